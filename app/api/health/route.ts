@@ -1,0 +1,3 @@
+import { healthRoute } from '@/lib/health'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = healthRoute

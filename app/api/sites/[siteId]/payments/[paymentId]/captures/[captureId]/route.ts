@@ -1,0 +1,3 @@
+import { captureRoute } from '@/lib/payments/payment-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = captureRoute

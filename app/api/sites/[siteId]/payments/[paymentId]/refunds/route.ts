@@ -1,0 +1,3 @@
+import { refundListRoute } from '@/lib/payments/payment-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = refundListRoute

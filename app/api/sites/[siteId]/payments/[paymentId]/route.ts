@@ -1,0 +1,3 @@
+import { paymentRoute } from '@/lib/payments/payment-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = paymentRoute

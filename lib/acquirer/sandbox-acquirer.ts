@@ -1,0 +1,83 @@
+// The sandbox acquirer: no card network is connected; a card's outcome is decided by its number, as
+// the contract's test-card table says. Pure functions: nothing here stores or logs a card.
+
+export type DeclineReason =
+  | 'ACQUIRING_DECLINED'
+  | 'ACQUIRING_INSUFFICIENT_FUNDS'
+  | 'ACQUIRING_EXPIRED_CARD'
+  | 'ACQUIRING_INCORRECT_CVV'
+  | 'TRY_AGAIN_LATER'
+  | 'DECLINED_BY_MPI'
+  | 'PAYMENT_EXPIRED_3DS'
+  | 'INVALID_OTP'
+  | 'INVALID_STATE'
+  | 'INVALID_AMOUNT'
+  | 'BILL_ALREADY_PAID'
+  | 'BILL_EXPIRED'
+  | 'REATTEMPT_NOT_PERMITTED'
+  | 'RECURRENT_EXPIRED'
+
+export type CardOutcome =
+  | { kind: 'approved' }
+  | { kind: 'declined'; reason: DeclineReason }
+  /** 3-D Secure challenge: the payer chooses the result on the access-control page */
+  | { kind: 'threeDS' }
+  /** a one-time code is asked */
+  | { kind: 'otp' }
+
+/** The test-card table of the contract; any other Luhn-valid number is approved frictionless. */
+export const TEST_CARDS: Readonly<Record<string, CardOutcome>> = {
+  '4111111111111111': { kind: 'approved' },
+  '5555555555554444': { kind: 'approved' },
+  '2200000000000004': { kind: 'approved' },
+  '4000000000000002': { kind: 'declined', reason: 'ACQUIRING_DECLINED' },
+  '4000000000009995': { kind: 'declined', reason: 'ACQUIRING_INSUFFICIENT_FUNDS' },
+  '4000000000000069': { kind: 'declined', reason: 'ACQUIRING_EXPIRED_CARD' },
+  '4000000000000127': { kind: 'declined', reason: 'ACQUIRING_INCORRECT_CVV' },
+  '4000000000000119': { kind: 'declined', reason: 'TRY_AGAIN_LATER' },
+  '4000000000003220': { kind: 'threeDS' },
+  '4000000000001000': { kind: 'otp' },
+}
+
+export function luhnValid(pan: string): boolean {
+  if (!/^\d{13,19}$/.test(pan)) return false
+  let sum = 0
+  for (let i = 0; i < pan.length; i++) {
+    let d = pan.charCodeAt(pan.length - 1 - i) - 48
+    if (i % 2 === 1) {
+      d *= 2
+      if (d > 9) d -= 9
+    }
+    sum += d
+  }
+  return sum % 10 === 0
+}
+
+/** `411111******1111`: the first six and last four digits, as card networks allow to show */
+export function maskPan(pan: string): string {
+  return pan.slice(0, 6) + '*'.repeat(pan.length - 10) + pan.slice(-4)
+}
+
+export interface CardExpiry {
+  month: number
+  /** four digits */
+  year: number
+}
+
+/** `MM/YY` → month and year, or null */
+export function parseExpiry(text: string): CardExpiry | null {
+  const m = /^(0[1-9]|1[0-2])\/(\d{2})$/.exec(text)
+  return m ? { month: Number(m[1]), year: 2000 + Number(m[2]) } : null
+}
+
+/** A card is valid through the last day of its expiry month. */
+export function isExpired(expiry: CardExpiry, now: Date): boolean {
+  const y = now.getUTCFullYear()
+  const m = now.getUTCMonth() + 1
+  return expiry.year < y || (expiry.year === y && expiry.month < m)
+}
+
+export function cardOutcome(pan: string, expiry: CardExpiry, now: Date): CardOutcome {
+  if (isExpired(expiry, now)) return { kind: 'declined', reason: 'ACQUIRING_EXPIRED_CARD' }
+  return TEST_CARDS[pan] ?? { kind: 'approved' }
+}

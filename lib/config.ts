@@ -1,0 +1,36 @@
+// Settings, read from the environment once per process. See README "Configuration".
+export interface Settings {
+  port: number
+  publicBaseUrl: string
+  /** IANA time zone of answered date-times */
+  timeZone: string
+  /** key of the HMAC that fingerprints requests (idempotency) */
+  secretKey: string
+  databasePoolSize: number
+  /** how long an unfinished 3-D Secure challenge waits before it declines */
+  threeDSTimeoutMs: number
+}
+
+function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const port = Number(env.PORT ?? 3000)
+  const timeZone = env.SERVICE_TIME_ZONE || 'UTC'
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone })
+  } catch {
+    throw new Error(`SERVICE_TIME_ZONE=${timeZone} is not an IANA time zone`)
+  }
+  return {
+    port,
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    timeZone,
+    secretKey: env.SECRET_KEY ?? '',
+    databasePoolSize: Math.max(1, Number(env.DATABASE_POOL_SIZE ?? 10) || 10),
+    threeDSTimeoutMs: 15 * 60_000,
+  }
+}
+
+let cached: Settings | undefined
+export function settings(): Settings {
+  cached ??= readSettings()
+  return cached
+}

@@ -1,0 +1,55 @@
+// The contract's error model: every non-2xx answer is one of these, rendered by lib/http/api-route.ts.
+export type FieldErrors = Record<string, string[]>
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorCode: string,
+    readonly description: string,
+    readonly userMessage: string,
+    readonly cause?: FieldErrors,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(description)
+  }
+}
+
+export const validationError = (cause: FieldErrors) =>
+  new ApiError(400, 'validation.error', 'Validation error', 'Validation error', cause)
+
+/** a single field's problem */
+export const fieldError = (field: string, message: string) => validationError({ [field]: [message] })
+
+export const malformedBody = (detail = 'Bad request') =>
+  new ApiError(400, 'http.message.conversion.failed', detail, 'Bad request')
+
+export const unauthorized = () =>
+  new ApiError(401, 'auth.unauthorized', 'Missing or unknown bearer token', 'Unauthorized')
+
+export const forbidden = () =>
+  new ApiError(403, 'auth.forbidden', 'The token does not grant access to this site', 'Forbidden')
+
+export const notFound = (what = 'Resource') =>
+  new ApiError(404, 'payin.resource.not.found', `${what} not found`, 'Not found')
+
+export const methodNotAllowed = (allowed: string[]) =>
+  new ApiError(405, 'http.method.not.allowed', 'Method not allowed', 'Method not allowed', undefined, {
+    Allow: allowed.join(', '),
+  })
+
+export const requestConflict = (what: string) =>
+  new ApiError(
+    409,
+    'payin.request.conflict',
+    `${what} already exists with a different request`,
+    'The identifier is already used by another request',
+  )
+
+export const incorrectInvocation = (description: string) =>
+  new ApiError(409, 'payin.incorrect-method-invocation', description, 'Cannot perform this operation')
+
+export const payloadTooLarge = () =>
+  new ApiError(413, 'http.payload.too.large', 'Request body exceeds 64 KiB', 'Payload too large')
+
+export const internalError = () =>
+  new ApiError(500, 'internal.error', 'Internal error', 'Internal error')

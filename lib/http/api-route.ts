@@ -1,0 +1,180 @@
+// The one wrapper every API handler goes through: trace id, bearer auth and site scoping, path and
+// body parsing (64 KiB limit, strict JSON, zod), the contract's error shape, one log line.
+// Plain Web Request/Response: no framework imports, so it runs and tests outside Next too.
+import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
+import { db } from '../db/client'
+import { siteOfToken } from '../sites/site-tokens'
+import { formatDateTime } from '../time/wire-time'
+import {
+  ApiError,
+  forbidden,
+  internalError,
+  malformedBody,
+  methodNotAllowed,
+  notFound,
+  payloadTooLarge,
+  unauthorized,
+  validationError,
+  type FieldErrors,
+} from './api-error'
+import { JsonSyntaxError, parseJsonText } from './json-text'
+import { logLine, redact } from './request-log'
+
+export const MAX_BODY_BYTES = 64 * 1024
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
+type Method = (typeof METHODS)[number]
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> }
+export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>
+
+export interface Endpoint<P extends z.ZodType, B extends z.ZodType> {
+  params: P
+  /** the request body's schema; omit for bodiless endpoints */
+  body?: B
+  /** an empty body counts as `{}` */
+  bodyOptional?: boolean
+  /** `public` endpoints need no token */
+  access?: 'site' | 'public'
+  handle: (input: { siteId: string; params: z.output<P>; body: z.output<B>; traceId: string }) => Promise<unknown>
+}
+
+/** Declares the endpoint for a type checker while keeping its own P and B. */
+export function endpoint<P extends z.ZodType, B extends z.ZodType = z.ZodUndefined>(e: Endpoint<P, B>): Endpoint<P, B> {
+  return e
+}
+
+/** Handlers for every HTTP method of a route: the given endpoints, 405 for the others. */
+export function apiRoute(endpoints: Partial<Record<Method, Endpoint<z.ZodType, z.ZodType>>>): Record<Method, RouteHandler> {
+  const allowed = Object.keys(endpoints) as Method[]
+  const out = {} as Record<Method, RouteHandler>
+  for (const m of METHODS) {
+    const e = endpoints[m]
+    out[m] = (req, ctx) => serve(req, async (traceId) => (e ? run(e, req, ctx, traceId) : Promise.reject(methodNotAllowed(allowed))))
+  }
+  return out
+}
+
+/** 404 for every method: the catch-all of unknown API paths. */
+export const unknownRoute: RouteHandler = (req) => serve(req, () => Promise.reject(notFound('Route')))
+
+async function serve(req: Request, work: (traceId: string) => Promise<unknown>): Promise<Response> {
+  const traceId = randomBytes(8).toString('hex')
+  const started = performance.now()
+  let res: Response
+  let failure: string | undefined
+  try {
+    res = json(200, await work(traceId), traceId)
+  } catch (e) {
+    let err: ApiError
+    if (e instanceof ApiError) err = e
+    else {
+      err = internalError()
+      failure = redact(e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e))
+    }
+    res = json(err.status, errorBody(err, traceId), traceId, err.headers)
+  }
+  logLine({
+    level: failure ? 'error' : 'info',
+    traceId,
+    method: req.method,
+    path: new URL(req.url).pathname,
+    status: res.status,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+    ...(failure ? { error: failure } : {}),
+  })
+  return res
+}
+
+export function errorBody(err: ApiError, traceId: string) {
+  return {
+    serviceName: 'payin-core',
+    errorCode: err.errorCode,
+    description: err.description,
+    userMessage: err.userMessage,
+    dateTime: formatDateTime(new Date(), true),
+    traceId,
+    ...(err.cause ? { cause: err.cause } : {}),
+  }
+}
+
+function json(status: number, body: unknown, traceId: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', 'X-Trace-Id': traceId, 'Cache-Control': 'no-store', ...headers },
+  })
+}
+
+async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
+  let siteId = ''
+  if (e.access !== 'public') {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '')
+    const owner = m ? await siteOfToken(db(), m[1]) : null
+    if (!owner) throw unauthorized()
+    siteId = owner
+  }
+  const params = parse(e.params, (await ctx?.params) ?? {})
+  if (e.access !== 'public' && (params as { siteId?: string }).siteId !== siteId) throw forbidden()
+  let body: unknown = undefined
+  if (e.body) {
+    const text = await readBody(req)
+    if (text.trim() === '') {
+      if (!e.bodyOptional) throw malformedBody('Required request body is missing')
+      body = parse(e.body, {})
+    } else {
+      let value: unknown
+      try {
+        value = parseJsonText(text)
+      } catch (err) {
+        if (err instanceof JsonSyntaxError) throw malformedBody(`Malformed JSON: ${err.message}`)
+        throw err
+      }
+      body = parse(e.body, value)
+    }
+  }
+  return e.handle({ siteId, params, body, traceId })
+}
+
+export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const r = schema.safeParse(value)
+  if (r.success) return r.data
+  throw validationError(fieldErrors(r.error))
+}
+
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const cause: FieldErrors = {}
+  for (const issue of error.issues) {
+    const key =
+      issue.path.reduce<string>(
+        (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
+        '',
+      ) || 'body'
+    ;(cause[key] ??= []).includes(issue.message) || cause[key].push(issue.message)
+  }
+  return cause
+}
+
+async function readBody(req: Request): Promise<string> {
+  const declared = Number(req.headers.get('content-length') ?? 0)
+  if (declared > MAX_BODY_BYTES) throw payloadTooLarge()
+  if (!req.body) return ''
+  const reader = req.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {})
+      throw payloadTooLarge()
+    }
+    chunks.push(value)
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks))
+  } catch {
+    throw malformedBody('Request body is not UTF-8')
+  }
+}

@@ -1,0 +1,71 @@
+// Money on the wire and in the domain. Amounts are integer minor units (1/100 of the currency's unit:
+// the protocol always answers two decimals, whatever the currency's own exponent) held in dinero.js
+// objects; never floats.
+import { add, dinero, subtract, toDecimal, toSnapshot, lessThanOrEqual, type Dinero } from 'dinero.js'
+import * as currencies from 'dinero.js/currencies'
+
+export type Money = Dinero<number>
+
+/** 1,000,000,000.00 */
+export const MAX_AMOUNT_MINOR = 100_000_000_000
+
+const knownCurrencies = new Set(Object.keys(currencies).filter((k) => /^[A-Z]{3}$/.test(k)))
+
+export function isKnownCurrency(code: string): boolean {
+  return knownCurrencies.has(code)
+}
+
+export function money(minor: number | bigint, currency: string): Money {
+  return dinero({ amount: Number(minor), currency: { code: currency, base: 10, exponent: 2 }, scale: 2 })
+}
+
+export function minorOf(m: Money): number {
+  return toSnapshot(m).amount
+}
+
+export function sum(a: Money, b: Money): Money {
+  return add(a, b)
+}
+
+export function difference(a: Money, b: Money): Money {
+  return subtract(a, b)
+}
+
+export function notAbove(a: Money, b: Money): boolean {
+  return lessThanOrEqual(a, b)
+}
+
+/** `"100.00"` */
+export function formatValue(m: Money): string {
+  return toDecimal(m)
+}
+
+export interface WireAmount {
+  value: string
+  currency: string
+}
+
+export function wireAmount(minor: number | bigint, currency: string): WireAmount {
+  return { value: formatValue(money(minor, currency)), currency }
+}
+
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/
+
+export type ParsedValue = { ok: true; minor: number } | { ok: false; message: string }
+
+/**
+ * A wire amount value (the JSON text of a number, or a string) in plain decimal notation, rounded
+ * DOWN to two decimals, > 0.00 and ≤ 1,000,000,000.00 after rounding.
+ */
+export function parseAmountValue(text: string): ParsedValue {
+  const s = text.trim()
+  if (!PLAIN_DECIMAL.test(s)) return { ok: false, message: 'must be a decimal number in plain notation, e.g. "100.00"' }
+  if (s.startsWith('-')) return { ok: false, message: 'must be greater than 0' }
+  const [whole, fraction = ''] = s.split('.')
+  const units = whole.replace(/^0+(?=\d)/, '')
+  if (units.length > 10) return { ok: false, message: 'must not exceed 1000000000.00' }
+  const minor = Number(units) * 100 + Number((fraction + '00').slice(0, 2))
+  if (minor <= 0) return { ok: false, message: 'must be greater than 0' }
+  if (minor > MAX_AMOUNT_MINOR) return { ok: false, message: 'must not exceed 1000000000.00' }
+  return { ok: true, minor }
+}

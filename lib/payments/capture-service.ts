@@ -1,0 +1,48 @@
+// Captures of authorised (two-step) payments (endpoint 4 and its read).
+import { db, withRetry } from '../db/client'
+import { notFound, requestConflict } from '../http/api-error'
+import { fingerprint } from '../security/fingerprint'
+import type { AmountInput } from '../wire/common-schemas'
+import { checkCurrency, lockPayment } from './payment-lock'
+import { decideCapture } from './payment-rules'
+import { renderCapture } from './payment-wire'
+
+export async function capturePayment(siteId: string, paymentId: string, captureId: string, amount: AmountInput | undefined) {
+  const capture = await withRetry(() =>
+    db().$transaction(async (tx) => {
+      const p = await lockPayment(tx, siteId, paymentId)
+      const print = fingerprint('capture', { payment: p.id, amount: amount ?? null })
+      const existing = await tx.capture.findUnique({ where: { siteId_captureId: { siteId, captureId } } })
+      if (existing) {
+        if (existing.fingerprint !== print) throw requestConflict(`Capture ${captureId}`)
+        return existing
+      }
+      checkCurrency(amount, p)
+      const now = new Date()
+      const d = decideCapture(p, amount?.value ?? null)
+      if (d.ok) await tx.payment.update({ where: { id: p.id }, data: { capturedMinor: d.amountMinor } })
+      return tx.capture.create({
+        data: {
+          siteId,
+          captureId,
+          paymentRef: p.id,
+          fingerprint: print,
+          currency: p.currency,
+          amountMinor: d.ok ? d.amountMinor : (amount?.value ?? p.amountMinor),
+          status: d.ok ? 'COMPLETED' : 'DECLINED',
+          statusReason: d.ok ? null : d.reason,
+          statusChangedAt: now,
+          createdAt: now,
+        },
+      })
+    }),
+  )
+  return renderCapture(capture)
+}
+
+export async function readCapture(siteId: string, paymentId: string, captureId: string) {
+  const c = await db().capture.findFirst({ where: { siteId, captureId, payment: { paymentId } } })
+  if (!c) throw notFound('Capture')
+  return renderCapture(c)
+}
+

@@ -1,0 +1,40 @@
+// Rules that decide whether a capture or a refund may happen: pure functions over a payment's
+// totals, unit-tested without a database. Services lock the payment row and then ask these.
+import { money, notAbove, sum } from '../money/money'
+import type { DeclineReason } from '../acquirer/sandbox-acquirer'
+
+export interface PaymentTotals {
+  status: string
+  flags: string[]
+  currency: string
+  amountMinor: number
+  capturedMinor: number
+  refundedMinor: number
+  reversed: boolean
+}
+
+export type Decision<T = {}> = ({ ok: true } & T) | { ok: false; reason: DeclineReason }
+
+/** One successful capture of an authorised (two-step, COMPLETED, not reversed) payment, up to its amount. */
+export function decideCapture(p: PaymentTotals, requestedMinor: number | null): Decision<{ amountMinor: number }> {
+  if (p.status !== 'COMPLETED' || p.flags.includes('SALE') || p.reversed || p.capturedMinor > 0)
+    return { ok: false, reason: 'INVALID_STATE' }
+  const amountMinor = requestedMinor ?? p.amountMinor
+  if (!notAbove(money(amountMinor, p.currency), money(p.amountMinor, p.currency))) return { ok: false, reason: 'INVALID_AMOUNT' }
+  return { ok: true, amountMinor }
+}
+
+/**
+ * A refund of a COMPLETED payment: COMPLETED refunds never exceed the captured amount. The full amount
+ * of an authorised, uncaptured payment releases the hold instead (a reversal).
+ */
+export function decideRefund(p: PaymentTotals, amountMinor: number): Decision<{ reversal: boolean }> {
+  if (p.status !== 'COMPLETED' || p.reversed) return { ok: false, reason: 'INVALID_STATE' }
+  const uncapturedHold = !p.flags.includes('SALE') && p.capturedMinor === 0
+  if (uncapturedHold) {
+    return amountMinor === p.amountMinor ? { ok: true, reversal: true } : { ok: false, reason: 'INVALID_AMOUNT' }
+  }
+  const after = sum(money(p.refundedMinor, p.currency), money(amountMinor, p.currency))
+  if (!notAbove(after, money(p.capturedMinor, p.currency))) return { ok: false, reason: 'INVALID_AMOUNT' }
+  return { ok: true, reversal: false }
+}

@@ -1,0 +1,62 @@
+// Refunds of completed payments, partial or whole, and reversals of uncaptured holds (endpoints 5, 6
+// and the refund list).
+import { db, withRetry } from '../db/client'
+import { notFound, requestConflict } from '../http/api-error'
+import { fingerprint } from '../security/fingerprint'
+import type { AmountInput } from '../wire/common-schemas'
+import { checkCurrency, lockPayment } from './payment-lock'
+import { decideRefund } from './payment-rules'
+import { renderRefund } from './payment-wire'
+
+export async function refundPayment(siteId: string, paymentId: string, refundId: string, amount: AmountInput) {
+  const refund = await withRetry(() =>
+    db().$transaction(async (tx) => {
+      const p = await lockPayment(tx, siteId, paymentId)
+      const print = fingerprint('refund', { payment: p.id, amount })
+      const existing = await tx.refund.findUnique({ where: { siteId_refundId: { siteId, refundId } } })
+      if (existing) {
+        if (existing.fingerprint !== print) throw requestConflict(`Refund ${refundId}`)
+        return existing
+      }
+      checkCurrency(amount, p)
+      const now = new Date()
+      const d = decideRefund(p, amount.value)
+      if (d.ok)
+        await tx.payment.update({
+          where: { id: p.id },
+          data: { refundedMinor: { increment: amount.value }, ...(d.reversal ? { reversed: true } : {}) },
+        })
+      return tx.refund.create({
+        data: {
+          siteId,
+          refundId,
+          paymentRef: p.id,
+          fingerprint: print,
+          currency: p.currency,
+          amountMinor: amount.value,
+          flags: d.ok && d.reversal ? ['REVERSAL'] : [],
+          status: d.ok ? 'COMPLETED' : 'DECLINED',
+          statusReason: d.ok ? null : d.reason,
+          statusChangedAt: now,
+          createdAt: now,
+        },
+      })
+    }),
+  )
+  return renderRefund(refund)
+}
+
+export async function readRefund(siteId: string, paymentId: string, refundId: string) {
+  const r = await db().refund.findFirst({ where: { siteId, refundId, payment: { paymentId } } })
+  if (!r) throw notFound('Refund')
+  return renderRefund(r)
+}
+
+export async function listRefunds(siteId: string, paymentId: string) {
+  const p = await db().payment.findUnique({
+    where: { siteId_paymentId: { siteId, paymentId } },
+    select: { refunds: { orderBy: [{ createdAt: 'asc' }, { refundId: 'asc' }] } },
+  })
+  if (!p) throw notFound('Payment')
+  return p.refunds.map(renderRefund)
+}

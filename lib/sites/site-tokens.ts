@@ -1,0 +1,52 @@
+// Sites and their API tokens. A token is 32 random bytes (base64url) behind a `sk_` prefix; only its
+// SHA-256 is stored, so a database dump holds no usable token.
+import { createHash, randomBytes } from 'node:crypto'
+import type { Db } from '../db/client'
+
+export const SITE_ID = /^[A-Za-z0-9._:-]{1,200}$/
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
+
+export async function ensureSite(db: Db, siteId: string): Promise<{ created: boolean }> {
+  if (!SITE_ID.test(siteId)) throw new Error('a site id is 1-200 characters of A-Z a-z 0-9 . _ : -')
+  const rows = await db.$executeRaw`INSERT INTO "Site" (id) VALUES (${siteId}) ON CONFLICT (id) DO NOTHING`
+  return { created: rows === 1 }
+}
+
+/** A new token for the site (created when missing); the token itself is returned once, never stored. */
+export async function issueToken(db: Db, siteId: string): Promise<string> {
+  await ensureSite(db, siteId)
+  const token = `sk_${randomBytes(32).toString('base64url')}`
+  await db.siteToken.create({ data: { siteId, tokenHash: hashToken(token), hint: token.slice(0, 9) } })
+  return token
+}
+
+/** Revokes a token given whole or by its hint (the first characters shown by `site list`). */
+export async function revokeToken(db: Db, siteId: string, tokenOrHint: string): Promise<number> {
+  const { count } = await db.siteToken.updateMany({
+    where: {
+      siteId,
+      revokedAt: null,
+      OR: [{ tokenHash: hashToken(tokenOrHint) }, { hint: tokenOrHint }],
+    },
+    data: { revokedAt: new Date() },
+  })
+  return count
+}
+
+export async function listSites(db: Db) {
+  return db.site.findMany({
+    orderBy: { id: 'asc' },
+    include: { tokens: { orderBy: { createdAt: 'asc' }, select: { hint: true, createdAt: true, revokedAt: true } } },
+  })
+}
+
+/**
+ * The site a bearer token belongs to, or null. The lookup is by hash through a unique index:
+ * nothing is compared character by character, so the answer time does not depend on how much of a
+ * guessed token is right.
+ */
+export async function siteOfToken(db: Db, token: string): Promise<string | null> {
+  const row = await db.siteToken.findUnique({ where: { tokenHash: hashToken(token) }, select: { siteId: true, revokedAt: true } })
+  return row && !row.revokedAt ? row.siteId : null
+}

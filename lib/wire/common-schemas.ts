@@ -1,0 +1,153 @@
+// zod schemas of the wire shapes shared by several requests (and by the payment form, in the browser:
+// no Node imports here). Outputs are normalised: amounts in minor units, dates as Date.
+import { z } from 'zod'
+import { isKnownCurrency, parseAmountValue } from '../money/money'
+import { RawNumber } from '../http/json-text'
+import { parseDateTime } from '../time/wire-time'
+
+/** path ids: 1–200 chars of A-Za-z0-9._:- */
+export const idSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,200}$/, 'must be 1-200 characters of A-Z a-z 0-9 . _ : -')
+
+/** the JSON text of a number or a string, as sent */
+export function numberText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v
+  if (typeof v === 'number') return String(v)
+  if (v instanceof RawNumber) return v.text
+  return undefined
+}
+
+export const amountValueSchema = z.unknown().transform((v, ctx) => {
+  if (v === undefined || v === null) {
+    ctx.addIssue({ code: 'custom', message: 'is required' })
+    return z.NEVER
+  }
+  const text = numberText(v)
+  const parsed = text === undefined ? null : parseAmountValue(text)
+  if (!parsed || !parsed.ok) {
+    ctx.addIssue({ code: 'custom', message: parsed?.message ?? 'must be a decimal number or string' })
+    return z.NEVER
+  }
+  return parsed.minor
+})
+
+export const currencySchema = z
+  .string({ error: 'must be an ISO 4217 alphabetic code' })
+  .refine(isKnownCurrency, 'must be an uppercase ISO 4217 alphabetic code')
+
+export const amountSchema = z.object(
+  { value: amountValueSchema, currency: currencySchema },
+  { error: 'must be an object with value and currency' },
+)
+export type AmountInput = { value: number; currency: string }
+
+export const dateTimeSchema = z.string({ error: 'must be an ISO 8601 date-time with an offset' }).transform((s, ctx) => {
+  const d = parseDateTime(s)
+  if (!d) {
+    ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date-time with an offset, e.g. 2026-12-31T23:59:59+03:00' })
+    return z.NEVER
+  }
+  return d
+})
+
+const text = (max: number) => z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`)
+
+export const commentSchema = text(1024)
+
+export const customerSchema = z.object(
+  {
+    account: text(256).min(1, 'must not be empty').optional(),
+    email: text(256).optional(),
+    name: text(256).optional(),
+    phone: text(32).optional(),
+  },
+  { error: 'must be an object' },
+)
+export type Customer = z.output<typeof customerSchema>
+
+export const FLAGS = ['SALE', 'BIND_PAYMENT_TOKEN', 'RECURRENT_FIRST'] as const
+export type Flag = (typeof FLAGS)[number]
+
+export const flagsSchema = z
+  .array(z.enum(FLAGS, { error: `must be one of ${FLAGS.join(', ')}` }), { error: 'must be an array' })
+  .max(3)
+  .transform((flags) => FLAGS.filter((f) => flags.includes(f)))
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+export const recurrentSchema = z.object(
+  {
+    minAuthDay: z.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1').max(3660, 'must be at most 3660'),
+    expiryDate: z
+      .string({ error: 'must be a date YYYY-MM-DD' })
+      .refine((s) => {
+        const m = DATE.exec(s)
+        if (!m) return false
+        const d = new Date(`${s}T00:00:00Z`)
+        return !Number.isNaN(d.getTime()) && d.getUTCDate() === Number(m[3])
+      }, 'must be a date YYYY-MM-DD')
+      .refine((s) => s > new Date().toISOString().slice(0, 10), 'must be in the future'),
+  },
+  { error: 'must be an object with minAuthDay and expiryDate' },
+)
+export type Recurrent = z.output<typeof recurrentSchema>
+
+/** a non-negative money value in a receipt, rounded down to two decimals */
+const receiptMoney = z.unknown().transform((v, ctx) => {
+  const s = numberText(v)?.trim()
+  if (s === undefined || !/^\d+(\.\d+)?$/.test(s) || s.split('.')[0].length > 10) {
+    ctx.addIssue({ code: 'custom', message: 'must be a non-negative decimal number in plain notation' })
+    return z.NEVER
+  }
+  const [whole, fraction = ''] = s.split('.')
+  return Number(whole) * 100 + Number((fraction + '00').slice(0, 2))
+})
+
+/** a positive quantity as an exact decimal: digits and scale (10^scale) */
+const quantity = z.unknown().transform((v, ctx) => {
+  const s = numberText(v)?.trim()
+  const m = s === undefined ? null : /^(\d{1,9})(?:\.(\d{1,6}))?$/.exec(s)
+  if (!m || /^0*(\.0*)?$/.test(s!)) {
+    ctx.addIssue({ code: 'custom', message: 'must be a positive decimal number with at most 6 decimals' })
+    return z.NEVER
+  }
+  const fraction = m[2] ?? ''
+  return { digits: BigInt(m[1] + fraction), scale: fraction.length }
+})
+
+export const receiptSchema = z
+  .object(
+    {
+      items: z
+        .array(
+          z.object({ name: text(256).min(1, 'must not be empty'), price: receiptMoney, quantity, total: receiptMoney }, { error: 'must be an object' }),
+          { error: 'must be an array' },
+        )
+        .min(1, 'must hold at least one item')
+        .max(100, 'must hold at most 100 items'),
+    },
+    { error: 'must be an object with items' },
+  )
+  .superRefine((r, ctx) => {
+    r.items.forEach((item, i) => {
+      // total = price × quantity rounded down to two decimals, computed exactly
+      const expected = (BigInt(item.price) * item.quantity.digits) / 10n ** BigInt(item.quantity.scale)
+      if (BigInt(item.total) !== expected) ctx.addIssue({ code: 'custom', path: ['items', i, 'total'], message: 'must equal price × quantity rounded down to two decimals' })
+    })
+  })
+  .transform((r) => ({
+    items: r.items.map((i) => ({
+      name: i.name,
+      priceMinor: i.price,
+      quantity: quantityText(i.quantity),
+      totalMinor: i.total,
+    })),
+  }))
+export type Receipt = z.output<typeof receiptSchema>
+
+function quantityText(q: { digits: bigint; scale: number }): string {
+  const s = q.digits.toString().padStart(q.scale + 1, '0')
+  return q.scale ? `${s.slice(0, -q.scale)}.${s.slice(-q.scale)}` : s
+}
+
+export const receiptTotalMinor = (r: Receipt) => r.items.reduce((a, i) => a + i.totalMinor, 0)

@@ -1,0 +1,35 @@
+// The database of the service and its commands: DATABASE_URL when set, else the embedded PostgreSQL
+// under data/ (started when not running). Pending migrations are applied either way.
+import { applyMigrations } from '../lib/db/migrations.ts'
+import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
+
+export const EMBEDDED = {
+  dataDir: process.env.EMBEDDED_PG_DIR || 'data/pg',
+  port: Number(process.env.EMBEDDED_PG_PORT || 54329),
+  database: 'payin',
+}
+
+export interface Database {
+  url: string
+  embedded: boolean
+  /** stops the embedded server if this process started it */
+  release: () => Promise<void>
+}
+
+export async function openDatabase(log: (line: string) => void = () => {}): Promise<Database> {
+  let url = process.env.DATABASE_URL
+  let release = async () => {}
+  const embedded = !url
+  if (!url) {
+    const pg = await startEmbeddedPostgres(EMBEDDED)
+    url = pg.url
+    if (pg.startedHere) {
+      log(`embedded PostgreSQL started on 127.0.0.1:${EMBEDDED.port} (data in ${EMBEDDED.dataDir})`)
+      release = () => stopEmbeddedPostgres(EMBEDDED)
+    }
+    process.env.DATABASE_URL = url
+  }
+  const applied = await applyMigrations(url)
+  if (applied.length) log(`migrations applied: ${applied.join(', ')}`)
+  return { url, embedded, release }
+}

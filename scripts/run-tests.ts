@@ -1,0 +1,109 @@
+// The whole suite, as CI runs it: type check, production build, a fresh embedded PostgreSQL, the
+// server (`next start`) on it, unit and HTTP tests, then — with the server stopped — the check that
+// no card number reached the database or the server log. Everything started here is stopped here.
+import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { applyMigrations } from '../lib/db/migrations.ts'
+import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
+
+const log = (line: string) => console.log(`[test] ${line}`)
+const PORT = Number(process.env.TEST_PORT || 3999)
+const PG = { dataDir: 'data/test-pg', port: Number(process.env.TEST_PG_PORT || 54339), database: 'payin_test' }
+const SERVER_LOG = path.resolve('data/test-server.log')
+const BASE_URL = `http://127.0.0.1:${PORT}`
+
+const files = (dir: string) =>
+  fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f)) : []
+
+const totals = { passed: 0, failed: 0 }
+
+/** runs node's test runner on the files and adds its counts to the totals */
+function nodeTests(label: string, testFiles: string[], env: Record<string, string>): void {
+  if (!testFiles.length) return
+  log(`${label}: ${testFiles.length} file(s)`)
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...testFiles],
+    { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  )
+  process.stdout.write(r.stdout)
+  process.stderr.write(r.stderr)
+  const count = (word: string) => Number(new RegExp(`^ℹ ${word} (\\d+)$`, 'm').exec(r.stdout)?.[1] ?? 0)
+  totals.passed += count('pass')
+  totals.failed += count('fail') + count('cancelled')
+  if (r.status !== 0 && count('fail') + count('cancelled') === 0) totals.failed += 1 // the runner itself failed
+}
+
+async function waitForHealth(server: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode}); see ${SERVER_LOG}`)
+    try {
+      const res = await fetch(`${BASE_URL}/api/health`)
+      if (res.ok) return
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error('the server did not become healthy within 60 s')
+}
+
+function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || !server.pid) return Promise.resolve()
+  const exited = new Promise<void>((r) => server.once('exit', () => r()))
+  process.kill(-server.pid, 'SIGTERM')
+  const force = setTimeout(() => server.pid && process.kill(-server.pid, 'SIGKILL'), 10_000)
+  return exited.finally(() => clearTimeout(force))
+}
+
+async function main(): Promise<number> {
+  log('type check (tsc --noEmit)')
+  if (spawnSync('node_modules/.bin/tsc', ['--noEmit'], { stdio: 'inherit' }).status !== 0) totals.failed += 1
+  else totals.passed += 1
+
+  nodeTests('unit tests', files('tests/unit'), {})
+
+  log('production build (next build)')
+  execFileSync('node_modules/.bin/next', ['build'], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+
+  await stopEmbeddedPostgres(PG, 'immediate').catch(() => {})
+  fs.rmSync(PG.dataDir, { recursive: true, force: true })
+  const { url } = await startEmbeddedPostgres(PG)
+  await applyMigrations(url)
+  log(`database ready: ${url}`)
+
+  const secret = randomBytes(32).toString('hex')
+  const serverEnv = { ...process.env, DATABASE_URL: url, SECRET_KEY: secret, PORT: String(PORT), PUBLIC_BASE_URL: BASE_URL, NEXT_TELEMETRY_DISABLED: '1' }
+  fs.writeFileSync(SERVER_LOG, '')
+  const out = fs.openSync(SERVER_LOG, 'a')
+  const server = spawn('node_modules/.bin/next', ['start', '-p', String(PORT), '-H', '127.0.0.1'], {
+    env: serverEnv,
+    stdio: ['ignore', out, out],
+    detached: true,
+  })
+  try {
+    await waitForHealth(server)
+    log(`server ready on ${BASE_URL} (log: ${path.relative(process.cwd(), SERVER_LOG)})`)
+    nodeTests('HTTP tests', files('tests/http'), { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret })
+  } finally {
+    await stopServer(server)
+  }
+  try {
+    nodeTests('after the suite', files('tests/after'), { DATABASE_URL: url, SERVER_LOG })
+  } finally {
+    await stopEmbeddedPostgres(PG)
+  }
+  return totals.failed ? 1 : 0
+}
+
+main()
+  .catch((e) => {
+    console.error(e)
+    totals.failed += 1
+    return 1
+  })
+  .then((code) => {
+    console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed`)
+    process.exit(code)
+  })

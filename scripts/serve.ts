@@ -1,0 +1,84 @@
+// The service: builds the app when its sources changed, opens the database (embedded PostgreSQL when
+// DATABASE_URL is unset), applies migrations, makes sure the demo site exists, then runs `next start`.
+import { spawn, execFileSync } from 'node:child_process'
+import { createHash, randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { openDatabase } from './database.ts'
+
+const log = (line: string) => console.log(`[payin] ${line}`)
+const port = Number(process.env.PORT || 3000)
+
+function sourceHash(): string {
+  const h = createHash('sha256')
+  const walk = (dir: string) => {
+    if (!fs.existsSync(dir)) return
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(dir, e.name)
+      if (e.isDirectory()) walk(p)
+      else h.update(p).update(fs.readFileSync(p))
+    }
+  }
+  for (const d of ['app', 'components', 'lib']) walk(d)
+  for (const f of ['next.config.mjs', 'package-lock.json', 'tsconfig.json', 'prisma/schema.prisma']) if (fs.existsSync(f)) h.update(f).update(fs.readFileSync(f))
+  return h.digest('hex')
+}
+
+/** `next build` when the sources differ from those of the last build */
+export function buildIfChanged(): void {
+  const stamp = '.next/source-hash'
+  const hash = sourceHash()
+  if (fs.existsSync('.next/BUILD_ID') && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return
+  log('building the app (next build) ...')
+  execFileSync('node_modules/.bin/next', ['build'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+  fs.writeFileSync(stamp, hash)
+}
+
+/** SECRET_KEY keys the request fingerprints; without it, one is made once and kept in data/secret.key */
+function secretKey(): string {
+  if (process.env.SECRET_KEY) return process.env.SECRET_KEY
+  const file = 'data/secret.key'
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync('data', { recursive: true })
+    fs.writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' })
+  }
+  return fs.readFileSync(file, 'utf8').trim()
+}
+
+async function main() {
+  buildIfChanged()
+  const database = await openDatabase(log)
+  const { db, closeDb } = await import('../lib/db/client.ts')
+  const { ensureSite, issueToken } = await import('../lib/sites/site-tokens.ts')
+  const demo = process.env.DEMO_SITE_ID || 'demo'
+  const { created } = await ensureSite(db(), demo)
+  const token = created ? await issueToken(db(), demo) : null
+  await closeDb()
+
+  const server = spawn('node_modules/.bin/next', ['start', '-p', String(port)], {
+    stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: database.url, SECRET_KEY: secretKey(), NEXT_TELEMETRY_DISABLED: '1' },
+  })
+  const base = process.env.PUBLIC_BASE_URL || `http://localhost:${port}`
+  log(`API and payment form on ${base} (health: ${base}/api/health)`)
+  log(`demo site id: ${demo}`)
+  if (token) log(`demo site token (shown once): ${token}`)
+  else log(`demo site token: printed at the first start; make another with: npm run site -- create ${demo}`)
+
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    server.kill(signal)
+  }
+  process.on('SIGINT', () => stop('SIGTERM'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  const code = await new Promise<number>((resolve) => server.on('exit', (c) => resolve(c ?? 0)))
+  await database.release()
+  process.exit(code)
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})

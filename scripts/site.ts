@@ -1,0 +1,49 @@
+// npm run site -- create <siteId>          creates the site when missing; prints a new token alone on the last line
+// npm run site -- revoke <siteId> <token>  revokes a token (whole, or the hint shown by list)
+// npm run site -- list                      sites and their tokens' hints
+// Same settings as the server (DATABASE_URL, else the embedded PostgreSQL under data/).
+import { openDatabase } from './database.ts'
+
+const [command, siteId, token] = process.argv.slice(2)
+const usage = 'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list'
+
+async function main(): Promise<number> {
+  if (!['create', 'revoke', 'list'].includes(command ?? '')) {
+    console.error(usage)
+    return 2
+  }
+  const database = await openDatabase((line) => console.error(line))
+  const { db, closeDb } = await import('../lib/db/client.ts')
+  const sites = await import('../lib/sites/site-tokens.ts')
+  try {
+    if (command === 'create') {
+      if (!siteId) throw new Error(usage)
+      const { created } = await sites.ensureSite(db(), siteId)
+      const t = await sites.issueToken(db(), siteId)
+      console.log(`site ${siteId} ${created ? 'created' : 'exists'}; new token:`)
+      console.log(t)
+    } else if (command === 'revoke') {
+      if (!siteId || !token) throw new Error(usage)
+      const n = await sites.revokeToken(db(), siteId, token)
+      console.log(n ? `revoked ${n} token(s) of ${siteId}` : `no active token of ${siteId} matches`)
+      if (!n) return 1
+    } else {
+      for (const s of await sites.listSites(db())) {
+        console.log(s.id)
+        for (const t of s.tokens) console.log(`  ${t.hint}…  created ${t.createdAt.toISOString()}${t.revokedAt ? `  revoked ${t.revokedAt.toISOString()}` : ''}`)
+      }
+    }
+    return 0
+  } finally {
+    await closeDb()
+    await database.release()
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e instanceof Error ? e.message : e)
+    process.exit(1)
+  },
+)

@@ -1,0 +1,81 @@
+// What the HTTP tests share: the server's address, sites with tokens, a small JSON client.
+// The server is started by scripts/run-tests.ts; BASE_URL and DATABASE_URL come from it.
+import { randomUUID } from 'node:crypto'
+
+export const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:3999'
+
+export const uid = (prefix = 'id') => `${prefix}-${randomUUID()}`
+
+/** a new site and a token of it, made through the domain module on the test database */
+export async function newSite(prefix = 'site'): Promise<{ siteId: string; token: string }> {
+  const { db, closeDb } = await import('../../lib/db/client.ts')
+  const { issueToken } = await import('../../lib/sites/site-tokens.ts')
+  const siteId = uid(prefix)
+  try {
+    return { siteId, token: await issueToken(db(), siteId) }
+  } finally {
+    await closeDb() // no pool left open to keep the test process alive
+  }
+}
+
+export interface Answer<T = any> {
+  status: number
+  headers: Headers
+  body: T
+  text: string
+}
+
+export async function request<T = any>(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...(opts.headers ?? {}) }
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`
+  let body: string | undefined = opts.rawBody
+  if (opts.body !== undefined) body = JSON.stringify(opts.body)
+  if (body !== undefined && !headers['Content-Type']) headers['Content-Type'] = 'application/json'
+  const res = await fetch(`${BASE_URL}${path}`, { method, headers, body })
+  const text = await res.text()
+  let parsed: any
+  try {
+    parsed = text ? JSON.parse(text) : undefined
+  } catch {
+    parsed = undefined
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text }
+}
+
+/** a client bound to one site */
+export function client(site: { siteId: string; token: string }, prefix = '/api') {
+  const base = `${prefix}/sites/${site.siteId}`
+  return {
+    site,
+    put: <T = any>(path: string, body?: unknown) => request<T>('PUT', `${base}${path}`, { token: site.token, body }),
+    post: <T = any>(path: string, body?: unknown) => request<T>('POST', `${base}${path}`, { token: site.token, body }),
+    get: <T = any>(path: string) => request<T>('GET', `${base}${path}`, { token: site.token }),
+  }
+}
+
+/** a card payment request; `over` replaces fields */
+export function cardPayment(over: Record<string, unknown> = {}, card: Record<string, unknown> = {}) {
+  return {
+    paymentMethod: { type: 'CARD', pan: '4111111111111111', expiryDate: '12/30', cvv2: '123', ...card },
+    amount: { value: '100.00', currency: 'RUB' },
+    flags: ['SALE'],
+    ...over,
+  }
+}
+
+/** the contract's error shape */
+export function assertErrorShape(a: Answer, status: number, errorCode: string): void {
+  const problems: string[] = []
+  if (a.status !== status) problems.push(`status ${a.status}, expected ${status}`)
+  const b = a.body ?? {}
+  if (b.errorCode !== errorCode) problems.push(`errorCode ${b.errorCode}, expected ${errorCode}`)
+  if (b.serviceName !== 'payin-core') problems.push('serviceName')
+  for (const f of ['description', 'userMessage', 'traceId']) if (typeof b[f] !== 'string' || !b[f]) problems.push(f)
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/.test(b.dateTime ?? '')) problems.push(`dateTime ${b.dateTime}`)
+  if (a.headers.get('x-trace-id') !== b.traceId) problems.push('X-Trace-Id header differs from traceId')
+  if (problems.length) throw new Error(`not the contract's ${status} ${errorCode}: ${problems.join('; ')}\n${a.text}`)
+}
