@@ -10,8 +10,8 @@ import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-
 
 const log = (line: string) => console.log(`[test] ${line}`)
 const PORT = Number(process.env.TEST_PORT || 3999)
-const PG = { dataDir: 'data/test-pg', port: Number(process.env.TEST_PG_PORT || 54339), database: 'payin_test' }
-const SERVER_LOG = path.resolve('data/test-server.log')
+const PG = { dataDir: process.env.TEST_PG_DIR || 'data/test-pg', port: Number(process.env.TEST_PG_PORT || 54339), database: 'payin_test' }
+const SERVER_LOG = path.resolve(process.env.TEST_SERVER_LOG || 'data/test-server.log')
 const BASE_URL = `http://127.0.0.1:${PORT}`
 
 const files = (dir: string) =>
