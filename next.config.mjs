@@ -1,6 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // a second build beside the first (e.g. two test runs in one checkout)
+  distDir: process.env.NEXT_DIST_DIR || '.next',
   // existing clients of the protocol use these prefixes: the same handlers answer there
   async rewrites() {
     return {
