@@ -13,7 +13,8 @@ export function db(): PrismaClient {
     const connectionString = process.env.DATABASE_URL
     if (!connectionString) throw new Error('DATABASE_URL is not set')
     const adapter = new PrismaPg({ connectionString, max: settings().databasePoolSize })
-    holder.payinDb = new PrismaClient({ adapter })
+    // transactions wait for a pooled connection (and row locks) under load rather than fail fast
+    holder.payinDb = new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 } })
   }
   return holder.payinDb
 }

@@ -54,6 +54,9 @@ export function client(site: { siteId: string; token: string }, prefix = '/api')
     put: <T = any>(path: string, body?: unknown) => request<T>('PUT', `${base}${path}`, { token: site.token, body }),
     post: <T = any>(path: string, body?: unknown) => request<T>('POST', `${base}${path}`, { token: site.token, body }),
     get: <T = any>(path: string) => request<T>('GET', `${base}${path}`, { token: site.token }),
+    /** any method, raw body or extra headers, under this site's path */
+    send: <T = any>(method: string, path: string, opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) =>
+      request<T>(method, `${base}${path}`, { token: site.token, ...opts }),
   }
 }
 
@@ -65,6 +68,30 @@ export function cardPayment(over: Record<string, unknown> = {}, card: Record<str
     flags: ['SALE'],
     ...over,
   }
+}
+
+/** a two-step (authorise, then capture) card payment request */
+export function twoStepPayment(over: Record<string, unknown> = {}, card: Record<string, unknown> = {}) {
+  return cardPayment({ flags: [], ...over }, card)
+}
+
+/** payments, captures and refunds answer date-times with milliseconds, in UTC written +00:00 */
+export const WIRE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/
+
+/** an amount on the wire */
+export const rub = (value: string) => ({ value, currency: 'RUB' })
+
+/** the error's `cause` must name `field` (with at least one message) */
+export function assertCause(a: Answer, field: string): void {
+  const messages = a.body?.cause?.[field]
+  if (!Array.isArray(messages) || !messages.length || !messages.every((m: unknown) => typeof m === 'string' && m))
+    throw new Error(`cause does not name ${field}: ${a.text}`)
+}
+
+/** a 400 validation.error whose cause names `field` */
+export function assertValidation(a: Answer, field: string): void {
+  assertErrorShape(a, 400, 'validation.error')
+  assertCause(a, field)
 }
 
 /** the contract's error shape */

@@ -1,0 +1,54 @@
+// Runs after the HTTP suite, with the server stopped: no card number used by any test may appear in
+// the database (every row of every table) or in the server's log.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { test } from 'node:test'
+import pg from 'pg'
+import { luhnValid, TEST_CARDS } from '../../lib/acquirer/sandbox-acquirer.ts'
+
+/** every Luhn-valid 13–19 digit string written in the tests, and the contract's test cards */
+function cardNumbersUsed(): string[] {
+  const found = new Set(Object.keys(TEST_CARDS))
+  for (const dir of ['tests/http', 'tests/support', 'e2e']) {
+    if (!fs.existsSync(dir)) continue
+    for (const f of fs.readdirSync(dir)) {
+      const text = fs.readFileSync(path.join(dir, f), 'utf8')
+      for (const m of text.matchAll(/(?<!\d)\d{13,19}(?!\d)/g)) if (luhnValid(m[0])) found.add(m[0])
+    }
+  }
+  return [...found]
+}
+
+async function databaseDump(): Promise<string> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await client.connect()
+  try {
+    const tables = await client.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+    )
+    let dump = ''
+    for (const { table_name } of tables.rows) {
+      const rows = await client.query(`SELECT row_to_json(t)::text AS row FROM "${table_name}" t`)
+      dump += rows.rows.map((r) => r.row).join('\n') + '\n'
+    }
+    return dump
+  } finally {
+    await client.end()
+  }
+}
+
+test('no card number reaches the database', async () => {
+  const dump = await databaseDump()
+  // the suite did store card payments: masked numbers are there
+  assert.match(dump, /411111\*{6}1111/, 'the dump holds no masked card: did the suite run?')
+  const leaked = cardNumbersUsed().filter((pan) => dump.includes(pan))
+  assert.deepEqual(leaked, [], 'card numbers found in the database')
+})
+
+test('no card number reaches the server log', () => {
+  const log = fs.readFileSync(process.env.SERVER_LOG!, 'utf8')
+  assert.match(log, /"method":"PUT"/, 'the server log holds no request line: did the suite run?')
+  const leaked = cardNumbersUsed().filter((pan) => log.includes(pan))
+  assert.deepEqual(leaked, [], 'card numbers found in the server log')
+})

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { decideCapture, decideRefund, type PaymentTotals } from '../../lib/payments/payment-rules.ts'
+
+const authorised: PaymentTotals = { status: 'COMPLETED', flags: [], currency: 'RUB', amountMinor: 10000, capturedMinor: 0, refundedMinor: 0, reversed: false }
+const sale: PaymentTotals = { ...authorised, flags: ['SALE'], capturedMinor: 10000 }
+
+test('capture: whole by default, partial up to the authorised amount, once', () => {
+  assert.deepEqual(decideCapture(authorised, null), { ok: true, amountMinor: 10000 })
+  assert.deepEqual(decideCapture(authorised, 6000), { ok: true, amountMinor: 6000 })
+  assert.deepEqual(decideCapture(authorised, 10001), { ok: false, reason: 'INVALID_AMOUNT' })
+  assert.deepEqual(decideCapture({ ...authorised, capturedMinor: 6000 }, null), { ok: false, reason: 'INVALID_STATE' })
+})
+
+test('capture: never of a SALE, declined, waiting or reversed payment', () => {
+  for (const p of [sale, { ...authorised, status: 'DECLINED' }, { ...authorised, status: 'WAITING' }, { ...authorised, reversed: true }])
+    assert.deepEqual(decideCapture(p, null), { ok: false, reason: 'INVALID_STATE' })
+})
+
+test('refund: completed refunds never exceed the captured amount', () => {
+  assert.deepEqual(decideRefund(sale, 2000), { ok: true, reversal: false })
+  assert.deepEqual(decideRefund({ ...sale, refundedMinor: 8000 }, 2000), { ok: true, reversal: false })
+  assert.deepEqual(decideRefund({ ...sale, refundedMinor: 8001 }, 2000), { ok: false, reason: 'INVALID_AMOUNT' })
+  const partlyCaptured = { ...authorised, capturedMinor: 6000 }
+  assert.deepEqual(decideRefund(partlyCaptured, 6000), { ok: true, reversal: false })
+  assert.deepEqual(decideRefund(partlyCaptured, 6001), { ok: false, reason: 'INVALID_AMOUNT' })
+})
+
+test('refund of an uncaptured hold: the full amount is a reversal, anything else is refused', () => {
+  assert.deepEqual(decideRefund(authorised, 10000), { ok: true, reversal: true })
+  assert.deepEqual(decideRefund(authorised, 5000), { ok: false, reason: 'INVALID_AMOUNT' })
+  assert.deepEqual(decideRefund({ ...authorised, reversed: true, refundedMinor: 10000 }, 10000), { ok: false, reason: 'INVALID_STATE' })
+})
+
+test('refund: never of a declined or waiting payment', () => {
+  assert.deepEqual(decideRefund({ ...sale, status: 'DECLINED' }, 100), { ok: false, reason: 'INVALID_STATE' })
+  assert.deepEqual(decideRefund({ ...sale, status: 'WAITING' }, 100), { ok: false, reason: 'INVALID_STATE' })
+})
