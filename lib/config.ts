@@ -9,6 +9,10 @@ export interface Settings {
   databasePoolSize: number
   /** how long an unfinished 3-D Secure challenge waits before it declines */
   threeDSTimeoutMs: number
+  /** the sandbox's one-time code */
+  otpCode: string
+  /** after how long the emulated mobile operator confirms or rejects (phones ending 0000 / 0001) */
+  mobileOperatorDelayMs: number
 }
 
 function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -26,6 +30,8 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     secretKey: env.SECRET_KEY ?? '',
     databasePoolSize: Math.max(1, Number(env.DATABASE_POOL_SIZE ?? 10) || 10),
     threeDSTimeoutMs: 15 * 60_000,
+    otpCode: env.SANDBOX_OTP_CODE || '1234',
+    mobileOperatorDelayMs: Math.max(0, Number(env.MOBILE_OPERATOR_DELAY_MS ?? 3000) || 0),
   }
 }
 

@@ -74,7 +74,15 @@ async function main(): Promise<number> {
   log(`database ready: ${url}`)
 
   const secret = randomBytes(32).toString('hex')
-  const serverEnv = { ...process.env, DATABASE_URL: url, SECRET_KEY: secret, PORT: String(PORT), PUBLIC_BASE_URL: BASE_URL, NEXT_TELEMETRY_DISABLED: '1' }
+  const serverEnv = {
+    ...process.env,
+    DATABASE_URL: url,
+    SECRET_KEY: secret,
+    PORT: String(PORT),
+    PUBLIC_BASE_URL: BASE_URL,
+    MOBILE_OPERATOR_DELAY_MS: '1500',
+    NEXT_TELEMETRY_DISABLED: '1',
+  }
   fs.writeFileSync(SERVER_LOG, '')
   const out = fs.openSync(SERVER_LOG, 'a')
   const server = spawn('node_modules/.bin/next', ['start', '-p', String(PORT), '-H', '127.0.0.1'], {
@@ -85,7 +93,7 @@ async function main(): Promise<number> {
   try {
     await waitForHealth(server)
     log(`server ready on ${BASE_URL} (log: ${path.relative(process.cwd(), SERVER_LOG)})`)
-    nodeTests('HTTP tests', files('tests/http'), { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret })
+    nodeTests('HTTP tests', files('tests/http'), { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret, MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS })
   } finally {
     await stopServer(server)
   }

@@ -77,7 +77,45 @@ export function isExpired(expiry: CardExpiry, now: Date): boolean {
   return expiry.year < y || (expiry.year === y && expiry.month < m)
 }
 
+/**
+ * What the sandbox keeps of a card to charge it again (payment tokens, recurrent series): its outcome
+ * class and expiry, never its number or code.
+ */
+export interface CardProfile {
+  outcome: 'approved' | 'threeDS' | 'otp' | DeclineReason
+  month: number
+  year: number
+}
+
+export function cardProfile(pan: string, expiry: CardExpiry): CardProfile {
+  const o = TEST_CARDS[pan] ?? { kind: 'approved' }
+  return { outcome: o.kind === 'declined' ? o.reason : o.kind, month: expiry.month, year: expiry.year }
+}
+
+/** the outcome of charging a card (or its token, or its recurrent series) now */
+export function chargeOutcome(profile: CardProfile, now: Date): CardOutcome {
+  if (isExpired(profile, now)) return { kind: 'declined', reason: 'ACQUIRING_EXPIRED_CARD' }
+  const o = profile.outcome
+  return o === 'approved' || o === 'threeDS' || o === 'otp' ? { kind: o } : { kind: 'declined', reason: o }
+}
+
 export function cardOutcome(pan: string, expiry: CardExpiry, now: Date): CardOutcome {
-  if (isExpired(expiry, now)) return { kind: 'declined', reason: 'ACQUIRING_EXPIRED_CARD' }
-  return TEST_CARDS[pan] ?? { kind: 'approved' }
+  return chargeOutcome(cardProfile(pan, expiry), now)
+}
+
+/**
+ * Mobile-balance payments: a phone ending in 0000 is confirmed by the emulated operator after a delay,
+ * one ending in 0001 is rejected after it; any other asks the payer for the code sent by SMS.
+ */
+export type MobileScenario = 'OPERATOR_CONFIRM' | 'OPERATOR_REJECT' | 'OTP'
+
+export function mobileScenario(phone: string): MobileScenario {
+  if (phone.endsWith('0000')) return 'OPERATOR_CONFIRM'
+  if (phone.endsWith('0001')) return 'OPERATOR_REJECT'
+  return 'OTP'
+}
+
+/** `+*******1234` */
+export function maskPhone(phone: string): string {
+  return `+${'*'.repeat(Math.max(0, phone.length - 4))}${phone.slice(-4)}`
 }

@@ -1,10 +1,10 @@
 // Captures of authorised (two-step) payments (endpoint 4 and its read).
 import { db, withRetry } from '../db/client'
-import { notFound, requestConflict } from '../http/api-error'
-import { fingerprint } from '../security/fingerprint'
+import { fieldError, notFound, requestConflict } from '../http/api-error'
+import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
-import { checkCurrency, lockPayment } from './payment-lock'
-import { decideCapture } from './payment-rules'
+import { lockPayment } from './payment-lifecycle'
+import { currencyMismatch, decideCapture, totalsOf } from './payment-rules'
 import { renderCapture } from './payment-wire'
 
 export async function capturePayment(siteId: string, paymentId: string, captureId: string, amount: AmountInput | undefined) {
@@ -17,9 +17,10 @@ export async function capturePayment(siteId: string, paymentId: string, captureI
         if (existing.fingerprint !== print) throw requestConflict(`Capture ${captureId}`)
         return existing
       }
-      checkCurrency(amount, p)
+      const mismatch = currencyMismatch(amount, p)
+      if (mismatch) throw fieldError('amount.currency', mismatch)
       const now = new Date()
-      const d = decideCapture(p, amount?.value ?? null)
+      const d = decideCapture(totalsOf(p), amount?.value ?? null)
       if (d.ok) await tx.payment.update({ where: { id: p.id }, data: { capturedMinor: d.amountMinor } })
       return tx.capture.create({
         data: {

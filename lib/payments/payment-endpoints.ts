@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { apiRoute, endpoint } from '../http/api-route'
 import { amountSchema, idSchema } from '../wire/common-schemas'
 import { capturePayment, readCapture } from './capture-service'
+import { completePayment } from './complete-service'
 import { paymentRequestSchema } from './payment-request'
 import { createPayment, readPayment } from './payment-service'
 import { listRefunds, readRefund, refundPayment } from './refund-service'
@@ -19,6 +20,32 @@ export const paymentRoute = apiRoute({
     handle: ({ siteId, params, body }) => createPayment(siteId, params.paymentId, body),
   }),
   GET: endpoint({ params: paymentPath, handle: ({ siteId, params }) => readPayment(siteId, params.paymentId) }),
+})
+
+const completeRequestSchema = z
+  .object(
+    {
+      threeDS: z.object({ pares: z.string({ error: 'is required' }).min(1, 'is required') }, { error: 'must be an object with pares' }).optional(),
+      otp: z
+        .object(
+          {
+            code: z.string({ error: 'is required' }).min(1, 'is required').max(32, 'is not a code'),
+            otpProcessCode: z.string({ error: 'must be a string' }).max(256).optional(),
+          },
+          { error: 'must be an object with code' },
+        )
+        .optional(),
+    },
+    { error: 'must be a JSON object' },
+  )
+  .refine((r) => r.threeDS || r.otp, { message: 'threeDS or otp is required', path: ['otp'] })
+
+export const completeRoute = apiRoute({
+  POST: endpoint({
+    params: paymentPath,
+    body: completeRequestSchema,
+    handle: ({ siteId, params, body }) => completePayment(siteId, params.paymentId, body),
+  }),
 })
 
 export const captureRoute = apiRoute({

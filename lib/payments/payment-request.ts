@@ -31,27 +31,37 @@ export const cardMethodSchema = z.object({
   cvv2: z.string({ error: 'is required for CARD' }).regex(/^\d{3,4}$/, 'must be 3-4 digits'),
 })
 
-const METHOD_TYPES = ['CARD', 'TOKEN', 'RECURRENT', 'MOBILE'] as const
+const tokenMethodSchema = z.object({
+  type: z.literal('TOKEN'),
+  paymentToken: z.string({ error: 'is required for TOKEN' }).min(1, 'is required for TOKEN').max(256, 'is not a payment token'),
+})
 
-const paymentMethodSchema = z
-  .object({ type: z.unknown() }, { error: 'is required' })
-  .passthrough()
-  .transform((m, ctx) => {
-    if (!METHOD_TYPES.includes(m.type as never)) {
-      ctx.addIssue({ code: 'custom', path: ['type'], message: `must be one of ${METHOD_TYPES.join(', ')}` })
-      return z.NEVER
-    }
-    if (m.type !== 'CARD') {
-      ctx.addIssue({ code: 'custom', path: ['type'], message: `${String(m.type)} payments are not available yet` })
-      return z.NEVER
-    }
-    const card = cardMethodSchema.safeParse(m)
-    if (!card.success) {
-      for (const issue of card.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message })
-      return z.NEVER
-    }
-    return card.data
-  })
+const recurrentMethodSchema = z.object({
+  type: z.literal('RECURRENT'),
+  firstPaymentId: idSchema,
+})
+
+const mobileMethodSchema = z.object({
+  type: z.literal('MOBILE'),
+  phone: z.string({ error: 'is required for MOBILE' }).regex(/^\d{10,15}$/, 'must be 10-15 digits with the country code'),
+})
+
+const METHODS = { CARD: cardMethodSchema, TOKEN: tokenMethodSchema, RECURRENT: recurrentMethodSchema, MOBILE: mobileMethodSchema }
+const METHOD_TYPES = Object.keys(METHODS) as (keyof typeof METHODS)[]
+
+/** by `type`; an unknown type (SBP, APPLE_PAY_TOKEN, …) is a 400 on `paymentMethod.type` */
+const paymentMethodSchema = z.looseObject({ type: z.unknown() }, { error: 'is required' }).transform((m, ctx) => {
+  if (!METHOD_TYPES.includes(m.type as never)) {
+    ctx.addIssue({ code: 'custom', path: ['type'], message: `must be one of ${METHOD_TYPES.join(', ')}` })
+    return z.NEVER
+  }
+  const parsed = z.discriminatedUnion('type', [cardMethodSchema, tokenMethodSchema, recurrentMethodSchema, mobileMethodSchema]).safeParse(m)
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message })
+    return z.NEVER
+  }
+  return parsed.data
+})
 
 export const paymentRequestSchema = z
   .object(
@@ -70,6 +80,12 @@ export const paymentRequestSchema = z
   .superRefine((p, ctx) => {
     if (p.flags.includes('BIND_PAYMENT_TOKEN') && !p.customer?.account)
       ctx.addIssue({ code: 'custom', path: ['customer', 'account'], message: 'is required with flag BIND_PAYMENT_TOKEN' })
+    if (p.paymentMethod.type === 'TOKEN' && !p.customer?.account)
+      ctx.addIssue({ code: 'custom', path: ['customer', 'account'], message: 'is required for TOKEN payments: a token is bound to its account' })
+    if (p.flags.includes('BIND_PAYMENT_TOKEN') && p.paymentMethod.type !== 'CARD')
+      ctx.addIssue({ code: 'custom', path: ['flags'], message: 'BIND_PAYMENT_TOKEN is for CARD payments' })
+    if (p.flags.includes('RECURRENT_FIRST') && p.paymentMethod.type !== 'CARD' && p.paymentMethod.type !== 'TOKEN')
+      ctx.addIssue({ code: 'custom', path: ['flags'], message: 'RECURRENT_FIRST is for CARD and TOKEN payments' })
     if (p.flags.includes('RECURRENT_FIRST') && !p.recurrent)
       ctx.addIssue({ code: 'custom', path: ['recurrent'], message: 'is required with flag RECURRENT_FIRST' })
     if (p.receipt && receiptTotalMinor(p.receipt) !== p.amount.value)
@@ -77,3 +93,4 @@ export const paymentRequestSchema = z
   })
 
 export type PaymentRequest = z.output<typeof paymentRequestSchema>
+export type PaymentMethodRequest = PaymentRequest['paymentMethod']

@@ -13,6 +13,23 @@ export interface PaymentTotals {
   reversed: boolean
 }
 
+export function totalsOf(p: {
+  status: string
+  flags: string[]
+  currency: string
+  amountMinor: bigint
+  capturedMinor: bigint
+  refundedMinor: bigint
+  reversed: boolean
+}): PaymentTotals {
+  return { ...p, amountMinor: Number(p.amountMinor), capturedMinor: Number(p.capturedMinor), refundedMinor: Number(p.refundedMinor) }
+}
+
+/** captures and refunds use the payment's currency */
+export function currencyMismatch(amount: { currency: string } | undefined, p: { currency: string }): string | null {
+  return amount && amount.currency !== p.currency ? `must be the payment's currency ${p.currency}` : null
+}
+
 export type Decision<T = {}> = ({ ok: true } & T) | { ok: false; reason: DeclineReason }
 
 /** One successful capture of an authorised (two-step, COMPLETED, not reversed) payment, up to its amount. */

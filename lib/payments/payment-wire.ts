@@ -2,6 +2,7 @@
 import type { Capture, Payment, Refund } from '../generated/prisma/client'
 import { wireAmount } from '../money/money'
 import { paymentTime } from '../time/wire-time'
+import { issuesToken, paymentTokenOf } from './payment-tokens'
 
 export type PaymentWithBill = Payment & { bill: { billId: string } }
 
@@ -17,11 +18,13 @@ export function renderPayment(p: PaymentWithBill) {
     amount: wireAmount(p.amountMinor, p.currency),
     capturedAmount: wireAmount(p.capturedMinor, p.currency),
     refundedAmount: wireAmount(p.refundedMinor, p.currency),
-    paymentMethod: { type: p.methodType, ...(p.maskedPan ? { maskedPan: p.maskedPan } : {}) },
+    // a token payment answers its type alone
+    paymentMethod: { type: p.methodType, ...(p.maskedPan && p.methodType === 'CARD' ? { maskedPan: p.maskedPan } : {}) },
     status: status(p.status, p.statusChangedAt, p.statusReason),
     ...(p.customer ? { customer: p.customer } : {}),
     ...(p.comment ? { comment: p.comment } : {}),
     flags: p.flags,
+    ...(issuesToken(p) ? { createdToken: { token: paymentTokenOf(p.id), name: p.maskedPan } } : {}),
     ...(p.requirements && p.status === 'WAITING' ? { requirements: p.requirements } : {}),
   }
 }

@@ -1,11 +1,11 @@
 // Refunds of completed payments, partial or whole, and reversals of uncaptured holds (endpoints 5, 6
 // and the refund list).
 import { db, withRetry } from '../db/client'
-import { notFound, requestConflict } from '../http/api-error'
-import { fingerprint } from '../security/fingerprint'
+import { fieldError, notFound, requestConflict } from '../http/api-error'
+import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
-import { checkCurrency, lockPayment } from './payment-lock'
-import { decideRefund } from './payment-rules'
+import { lockPayment } from './payment-lifecycle'
+import { currencyMismatch, decideRefund, totalsOf } from './payment-rules'
 import { renderRefund } from './payment-wire'
 
 export async function refundPayment(siteId: string, paymentId: string, refundId: string, amount: AmountInput) {
@@ -18,9 +18,10 @@ export async function refundPayment(siteId: string, paymentId: string, refundId:
         if (existing.fingerprint !== print) throw requestConflict(`Refund ${refundId}`)
         return existing
       }
-      checkCurrency(amount, p)
+      const mismatch = currencyMismatch(amount, p)
+      if (mismatch) throw fieldError('amount.currency', mismatch)
       const now = new Date()
-      const d = decideRefund(p, amount.value)
+      const d = decideRefund(totalsOf(p), amount.value)
       if (d.ok)
         await tx.payment.update({
           where: { id: p.id },

@@ -7,7 +7,7 @@ import { parseDateTime } from '../time/wire-time'
 
 /** path ids: 1–200 chars of A-Za-z0-9._:- */
 export const idSchema = z
-  .string()
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .regex(/^[A-Za-z0-9._:-]{1,200}$/, 'must be 1-200 characters of A-Z a-z 0-9 . _ : -')
 
 /** the JSON text of a number or a string, as sent */

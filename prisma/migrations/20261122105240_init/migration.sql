@@ -65,8 +65,27 @@ CREATE TABLE "Payment" (
     "customer" JSONB,
     "receipt" JSONB,
     "requirements" JSONB,
+    "authFlow" TEXT,
+    "otpAttempts" INTEGER NOT NULL DEFAULT 0,
+    "mobileDecisionAt" TIMESTAMPTZ(3),
+    "cardProfile" JSONB,
+    "recurrentMinAuthDay" INTEGER,
+    "recurrentExpiry" TEXT,
+    "seriesRef" UUID,
 
     CONSTRAINT "Payment_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "PaymentToken" (
+    "id" UUID NOT NULL,
+    "siteId" TEXT NOT NULL,
+    "account" TEXT NOT NULL,
+    "tokenHash" TEXT NOT NULL,
+    "paymentRef" UUID NOT NULL,
+    "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "PaymentToken_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
@@ -120,7 +139,16 @@ CREATE UNIQUE INDEX "Bill_siteId_billId_key" ON "Bill"("siteId", "billId");
 CREATE INDEX "Payment_billRef_idx" ON "Payment"("billRef");
 
 -- CreateIndex
+CREATE INDEX "Payment_seriesRef_status_idx" ON "Payment"("seriesRef", "status");
+
+-- CreateIndex
 CREATE UNIQUE INDEX "Payment_siteId_paymentId_key" ON "Payment"("siteId", "paymentId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "PaymentToken_tokenHash_key" ON "PaymentToken"("tokenHash");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "PaymentToken_paymentRef_key" ON "PaymentToken"("paymentRef");
 
 -- CreateIndex
 CREATE INDEX "Capture_paymentRef_idx" ON "Capture"("paymentRef");
@@ -139,6 +167,9 @@ ALTER TABLE "SiteToken" ADD CONSTRAINT "SiteToken_siteId_fkey" FOREIGN KEY ("sit
 
 -- AddForeignKey
 ALTER TABLE "Payment" ADD CONSTRAINT "Payment_billRef_fkey" FOREIGN KEY ("billRef") REFERENCES "Bill"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "PaymentToken" ADD CONSTRAINT "PaymentToken_paymentRef_fkey" FOREIGN KEY ("paymentRef") REFERENCES "Payment"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "Capture" ADD CONSTRAINT "Capture_paymentRef_fkey" FOREIGN KEY ("paymentRef") REFERENCES "Payment"("id") ON DELETE RESTRICT ON UPDATE CASCADE;

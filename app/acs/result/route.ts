@@ -1,0 +1,3 @@
+import { challengeResult } from '@/lib/acquirer/acs-pages'
+
+export const POST = challengeResult

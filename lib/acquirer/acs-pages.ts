@@ -1,0 +1,101 @@
+// The emulated 3-D Secure access-control server (`acsUrl`), in the standard browser flow: the payer's
+// browser POSTs PaReq, MD and TermUrl here; the page lets the payer pass or fail the challenge; it then
+// POSTs PaRes and MD to TermUrl. Plain HTML, no script but the one that submits to TermUrl.
+import { randomBytes } from 'node:crypto'
+import { db } from '../db/client'
+import { wireAmount } from '../money/money'
+import { issuePares, readPareq } from './three-ds'
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+function page(status: number, title: string, body: string, opts: { nonce?: string; formTarget?: string } = {}): Response {
+  const csp = [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    opts.nonce ? `script-src 'nonce-${opts.nonce}'` : '',
+    `form-action 'self'${opts.formTarget ? ' ' + opts.formTarget : ''}`,
+    "base-uri 'none'",
+  ]
+    .filter(Boolean)
+    .join('; ')
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(title)}</title><style>
+body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;padding:2rem 1rem;color:#1d2330}
+main{max-width:28rem;margin:auto;background:#fff;border-radius:12px;padding:1.5rem;box-shadow:0 1px 4px #0002}
+h1{font-size:1.25rem;margin-top:0}.note{color:#5b6475;font-size:.9rem}
+button{font:inherit;padding:.7rem 1.2rem;border-radius:8px;border:1px solid #1d4ed8;margin:.25rem .5rem .25rem 0;cursor:pointer}
+.pass{background:#1d4ed8;color:#fff}.fail{background:#fff;color:#b42318;border-color:#b42318}
+</style></head><body><main>${body}</main></body></html>`
+  return new Response(html, {
+    status,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+  })
+}
+
+interface ChallengeForm {
+  pareq: string
+  md: string
+  termUrl: URL
+  paymentRef: string
+}
+
+async function readForm(req: Request): Promise<ChallengeForm | Response> {
+  let form: FormData
+  try {
+    if (Number(req.headers.get('content-length') ?? 0) > 64 * 1024) throw new Error('too large')
+    form = await req.formData()
+  } catch {
+    return page(400, 'Bad request', '<h1>Bad request</h1><p>Send PaReq, MD and TermUrl as a form.</p>')
+  }
+  const pareq = String(form.get('PaReq') ?? '')
+  const md = String(form.get('MD') ?? '').slice(0, 1024)
+  let termUrl: URL | null = null
+  try {
+    termUrl = new URL(String(form.get('TermUrl') ?? ''))
+  } catch {}
+  const paymentRef = readPareq(pareq)
+  if (!paymentRef) return page(400, 'Unknown request', '<h1>Unknown authentication request</h1><p>This PaReq was not issued by this service.</p>')
+  if (!termUrl || !/^https?:$/.test(termUrl.protocol))
+    return page(400, 'Bad request', '<h1>Bad request</h1><p>TermUrl must be an http(s) address.</p>')
+  return { pareq, md, termUrl, paymentRef }
+}
+
+/** POST acsUrl: the challenge */
+export async function challengePage(req: Request): Promise<Response> {
+  const f = await readForm(req)
+  if (f instanceof Response) return f
+  const p = await db().payment.findUnique({ where: { id: f.paymentRef }, select: { amountMinor: true, currency: true, maskedPan: true } })
+  const amount = p ? wireAmount(p.amountMinor, p.currency) : null
+  const hidden = `<input type="hidden" name="PaReq" value="${esc(f.pareq)}"><input type="hidden" name="MD" value="${esc(f.md)}"><input type="hidden" name="TermUrl" value="${esc(f.termUrl.href)}">`
+  return page(
+    200,
+    '3-D Secure check',
+    `<h1>3-D Secure check (sandbox)</h1>
+<p>${amount ? `Confirm the payment of <strong>${esc(amount.value)} ${esc(amount.currency)}</strong>${p?.maskedPan ? ` with the card <strong>${esc(p.maskedPan)}</strong>` : ''}.` : 'Confirm the payment.'}</p>
+<p class="note">This is the sandbox's emulated issuer page: choose the result of the check.</p>
+<form method="post" action="/acs/result">${hidden}
+<button class="pass" type="submit" name="result" value="pass">Pass authentication</button>
+<button class="fail" type="submit" name="result" value="fail">Fail authentication</button>
+</form>`,
+  )
+}
+
+/** POST /acs/result: the payer's choice, sent on to the merchant's TermUrl as PaRes and MD */
+export async function challengeResult(req: Request): Promise<Response> {
+  const clone = req.clone()
+  const f = await readForm(req)
+  if (f instanceof Response) return f
+  const result = String((await clone.formData()).get('result') ?? '')
+  if (result !== 'pass' && result !== 'fail') return page(400, 'Bad request', '<h1>Bad request</h1><p>Choose pass or fail.</p>')
+  const pares = issuePares(f.paymentRef, result === 'pass')
+  const nonce = randomBytes(16).toString('base64')
+  return page(
+    200,
+    'Returning to the merchant',
+    `<h1>Returning to the merchant…</h1>
+<form id="back" method="post" action="${esc(f.termUrl.href)}"><input type="hidden" name="PaRes" value="${esc(pares)}"><input type="hidden" name="MD" value="${esc(f.md)}">
+<button class="pass" type="submit">Continue</button></form>
+<script nonce="${nonce}">document.getElementById('back').submit()</script>`,
+    { nonce, formTarget: f.termUrl.origin },
+  )
+}

@@ -1,0 +1,63 @@
+// How a payment leaves WAITING: approved (the bill permitting), or declined. Time-driven changes — a
+// 3-D Secure challenge left for 15 minutes, the emulated mobile operator's answer — are derived from
+// stored timestamps whenever the payment is next touched, so they are right after a restart and with
+// several instances, with no timer anywhere. The caller holds the payment's row lock.
+import { billState, markBillPaid } from '../bills/bill-for-payment'
+import type { DeclineReason } from '../acquirer/sandbox-acquirer'
+import { settings } from '../config'
+import type { Tx } from '../db/client'
+import type { Payment } from '../generated/prisma/client'
+import { notFound } from '../http/api-error'
+import { recordToken } from './payment-tokens'
+
+/** Locks the site's payment for the rest of the transaction and brings it up to date (404 when there is none). */
+export async function lockPayment(tx: Tx, siteId: string, paymentId: string, now = new Date()): Promise<Payment> {
+  const rows = await tx.$queryRaw<Payment[]>`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId} FOR UPDATE`
+  if (!rows[0]) throw notFound('Payment')
+  return settle(tx, rows[0], now)
+}
+
+/** One-step payments, and mobile-balance payments (always one-step), are captured when approved. */
+export const capturedOnApproval = (p: Pick<Payment, 'flags' | 'methodType' | 'amountMinor'>) =>
+  p.flags.includes('SALE') || p.methodType === 'MOBILE' ? p.amountMinor : 0n
+
+/** when a WAITING payment changes by itself, if it does */
+export function dueAt(p: Pick<Payment, 'status' | 'authFlow' | 'createdAt' | 'mobileDecisionAt'>): Date | null {
+  if (p.status !== 'WAITING') return null
+  if (p.authFlow === 'THREE_DS') return new Date(p.createdAt.getTime() + settings().threeDSTimeoutMs)
+  if (p.authFlow === 'OPERATOR_CONFIRM' || p.authFlow === 'OPERATOR_REJECT') return p.mobileDecisionAt
+  return null
+}
+
+export const isDue = (p: Parameters<typeof dueAt>[0], now: Date) => {
+  const due = dueAt(p)
+  return due !== null && due.getTime() <= now.getTime()
+}
+
+/** applies the change that fell due, dated when it fell due */
+export async function settle(tx: Tx, p: Payment, now: Date): Promise<Payment> {
+  const due = dueAt(p)
+  if (!due || due.getTime() > now.getTime()) return p
+  if (p.authFlow === 'THREE_DS') return decline(tx, p, 'PAYMENT_EXPIRED_3DS', due)
+  if (p.authFlow === 'OPERATOR_REJECT') return decline(tx, p, 'ACQUIRING_INSUFFICIENT_FUNDS', due)
+  return approve(tx, p, due)
+}
+
+export function decline(tx: Tx, p: Payment, reason: DeclineReason, at: Date): Promise<Payment> {
+  return tx.payment.update({ where: { id: p.id }, data: { status: 'DECLINED', statusReason: reason, statusChangedAt: at } })
+}
+
+/** Completes a payment whose payer (or operator) said yes, unless its bill was paid or expired meanwhile. */
+export async function approve(tx: Tx, p: Payment, at: Date): Promise<Payment> {
+  const [bill] = await tx.$queryRaw<{ status: string; expiresAt: Date }[]>`SELECT status, "expiresAt" FROM "Bill" WHERE id = ${p.billRef}::uuid FOR UPDATE`
+  const state = billState(bill, at)
+  if (state === 'PAID') return decline(tx, p, 'BILL_ALREADY_PAID', at)
+  if (state === 'EXPIRED') return decline(tx, p, 'BILL_EXPIRED', at)
+  const done = await tx.payment.update({
+    where: { id: p.id },
+    data: { status: 'COMPLETED', statusReason: null, statusChangedAt: at, capturedMinor: capturedOnApproval(p) },
+  })
+  await markBillPaid(tx, p.billRef, at)
+  await recordToken(tx, done)
+  return done
+}
