@@ -36,6 +36,30 @@ function nodeTests(label: string, testFiles: string[], env: Record<string, strin
   if (r.status !== 0 && count('fail') + count('cancelled') === 0) totals.failed += 1 // the runner itself failed
 }
 
+/** Debian's Chromium for the browser tests, installed with apt-get when missing */
+function ensureChromium(): void {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+  if (fs.existsSync(chromium)) return
+  if (process.getuid?.() !== 0) throw new Error(`${chromium} is missing: install Debian's chromium package (apt-get install chromium)`)
+  log('installing Chromium (apt-get install chromium) ...')
+  execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+}
+
+/** runs the Playwright journeys in e2e/ and adds their counts to the totals */
+function browserTests(env: Record<string, string>): void {
+  if (!fs.existsSync('e2e') || !fs.readdirSync('e2e').some((f) => f.endsWith('.spec.ts'))) return
+  ensureChromium()
+  log('browser tests (Playwright, Chromium)')
+  const r = spawnSync('node_modules/.bin/playwright', ['test'], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  process.stdout.write(r.stdout)
+  process.stderr.write(r.stderr)
+  const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}`, 'm').exec(r.stdout)?.[1] ?? 0)
+  totals.passed += count('passed')
+  totals.failed += count('failed') + count('flaky') + count('did not run')
+  if (r.status !== 0 && count('failed') === 0) totals.failed += 1
+}
+
 async function waitForHealth(server: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
@@ -93,7 +117,9 @@ async function main(): Promise<number> {
   try {
     await waitForHealth(server)
     log(`server ready on ${BASE_URL} (log: ${path.relative(process.cwd(), SERVER_LOG)})`)
-    nodeTests('HTTP tests', files('tests/http'), { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret, MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS })
+    const testEnv = { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret, MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS }
+    nodeTests('HTTP tests', files('tests/http'), testEnv)
+    browserTests(testEnv)
   } finally {
     await stopServer(server)
   }

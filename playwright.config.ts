@@ -1,0 +1,32 @@
+// Browser journeys in Debian's Chromium (/usr/bin/chromium), against the server that
+// scripts/run-tests.ts started (BASE_URL).
+import { defineConfig } from '@playwright/test'
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  timeout: 60_000,
+  outputDir: 'test-results',
+  use: {
+    baseURL: process.env.BASE_URL ?? 'http://127.0.0.1:3999',
+    trace: 'off',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-dev-shm-usage',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-default-apps',
+        '--disable-sync',
+        '--no-first-run',
+        '--metrics-recording-only',
+      ],
+    },
+  },
+})
