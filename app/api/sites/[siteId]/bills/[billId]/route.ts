@@ -1,0 +1,3 @@
+import { billRoute } from '@/lib/bills/bill-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = billRoute

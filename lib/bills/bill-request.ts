@@ -1,0 +1,80 @@
+// The bill create request (endpoint 7), validated and normalised.
+import { z } from 'zod'
+import { parseAmountValue } from '../money/money'
+import {
+  amountValueSchema,
+  commentSchema,
+  currencySchema,
+  customerSchema,
+  dateTimeSchema,
+  flagsSchema,
+  receiptSchema,
+  receiptTotalMinor,
+  recurrentSchema,
+} from '../wire/common-schemas'
+
+/** the longest a bill may stay payable */
+export const MAX_BILL_LIFETIME_MS = 45 * 24 * 3600_000
+
+const returnUrl = z
+  .string({ error: 'must be a URL' })
+  .max(2048, 'must be at most 2048 characters')
+  .refine((s) => {
+    try {
+      return /^https?:$/.test(new URL(s).protocol)
+    } catch {
+      return false
+    }
+  }, 'must be an absolute http(s) URL')
+
+export const billRequestSchema = z
+  .object(
+    {
+      amount: z.object(
+        // value may be omitted: the payer enters the amount on the form
+        { value: amountValueSchema.optional(), currency: currencySchema },
+        { error: 'must be an object with currency (and value)' },
+      ),
+      expirationDateTime: dateTimeSchema,
+      comment: commentSchema.optional(),
+      flags: flagsSchema.optional().default([]),
+      successUrl: returnUrl.optional(),
+      failedUrl: returnUrl.optional(),
+      customer: customerSchema
+        .extend({
+          ip: z
+            .string({ error: 'must be an IPv4 address' })
+            .regex(/^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/, 'must be an IPv4 address')
+            .optional(),
+        })
+        .optional(),
+      recurrent: recurrentSchema.optional(),
+      receipt: receiptSchema.optional(),
+    },
+    { error: 'must be a JSON object' },
+  )
+  .superRefine((b, ctx) => {
+    const now = Date.now()
+    if (b.expirationDateTime.getTime() <= now)
+      ctx.addIssue({ code: 'custom', path: ['expirationDateTime'], message: 'must be in the future' })
+    else if (b.expirationDateTime.getTime() > now + MAX_BILL_LIFETIME_MS)
+      ctx.addIssue({ code: 'custom', path: ['expirationDateTime'], message: 'must be at most 45 days ahead' })
+    if (b.flags.includes('BIND_PAYMENT_TOKEN') && !b.customer?.account)
+      ctx.addIssue({ code: 'custom', path: ['customer', 'account'], message: 'is required with flag BIND_PAYMENT_TOKEN' })
+    if (b.flags.includes('RECURRENT_FIRST') && !b.recurrent)
+      ctx.addIssue({ code: 'custom', path: ['recurrent'], message: 'is required with flag RECURRENT_FIRST' })
+    if (b.receipt && b.amount.value === undefined)
+      ctx.addIssue({ code: 'custom', path: ['amount', 'value'], message: 'is required with a receipt' })
+    else if (b.receipt && receiptTotalMinor(b.receipt) !== b.amount.value)
+      ctx.addIssue({ code: 'custom', path: ['receipt', 'items'], message: 'totals must add up to amount.value' })
+  })
+
+export type BillRequest = z.output<typeof billRequestSchema>
+
+/** an amount typed by the payer on the form of an open bill: `12`, `12.5`, `12,50` */
+export function parsePayerAmount(text: string): number | null {
+  const s = text.trim().replace(',', '.')
+  if (!/^\d{1,10}(\.\d{1,2})?$/.test(s)) return null
+  const r = parseAmountValue(s)
+  return r.ok ? r.minor : null
+}
