@@ -20,15 +20,17 @@ function sourceHash(): string {
     }
   }
   for (const d of ['app', 'components', 'lib']) walk(d)
+  for (const f of ['proxy.ts', 'global.d.ts']) if (fs.existsSync(f)) h.update(f).update(fs.readFileSync(f))
   for (const f of ['next.config.mjs', 'package-lock.json', 'tsconfig.json', 'prisma/schema.prisma']) if (fs.existsSync(f)) h.update(f).update(fs.readFileSync(f))
   return h.digest('hex')
 }
 
 /** `next build` when the sources differ from those of the last build */
 export function buildIfChanged(): void {
-  const stamp = '.next/source-hash'
+  const dist = process.env.NEXT_DIST_DIR || '.next'
+  const stamp = path.join(dist, 'source-hash')
   const hash = sourceHash()
-  if (fs.existsSync('.next/BUILD_ID') && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return
+  if (fs.existsSync(path.join(dist, 'BUILD_ID')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return
   log('building the app (next build) ...')
   execFileSync('node_modules/.bin/next', ['build'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
   fs.writeFileSync(stamp, hash)

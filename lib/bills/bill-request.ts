@@ -1,6 +1,5 @@
 // The bill create request (endpoint 7), validated and normalised.
 import { z } from 'zod'
-import { parseAmountValue } from '../money/money'
 import {
   amountValueSchema,
   commentSchema,
@@ -71,10 +70,3 @@ export const billRequestSchema = z
 
 export type BillRequest = z.output<typeof billRequestSchema>
 
-/** an amount typed by the payer on the form of an open bill: `12`, `12.5`, `12,50` */
-export function parsePayerAmount(text: string): number | null {
-  const s = text.trim().replace(',', '.')
-  if (!/^\d{1,10}(\.\d{1,2})?$/.test(s)) return null
-  const r = parseAmountValue(s)
-  return r.ok ? r.minor : null
-}

@@ -26,8 +26,8 @@ export const malformedBody = (detail = 'Bad request') =>
 export const unauthorized = () =>
   new ApiError(401, 'auth.unauthorized', 'Missing or unknown bearer token', 'Unauthorized')
 
-export const forbidden = () =>
-  new ApiError(403, 'auth.forbidden', 'The token does not grant access to this site', 'Forbidden')
+export const forbidden = (description = 'The token does not grant access to this site') =>
+  new ApiError(403, 'auth.forbidden', description, 'Forbidden')
 
 export const notFound = (what = 'Resource') =>
   new ApiError(404, 'payin.resource.not.found', `${what} not found`, 'Not found')

@@ -3,6 +3,7 @@
 // Plain Web Request/Response: no framework imports, so it runs and tests outside Next too.
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
+import { settings } from '../config'
 import { db } from '../db/client'
 import { siteOfToken } from '../sites/site-tokens'
 import { formatDateTime } from '../time/wire-time'
@@ -35,8 +36,8 @@ export interface Endpoint<P extends z.ZodType, B extends z.ZodType> {
   body?: B
   /** an empty body counts as `{}` */
   bodyOptional?: boolean
-  /** `public` endpoints need no token */
-  access?: 'site' | 'public'
+  /** `public` endpoints need no token; `payer` endpoints (the payment form's) need none but refuse cross-site requests */
+  access?: 'site' | 'public' | 'payer'
   handle: (input: { siteId: string; params: z.output<P>; body: z.output<B>; traceId: string }) => Promise<unknown>
 }
 
@@ -108,14 +109,15 @@ function json(status: number, body: unknown, traceId: string, headers: Record<st
 
 async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
   let siteId = ''
-  if (e.access !== 'public') {
+  if (e.access === 'payer' && isCrossSite(req)) throw forbidden('Cross-site requests are refused')
+  if (e.access !== 'public' && e.access !== 'payer') {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '')
     const owner = m ? await siteOfToken(db(), m[1]) : null
     if (!owner) throw unauthorized()
     siteId = owner
   }
   const params = parse(e.params, (await ctx?.params) ?? {})
-  if (e.access !== 'public' && (params as { siteId?: string }).siteId !== siteId) throw forbidden()
+  if (siteId && (params as { siteId?: string }).siteId !== siteId) throw forbidden()
   let body: unknown = undefined
   if (e.body) {
     const text = await readBody(req)
@@ -134,6 +136,21 @@ async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteCo
     }
   }
   return e.handle({ siteId, params, body, traceId })
+}
+
+/**
+ * A browser request from another site: by Sec-Fetch-Site where the browser sends it, else by Origin
+ * (compared with the service's public origin and the Host it was reached at). Requests without
+ * either header do not come from a browser page and are not cross-site.
+ */
+export function isCrossSite(req: Request): boolean {
+  const fetchSite = req.headers.get('sec-fetch-site')
+  if (fetchSite) return fetchSite !== 'same-origin' && fetchSite !== 'none'
+  const origin = req.headers.get('origin')
+  if (!origin) return false
+  const host = req.headers.get('host')
+  const proto = req.headers.get('x-forwarded-proto') ?? new URL(req.url).protocol.replace(':', '')
+  return origin !== new URL(settings().publicBaseUrl).origin && origin !== `${proto}://${host}`
 }
 
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {

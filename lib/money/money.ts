@@ -40,6 +40,13 @@ export function formatValue(m: Money): string {
   return toDecimal(m)
 }
 
+/** `100,00 ₽`, `$100.00`: an amount for people, in their language */
+export function formatForPeople(minor: number | bigint, currency: string, locale: string): string {
+  return toDecimal(money(minor, currency), ({ value }) =>
+    new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(value)),
+  )
+}
+
 export interface WireAmount {
   value: string
   currency: string

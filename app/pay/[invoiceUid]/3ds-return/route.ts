@@ -1,0 +1,3 @@
+import { threeDSReturnRoute } from '@/lib/pay-form/form-endpoints'
+
+export const POST = threeDSReturnRoute

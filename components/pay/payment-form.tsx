@@ -1,0 +1,301 @@
+'use client'
+// The payer's form: card (number grouped as typed, brand, MM/YY, CVV) or mobile balance, an amount
+// for open bills, then the code step, the 3-D Secure hand-off or the wait for the operator. Checked in
+// the browser with the schema the server checks again; card fields are cleared once sent.
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { cardBrand, codeFormSchema, formatExpiry, groupCardNumber, payFormSchema, type PayFormInput } from '@/lib/pay-form/form-schema'
+import { errorText, type Messages } from '@/lib/pay-form/messages'
+import type { NextStep } from '@/lib/pay-form/form-service'
+
+export interface PaymentFormProps {
+  t: Messages
+  invoiceUid: string
+  currency: string
+  /** the bill's amount for people, or null for an open bill */
+  amountLabel: string | null
+  mobileAllowed: boolean
+  /** a decline to show at once (after returning from 3-D Secure) */
+  declinedReason?: string
+}
+
+type Stage = { kind: 'form' } | { kind: 'otp'; paymentId: string; text: string } | { kind: 'wait'; paymentId: string } | { kind: 'leaving' }
+
+const FORM_FIELDS = ['pan', 'expiry', 'cvv', 'phone', 'amount', 'method'] as const
+
+export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowed, declinedReason }: PaymentFormProps) {
+  const schema = useMemo(() => payFormSchema({ openAmount: amountLabel === null }), [amountLabel])
+  const form = useForm<PayFormInput, unknown, PayFormInput>({
+    resolver: zodResolver(schema, undefined, { raw: true }),
+    defaultValues: { method: 'card', pan: '', expiry: '', cvv: '', phone: '', amount: '' },
+    mode: 'onTouched',
+  })
+  const { register, handleSubmit, watch, setValue, setError, formState } = form
+  const [stage, setStage] = useState<Stage>({ kind: 'form' })
+  const [declined, setDeclined] = useState<string | undefined>(declinedReason)
+  const [status, setStatus] = useState('')
+  const [generalError, setGeneralError] = useState('')
+  const method = watch('method')
+  const brand = cardBrand(watch('pan') ?? '')
+  const base = `/pay/${invoiceUid}`
+
+  /** what the server said to do next */
+  function follow(step: NextStep) {
+    if (step.kind === 'redirect') {
+      setStage({ kind: 'leaving' })
+      window.location.assign(step.url)
+    } else if (step.kind === 'threeDS') {
+      setStage({ kind: 'leaving' })
+      setStatus(t.redirecting3ds)
+      const f = document.createElement('form')
+      f.method = 'POST'
+      f.action = step.acsUrl
+      for (const [name, value] of [['PaReq', step.pareq], ['MD', step.md], ['TermUrl', step.termUrl]]) {
+        const input = document.createElement('input')
+        input.type = 'hidden'
+        input.name = name
+        input.value = value
+        f.appendChild(input)
+      }
+      document.body.appendChild(f)
+      f.submit()
+    } else if (step.kind === 'otp') {
+      setStage({ kind: 'otp', paymentId: step.paymentId, text: step.text })
+      setStatus(step.text)
+    } else if (step.kind === 'wait') {
+      setStage({ kind: 'wait', paymentId: step.paymentId })
+      setStatus(t.waitingOperator)
+    } else {
+      setStage({ kind: 'form' })
+      setDeclined(step.reason)
+      setStatus(`${t.declined} ${t.reasons[step.reason] ?? t.reasons.other}`)
+    }
+  }
+
+  async function post(path: string, body: unknown): Promise<{ ok: true; step: NextStep } | { ok: false; cause?: Record<string, string[]> }> {
+    try {
+      const res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) })
+      const json = await res.json().catch(() => ({}))
+      return res.ok ? { ok: true, step: json as NextStep } : { ok: false, cause: json.cause }
+    } catch {
+      return { ok: false }
+    }
+  }
+
+  async function onSubmit(values: PayFormInput) {
+    setGeneralError('')
+    setDeclined(undefined)
+    setStatus(t.processing)
+    const sent = values.method === 'card' ? { method: 'card', pan: values.pan, expiry: values.expiry, cvv: values.cvv, amount: values.amount } : { method: 'mobile', phone: values.phone, amount: values.amount }
+    // card data leaves the page with this request and is not kept in it
+    setValue('pan', '')
+    setValue('cvv', '')
+    setValue('expiry', '')
+    const r = await post(`${base}/attempts`, sent)
+    if (r.ok) return follow(r.step)
+    setStatus('')
+    const cause = r.cause ?? {}
+    const known = FORM_FIELDS.filter((f) => cause[f])
+    for (const f of known) setError(f, { message: cause[f][0] }, { shouldFocus: f === known[0] })
+    if (!known.length) setGeneralError(t.somethingWrong)
+    else setStatus(t.errorSummary)
+  }
+
+  // the operator's answer: asked for until it is there
+  useEffect(() => {
+    if (stage.kind !== 'wait') return
+    let stopped = false
+    const timer = setInterval(async () => {
+      const res = await fetch(`${base}/attempts/${encodeURIComponent(stage.paymentId)}`, { headers: { Accept: 'application/json' } }).catch(() => null)
+      if (stopped || !res?.ok) return
+      const step = (await res.json()) as NextStep
+      if (step.kind !== 'wait') {
+        stopped = true
+        clearInterval(timer)
+        follow(step)
+      }
+    }, 1000)
+    return () => {
+      stopped = true
+      clearInterval(timer)
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stage])
+
+  const fieldError = (name: (typeof FORM_FIELDS)[number]) => errorText(t, formState.errors[name]?.message)
+  const describedBy = (name: string, hint = false) => [hint ? `${name}-hint` : '', formState.errors[name as keyof PayFormInput] ? `${name}-error` : ''].filter(Boolean).join(' ') || undefined
+
+  if (stage.kind === 'otp') return <CodeStep t={t} text={stage.text} onCode={(code) => post(`${base}/attempts/${encodeURIComponent(stage.paymentId)}/code`, { code })} onStep={follow} />
+
+  const busy = formState.isSubmitting || stage.kind !== 'form'
+  return (
+    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-busy={busy}>
+      {declined && (
+        <div className="pay-alert" role="alert" data-testid="declined">
+          <strong>{t.declined}</strong> {t.reasons[declined] ?? t.reasons.other} {declined !== 'BILL_ALREADY_PAID' && declined !== 'BILL_EXPIRED' ? t.tryAgain : ''}
+        </div>
+      )}
+      {generalError && (
+        <div className="pay-alert" role="alert">
+          {generalError}
+        </div>
+      )}
+      {amountLabel === null && (
+        <Field id="amount" label={`${t.amount}, ${currency}`} error={fieldError('amount')}>
+          <input id="amount" inputMode="decimal" autoComplete="off" aria-invalid={!!formState.errors.amount} aria-describedby={describedBy('amount')} {...register('amount')} />
+        </Field>
+      )}
+      {mobileAllowed && (
+        <fieldset>
+          <legend>{t.method}</legend>
+          <div className="pay-methods">
+            <label>
+              <input type="radio" value="card" {...register('method')} /> {t.card}
+            </label>
+            <label>
+              <input type="radio" value="mobile" {...register('method')} /> {t.mobile}
+            </label>
+          </div>
+        </fieldset>
+      )}
+      {method === 'card' ? <CardFields t={t} register={register} errors={fieldError} describedBy={describedBy} invalid={(n) => !!formState.errors[n]} brand={brand} /> : (
+        <Field id="phone" label={t.phone} hint={t.phoneHint} error={fieldError('phone')}>
+          <input id="phone" type="tel" inputMode="tel" autoComplete="tel" aria-invalid={!!formState.errors.phone} aria-describedby={describedBy('phone', true)} {...register('phone')} />
+        </Field>
+      )}
+      <button className="pay-submit" type="submit" disabled={busy}>
+        {amountLabel ? t.payAmount.replace('{amount}', amountLabel) : t.pay}
+      </button>
+      <p className="pay-status" role="status" aria-live="polite" data-testid="status">
+        {stage.kind === 'wait' ? t.waitingOperator : status}
+      </p>
+    </form>
+  )
+}
+
+function Field({ id, label, hint, error, extra, children }: { id: string; label: string; hint?: string; error: string; extra?: React.ReactNode; children: React.ReactNode }) {
+  return (
+    <div className="pay-field">
+      <label htmlFor={id}>
+        <span>{label}</span>
+        {extra}
+      </label>
+      {children}
+      {hint && (
+        <div className="pay-hint" id={`${id}-hint`}>
+          {hint}
+        </div>
+      )}
+      {error && (
+        <div className="pay-error" id={`${id}-error`}>
+          {error}
+        </div>
+      )}
+    </div>
+  )
+}
+
+type Register = ReturnType<typeof useForm<PayFormInput, unknown, PayFormInput>>['register']
+
+function CardFields({ t, register, errors, describedBy, invalid, brand }: {
+  t: Messages
+  register: Register
+  errors: (n: 'pan' | 'expiry' | 'cvv') => string
+  describedBy: (n: string, hint?: boolean) => string | undefined
+  invalid: (n: 'pan' | 'expiry' | 'cvv') => boolean
+  brand: string | null
+}) {
+  const pan = register('pan')
+  const expiry = register('expiry')
+  return (
+    <>
+      <Field id="pan" label={t.cardNumber} error={errors('pan')} extra={brand ? <span className="pay-brand" data-testid="brand">{brand}</span> : null}>
+        <input
+          id="pan"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          maxLength={23}
+          placeholder="0000 0000 0000 0000"
+          aria-invalid={invalid('pan')}
+          aria-describedby={describedBy('pan')}
+          {...pan}
+          onChange={(e) => {
+            e.target.value = groupCardNumber(e.target.value)
+            return pan.onChange(e)
+          }}
+        />
+      </Field>
+      <div className="pay-row">
+        <Field id="expiry" label={t.expiry} error={errors('expiry')}>
+          <input
+            id="expiry"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            maxLength={5}
+            placeholder="MM/YY"
+            aria-invalid={invalid('expiry')}
+            aria-describedby={describedBy('expiry')}
+            {...expiry}
+            onChange={(e) => {
+              e.target.value = formatExpiry(e.target.value)
+              return expiry.onChange(e)
+            }}
+          />
+        </Field>
+        <Field id="cvv" label={t.cvv} error={errors('cvv')}>
+          <input id="cvv" type="password" inputMode="numeric" autoComplete="cc-csc" maxLength={4} aria-invalid={invalid('cvv')} aria-describedby={describedBy('cvv', true)} {...register('cvv')} />
+        </Field>
+      </div>
+      <div className="pay-hint" id="cvv-hint">
+        {t.cvvHint}
+      </div>
+    </>
+  )
+}
+
+function CodeStep({ t, text, onCode, onStep }: {
+  t: Messages
+  text: string
+  onCode: (code: string) => Promise<{ ok: true; step: NextStep } | { ok: false; cause?: Record<string, string[]> }>
+  onStep: (s: NextStep) => void
+}) {
+  const { register, handleSubmit, setError, formState } = useForm<{ code: string }>({ resolver: zodResolver(codeFormSchema), defaultValues: { code: '' } })
+  const input = useRef<HTMLInputElement | null>(null)
+  useEffect(() => input.current?.focus(), [])
+  const code = register('code')
+  const error = errorText(t, formState.errors.code?.message)
+  return (
+    <form
+      noValidate
+      onSubmit={handleSubmit(async ({ code }) => {
+        const r = await onCode(code)
+        if (r.ok) return onStep(r.step)
+        setError('code', { message: r.cause?.code?.[0] ?? 'code.invalid' }, { shouldFocus: true })
+      })}
+    >
+      <p>{text}</p>
+      <Field id="code" label={t.code} error={error}>
+        <input
+          id="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={8}
+          aria-invalid={!!formState.errors.code}
+          aria-describedby={formState.errors.code ? 'code-error' : undefined}
+          {...code}
+          ref={(el) => {
+            code.ref(el)
+            input.current = el
+          }}
+        />
+      </Field>
+      <button className="pay-submit" type="submit" disabled={formState.isSubmitting}>
+        {t.confirm}
+      </button>
+      <p className="pay-status" role="status" aria-live="polite">
+        {error}
+      </p>
+    </form>
+  )
+}

@@ -1,0 +1,2 @@
+// Stylesheets imported for their effect (Next bundles them).
+declare module '*.css'

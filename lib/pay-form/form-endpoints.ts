@@ -1,0 +1,52 @@
+// The payment page's own server endpoints: no token, same-origin only (cross-site posts are refused).
+import { z } from 'zod'
+import { apiRoute, endpoint, isCrossSite } from '../http/api-route'
+import { logLine } from '../http/request-log'
+import { idSchema } from '../wire/common-schemas'
+import { codeFormSchema } from './form-schema'
+import { attemptStatus, startAttempt, submitCode, threeDSReturn } from './form-service'
+
+const billPath = z.object({ invoiceUid: z.uuid('must be a UUID').transform((s) => s.toLowerCase()) })
+const attemptPath = billPath.extend({ paymentId: idSchema })
+
+export const attemptsRoute = apiRoute({
+  POST: endpoint({
+    access: 'payer',
+    params: billPath,
+    body: z.looseObject({}, { error: 'must be a JSON object' }),
+    handle: ({ params, body }) => startAttempt(params.invoiceUid, body),
+  }),
+})
+
+export const attemptRoute = apiRoute({
+  GET: endpoint({ access: 'payer', params: attemptPath, handle: ({ params }) => attemptStatus(params.invoiceUid, params.paymentId) }),
+})
+
+export const attemptCodeRoute = apiRoute({
+  POST: endpoint({
+    access: 'payer',
+    params: attemptPath,
+    body: codeFormSchema,
+    handle: ({ params, body }) => submitCode(params.invoiceUid, params.paymentId, body.code),
+  }),
+})
+
+/** TermUrl of the page's 3-D Secure step: a form POST of PaRes and MD from the access-control page */
+export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ invoiceUid: string }> }): Promise<Response> {
+  const started = performance.now()
+  const { invoiceUid } = await ctx.params
+  let location = `/pay/${encodeURIComponent(invoiceUid)}`
+  let status = 303
+  try {
+    if (isCrossSite(req)) status = 403
+    else {
+      const form = await req.formData()
+      location = await threeDSReturn(invoiceUid.toLowerCase(), String(form.get('PaRes') ?? ''), String(form.get('MD') ?? ''))
+    }
+  } catch {
+    // an unknown bill or payment, or a malformed post: back to the bill's page, which says what it can
+  }
+  logLine({ level: 'info', method: 'POST', path: new URL(req.url).pathname, status, durationMs: Math.round(performance.now() - started) })
+  if (status === 403) return new Response('Cross-site request refused', { status })
+  return new Response(null, { status, headers: { Location: location, 'Cache-Control': 'no-store' } })
+}

@@ -1,0 +1,71 @@
+// The payment form's input, checked by the same schema in the browser (react-hook-form) and on the
+// server. Messages are codes (see messages.ts), put into the payer's language by the page.
+import { z } from 'zod'
+import { isExpired, luhnValid, parseExpiry } from '../acquirer/sandbox-acquirer'
+import { parseAmountValue } from '../money/money'
+
+export const onlyDigits = (s: string) => s.replace(/[\s()+-]/g, '')
+
+/** an amount typed by the payer: `12`, `12.5`, `12,50`; minor units or null */
+export function parsePayerAmount(text: string): number | null {
+  const s = text.trim().replace(',', '.')
+  if (!/^\d{1,10}(\.\d{1,2})?$/.test(s)) return null
+  const r = parseAmountValue(s)
+  return r.ok ? r.minor : null
+}
+
+const field = z.string().max(64).optional().default('')
+
+export function payFormSchema(opts: { openAmount: boolean }) {
+  return z
+    .object({ method: z.enum(['card', 'mobile']), pan: field, expiry: field, cvv: field, phone: field, amount: field })
+    .superRefine((v, ctx) => {
+      const problem = (path: string, code: string) => ctx.addIssue({ code: 'custom', path: [path], message: code })
+      if (opts.openAmount && parsePayerAmount(v.amount) === null) problem('amount', v.amount.trim() ? 'amount.invalid' : 'required')
+      if (v.method === 'mobile') {
+        if (!/^\d{10,15}$/.test(onlyDigits(v.phone))) problem('phone', v.phone.trim() ? 'phone.invalid' : 'required')
+        return
+      }
+      const pan = onlyDigits(v.pan)
+      if (!pan) problem('pan', 'required')
+      else if (!luhnValid(pan)) problem('pan', 'pan.invalid')
+      const expiry = parseExpiry(v.expiry.trim())
+      if (!v.expiry.trim()) problem('expiry', 'required')
+      else if (!expiry) problem('expiry', 'expiry.invalid')
+      else if (isExpired(expiry, new Date())) problem('expiry', 'expiry.past')
+      if (!v.cvv) problem('cvv', 'required')
+      else if (!/^\d{3,4}$/.test(v.cvv)) problem('cvv', 'cvv.invalid')
+    })
+    .transform((v): PayFormValues => {
+      const amountMinor = opts.openAmount ? parsePayerAmount(v.amount)! : undefined
+      return v.method === 'card'
+        ? { method: 'card', amountMinor, pan: onlyDigits(v.pan), expiry: v.expiry.trim(), cvv: v.cvv }
+        : { method: 'mobile', amountMinor, phone: onlyDigits(v.phone) }
+    })
+}
+
+export type PayFormInput = z.input<ReturnType<typeof payFormSchema>>
+export type PayFormValues =
+  | { method: 'card'; amountMinor?: number; pan: string; expiry: string; cvv: string }
+  | { method: 'mobile'; amountMinor?: number; phone: string }
+
+export const codeFormSchema = z.object({ code: z.string().trim().regex(/^\d{4,8}$/, 'code.invalid') })
+
+/** `4111 1111 1111 1111` as typed */
+export function groupCardNumber(text: string): string {
+  return onlyDigits(text).slice(0, 19).replace(/(\d{4})(?=\d)/g, '$1 ')
+}
+
+/** `12/30` as typed */
+export function formatExpiry(text: string): string {
+  const d = text.replace(/\D/g, '').slice(0, 4)
+  return d.length > 2 ? `${d.slice(0, 2)}/${d.slice(2)}` : d
+}
+
+export function cardBrand(pan: string): 'Visa' | 'Mastercard' | 'Mir' | null {
+  const d = onlyDigits(pan)
+  if (/^4/.test(d)) return 'Visa'
+  if (/^220[0-4]/.test(d)) return 'Mir'
+  if (/^(5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/.test(d)) return 'Mastercard'
+  return null
+}
