@@ -106,3 +106,22 @@ export function assertErrorShape(a: Answer, status: number, errorCode: string): 
   if (a.headers.get('x-trace-id') !== b.traceId) problems.push('X-Trace-Id header differs from traceId')
   if (problems.length) throw new Error(`not the contract's ${status} ${errorCode}: ${problems.join('; ')}\n${a.text}`)
 }
+
+/** bills answer date-times without milliseconds, in UTC written +00:00 */
+export const BILL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/
+
+/** an instant `ms` from now as ISO 8601 with `Z` (the payment deadline of a bill) */
+export const fromNow = (ms: number) => new Date(Date.now() + ms).toISOString()
+
+export const DAY_MS = 24 * 3600_000
+
+/** a bill create request (3.00 RUB, SALE, payable for a day); `over` replaces fields */
+export function billRequest(over: Record<string, unknown> = {}) {
+  return {
+    amount: { value: '3.00', currency: 'RUB' },
+    expirationDateTime: fromNow(DAY_MS),
+    comment: 'Text comment',
+    flags: ['SALE'],
+    ...over,
+  }
+}
