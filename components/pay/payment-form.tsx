@@ -130,7 +130,7 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
 
   const busy = formState.isSubmitting || stage.kind !== 'form'
   return (
-    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-busy={busy}>
+    <form onSubmit={handleSubmit(onSubmit, () => setStatus(t.errorSummary))} noValidate aria-busy={busy}>
       {declined && (
         <div className="pay-alert" role="alert" data-testid="declined">
           <strong>{t.declined}</strong> {t.reasons[declined] ?? t.reasons.other} {declined !== 'BILL_ALREADY_PAID' && declined !== 'BILL_EXPIRED' ? t.tryAgain : ''}
