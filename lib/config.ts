@@ -9,6 +9,8 @@ export interface Settings {
   databasePoolSize: number
   /** how long an unfinished 3-D Secure challenge waits before it declines */
   threeDSTimeoutMs: number
+  /** requests per minute and token (a token's own limit overrides it); 0 turns the limit off */
+  rateLimitPerMinute: number
   /** the sandbox's one-time code */
   otpCode: string
   /** after how long the emulated mobile operator confirms or rejects (phones ending 0000 / 0001) */
@@ -30,6 +32,7 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     secretKey: env.SECRET_KEY ?? '',
     databasePoolSize: Math.max(1, Number(env.DATABASE_POOL_SIZE ?? 10) || 10),
     threeDSTimeoutMs: 15 * 60_000,
+    rateLimitPerMinute: Math.max(0, Number(env.RATE_LIMIT_PER_MINUTE ?? 6000) || 0),
     otpCode: env.SANDBOX_OTP_CODE || '1234',
     mobileOperatorDelayMs: Math.max(0, Number(env.MOBILE_OPERATOR_DELAY_MS ?? 3000) || 0),
   }

@@ -7,6 +7,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { applyMigrations } from '../lib/db/migrations.ts'
 import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
+import pg from 'pg'
+import { printReport, runStress } from './stress.ts'
 
 const log = (line: string) => console.log(`[test] ${line}`)
 const PORT = Number(process.env.TEST_PORT || 3999)
@@ -123,8 +125,31 @@ async function main(): Promise<number> {
   } finally {
     await stopServer(server)
   }
+  // the stress test: two instances of its own on a database of its own, one killed half-way
+  const stressUrl = url.replace(/\/[^/]+$/, '/payin_stress')
   try {
-    nodeTests('after the suite', files('tests/after'), { DATABASE_URL: url, SERVER_LOG })
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    await admin.query('CREATE DATABASE payin_stress')
+    await admin.end()
+    await applyMigrations(stressUrl)
+    log('stress test (two instances, one killed with SIGKILL half-way)')
+    const report = await runStress({
+      databaseUrl: stressUrl,
+      requests: Number(process.env.STRESS_REQUESTS || 2000),
+      clients: 16,
+      ports: [PORT + 10, PORT + 20],
+      log: (line) => log(`stress: ${line}`),
+    })
+    printReport(report, (line) => log(`stress: ${line}`))
+    if (report.violations.length) totals.failed += 1
+    else totals.passed += 1
+  } catch (e) {
+    console.error(e)
+    totals.failed += 1
+  }
+  try {
+    nodeTests('after the suite', files('tests/after'), { DATABASE_URL: url, STRESS_DATABASE_URL: stressUrl, SERVER_LOG })
   } finally {
     await stopEmbeddedPostgres(PG)
   }

@@ -1,40 +1,13 @@
 // The service: builds the app when its sources changed, opens the database (embedded PostgreSQL when
 // DATABASE_URL is unset), applies migrations, makes sure the demo site exists, then runs `next start`.
-import { spawn, execFileSync } from 'node:child_process'
-import { createHash, randomBytes } from 'node:crypto'
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
-import path from 'node:path'
+import { buildIfChanged } from './app-build.ts'
 import { openDatabase } from './database.ts'
 
 const log = (line: string) => console.log(`[payin] ${line}`)
 const port = Number(process.env.PORT || 3000)
-
-function sourceHash(): string {
-  const h = createHash('sha256')
-  const walk = (dir: string) => {
-    if (!fs.existsSync(dir)) return
-    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = path.join(dir, e.name)
-      if (e.isDirectory()) walk(p)
-      else h.update(p).update(fs.readFileSync(p))
-    }
-  }
-  for (const d of ['app', 'components', 'lib']) walk(d)
-  for (const f of ['proxy.ts', 'global.d.ts']) if (fs.existsSync(f)) h.update(f).update(fs.readFileSync(f))
-  for (const f of ['next.config.mjs', 'package-lock.json', 'tsconfig.json', 'prisma/schema.prisma']) if (fs.existsSync(f)) h.update(f).update(fs.readFileSync(f))
-  return h.digest('hex')
-}
-
-/** `next build` when the sources differ from those of the last build */
-export function buildIfChanged(): void {
-  const dist = process.env.NEXT_DIST_DIR || '.next'
-  const stamp = path.join(dist, 'source-hash')
-  const hash = sourceHash()
-  if (fs.existsSync(path.join(dist, 'BUILD_ID')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return
-  log('building the app (next build) ...')
-  execFileSync('node_modules/.bin/next', ['build'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
-  fs.writeFileSync(stamp, hash)
-}
 
 /** SECRET_KEY keys the request fingerprints; without it, one is made once and kept in data/secret.key */
 function secretKey(): string {
@@ -48,7 +21,7 @@ function secretKey(): string {
 }
 
 async function main() {
-  buildIfChanged()
+  buildIfChanged(log)
   const database = await openDatabase(log)
   const { db, closeDb } = await import('../lib/db/client.ts')
   const { ensureSite, issueToken } = await import('../lib/sites/site-tokens.ts')

@@ -51,5 +51,10 @@ export const incorrectInvocation = (description: string) =>
 export const payloadTooLarge = () =>
   new ApiError(413, 'http.payload.too.large', 'Request body exceeds 64 KiB', 'Payload too large')
 
+export const rateLimited = (retryAfterSeconds: number) =>
+  new ApiError(429, 'rate.limit.exceeded', 'Too many requests for this token', 'Too many requests', undefined, {
+    'Retry-After': String(retryAfterSeconds),
+  })
+
 export const internalError = () =>
   new ApiError(500, 'internal.error', 'Internal error', 'Internal error')

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { settings } from '../config'
 import { db } from '../db/client'
-import { siteOfToken } from '../sites/site-tokens'
+import { checkToken } from '../sites/site-tokens'
 import { formatDateTime } from '../time/wire-time'
 import {
   ApiError,
@@ -15,6 +15,7 @@ import {
   methodNotAllowed,
   notFound,
   payloadTooLarge,
+  rateLimited,
   unauthorized,
   validationError,
   type FieldErrors,
@@ -112,9 +113,10 @@ async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteCo
   if (e.access === 'payer' && isCrossSite(req)) throw forbidden('Cross-site requests are refused')
   if (e.access !== 'public' && e.access !== 'payer') {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '')
-    const owner = m ? await siteOfToken(db(), m[1]) : null
-    if (!owner) throw unauthorized()
-    siteId = owner
+    const check = m && m[1].length <= 256 ? await checkToken(db(), m[1], settings().rateLimitPerMinute) : null
+    if (!check) throw unauthorized()
+    if ('limited' in check) throw rateLimited(check.retryAfterSeconds)
+    siteId = check.siteId
   }
   const params = parse(e.params, (await ctx?.params) ?? {})
   if (siteId && (params as { siteId?: string }).siteId !== siteId) throw forbidden()

@@ -41,12 +41,37 @@ export async function listSites(db: Db) {
   })
 }
 
+export type TokenCheck = { siteId: string } | { limited: true; retryAfterSeconds: number } | null
+
 /**
- * The site a bearer token belongs to, or null. The lookup is by hash through a unique index:
- * nothing is compared character by character, so the answer time does not depend on how much of a
- * guessed token is right.
+ * The site a bearer token belongs to (null: unknown or revoked), counting the request against the
+ * token's per-minute limit (`limited` once it is over). One statement, one round trip. The lookup is
+ * by the token's hash through a unique index: no secret is compared character by character, so the
+ * answer time does not depend on how much of a guessed token is right.
  */
-export async function siteOfToken(db: Db, token: string): Promise<string | null> {
-  const row = await db.siteToken.findUnique({ where: { tokenHash: hashToken(token) }, select: { siteId: true, revokedAt: true } })
-  return row && !row.revokedAt ? row.siteId : null
+export async function checkToken(db: Db, token: string, defaultPerMinute: number): Promise<TokenCheck> {
+  const hash = hashToken(token)
+  if (defaultPerMinute <= 0) {
+    const row = await db.siteToken.findUnique({ where: { tokenHash: hash }, select: { siteId: true, revokedAt: true } })
+    return row && !row.revokedAt ? { siteId: row.siteId } : null
+  }
+  const rows = await db.$queryRaw<{ siteId: string; lim: number; count: number; retryAfter: number }[]>`
+    WITH t AS (
+      SELECT id, "siteId", COALESCE("rateLimitPerMinute", ${defaultPerMinute}::int) AS lim
+      FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL
+    ), w AS (
+      INSERT INTO "RateWindow" ("tokenRef", "windowStart", count)
+      SELECT id, date_trunc('minute', now()), 1 FROM t
+      ON CONFLICT ("tokenRef", "windowStart") DO UPDATE SET count = "RateWindow".count + 1
+      RETURNING count
+    )
+    SELECT t."siteId", t.lim, w.count,
+      EXTRACT(EPOCH FROM date_trunc('minute', now()) + interval '1 minute' - now())::float8 AS "retryAfter"
+    FROM t, w`
+  const row = rows[0]
+  if (!row) return null
+  if (row.lim > 0 && row.count > row.lim) return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(row.retryAfter)) }
+  // now and then, forget windows long past
+  if (Math.random() < 0.001) await db.$executeRaw`DELETE FROM "RateWindow" WHERE "windowStart" < now() - interval '10 minutes'`
+  return { siteId: row.siteId }
 }
