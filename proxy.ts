@@ -1,4 +1,4 @@
-// Every page (the API and the access-control pages set their own headers) answers with X-Trace-Id
+// Every page answers with X-Trace-Id
 // and the security headers: a Content-Security-Policy whose script nonce Next applies to its own
 // scripts, no framing (frame-ancestors), no sniffing, no referrer (a payUrl is not to leak).
 import { NextResponse, type NextRequest } from 'next/server'
@@ -43,5 +43,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ['/((?!api/|partner/|acs|_next/static|_next/image|favicon.ico).*)'],
+  // not the API, the access-control pages or the payment page's endpoints: those answer with headers of their own
+  matcher: ['/((?!api/|partner/|acs|pay/[^/]+/attempts|pay/[^/]+/3ds-return|_next/static|_next/image|favicon.ico).*)'],
 }

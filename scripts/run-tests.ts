@@ -83,6 +83,32 @@ function stopServer(server: ChildProcess): Promise<void> {
   return exited.finally(() => clearTimeout(force))
 }
 
+/**
+ * Durability: with fsync and synchronous commit on, a crash of PostgreSQL (an immediate stop, no
+ * checkpoint) loses no acknowledged payment: every row is back after WAL recovery.
+ */
+async function durabilityCheck(url: string): Promise<void> {
+  const query = async (sql: string) => {
+    const c = new pg.Client({ connectionString: url })
+    await c.connect()
+    try {
+      return (await c.query(sql)).rows
+    } finally {
+      await c.end()
+    }
+  }
+  const [{ fsync }] = await query('SHOW fsync')
+  const [{ synchronous_commit }] = await query('SHOW synchronous_commit')
+  const [before] = await query('SELECT count(*)::int AS n, coalesce(sum("refundedMinor"), 0)::text AS refunded FROM "Payment"')
+  await stopEmbeddedPostgres(PG, 'immediate')
+  await startEmbeddedPostgres(PG)
+  const [after] = await query('SELECT count(*)::int AS n, coalesce(sum("refundedMinor"), 0)::text AS refunded FROM "Payment"')
+  const ok = fsync === 'on' && synchronous_commit === 'on' && before.n > 0 && before.n === after.n && before.refunded === after.refunded
+  log(`durability: fsync=${fsync}, synchronous_commit=${synchronous_commit}; ${before.n} payments before a crash of PostgreSQL, ${after.n} after recovery: ${ok ? 'ok' : 'FAILED'}`)
+  if (ok) totals.passed += 1
+  else totals.failed += 1
+}
+
 async function main(): Promise<number> {
   log('type check (tsc --noEmit)')
   if (spawnSync('node_modules/.bin/tsc', ['--noEmit'], { stdio: 'inherit' }).status !== 0) totals.failed += 1
@@ -144,6 +170,12 @@ async function main(): Promise<number> {
     printReport(report, (line) => log(`stress: ${line}`))
     if (report.violations.length) totals.failed += 1
     else totals.passed += 1
+  } catch (e) {
+    console.error(e)
+    totals.failed += 1
+  }
+  try {
+    await durabilityCheck(stressUrl)
   } catch (e) {
     console.error(e)
     totals.failed += 1

@@ -61,8 +61,12 @@ export function apiRoute(endpoints: Partial<Record<Method, Endpoint<z.ZodType, z
 /** 404 for every method: the catch-all of unknown API paths. */
 export const unknownRoute: RouteHandler = (req) => serve(req, () => Promise.reject(notFound('Route')))
 
+const TRACE_ID = /^[0-9a-f]{16}$/
+
 async function serve(req: Request, work: (traceId: string) => Promise<unknown>): Promise<Response> {
-  const traceId = randomBytes(8).toString('hex')
+  // the page proxy (proxy.ts) may have given this request its trace id already
+  const given = req.headers.get('x-trace-id')
+  const traceId = given && TRACE_ID.test(given) ? given : randomBytes(8).toString('hex')
   const started = performance.now()
   let res: Response
   let failure: string | undefined
@@ -104,7 +108,15 @@ export function errorBody(err: ApiError, traceId: string) {
 function json(status: number, body: unknown, traceId: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json', 'X-Trace-Id': traceId, 'Cache-Control': 'no-store', ...headers },
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Trace-Id': traceId,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+      'Referrer-Policy': 'no-referrer',
+      ...headers,
+    },
   })
 }
 

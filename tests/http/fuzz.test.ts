@@ -1,0 +1,152 @@
+// Property-based fuzzing (fast-check) of every endpoint's path and body: wrong types, huge and tiny
+// numbers, exponent notation, unicode, deep nesting, __proto__ keys, missing and extra fields. Never a
+// 5xx, always the contract's error shape, and nothing written by a refused request.
+import assert from 'node:assert/strict'
+import { before, describe, test } from 'node:test'
+import fc from 'fast-check'
+import { BASE_URL, cardPayment, client, newSite, uid } from '../support/api.ts'
+import { sql } from '../support/db.ts'
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 60)
+
+/** any JSON value, with the awkward cases weighted in */
+const awkward = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.constantFrom(0, -0, -1, 1e308, -1e308, 5e-324, Number.MAX_SAFE_INTEGER + 2, 0.1 + 0.2, '', ' ', '0', '-0', '1e2', '１２３', 'NaN', 'Infinity', null, true, [], {}),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ maxLength: 300 }).map((s) => s.repeat(50)),
+)
+
+/** a valid body with one leaf replaced, removed or joined by an extra field */
+function mutated(valid: Record<string, unknown>) {
+  const paths: string[][] = []
+  const walk = (v: unknown, at: string[]) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) for (const [k, c] of Object.entries(v)) (paths.push([...at, k]), walk(c, [...at, k]))
+  }
+  walk(valid, [])
+  return fc.tuple(fc.constantFrom(...paths), fc.constantFrom('replace', 'remove', 'extra', 'proto'), awkward).map(([path, how, value]) => {
+    const body = structuredClone(valid)
+    let parent: any = body
+    for (const k of path.slice(0, -1)) parent = parent[k]
+    const key = path[path.length - 1]
+    if (how === 'replace') parent[key] = value
+    else if (how === 'remove') delete parent[key]
+    else if (how === 'extra') parent[`x${key}`] = value
+    else Object.defineProperty(parent, '__proto__', { value: { [key]: value, polluted: true }, enumerable: true })
+    return JSON.stringify(body)
+  })
+}
+
+/** raw texts JSON.stringify would never produce */
+const rawTexts = (valid: Record<string, unknown>) => {
+  const text = JSON.stringify(valid)
+  return fc.oneof(
+    fc.constantFrom('1e2', '1E+400', '-1e-400', '123456789012345678901234567890.123456789', '0.0000000000001', '00012', '-0').map((n) =>
+      text.replace(/"value":"[^"]*"/, `"value":${n}`),
+    ),
+    fc.integer({ min: 50, max: 20000 }).map((depth) => `{"amount":${'['.repeat(depth)}${']'.repeat(depth)}}`),
+    fc.string({ maxLength: 200 }),
+    fc.constantFrom(text.slice(0, -1), text + 'x', text.replace('{', '{"a":1,'), '\uFEFF' + text, '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}'),
+  )
+}
+
+async function counts(siteId: string) {
+  const [r] = await sql(
+    `SELECT (SELECT count(*) FROM "Payment" WHERE "siteId" = $1)::int AS payments, (SELECT count(*) FROM "Refund" WHERE "siteId" = $1)::int AS refunds,
+            (SELECT count(*) FROM "Capture" WHERE "siteId" = $1)::int AS captures, (SELECT count(*) FROM "Bill" WHERE "siteId" = $1)::int AS bills`,
+    [siteId],
+  )
+  return r
+}
+
+async function send(method: string, path: string, body: string | undefined, token?: string) {
+  const res = await fetch(`${BASE_URL}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body,
+  })
+  const text = await res.text()
+  return { status: res.status, text, traceId: res.headers.get('x-trace-id') }
+}
+
+function assertContractAnswer(a: { status: number; text: string; traceId: string | null }, what: string) {
+  assert.ok(a.status < 500, `${what}: ${a.status} ${a.text.slice(0, 300)}`)
+  if (a.status >= 400) {
+    const b = JSON.parse(a.text)
+    assert.equal(b.serviceName, 'payin-core', what)
+    assert.equal(typeof b.errorCode, 'string', what)
+    assert.equal(b.traceId, a.traceId, what)
+    assert.match(b.dateTime, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/, what)
+  }
+}
+
+describe('fuzzing every endpoint', () => {
+  let site: { siteId: string; token: string }
+  let paid: string
+  let held: string
+  let waiting: string
+  let invoiceUid: string
+  before(async () => {
+    site = await newSite('fuzz')
+    const api = client(site)
+    paid = uid('paid')
+    held = uid('held')
+    waiting = uid('otp')
+    await api.put(`/payments/${paid}`, cardPayment())
+    await api.put(`/payments/${held}`, cardPayment({ flags: [] }))
+    await api.put(`/payments/${waiting}`, cardPayment({}, { pan: '4000000000001000' }))
+    const bill = await api.put(`/bills/${uid('bill')}`, {
+      amount: { value: '10.00', currency: 'RUB' },
+      expirationDateTime: new Date(Date.now() + 86400_000).toISOString(),
+    })
+    invoiceUid = bill.body.invoiceUid
+  })
+
+  const validBill = () => ({ amount: { value: '10.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86400_000).toISOString(), flags: ['SALE'], comment: 'c' })
+  const targets = () => [
+    { name: 'payment create', method: 'PUT', path: () => `/api/sites/${site.siteId}/payments/${uid('f')}`, valid: cardPayment({ customer: { account: 'a' }, comment: 'x' }) },
+    { name: 'capture', method: 'PUT', path: () => `/api/sites/${site.siteId}/payments/${held}/captures/${uid('c')}`, valid: { amount: { value: '1.00', currency: 'RUB' } } },
+    { name: 'refund', method: 'PUT', path: () => `/api/sites/${site.siteId}/payments/${paid}/refunds/${uid('r')}`, valid: { amount: { value: '1.00', currency: 'RUB' } } },
+    { name: 'complete', method: 'POST', path: () => `/api/sites/${site.siteId}/payments/${waiting}/complete`, valid: { otp: { code: '0000', otpProcessCode: 'x' } } },
+    { name: 'bill create', method: 'PUT', path: () => `/api/sites/${site.siteId}/bills/${uid('b')}`, valid: validBill() },
+    { name: 'form attempt', method: 'POST', path: () => `/pay/${invoiceUid}/attempts`, valid: { method: 'card', pan: '4000000000000002', expiry: '12/30', cvv: '123' } },
+  ]
+
+  for (const t of targets()) {
+    test(`${t.name}: mutated and raw bodies`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(mutated(t.valid), rawTexts(t.valid)), async (body) => {
+          const before = await counts(site.siteId)
+          const a = await send(t.method, t.path(), body, site.token)
+          assertContractAnswer(a, `${t.name} ${body.slice(0, 120)}`)
+          if (a.status >= 400) assert.deepEqual(await counts(site.siteId), before, `${t.name}: a ${a.status} wrote something`)
+        }),
+        { numRuns: RUNS },
+      )
+    })
+  }
+
+  test('paths: any id, any method', async () => {
+    const segment = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 10 }), fc.constantFrom('..', '.', '%', '%00', 'a'.repeat(201), '__proto__', 'constructor'))
+    const shapes = [
+      (s: string) => `/api/sites/${site.siteId}/payments/${s}`,
+      (s: string) => `/api/sites/${site.siteId}/payments/${paid}/refunds/${s}`,
+      (s: string) => `/api/sites/${site.siteId}/payments/${s}/captures/${s}`,
+      (s: string) => `/api/sites/${site.siteId}/bills/${s}/details`,
+      (s: string) => `/api/sites/${s}/payments/x`,
+      (s: string) => `/partner/v1/sites/${site.siteId}/bills/${s}`,
+      (s: string) => `/pay/${s}/attempts`,
+    ]
+    await fc.assert(
+      fc.asyncProperty(segment, fc.constantFrom(...shapes), fc.constantFrom('GET', 'PUT', 'POST', 'DELETE', 'PATCH'), async (s, shape, method) => {
+        const before = await counts(site.siteId)
+        const a = await send(method, shape(encodeURIComponent(s)), method === 'GET' ? undefined : '{}', site.token)
+        if (a.status === 404 && !a.text.startsWith('{')) return // a page path answered by the page's own 404
+        assertContractAnswer(a, `${method} ${shape(s)}`)
+        if (a.status >= 400) assert.deepEqual(await counts(site.siteId), before)
+      }),
+      { numRuns: RUNS * 2 },
+    )
+  })
+})

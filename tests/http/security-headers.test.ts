@@ -1,0 +1,45 @@
+// Security headers on every kind of response: pages, the payment page, the API, the access-control page.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { BASE_URL, client, newSite, uid } from '../support/api.ts'
+
+async function headersOf(path: string, init?: RequestInit) {
+  const res = await fetch(`${BASE_URL}${path}`, { redirect: 'manual', ...init })
+  await res.arrayBuffer()
+  return { status: res.status, h: res.headers }
+}
+
+test('pages: CSP with a script nonce and no framing, nosniff, no referrer, a trace id', async () => {
+  const api = client(await newSite('headers'))
+  const bill = await api.put(`/bills/${uid('b')}`, { amount: { value: '1.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86400_000).toISOString() })
+  for (const path of ['/', `/pay/${bill.body.invoiceUid}`, `/pay/${crypto.randomUUID()}`]) {
+    const { h } = await headersOf(path)
+    const csp = h.get('content-security-policy') ?? ''
+    assert.match(csp, /frame-ancestors 'none'/, path)
+    assert.match(csp, /script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/, path)
+    assert.doesNotMatch(csp, /unsafe-eval/, path)
+    assert.equal(h.get('x-frame-options'), 'DENY', path)
+    assert.equal(h.get('x-content-type-options'), 'nosniff', path)
+    assert.equal(h.get('referrer-policy'), 'no-referrer', path)
+    assert.match(h.get('x-trace-id') ?? '', /^[0-9a-f]{16}$/, path)
+  }
+})
+
+test('API answers: nosniff, no caching, a locked-down CSP, a trace id', async () => {
+  for (const path of ['/api/health', '/api/nope', '/partner/v1/sites/x/payments/y']) {
+    const { h } = await headersOf(path)
+    assert.equal(h.get('x-content-type-options'), 'nosniff', path)
+    assert.equal(h.get('cache-control'), 'no-store', path)
+    assert.match(h.get('content-security-policy') ?? '', /default-src 'none'; frame-ancestors 'none'/, path)
+    assert.match(h.get('x-trace-id') ?? '', /^[0-9a-f]{16}$/, path)
+    assert.equal(h.get('x-powered-by'), null, path)
+  }
+})
+
+test('the access-control page: its own CSP, nosniff, no caching', async () => {
+  const { status, h } = await headersOf('/acs', { method: 'POST', body: new URLSearchParams({ PaReq: 'x', MD: '', TermUrl: 'https://m.example/' }) })
+  assert.equal(status, 400)
+  assert.match(h.get('content-security-policy') ?? '', /default-src 'none'/)
+  assert.equal(h.get('x-content-type-options'), 'nosniff')
+  assert.equal(h.get('cache-control'), 'no-store')
+})
