@@ -1,5 +1,6 @@
 // The bill a payment belongs to: the named bill of the site, locked for the payment's transaction,
-// or one created implicitly with the payment's amount.
+// or one created implicitly with the payment's amount (inserted with its final state: a payment
+// approved at once inserts it PAID).
 import { randomUUID } from 'node:crypto'
 import type { Tx } from '../db/client'
 import { fieldError } from '../http/api-error'
@@ -7,12 +8,7 @@ import { fieldError } from '../http/api-error'
 /** how long an implicitly created bill stays payable */
 export const IMPLICIT_BILL_LIFETIME_MS = 45 * 24 * 3600_000
 
-export interface BillForPayment {
-  id: string
-  billId: string
-  /** CREATED, PAID or EXPIRED at `now` */
-  state: 'CREATED' | 'PAID' | 'EXPIRED'
-}
+export type BillState = 'CREATED' | 'PAID' | 'EXPIRED'
 
 export interface PaymentOnBill {
   billId?: string
@@ -23,27 +19,30 @@ export interface PaymentOnBill {
   customer?: object
 }
 
-export function billState(bill: { status: string; expiresAt: Date }, now: Date): BillForPayment['state'] {
+export function billState(bill: { status: string; expiresAt: Date }, now: Date): BillState {
   if (bill.status === 'PAID') return 'PAID'
   return bill.expiresAt.getTime() <= now.getTime() ? 'EXPIRED' : 'CREATED'
 }
 
-export async function billForPayment(tx: Tx, siteId: string, p: PaymentOnBill, now: Date): Promise<BillForPayment> {
-  if (p.billId) {
-    const rows = await tx.$queryRaw<
-      { id: string; currency: string; amountMinor: bigint | null; status: string; expiresAt: Date }[]
-    >`SELECT id, currency, "amountMinor", status, "expiresAt" FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${p.billId} FOR UPDATE`
-    const bill = rows[0]
-    if (bill) {
-      if (bill.currency !== p.currency) throw fieldError('amount.currency', `must be the bill's currency ${bill.currency}`)
-      if (bill.amountMinor !== null && Number(bill.amountMinor) !== p.amountMinor)
-        throw fieldError('amount.value', "must be the bill's amount")
-      return { id: bill.id, billId: p.billId, state: billState(bill, now) }
-    }
-  }
+/** The site's bill named by the payment, locked until the transaction ends; null when there is none. */
+export async function lockNamedBill(tx: Tx, siteId: string, p: PaymentOnBill, now: Date): Promise<{ id: string; billId: string; state: BillState } | null> {
+  if (!p.billId) return null
+  const rows = await tx.$queryRaw<{ id: string; currency: string; amountMinor: bigint | null; status: string; expiresAt: Date }[]>`
+    SELECT id, currency, "amountMinor", status, "expiresAt" FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${p.billId} FOR UPDATE`
+  const bill = rows[0]
+  if (!bill) return null
+  if (bill.currency !== p.currency) throw fieldError('amount.currency', `must be the bill's currency ${bill.currency}`)
+  if (bill.amountMinor !== null && Number(bill.amountMinor) !== p.amountMinor) throw fieldError('amount.value', "must be the bill's amount")
+  return { id: bill.id, billId: p.billId, state: billState(bill, now) }
+}
+
+/** A bill for a payment that named none (or one that does not exist yet), in the state given. */
+export async function createImplicitBill(tx: Tx, siteId: string, p: PaymentOnBill, paid: boolean, now: Date): Promise<{ id: string; billId: string }> {
+  const id = randomUUID()
   const billId = p.billId ?? randomUUID()
-  const created = await tx.bill.create({
+  await tx.bill.create({
     data: {
+      id,
       siteId,
       billId,
       invoiceUid: randomUUID(),
@@ -52,16 +51,16 @@ export async function billForPayment(tx: Tx, siteId: string, p: PaymentOnBill, n
       comment: p.comment,
       flags: p.flags,
       customer: p.customer,
-      status: 'CREATED',
+      status: paid ? 'PAID' : 'CREATED',
       statusChangedAt: now,
       createdAt: now,
       expiresAt: new Date(now.getTime() + IMPLICIT_BILL_LIFETIME_MS),
     },
     select: { id: true },
   })
-  return { id: created.id, billId, state: 'CREATED' }
+  return { id, billId }
 }
 
 export async function markBillPaid(tx: Tx, billRef: string, now: Date): Promise<void> {
-  await tx.bill.update({ where: { id: billRef }, data: { status: 'PAID', statusChangedAt: now } })
+  await tx.bill.update({ where: { id: billRef }, data: { status: 'PAID', statusChangedAt: now }, select: { id: true } })
 }

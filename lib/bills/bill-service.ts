@@ -6,7 +6,7 @@ import { db, withRetry } from '../db/client'
 import type { Bill } from '../generated/prisma/client'
 import { notFound, requestConflict } from '../http/api-error'
 import { isDue } from '../payments/payment-lifecycle'
-import { findPayment, withBill } from '../payments/payment-service'
+import { findPayment } from '../payments/payment-service'
 import { fingerprint } from '../security/keyed-hash'
 import type { BillRequest } from './bill-request'
 import { renderBill, renderBillPayment } from './bill-wire'
@@ -53,7 +53,7 @@ export async function loadBill(where: { siteId: string; billId: string } | { inv
       : db().bill.findUnique({ where: { siteId_billId: where } })
   let bill = await find()
   if (!bill) return null
-  let payments = await db().payment.findMany({ where: { billRef: bill.id }, orderBy: [{ createdAt: 'asc' }, { paymentId: 'asc' }], include: withBill })
+  let payments = await db().payment.findMany({ where: { billRef: bill.id }, orderBy: [{ createdAt: 'asc' }, { paymentId: 'asc' }] })
   const now = new Date()
   const due = payments.filter((p) => isDue(p, now))
   if (due.length) {

@@ -1,8 +1,7 @@
 // The JSON of a bill (create response and details) and of a bill's payment.
-import type { Bill } from '../generated/prisma/client'
+import type { Bill, Payment } from '../generated/prisma/client'
 import { wireAmount } from '../money/money'
 import { billTime, paymentTime } from '../time/wire-time'
-import type { PaymentWithBill } from '../payments/payment-wire'
 import { settings } from '../config'
 import { billState } from './bill-for-payment'
 
@@ -33,11 +32,11 @@ export function renderBill(b: Bill, now = new Date()) {
 }
 
 /** an element of `payments` (details, with siteId) and of the bill payment list (without) */
-export function renderBillPayment(p: PaymentWithBill, withSite: boolean) {
+export function renderBillPayment(p: Payment, withSite: boolean) {
   return {
     ...(withSite ? { siteId: p.siteId } : {}),
     paymentId: p.paymentId,
-    billId: p.bill.billId,
+    billId: p.billId,
     createdDateTime: paymentTime(p.createdAt),
     amount: wireAmount(p.amountMinor, p.currency),
     capturedAmount: wireAmount(p.capturedMinor, p.currency),

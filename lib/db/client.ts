@@ -24,6 +24,10 @@ export async function closeDb(): Promise<void> {
   holder.payinDb = undefined
 }
 
+export function isUniqueViolation(e: unknown): boolean {
+  return (e as { code?: string })?.code === 'P2002' || /duplicate key value/.test(String((e as Error)?.message ?? ''))
+}
+
 /** P2002 unique violation, P2034 write conflict / deadlock: the operation may be retried whole. */
 export function isRetryable(e: unknown): boolean {
   const code = (e as { code?: string })?.code

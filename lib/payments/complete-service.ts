@@ -6,7 +6,6 @@ import type { Payment } from '../generated/prisma/client'
 import { fieldError, incorrectInvocation } from '../http/api-error'
 import { approve, decline, lockPayment } from './payment-lifecycle'
 import { renderPayment } from './payment-wire'
-import { withBill } from './payment-service'
 
 export const MAX_OTP_ATTEMPTS = 3
 
@@ -48,6 +47,5 @@ export async function completePayment(siteId: string, paymentId: string, req: Co
   )
   if ('attemptsLeft' in result)
     throw fieldError('otp.code', `is not the code sent; ${result.attemptsLeft} attempt${result.attemptsLeft === 1 ? '' : 's'} left`)
-  const payment = await db().payment.findUniqueOrThrow({ where: { id: result.id }, include: withBill })
-  return renderPayment(payment)
+  return renderPayment(result)
 }

@@ -1,47 +1,57 @@
 // Payments: create (idempotent per site and paymentId) and read. One transaction per operation.
-import { billForPayment, markBillPaid } from '../bills/bill-for-payment'
+import { randomUUID } from 'node:crypto'
+import { createImplicitBill, lockNamedBill, markBillPaid } from '../bills/bill-for-payment'
 import { issuePareq } from '../acquirer/three-ds'
 import { settings } from '../config'
-import { db, withRetry, type Tx } from '../db/client'
-import type { Prisma } from '../generated/prisma/client'
+import { db, isUniqueViolation, withRetry, type Tx } from '../db/client'
+import type { Payment, Prisma } from '../generated/prisma/client'
 import { notFound, requestConflict } from '../http/api-error'
 import { fingerprint } from '../security/keyed-hash'
 import { capturedOnApproval, isDue, lockPayment } from './payment-lifecycle'
 import { resolveInstrument, type FirstAnswer } from './payment-instrument'
 import type { PaymentRequest } from './payment-request'
 import { recordToken } from './payment-tokens'
-import { renderPayment, type PaymentWithBill } from './payment-wire'
-
-export const withBill = { bill: { select: { billId: true } } } as const
+import { renderPayment } from './payment-wire'
 
 /** Payment create (endpoint 1). An identical replay answers the payment as it is now; another request under the same id is a 409. */
 export async function createPayment(siteId: string, paymentId: string, req: PaymentRequest) {
   const print = fingerprint('payment', req)
   const payment = await withRetry(async () => {
-    const existing = await db().payment.findUnique({ where: { siteId_paymentId: { siteId, paymentId } }, select: { fingerprint: true } })
-    if (existing) {
+    try {
+      // the common case first: a new payment, in one transaction
+      return await db().$transaction((tx) => insertPayment(tx, siteId, paymentId, req, print))
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e
+      // the id exists (a replay, or a concurrent twin that committed first)
+      const existing = await db().payment.findUnique({ where: { siteId_paymentId: { siteId, paymentId } }, select: { fingerprint: true } })
+      if (!existing) throw e // another key collided (a bill named by two new payments at once): try again
       if (existing.fingerprint !== print) throw requestConflict(`Payment ${paymentId}`)
       return findPayment(siteId, paymentId)
     }
-    return db().$transaction((tx) => insertPayment(tx, siteId, paymentId, req, print))
   })
   return renderPayment(payment)
 }
 
-async function insertPayment(tx: Tx, siteId: string, paymentId: string, req: PaymentRequest, print: string): Promise<PaymentWithBill> {
+async function insertPayment(tx: Tx, siteId: string, paymentId: string, req: PaymentRequest, print: string): Promise<Payment> {
   const now = new Date()
   const currency = req.amount.currency
   const amountMinor = req.amount.value
-  const bill = await billForPayment(tx, siteId, { billId: req.billId, amountMinor, currency, flags: req.flags, comment: req.comment, customer: req.customer }, now)
+  const onBill = { billId: req.billId, amountMinor, currency, flags: req.flags, comment: req.comment, customer: req.customer }
+  const named = await lockNamedBill(tx, siteId, onBill, now)
   const instrument = await resolveInstrument(tx, siteId, req, now)
   let answer: FirstAnswer = instrument.answer
-  if (bill.state === 'PAID') answer = { kind: 'declined', reason: 'BILL_ALREADY_PAID' }
-  else if (bill.state === 'EXPIRED') answer = { kind: 'declined', reason: 'BILL_EXPIRED' }
+  if (named?.state === 'PAID') answer = { kind: 'declined', reason: 'BILL_ALREADY_PAID' }
+  else if (named?.state === 'EXPIRED') answer = { kind: 'declined', reason: 'BILL_EXPIRED' }
+  const approved = answer.kind === 'approved'
+  const bill = named ?? (await createImplicitBill(tx, siteId, onBill, approved, now))
 
+  const id = randomUUID()
   const data: Prisma.PaymentUncheckedCreateInput = {
+    id,
     siteId,
     paymentId,
     billRef: bill.id,
+    billId: bill.billId,
     fingerprint: print,
     methodType: instrument.methodType,
     maskedPan: instrument.maskedPan,
@@ -73,34 +83,25 @@ async function insertPayment(tx: Tx, siteId: string, paymentId: string, req: Pay
       Object.assign(data, { authFlow: answer.decision, mobileDecisionAt: new Date(now.getTime() + settings().mobileOperatorDelayMs) })
       break
     case 'threeDS':
-      data.authFlow = 'THREE_DS'
+      // the PaReq names the payment's internal id
+      Object.assign(data, { authFlow: 'THREE_DS', requirements: { threeDS: { pareq: issuePareq(id), acsUrl: `${settings().publicBaseUrl}/acs` } } })
       break
   }
-  let payment = await tx.payment.create({ data, include: withBill })
-  if (answer.kind === 'threeDS')
-    // the PaReq names the payment's internal id, known once the row exists
-    payment = await tx.payment.update({
-      where: { id: payment.id },
-      data: { requirements: { threeDS: { pareq: issuePareq(payment.id), acsUrl: `${settings().publicBaseUrl}/acs` } } },
-      include: withBill,
-    })
-  if (payment.status === 'COMPLETED') {
-    await markBillPaid(tx, bill.id, now)
+  const payment = await tx.payment.create({ data })
+  if (approved) {
+    if (named) await markBillPaid(tx, named.id, now)
     await recordToken(tx, payment)
   }
   return payment
 }
 
 /** The payment as it is now: a change that fell due (3-D Secure timeout, operator answer) is applied first. */
-export async function findPayment(siteId: string, paymentId: string): Promise<PaymentWithBill> {
-  const p = await db().payment.findUnique({ where: { siteId_paymentId: { siteId, paymentId } }, include: withBill })
+export async function findPayment(siteId: string, paymentId: string): Promise<Payment> {
+  const p = await db().payment.findUnique({ where: { siteId_paymentId: { siteId, paymentId } } })
   if (!p) throw notFound('Payment')
   if (!isDue(p, new Date())) return p
   return withRetry(() =>
-    db().$transaction(async (tx) => {
-      const settled = await lockPayment(tx, siteId, paymentId)
-      return { ...settled, bill: p.bill }
-    }),
+    db().$transaction((tx) => lockPayment(tx, siteId, paymentId)),
   )
 }
 

@@ -4,16 +4,14 @@ import { wireAmount } from '../money/money'
 import { paymentTime } from '../time/wire-time'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 
-export type PaymentWithBill = Payment & { bill: { billId: string } }
-
 function status(value: string, changedAt: Date, reason: string | null) {
   return { value, changedDateTime: paymentTime(changedAt), ...(reason ? { reason } : {}) }
 }
 
-export function renderPayment(p: PaymentWithBill) {
+export function renderPayment(p: Payment) {
   return {
     paymentId: p.paymentId,
-    billId: p.bill.billId,
+    billId: p.billId,
     createdDateTime: paymentTime(p.createdAt),
     amount: wireAmount(p.amountMinor, p.currency),
     capturedAmount: wireAmount(p.capturedMinor, p.currency),

@@ -1,0 +1,155 @@
+// The payer pays a bill by card on its payUrl: one-step and two-step, 3-D Secure passed and failed,
+// the one-time-code card, a decline sent to failedUrl. What the payer sees, where the browser lands,
+// and what the merchant reads through the API afterwards.
+import { expect, test } from '@playwright/test'
+import { rub, uid } from '../tests/support/api.ts'
+import { merchant, merchantWebSite, outcomes, paidHeading, payButton, payByCard } from './support.ts'
+
+let m: Awaited<ReturnType<typeof merchant>>
+let shop: Awaited<ReturnType<typeof merchantWebSite>>
+
+test.beforeAll(async () => {
+  m = await merchant('e2e-card')
+  shop = await merchantWebSite()
+})
+test.afterAll(async () => {
+  await shop?.close()
+})
+
+/** the browser is on the shop's page `path` with the bill's billId and invoiceUid appended */
+function expectReturn(url: string, path: string, bill: { billId: string; invoiceUid: string }, extra: Record<string, string> = {}) {
+  const u = new URL(url)
+  expect(u.origin).toBe(shop.origin)
+  expect(u.pathname).toBe(path)
+  expect(u.searchParams.get('billId')).toBe(bill.billId)
+  expect(u.searchParams.get('invoiceUid')).toBe(bill.invoiceUid)
+  for (const [k, v] of Object.entries(extra)) expect(u.searchParams.get(k)).toBe(v)
+}
+
+test('approved one-step card → successUrl with billId and invoiceUid; the bill is PAID, captured in full', async ({ page }) => {
+  const bill = await m.bill({ amount: rub('25.00'), successUrl: `${shop.origin}/ok?order=7`, failedUrl: `${shop.origin}/fail` })
+  await page.goto(bill.payUrl)
+  await expect(page.getByRole('heading', { name: 'Payment' })).toBeVisible()
+  await expect(page.getByTestId('bill-amount')).toHaveText(/25\.00/)
+  await expect(payButton(page)).toHaveText(/^Pay .*25\.00/)
+  await expect(page.getByText('Text comment')).toBeVisible()
+  await payByCard(page, '4111111111111111')
+  await page.waitForURL((u) => u.origin === shop.origin)
+  await expect(page.getByRole('heading', { name: 'Thank you for your order' })).toBeVisible()
+  expectReturn(page.url(), '/ok', bill, { order: '7' })
+
+  const d = await m.details(bill.billId)
+  expect(d.status.value).toBe('PAID')
+  expect(d.payments).toHaveLength(1)
+  const p = d.payments[0]
+  expect(p.status.value).toBe('COMPLETED')
+  expect(p.amount).toEqual(rub('25.00'))
+  expect(p.capturedAmount).toEqual(rub('25.00'))
+  expect(p.paymentMethod).toEqual({ type: 'CARD', maskedPan: '411111******1111' })
+  expect(p.flags).toEqual(['SALE'])
+})
+
+test('two-step bill: the card is authorised on the form, then captured through the API', async ({ page }) => {
+  const bill = await m.bill({ amount: rub('40.00'), flags: [] })
+  await page.goto(bill.payUrl)
+  await payByCard(page, '5555555555554444')
+  await expect(paidHeading(page)).toBeVisible()
+
+  const d = await m.details(bill.billId)
+  expect(d.status.value).toBe('PAID')
+  expect(d.payments).toHaveLength(1)
+  const { paymentId } = d.payments[0]
+  expect(d.payments[0].status.value).toBe('COMPLETED')
+  expect(d.payments[0].capturedAmount).toEqual(rub('0.00'))
+
+  const captureId = uid('cap')
+  const c = await m.api.put(`/payments/${paymentId}/captures/${captureId}`, {})
+  expect(c.status, c.text).toBe(200)
+  expect(c.body.status.value).toBe('COMPLETED')
+  expect(c.body.amount).toEqual(rub('40.00'))
+  const after = await m.api.get(`/payments/${paymentId}`)
+  expect(after.body.status.value).toBe('COMPLETED')
+  expect(after.body.capturedAmount).toEqual(rub('40.00'))
+})
+
+test('3-D Secure passed, no successUrl: ACS page, "Pass authentication", back on the paid screen', async ({ page }) => {
+  const bill = await m.bill({ amount: rub('12.00') })
+  await page.goto(bill.payUrl)
+  await payByCard(page, '4000000000003220')
+  await expect(page.getByRole('heading', { name: /3-D Secure check/ })).toBeVisible()
+  await expect(page.getByText('12.00 RUB')).toBeVisible()
+  await page.getByRole('button', { name: 'Pass authentication' }).click()
+  await expect(paidHeading(page)).toBeVisible()
+  expect(new URL(page.url()).pathname).toBe(`/pay/${bill.invoiceUid}`)
+
+  const d = await m.details(bill.billId)
+  expect(d.status.value).toBe('PAID')
+  expect(outcomes(d.payments)).toEqual([['COMPLETED', null]])
+  expect(d.payments[0].capturedAmount).toEqual(rub('12.00'))
+})
+
+test('3-D Secure passed with successUrl: the browser comes back to the shop', async ({ page }) => {
+  const bill = await m.bill({ successUrl: `${shop.origin}/ok` })
+  await page.goto(bill.payUrl)
+  await payByCard(page, '4000000000003220')
+  await page.getByRole('button', { name: 'Pass authentication' }).click()
+  await page.waitForURL((u) => u.origin === shop.origin)
+  await expect(page.getByRole('heading', { name: 'Thank you for your order' })).toBeVisible()
+  expectReturn(page.url(), '/ok', bill)
+  const d = await m.details(bill.billId)
+  expect(d.status.value).toBe('PAID')
+  expect(outcomes(d.payments)).toEqual([['COMPLETED', null]])
+})
+
+test('3-D Secure failed, then another card succeeds: decline shown with the form, one DECLINED_BY_MPI and one COMPLETED', async ({ page }) => {
+  const bill = await m.bill()
+  await page.goto(bill.payUrl)
+  await payByCard(page, '4000000000003220')
+  await page.getByRole('button', { name: 'Fail authentication' }).click()
+  const declined = page.getByTestId('declined')
+  await expect(declined).toBeVisible()
+  await expect(declined).toHaveAttribute('role', 'alert')
+  await expect(declined).toContainText('security check')
+  await expect(page.getByLabel('Card number')).toBeVisible()
+
+  await payByCard(page, '4111111111111111')
+  await expect(paidHeading(page)).toBeVisible()
+  const d = await m.details(bill.billId)
+  expect(d.status.value).toBe('PAID')
+  expect(outcomes(d.payments)).toEqual([
+    ['COMPLETED', null],
+    ['DECLINED', 'DECLINED_BY_MPI'],
+  ])
+})
+
+test('one-time-code card: the code step, a wrong code leaves 2 attempts, 1234 completes', async ({ page }) => {
+  const bill = await m.bill()
+  await page.goto(bill.payUrl)
+  await payByCard(page, '4000000000001000')
+  const code = page.getByLabel('Confirmation code')
+  await expect(code).toBeVisible()
+  await expect(code).toBeFocused()
+  await code.fill('9876')
+  await page.getByRole('button', { name: 'Confirm' }).click()
+  await expect(page.locator('#code-error')).toHaveText('Wrong code. Attempts left: 2')
+  await expect(code).toHaveAttribute('aria-invalid', 'true')
+  await code.fill('1234')
+  await page.getByRole('button', { name: 'Confirm' }).click()
+  await expect(paidHeading(page)).toBeVisible()
+
+  const d = await m.details(bill.billId)
+  expect(d.status.value).toBe('PAID')
+  expect(outcomes(d.payments)).toEqual([['COMPLETED', null]])
+})
+
+test('declined card with failedUrl → the shop\'s failedUrl with billId and invoiceUid', async ({ page }) => {
+  const bill = await m.bill({ successUrl: `${shop.origin}/ok`, failedUrl: `${shop.origin}/fail` })
+  await page.goto(bill.payUrl)
+  await payByCard(page, '4000000000000002')
+  await page.waitForURL((u) => u.origin === shop.origin)
+  await expect(page.getByRole('heading', { name: 'Your payment failed' })).toBeVisible()
+  expectReturn(page.url(), '/fail', bill)
+  const d = await m.details(bill.billId)
+  expect(d.status.value).toBe('CREATED')
+  expect(outcomes(d.payments)).toEqual([['DECLINED', 'ACQUIRING_DECLINED']])
+})
