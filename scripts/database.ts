@@ -1,5 +1,7 @@
 // The database of the service and its commands: DATABASE_URL when set, else the embedded PostgreSQL
 // under data/ (started when not running). Pending migrations are applied either way.
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
 import { applyMigrations } from '../lib/db/migrations.ts'
 import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
 
@@ -32,4 +34,20 @@ export async function openDatabase(log: (line: string) => void = () => {}): Prom
   const applied = await applyMigrations(url)
   if (applied.length) log(`migrations applied: ${applied.join(', ')}`)
   return { url, embedded, release }
+}
+
+/**
+ * SECRET_KEY keys the request fingerprints and what the service signs; without it one is made once and
+ * kept in data/secret.key (and put into this process's environment, for its commands).
+ */
+export function secretKey(): string {
+  if (!process.env.SECRET_KEY) {
+    const file = 'data/secret.key'
+    if (!fs.existsSync(file)) {
+      fs.mkdirSync('data', { recursive: true })
+      fs.writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' })
+    }
+    process.env.SECRET_KEY = fs.readFileSync(file, 'utf8').trim()
+  }
+  return process.env.SECRET_KEY
 }

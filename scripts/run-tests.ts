@@ -133,6 +133,8 @@ async function main(): Promise<number> {
     PORT: String(PORT),
     PUBLIC_BASE_URL: BASE_URL,
     MOBILE_OPERATOR_DELAY_MS: '1500',
+    // notification tests start instances with workers of their own
+    NOTIFICATIONS_WORKER: 'off',
     NEXT_TELEMETRY_DISABLED: '1',
   }
   fs.writeFileSync(SERVER_LOG, '')

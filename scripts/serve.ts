@@ -1,24 +1,11 @@
 // The service: builds the app when its sources changed, opens the database (embedded PostgreSQL when
 // DATABASE_URL is unset), applies migrations, makes sure the demo site exists, then runs `next start`.
 import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import fs from 'node:fs'
 import { buildIfChanged } from './app-build.ts'
-import { openDatabase } from './database.ts'
+import { openDatabase, secretKey } from './database.ts'
 
 const log = (line: string) => console.log(`[payin] ${line}`)
 const port = Number(process.env.PORT || 3000)
-
-/** SECRET_KEY keys the request fingerprints; without it, one is made once and kept in data/secret.key */
-function secretKey(): string {
-  if (process.env.SECRET_KEY) return process.env.SECRET_KEY
-  const file = 'data/secret.key'
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync('data', { recursive: true })
-    fs.writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' })
-  }
-  return fs.readFileSync(file, 'utf8').trim()
-}
 
 async function main() {
   buildIfChanged(log)

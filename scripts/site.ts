@@ -1,14 +1,15 @@
 // npm run site -- create <siteId>          creates the site when missing; prints a new token alone on the last line
 // npm run site -- revoke <siteId> <token>  revokes a token (whole, or the hint shown by list)
 // npm run site -- list                      sites and their tokens' hints
+// npm run site -- notify <siteId> <url|off>  the site's notification URL; prints a new signing secret on the last line
 // Same settings as the server (DATABASE_URL, else the embedded PostgreSQL under data/).
-import { openDatabase } from './database.ts'
+import { openDatabase, secretKey } from './database.ts'
 
 const [command, siteId, token] = process.argv.slice(2)
-const usage = 'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list'
+const usage = 'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off>'
 
 async function main(): Promise<number> {
-  if (!['create', 'revoke', 'list'].includes(command ?? '')) {
+  if (!['create', 'revoke', 'list', 'notify'].includes(command ?? '')) {
     console.error(usage)
     return 2
   }
@@ -27,6 +28,17 @@ async function main(): Promise<number> {
       const n = await sites.revokeToken(db(), siteId, token)
       console.log(n ? `revoked ${n} token(s) of ${siteId}` : `no active token of ${siteId} matches`)
       if (!n) return 1
+    } else if (command === 'notify') {
+      const url = token
+      if (!siteId || !url) throw new Error(usage)
+      secretKey()
+      const { setNotifyUrl } = await import('../lib/notifications/site-notify.ts')
+      const secret = await setNotifyUrl(db(), siteId, url === 'off' ? null : url)
+      if (!secret) console.log(`notifications of ${siteId} go to each resource's callbackUrl only`)
+      else {
+        console.log(`notifications of ${siteId} go to ${url}; signing secret (shown once):`)
+        console.log(secret)
+      }
     } else {
       for (const s of await sites.listSites(db())) {
         console.log(s.id)

@@ -65,6 +65,7 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     RATE_LIMIT_PER_MINUTE: '0',
     MOBILE_OPERATOR_DELAY_MS: '500',
     DATABASE_POOL_SIZE: '8',
+    NOTIFICATIONS_WORKER: 'off',
     NEXT_TELEMETRY_DISABLED: '1',
   }
   const instances: Instance[] = o.ports.map((port) => ({ port, alive: false }))

@@ -7,6 +7,7 @@ import {
   customerSchema,
   dateTimeSchema,
   flagsSchema,
+  httpUrlSchema,
   receiptSchema,
   receiptTotalMinor,
   recurrentSchema,
@@ -15,16 +16,7 @@ import {
 /** the longest a bill may stay payable */
 export const MAX_BILL_LIFETIME_MS = 45 * 24 * 3600_000
 
-const returnUrl = z
-  .string({ error: 'must be a URL' })
-  .max(2048, 'must be at most 2048 characters')
-  .refine((s) => {
-    try {
-      return /^https?:$/.test(new URL(s).protocol)
-    } catch {
-      return false
-    }
-  }, 'must be an absolute http(s) URL')
+const returnUrl = httpUrlSchema
 
 export const billRequestSchema = z
   .object(

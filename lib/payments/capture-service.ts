@@ -1,17 +1,18 @@
 // Captures of authorised (two-step) payments (endpoint 4 and its read).
 import { db, withRetry } from '../db/client'
 import { fieldError, notFound, requestConflict } from '../http/api-error'
+import { notifyCapture } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
 import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideCapture, totalsOf } from './payment-rules'
 import { renderCapture } from './payment-wire'
 
-export async function capturePayment(siteId: string, paymentId: string, captureId: string, amount: AmountInput | undefined) {
+export async function capturePayment(siteId: string, paymentId: string, captureId: string, amount: AmountInput | undefined, callbackUrl?: string) {
   const capture = await withRetry(() =>
     db().$transaction(async (tx) => {
       const p = await lockPayment(tx, siteId, paymentId)
-      const print = fingerprint('capture', { payment: p.id, amount: amount ?? null })
+      const print = fingerprint('capture', { payment: p.id, amount: amount ?? null, callbackUrl })
       const existing = await tx.capture.findUnique({ where: { siteId_captureId: { siteId, captureId } } })
       if (existing) {
         if (existing.fingerprint !== print) throw requestConflict(`Capture ${captureId}`)
@@ -22,10 +23,11 @@ export async function capturePayment(siteId: string, paymentId: string, captureI
       const now = new Date()
       const d = decideCapture(totalsOf(p), amount?.value ?? null)
       if (d.ok) await tx.payment.update({ where: { id: p.id }, data: { capturedMinor: d.amountMinor } })
-      return tx.capture.create({
+      const capture = await tx.capture.create({
         data: {
           siteId,
           captureId,
+          callbackUrl,
           paymentRef: p.id,
           fingerprint: print,
           currency: p.currency,
@@ -36,6 +38,8 @@ export async function capturePayment(siteId: string, paymentId: string, captureI
           createdAt: now,
         },
       })
+      await notifyCapture(tx, capture)
+      return capture
     }),
   )
   return renderCapture(capture)

@@ -8,6 +8,7 @@ import { settings } from '../config'
 import type { Tx } from '../db/client'
 import type { Payment } from '../generated/prisma/client'
 import { notFound } from '../http/api-error'
+import { notifyPayment } from '../notifications/outbox'
 import { recordToken } from './payment-tokens'
 
 /** Locks the site's payment for the rest of the transaction and brings it up to date (404 when there is none). */
@@ -43,8 +44,10 @@ export async function settle(tx: Tx, p: Payment, now: Date): Promise<Payment> {
   return approve(tx, p, due)
 }
 
-export function decline(tx: Tx, p: Payment, reason: DeclineReason, at: Date): Promise<Payment> {
-  return tx.payment.update({ where: { id: p.id }, data: { status: 'DECLINED', statusReason: reason, statusChangedAt: at } })
+export async function decline(tx: Tx, p: Payment, reason: DeclineReason, at: Date): Promise<Payment> {
+  const declined = await tx.payment.update({ where: { id: p.id }, data: { status: 'DECLINED', statusReason: reason, statusChangedAt: at } })
+  await notifyPayment(tx, declined)
+  return declined
 }
 
 /** Completes a payment whose payer (or operator) said yes, unless its bill was paid or expired meanwhile. */
@@ -59,5 +62,6 @@ export async function approve(tx: Tx, p: Payment, at: Date): Promise<Payment> {
   })
   await markBillPaid(tx, p.billRef, at)
   await recordToken(tx, done)
+  await notifyPayment(tx, done)
   return done
 }

@@ -6,6 +6,7 @@ import {
   commentSchema,
   customerSchema,
   flagsSchema,
+  httpUrlSchema,
   idSchema,
   receiptSchema,
   receiptTotalMinor,
@@ -74,6 +75,7 @@ export const paymentRequestSchema = z
       billId: idSchema.optional(),
       recurrent: recurrentSchema.optional(),
       receipt: receiptSchema.optional(),
+      callbackUrl: httpUrlSchema.optional(),
     },
     { error: 'must be a JSON object' },
   )

@@ -6,6 +6,7 @@ import { settings } from '../config'
 import { db, isUniqueViolation, withRetry, type Tx } from '../db/client'
 import type { Payment, Prisma } from '../generated/prisma/client'
 import { notFound, requestConflict } from '../http/api-error'
+import { notifyPayment } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
 import { capturedOnApproval, isDue, lockPayment } from './payment-lifecycle'
 import { resolveInstrument, type FirstAnswer } from './payment-instrument'
@@ -68,6 +69,7 @@ async function insertPayment(tx: Tx, siteId: string, paymentId: string, req: Pay
     recurrentMinAuthDay: req.flags.includes('RECURRENT_FIRST') ? req.recurrent!.minAuthDay : undefined,
     recurrentExpiry: req.flags.includes('RECURRENT_FIRST') ? req.recurrent!.expiryDate : undefined,
     seriesRef: instrument.seriesRef,
+    callbackUrl: req.callbackUrl,
   }
   switch (answer.kind) {
     case 'approved':
@@ -92,6 +94,7 @@ async function insertPayment(tx: Tx, siteId: string, paymentId: string, req: Pay
     if (named) await markBillPaid(tx, named.id, now)
     await recordToken(tx, payment)
   }
+  await notifyPayment(tx, payment)
   return payment
 }
 

@@ -2,17 +2,18 @@
 // and the refund list).
 import { db, withRetry } from '../db/client'
 import { fieldError, notFound, requestConflict } from '../http/api-error'
+import { notifyRefund } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
 import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideRefund, totalsOf } from './payment-rules'
 import { renderRefund } from './payment-wire'
 
-export async function refundPayment(siteId: string, paymentId: string, refundId: string, amount: AmountInput) {
+export async function refundPayment(siteId: string, paymentId: string, refundId: string, amount: AmountInput, callbackUrl?: string) {
   const refund = await withRetry(() =>
     db().$transaction(async (tx) => {
       const p = await lockPayment(tx, siteId, paymentId)
-      const print = fingerprint('refund', { payment: p.id, amount })
+      const print = fingerprint('refund', { payment: p.id, amount, callbackUrl })
       const existing = await tx.refund.findUnique({ where: { siteId_refundId: { siteId, refundId } } })
       if (existing) {
         if (existing.fingerprint !== print) throw requestConflict(`Refund ${refundId}`)
@@ -27,10 +28,11 @@ export async function refundPayment(siteId: string, paymentId: string, refundId:
           where: { id: p.id },
           data: { refundedMinor: { increment: amount.value }, ...(d.reversal ? { reversed: true } : {}) },
         })
-      return tx.refund.create({
+      const refund = await tx.refund.create({
         data: {
           siteId,
           refundId,
+          callbackUrl,
           paymentRef: p.id,
           fingerprint: print,
           currency: p.currency,
@@ -42,6 +44,8 @@ export async function refundPayment(siteId: string, paymentId: string, refundId:
           createdAt: now,
         },
       })
+      await notifyRefund(tx, refund)
+      return refund
     }),
   )
   return renderRefund(refund)

@@ -151,3 +151,15 @@ function quantityText(q: { digits: bigint; scale: number }): string {
 }
 
 export const receiptTotalMinor = (r: Receipt) => r.items.reduce((a, i) => a + i.totalMinor, 0)
+
+/** an absolute http(s) URL (return addresses, notification targets) */
+export const httpUrlSchema = z
+  .string({ error: 'must be a URL' })
+  .max(2048, 'must be at most 2048 characters')
+  .refine((s) => {
+    try {
+      return /^https?:$/.test(new URL(s).protocol)
+    } catch {
+      return false
+    }
+  }, 'must be an absolute http(s) URL')

@@ -10,7 +10,7 @@ test('SIGTERM finishes the refund in flight, refuses new connections, then exits
   const port = Number(new URL(BASE_URL).port) + 30
   const other = `http://127.0.0.1:${port}`
   const server = spawn('node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, PORT: String(port), NOTIFICATIONS_WORKER: 'off' },
     stdio: 'ignore',
     detached: true,
   })

@@ -1,0 +1,3 @@
+import { resendRoute } from '@/lib/notifications/notification-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = resendRoute

@@ -1,0 +1,29 @@
+// Extra app instances on the test database, for tests that kill, stop or count instances.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+export interface Instance {
+  base: string
+  proc: ChildProcess
+  exited: Promise<number | string>
+  kill: (signal?: NodeJS.Signals) => void
+}
+
+export async function startInstance(port: number, env: Record<string, string> = {}): Promise<Instance> {
+  const proc = spawn('node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
+    env: { ...process.env, PORT: String(port), ...env },
+    stdio: 'ignore',
+    detached: true,
+  })
+  const exited = new Promise<number | string>((r) => proc.on('exit', (code, signal) => r(code ?? signal ?? -1)))
+  const base = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 300; i++) {
+    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break
+    if (proc.exitCode !== null) throw new Error(`instance on ${port} exited`)
+    await sleep(100)
+  }
+  const kill = (signal: NodeJS.Signals = 'SIGKILL') => {
+    if (proc.exitCode === null && proc.signalCode === null && proc.pid) process.kill(-proc.pid, signal)
+  }
+  return { base, proc, exited, kill }
+}
