@@ -88,18 +88,32 @@ test('3-D Secure passed, no successUrl: ACS page, "Pass authentication", back on
   expect(d.payments[0].capturedAmount).toEqual(rub('12.00'))
 })
 
-test('3-D Secure passed with successUrl: the browser comes back to the shop', async ({ page }) => {
-  const bill = await m.bill({ successUrl: `${shop.origin}/ok` })
-  await page.goto(bill.payUrl)
-  await payByCard(page, '4000000000003220')
-  await page.getByRole('button', { name: 'Pass authentication' }).click()
-  await page.waitForURL((u) => u.origin === shop.origin)
-  await expect(page.getByRole('heading', { name: 'Thank you for your order' })).toBeVisible()
-  expectReturn(page.url(), '/ok', bill)
-  const d = await m.details(bill.billId)
-  expect(d.status.value).toBe('PAID')
-  expect(outcomes(d.payments)).toEqual([['COMPLETED', null]])
-})
+for (const [choice, path, heading, outcome] of [
+  ['Pass authentication', '/ok', 'Thank you for your order', ['COMPLETED', null]],
+  ['Fail authentication', '/fail', 'Your payment failed', ['DECLINED', 'DECLINED_BY_MPI']],
+] as const) {
+  test(`3-D Secure with successUrl and failedUrl, "${choice}": the browser comes back to the shop's ${path}`, async ({ page }) => {
+    const bill = await m.bill({ successUrl: `${shop.origin}/ok`, failedUrl: `${shop.origin}/fail` })
+    // what the browser refuses on the way back (a Content-Security-Policy of a page in between)
+    const refused: string[] = []
+    page.on('console', (msg) => {
+      if (/Content Security Policy/i.test(msg.text())) refused.push(msg.text())
+    })
+    await page.goto(bill.payUrl)
+    await payByCard(page, '4000000000003220')
+    await page.getByRole('button', { name: choice }).click()
+    const stuck = await page.waitForURL((u) => u.origin === shop.origin, { timeout: 5_000 }).then(
+      () => '',
+      (e: Error) => `${e.message.split('\n')[0]}; still on ${page.url()}`,
+    )
+    expect(stuck, `the browser did not reach the shop ${refused.join(' | ')}`).toBe('')
+    await expect(page.getByRole('heading', { name: heading })).toBeVisible()
+    expectReturn(page.url(), path, bill)
+    const d = await m.details(bill.billId)
+    expect(d.status.value).toBe(outcome[0] === 'COMPLETED' ? 'PAID' : 'CREATED')
+    expect(outcomes(d.payments)).toEqual([outcome])
+  })
+}
 
 test('3-D Secure failed, then another card succeeds: decline shown with the form, one DECLINED_BY_MPI and one COMPLETED', async ({ page }) => {
   const bill = await m.bill()

@@ -8,12 +8,15 @@ import { issuePares, readPareq } from './three-ds'
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-function page(status: number, title: string, body: string, opts: { nonce?: string; formTarget?: string } = {}): Response {
+function page(status: number, title: string, body: string, opts: { nonce?: string; postsToTermUrl?: boolean } = {}): Response {
   const csp = [
     "default-src 'none'",
     "style-src 'unsafe-inline'",
     opts.nonce ? `script-src 'nonce-${opts.nonce}'` : '',
-    `form-action 'self'${opts.formTarget ? ' ' + opts.formTarget : ''}`,
+    // the page that posts to TermUrl sets no form-action: browsers apply it to the redirects that follow
+    // the post too, and a TermUrl may send the payer on to any address (the payment page's does, to the
+    // merchant's successUrl / failedUrl)
+    opts.postsToTermUrl ? '' : "form-action 'self'",
     "base-uri 'none'",
   ]
     .filter(Boolean)
@@ -102,6 +105,6 @@ export async function challengeResult(req: Request): Promise<Response> {
 <form id="back" method="post" action="${esc(f.termUrl.href)}"><input type="hidden" name="PaRes" value="${esc(pares)}"><input type="hidden" name="MD" value="${esc(f.md)}">
 <button class="pass" type="submit">Continue</button></form>
 <script nonce="${nonce}">document.getElementById('back').submit()</script>`,
-    { nonce, formTarget: f.termUrl.origin },
+    { nonce, postsToTermUrl: true },
   )
 }
