@@ -55,8 +55,18 @@ async function main() {
   await db.query('INSERT INTO "Site" (id) VALUES ($1)', [site])
   await db.query('INSERT INTO "SiteToken" (id, "siteId", "tokenHash", hint) VALUES ($1, $2, $3, $4)', [randomUUID(), site, createHash('sha256').update(token).digest('hex'), token.slice(0, 9)])
 
+  const appEnv = {
+    ...process.env,
+    DATABASE_URL: url,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${APP_PORT}`,
+    RATE_LIMIT_PER_MINUTE: '0',
+    NOTIFICATIONS_WORKER: 'off',
+    DATABASE_POOL_SIZE: String(POOL),
+    NEXT_TELEMETRY_DISABLED: '1',
+  }
   const app = spawn('node_modules/.bin/next', ['start', '-p', String(APP_PORT), '-H', '127.0.0.1'], {
-    env: { ...process.env, DATABASE_URL: url, SECRET_KEY: randomBytes(32).toString('hex'), PORT: String(APP_PORT), PUBLIC_BASE_URL: `http://127.0.0.1:${APP_PORT}`, RATE_LIMIT_PER_MINUTE: '0', DATABASE_POOL_SIZE: String(POOL), NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...appEnv, PORT: String(APP_PORT) },
     stdio: 'ignore',
     detached: true,
   })
@@ -117,6 +127,18 @@ async function main() {
       },
     ]
 
+    // what Next.js alone costs on this machine: an API route that does nothing (the 404 catch-all) and
+    // the home page (server-rendered, no database)
+    const bounds: string[] = []
+    for (const [name, path] of [
+      ['bound: an API route doing nothing (Next.js only)', '/api/nothing-here'],
+      ['bound: a page without data (Next.js rendering only)', '/'],
+    ] as const) {
+      await drive(appBase, { method: 'GET', path }, {}, 2)
+      const b = await drive(appBase, { method: 'GET', path }, {})
+      log(`${name}: ${b.rps.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms`)
+      bounds.push(`| ${name} | ${b.rps.toFixed(0)} | ${b.p50} | ${b.p99} | | | | | | |`)
+    }
     const rows: string[] = []
     for (const s of scenarios) {
       await drive(appBase, s.app, auth, 2) // warm-up
@@ -126,6 +148,33 @@ async function main() {
       log(`${s.name}: service ${a.rps.toFixed(0)} req/s p50 ${a.p50} ms p99 ${a.p99} ms errors ${a.errors} | floor ${f.rps.toFixed(0)} req/s p50 ${f.p50} ms p99 ${f.p99} ms | ${(ratio * 100).toFixed(0)}%`)
       rows.push(`| ${s.name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${a.errors} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${(ratio * 100).toFixed(0)}% | ${s.target ?? ''} |`)
     }
+    // scale-out: the same creation load spread over two instances on the one database
+    const second = spawn('node_modules/.bin/next', ['start', '-p', String(APP_PORT + 2), '-H', '127.0.0.1'], {
+      env: { ...appEnv, PORT: String(APP_PORT + 2) },
+      stdio: 'ignore',
+      detached: true,
+    })
+    let twoInstances = ''
+    try {
+      for (let i = 0; i < 300; i++) {
+        if (await fetch(`http://127.0.0.1:${APP_PORT + 2}/api/health`).then((r) => r.ok, () => false)) break
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      const create = scenarios[0].app
+      const half = (base: string) =>
+        new Promise<Figures>((resolve, reject) =>
+          autocannon({ url: base, connections: CONNECTIONS / 2, duration: DURATION, headers: auth, requests: [create] }, (err, r) =>
+            err ? reject(err) : resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx }),
+          ),
+        )
+      const [x, y] = await Promise.all([half(appBase), half(`http://127.0.0.1:${APP_PORT + 2}`)])
+      twoInstances = `| create a one-step card payment, two instances (${CONNECTIONS / 2} connections each) | ${(x.rps + y.rps).toFixed(0)} | ${Math.max(x.p50, y.p50)} | ${Math.max(x.p99, y.p99)} | ${x.errors + y.errors} | | | | | |`
+      log(`two instances: ${(x.rps + y.rps).toFixed(0)} req/s (p99 ${Math.max(x.p99, y.p99)} ms)`)
+    } finally {
+      if (second.pid) process.kill(-second.pid, 'SIGTERM')
+    }
+    if (twoInstances) rows.push(twoInstances)
+    rows.push(...bounds)
     const cpu = os.cpus()[0]?.model ?? 'unknown'
     const header = [
       '# Benchmark results',
