@@ -1,7 +1,8 @@
 // The JSON of a bill (create response and details) and of a bill's payment.
 import type { Bill, Payment } from '../generated/prisma/client'
 import { wireAmount } from '../money/money'
-import { billTime, paymentTime } from '../time/wire-time'
+import { billTime } from '../time/wire-time'
+import { renderPayment } from '../payments/payment-wire'
 import { settings } from '../config'
 import { billState } from './bill-for-payment'
 
@@ -31,20 +32,11 @@ export function renderBill(b: Bill, now = new Date()) {
   }
 }
 
-/** an element of `payments` (details, with siteId) and of the bill payment list (without) */
+/** an element of `payments` (details, with siteId) and of the bill payment list (without): the payment's JSON without what only its own answers carry */
 export function renderBillPayment(p: Payment, withSite: boolean) {
-  return {
-    ...(withSite ? { siteId: p.siteId } : {}),
-    paymentId: p.paymentId,
-    billId: p.billId,
-    createdDateTime: paymentTime(p.createdAt),
-    amount: wireAmount(p.amountMinor, p.currency),
-    capturedAmount: wireAmount(p.capturedMinor, p.currency),
-    refundedAmount: wireAmount(p.refundedMinor, p.currency),
-    paymentMethod: { type: p.methodType, ...(p.maskedPan && p.methodType === 'CARD' ? { maskedPan: p.maskedPan } : {}) },
-    status: { value: p.status, changedDateTime: paymentTime(p.statusChangedAt), ...(p.statusReason ? { reason: p.statusReason } : {}) },
-    ...(p.customer ? { customer: p.customer } : {}),
-    ...(p.comment ? { comment: p.comment } : {}),
-    flags: p.flags,
+  const { createdToken: _token, requirements: _requirements, ...payment } = renderPayment(p) as ReturnType<typeof renderPayment> & {
+    createdToken?: unknown
+    requirements?: unknown
   }
+  return { ...(withSite ? { siteId: p.siteId } : {}), ...payment }
 }

@@ -12,7 +12,8 @@ export function db(): PrismaClient {
   if (!holder.payinDb) {
     const connectionString = process.env.DATABASE_URL
     if (!connectionString) throw new Error('DATABASE_URL is not set')
-    const adapter = new PrismaPg({ connectionString, max: settings().databasePoolSize })
+    // application_name tells this instance's sessions apart in pg_stat_activity
+    const adapter = new PrismaPg({ connectionString, max: settings().databasePoolSize, application_name: `payin-${process.pid}` })
     // transactions wait for a pooled connection (and row locks) under load rather than fail fast
     holder.payinDb = new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 } })
   }

@@ -125,3 +125,8 @@ export function startDeliveryWorker(s = deliverySettings()): () => void {
     stopped = true
   }
 }
+
+/** this instance's worker, which claims nothing new once SIGTERM comes (Next.js then stops accepting, finishes the requests in flight and exits) */
+export function startInstanceWorker(): void {
+  process.once('SIGTERM', startDeliveryWorker())
+}

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import { BASE_URL, cardPayment, client, newSite, uid } from '../support/api.ts'
 
-test('SIGTERM finishes the refund in flight, refuses new connections, then exits', async () => {
+test('SIGTERM finishes the refund in flight, refuses new connections, exits and leaves no database session', async () => {
   const port = Number(new URL(BASE_URL).port) + 30
   const other = `http://127.0.0.1:${port}`
   const server = spawn('node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
@@ -35,18 +35,23 @@ test('SIGTERM finishes the refund in flight, refuses new connections, then exits
       body: JSON.stringify({ amount: { value: '10.00', currency: 'RUB' } }),
     })
     await sleep(500)
+    const sessions = async () =>
+      Number((await holder.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1`, [`payin-${server.pid}`])).rows[0].n)
+    assert.ok((await sessions()) > 0, 'the instance holds database sessions')
     process.kill(-server.pid!, 'SIGTERM')
     await sleep(500)
     await assert.rejects(fetch(`${other}/api/health`, { signal: AbortSignal.timeout(3000) }), 'a new connection after SIGTERM is refused')
     assert.equal(server.exitCode, null, 'the instance waits for the request in flight')
 
     await holder.query('COMMIT')
-    await holder.end()
     const res = await inFlight
     assert.equal(res.status, 200)
     assert.equal((await res.json()).status.value, 'COMPLETED')
     const code = await Promise.race([exited, sleep(15_000).then(() => 'still running')])
     assert.notEqual(code, 'still running')
+    await sleep(200)
+    assert.equal(await sessions(), 0, "the instance's database sessions are closed")
+    await holder.end()
     const read = await client(site).get(`/payments/${paymentId}`)
     assert.equal(read.body.refundedAmount.value, '10.00')
   } finally {
