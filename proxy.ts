@@ -44,5 +44,5 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   // not the API, the access-control pages or the payment page's endpoints: those answer with headers of their own
-  matcher: ['/((?!api/|partner/|acs|pay/[^/]+/attempts|pay/[^/]+/3ds-return|_next/static|_next/image|favicon.ico).*)'],
+  matcher: ['/((?!api/|partner/|acs|pay/[^/]+/attempts|pay/[^/]+/3ds-return).*)'],
 }

@@ -1,4 +1,5 @@
 // The payment page's own server endpoints: no token, same-origin only (cross-site posts are refused).
+import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { apiRoute, endpoint, isCrossSite } from '../http/api-route'
 import { logLine } from '../http/request-log'
@@ -34,6 +35,7 @@ export const attemptCodeRoute = apiRoute({
 /** TermUrl of the page's 3-D Secure step: a form POST of PaRes and MD from the access-control page */
 export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ invoiceUid: string }> }): Promise<Response> {
   const started = performance.now()
+  const traceId = randomBytes(8).toString('hex')
   const { invoiceUid } = await ctx.params
   let location = `/pay/${encodeURIComponent(invoiceUid)}`
   let status = 303
@@ -46,7 +48,8 @@ export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ 
   } catch {
     // an unknown bill or payment, or a malformed post: back to the bill's page, which says what it can
   }
-  logLine({ level: 'info', method: 'POST', path: new URL(req.url).pathname, status, durationMs: Math.round(performance.now() - started) })
-  if (status === 403) return new Response('Cross-site request refused', { status })
-  return new Response(null, { status, headers: { Location: location, 'Cache-Control': 'no-store' } })
+  logLine({ level: 'info', traceId, method: 'POST', path: new URL(req.url).pathname, status, durationMs: Math.round(performance.now() - started) })
+  const headers = { 'X-Trace-Id': traceId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }
+  if (status === 403) return new Response('Cross-site request refused', { status, headers })
+  return new Response(null, { status, headers: { ...headers, Location: location } })
 }

@@ -43,3 +43,15 @@ test('the access-control page: its own CSP, nosniff, no caching', async () => {
   assert.equal(h.get('x-content-type-options'), 'nosniff')
   assert.equal(h.get('cache-control'), 'no-store')
 })
+
+test("the page's scripts, and the 3-D Secure return, carry a trace id too", async () => {
+  const html = await (await fetch(`${BASE_URL}/`)).text()
+  const script = /src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1]
+  assert.ok(script, 'the page loads a script')
+  const { status, h } = await headersOf(script!)
+  assert.equal(status, 200)
+  assert.match(h.get('x-trace-id') ?? '', /^[0-9a-f]{16}$/)
+  const back = await headersOf(`/pay/${crypto.randomUUID()}/3ds-return`, { method: 'POST', body: new URLSearchParams({ PaRes: 'x', MD: 'y' }) })
+  assert.equal(back.status, 303)
+  assert.match(back.h.get('x-trace-id') ?? '', /^[0-9a-f]{16}$/)
+})

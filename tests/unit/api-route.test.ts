@@ -1,0 +1,52 @@
+// The API wrapper on its own (it takes a Web Request and returns a Response): unexpected exceptions
+// become the contract's 500 without internals, and the log line masks card numbers.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { z } from 'zod'
+import { apiRoute, endpoint } from '../../lib/http/api-route.ts'
+
+const route = apiRoute({
+  POST: endpoint({
+    access: 'public',
+    params: z.object({}),
+    body: z.object({ pan: z.string() }),
+    handle: async ({ body }) => {
+      throw new Error(`database exploded while handling ${body.pan} at /srv/secret/path.ts:42`)
+    },
+  }),
+})
+
+async function captureStdout<T>(work: () => Promise<T>): Promise<{ result: T; out: string }> {
+  const write = process.stdout.write.bind(process.stdout)
+  let out = ''
+  process.stdout.write = ((chunk: string | Uint8Array) => ((out += String(chunk)), true)) as typeof process.stdout.write
+  try {
+    return { result: await work(), out }
+  } finally {
+    process.stdout.write = write
+  }
+}
+
+test('an unexpected exception is a 500 internal.error without internals; the log line masks the card number', async () => {
+  const req = new Request('http://x/api/anything', { method: 'POST', body: JSON.stringify({ pan: '4111111111111111' }) })
+  const { result: res, out } = await captureStdout(() => route.POST(req, { params: Promise.resolve({}) }))
+  assert.equal(res.status, 500)
+  const text = await res.text()
+  const body = JSON.parse(text)
+  assert.equal(body.errorCode, 'internal.error')
+  assert.equal(body.traceId, res.headers.get('x-trace-id'))
+  assert.doesNotMatch(text, /exploded|secret|4111111111111111/)
+  const line = JSON.parse(out.trim().split('\n').at(-1)!)
+  assert.equal(line.status, 500)
+  assert.equal(line.traceId, body.traceId)
+  assert.match(line.error, /database exploded/)
+  assert.doesNotMatch(out, /4111111111111111/)
+  assert.match(out, /\[redacted\]/)
+})
+
+test('a method the route does not serve is a 405 with Allow', async () => {
+  const res = await route.GET(new Request('http://x/api/anything'), { params: Promise.resolve({}) })
+  assert.equal(res.status, 405)
+  assert.equal(res.headers.get('allow'), 'POST')
+  assert.equal((await res.json()).errorCode, 'http.method.not.allowed')
+})
