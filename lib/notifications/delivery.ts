@@ -85,8 +85,10 @@ async function record(n: Notification, o: Outcome, s: DeliverySettings): Promise
   const now = new Date()
   await db().$transaction([
     db().notificationAttempt.create({ data: { notificationRef: n.id, at: now, httpStatus: o.httpStatus, durationMs: o.durationMs, error: o.error } }),
-    db().notification.update({
-      where: { id: n.id },
+    // only while this claim still holds the row: a re-send, or another worker after the lease ran
+    // out, has taken it over otherwise, and its state is theirs to write
+    db().notification.updateMany({
+      where: { id: n.id, leaseUntil: n.leaseUntil },
       data: {
         attempts,
         leaseUntil: null,

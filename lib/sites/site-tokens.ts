@@ -52,8 +52,8 @@ export type TokenCheck = { siteId: string } | { limited: true; retryAfterSeconds
 export async function checkToken(db: Db, token: string, defaultPerMinute: number): Promise<TokenCheck> {
   const hash = hashToken(token)
   if (defaultPerMinute <= 0) {
-    const row = await db.siteToken.findUnique({ where: { tokenHash: hash }, select: { siteId: true, revokedAt: true } })
-    return row && !row.revokedAt ? { siteId: row.siteId } : null
+    const [row] = await db.$queryRaw<{ siteId: string }[]>`SELECT "siteId" FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL`
+    return row ? { siteId: row.siteId } : null
   }
   const rows = await db.$queryRaw<{ siteId: string; lim: number; count: number; retryAfter: number }[]>`
     WITH t AS (
