@@ -19,18 +19,8 @@ describe('captures', () => {
     api = client(await newSite())
   })
 
-  async function payment(body: unknown = twoStepPayment()) {
-    const id = uid('pay')
-    const r = await api.put(`/payments/${id}`, body)
-    assert.equal(r.status, 200, r.text)
-    return id
-  }
-
-  async function paymentState(id: string) {
-    const r = await api.get(`/payments/${id}`)
-    assert.equal(r.status, 200, r.text)
-    return r.body
-  }
+  const payment = (body: unknown = twoStepPayment()) => api.newPayment(body)
+  const paymentState = (id: string) => api.paymentNow(id)
 
   function assertCaptureShape(c: any, captureId: string) {
     assert.equal(c.captureId, captureId)

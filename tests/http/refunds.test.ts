@@ -19,18 +19,8 @@ describe('refunds', () => {
     api = client(await newSite())
   })
 
-  async function payment(body: unknown = cardPayment()) {
-    const id = uid('pay')
-    const r = await api.put(`/payments/${id}`, body)
-    assert.equal(r.status, 200, r.text)
-    return id
-  }
-
-  async function paymentState(id: string) {
-    const r = await api.get(`/payments/${id}`)
-    assert.equal(r.status, 200, r.text)
-    return r.body
-  }
+  const payment = (body: unknown = cardPayment()) => api.newPayment(body)
+  const paymentState = (id: string) => api.paymentNow(id)
 
   async function refund(paymentId: string, value: string, refundId = uid('ref')) {
     const r = await api.put(`/payments/${paymentId}/refunds/${refundId}`, { amount: rub(value) })

@@ -57,6 +57,19 @@ export function client(site: { siteId: string; token: string }, prefix = '/api')
     /** any method, raw body or extra headers, under this site's path */
     send: <T = any>(method: string, path: string, opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) =>
       request<T>(method, `${base}${path}`, { token: site.token, ...opts }),
+    /** creates a payment (it must answer 200) and answers its id */
+    async newPayment(body: unknown): Promise<string> {
+      const id = uid('pay')
+      const r = await request('PUT', `${base}/payments/${id}`, { token: site.token, body })
+      if (r.status !== 200) throw new Error(`creating payment ${id} answered ${r.status}: ${r.text}`)
+      return id
+    },
+    /** a payment as it is now (it must answer 200) */
+    async paymentNow(id: string): Promise<any> {
+      const r = await request('GET', `${base}/payments/${id}`, { token: site.token })
+      if (r.status !== 200) throw new Error(`reading payment ${id} answered ${r.status}: ${r.text}`)
+      return r.body
+    },
   }
 }
 
