@@ -1,7 +1,8 @@
 // npm run bench: the production build on a fresh embedded PostgreSQL, driven by autocannon at fixed
 // connections and duration per scenario, beside a floor (bench/floor-server.ts: node:http + pg doing
 // the same database work). Writes bench/RESULTS.md.
-//   env: BENCH_CONNECTIONS (32), BENCH_DURATION seconds (10), DATABASE_POOL_SIZE (the service's, and the floor's)
+//   env: BENCH_CONNECTIONS (32), BENCH_DURATION seconds (10), DATABASE_POOL_SIZE (the service's, and the floor's),
+//   BENCH_ONLY (a word of the scenarios to run; then only those run, and the figures are printed, not written)
 import autocannon from 'autocannon'
 import { spawn } from 'node:child_process'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
@@ -16,6 +17,7 @@ import { startFloor } from './floor-server.ts'
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32)
 const DURATION = Number(process.env.BENCH_DURATION || 10)
 const POOL = Number(process.env.DATABASE_POOL_SIZE || 10)
+const ONLY = process.env.BENCH_ONLY
 const APP_PORT = 4201
 const FLOOR_PORT = 4202
 const PG = { dataDir: 'data/bench-pg', port: 54359, database: 'payin_bench' }
@@ -129,6 +131,15 @@ async function main() {
 
     // what Next.js alone costs on this machine: an API route that does nothing (the 404 catch-all) and
     // the home page (server-rendered, no database)
+    if (ONLY) {
+      for (const s of scenarios.filter((x) => x.name.includes(ONLY))) {
+        await drive(appBase, s.app, auth, 2)
+        const a = await drive(appBase, s.app, auth)
+        const f = await drive(floorBase, s.floor, auth)
+        log(`${s.name}: service ${a.rps.toFixed(0)} req/s p50 ${a.p50} ms p99 ${a.p99} ms errors ${a.errors} | floor ${f.rps.toFixed(0)} req/s | ${((a.rps / f.rps) * 100).toFixed(0)}%`)
+      }
+      return
+    }
     const bounds: string[] = []
     for (const [name, path] of [
       ['bound: an API route doing nothing (Next.js only)', '/api/nothing-here'],

@@ -3,6 +3,7 @@
 // approved at once inserts it PAID).
 import { randomUUID } from 'node:crypto'
 import type { Tx } from '../db/client'
+import { Prisma } from '../generated/prisma/client'
 import { fieldError } from '../http/api-error'
 
 /** how long an implicitly created bill stays payable */
@@ -36,16 +37,32 @@ export async function lockNamedBill(tx: Tx, siteId: string, p: PaymentOnBill, no
   return { id: bill.id, billId: p.billId, state: billState(bill, now) }
 }
 
+export interface ImplicitBill {
+  id: string
+  billId: string
+  invoiceUid: string
+  expiresAt: Date
+}
+
+/** The identifiers and lifetime of an implicit bill, chosen before it is written. */
+export function implicitBill(p: PaymentOnBill, now: Date): ImplicitBill {
+  return { id: randomUUID(), billId: p.billId ?? randomUUID(), invoiceUid: randomUUID(), expiresAt: new Date(now.getTime() + IMPLICIT_BILL_LIFETIME_MS) }
+}
+
+/** The INSERT of an implicit bill, as a statement of its own or a part of a larger one. */
+export function implicitBillInsert(siteId: string, p: PaymentOnBill, b: ImplicitBill, paid: boolean, now: Date): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", currency, "amountMinor", comment, flags, customer, status, "statusChangedAt", "createdAt", "expiresAt")
+    VALUES (${b.id}::uuid, ${siteId}, ${b.billId}, ${b.invoiceUid}::uuid, ${p.currency}, ${p.amountMinor}, ${p.comment ?? null}, ${p.flags}::text[],
+            ${p.customer ? JSON.stringify(p.customer) : null}::jsonb, ${paid ? 'PAID' : 'CREATED'}, ${now}, ${now}, ${b.expiresAt})`
+}
+
 /** A bill for a payment that named none (or one that does not exist yet), in the state given. */
 export async function createImplicitBill(tx: Tx, siteId: string, p: PaymentOnBill, paid: boolean, now: Date): Promise<{ id: string; billId: string }> {
-  const id = randomUUID()
-  const billId = p.billId ?? randomUUID()
+  const bill = implicitBill(p, now)
   // a plain statement on the hot path of payment creation
-  await tx.$executeRaw`
-    INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", currency, "amountMinor", comment, flags, customer, status, "statusChangedAt", "createdAt", "expiresAt")
-    VALUES (${id}::uuid, ${siteId}, ${billId}, ${randomUUID()}::uuid, ${p.currency}, ${p.amountMinor}, ${p.comment ?? null}, ${p.flags}::text[],
-            ${p.customer ? JSON.stringify(p.customer) : null}::jsonb, ${paid ? 'PAID' : 'CREATED'}, ${now}, ${now}, ${new Date(now.getTime() + IMPLICIT_BILL_LIFETIME_MS)})`
-  return { id, billId }
+  await tx.$executeRaw(implicitBillInsert(siteId, p, bill, paid, now))
+  return bill
 }
 
 export async function markBillPaid(tx: Tx, billRef: string, now: Date): Promise<void> {

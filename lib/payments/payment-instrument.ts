@@ -39,21 +39,14 @@ function cardAnswer(profile: CardProfile, now: Date): FirstAnswer {
   return o.kind === 'otp' ? { kind: 'otp', text: CARD_OTP_TEXT } : o
 }
 
-export async function resolveInstrument(tx: Tx, siteId: string, req: PaymentRequest, now: Date): Promise<Instrument> {
+/** A card or a phone number: what it charges and the sandbox's first answer, with no lookup; null for a token or a recurrent charge. */
+export function directInstrument(req: PaymentRequest, now: Date): Instrument | null {
   const m = req.paymentMethod
   switch (m.type) {
     case 'CARD': {
       const profile = cardProfile(m.pan, m.expiryDate)
       return { methodType: 'CARD', maskedPan: maskPan(m.pan), profile, answer: cardAnswer(profile, now) }
     }
-    case 'TOKEN': {
-      const binding = await paymentOfToken(tx, siteId, req.customer!.account!, m.paymentToken)
-      if (!binding?.cardProfile) throw fieldError('paymentMethod.paymentToken', 'is not a payment token of this site and customer account')
-      const profile = binding.cardProfile as unknown as CardProfile
-      return { methodType: 'TOKEN', maskedPan: binding.maskedPan ?? undefined, profile, answer: cardAnswer(profile, now) }
-    }
-    case 'RECURRENT':
-      return recurrentCharge(tx, siteId, m.firstPaymentId, now)
     case 'MOBILE': {
       const scenario = mobileScenario(m.phone)
       return {
@@ -64,6 +57,26 @@ export async function resolveInstrument(tx: Tx, siteId: string, req: PaymentRequ
             : { kind: 'operator', decision: scenario },
       }
     }
+    default:
+      return null
+  }
+}
+
+export async function resolveInstrument(tx: Tx, siteId: string, req: PaymentRequest, now: Date): Promise<Instrument> {
+  const direct = directInstrument(req, now)
+  if (direct) return direct
+  const m = req.paymentMethod
+  switch (m.type) {
+    case 'TOKEN': {
+      const binding = await paymentOfToken(tx, siteId, req.customer!.account!, m.paymentToken)
+      if (!binding?.cardProfile) throw fieldError('paymentMethod.paymentToken', 'is not a payment token of this site and customer account')
+      const profile = binding.cardProfile as unknown as CardProfile
+      return { methodType: 'TOKEN', maskedPan: binding.maskedPan ?? undefined, profile, answer: cardAnswer(profile, now) }
+    }
+    case 'RECURRENT':
+      return recurrentCharge(tx, siteId, m.firstPaymentId, now)
+    default:
+      throw new Error(`no instrument for ${m.type}`)
   }
 }
 

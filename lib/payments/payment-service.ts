@@ -1,17 +1,17 @@
-// Payments: create (idempotent per site and paymentId) and read. One transaction per operation.
+// Payments: create (idempotent per site and paymentId) and read. One statement or one transaction per operation.
 import { randomUUID } from 'node:crypto'
-import { createImplicitBill, lockNamedBill, markBillPaid } from '../bills/bill-for-payment'
+import { createImplicitBill, implicitBill, implicitBillInsert, lockNamedBill, markBillPaid, type PaymentOnBill } from '../bills/bill-for-payment'
 import { issuePareq } from '../acquirer/three-ds'
 import { settings } from '../config'
 import { db, isUniqueViolation, withRetry, type Tx } from '../db/client'
-import type { Payment, Prisma } from '../generated/prisma/client'
+import { Prisma, type Payment } from '../generated/prisma/client'
 import { notFound, requestConflict } from '../http/api-error'
-import { notifyPayment } from '../notifications/outbox'
+import { notifyPayment, paymentNotificationInsert } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
 import { capturedOnApproval, isDue, lockPayment } from './payment-lifecycle'
-import { resolveInstrument, type FirstAnswer } from './payment-instrument'
+import { directInstrument, resolveInstrument, type FirstAnswer, type Instrument } from './payment-instrument'
 import type { PaymentRequest } from './payment-request'
-import { recordToken } from './payment-tokens'
+import { issuesToken, recordToken } from './payment-tokens'
 import { renderPayment } from './payment-wire'
 
 /** Payment create (endpoint 1). An identical replay answers the payment as it is now; another request under the same id is a 409. */
@@ -19,8 +19,8 @@ export async function createPayment(siteId: string, paymentId: string, req: Paym
   const print = fingerprint('payment', req)
   const payment = await withRetry(async () => {
     try {
-      // the common case first: a new payment, in one transaction
-      return await db().$transaction((tx) => insertPayment(tx, siteId, paymentId, req, print))
+      // the common case first: a new payment
+      return await insertPayment(siteId, paymentId, req, print)
     } catch (e) {
       if (!isUniqueViolation(e)) throw e
       // the id exists (a replay, or a concurrent twin that committed first)
@@ -33,11 +33,34 @@ export async function createPayment(siteId: string, paymentId: string, req: Paym
   return renderPayment(payment)
 }
 
-async function insertPayment(tx: Tx, siteId: string, paymentId: string, req: PaymentRequest, print: string): Promise<Payment> {
+/**
+ * A card or phone payment that names no bill needs nothing read or locked first: its implicit bill, the
+ * payment and its notifications are written by one statement (atomic, one round trip). Any other payment
+ * (a named bill, a token, a recurrent charge, a token to issue) is written in a transaction.
+ */
+async function insertPayment(siteId: string, paymentId: string, req: PaymentRequest, print: string): Promise<Payment> {
   const now = new Date()
-  const currency = req.amount.currency
-  const amountMinor = req.amount.value
-  const onBill = { billId: req.billId, amountMinor, currency, flags: req.flags, comment: req.comment, customer: req.customer }
+  const direct = req.billId ? null : directInstrument(req, now)
+  if (direct) {
+    const onBill = paymentOnBill(req)
+    const approved = direct.answer.kind === 'approved'
+    const bill = implicitBill(onBill, now)
+    const row = paymentRow(siteId, paymentId, req, print, direct, direct.answer, bill, now)
+    if (!(approved && issuesToken(row))) {
+      const notification = paymentNotificationInsert(row)
+      const [payment] = await db().$queryRaw<Payment[]>`
+        WITH bill AS (${implicitBillInsert(siteId, onBill, bill, approved, now)}),
+             payment AS (${paymentInsert(row)} RETURNING *)
+             ${notification ? Prisma.sql`, notification AS (${notification})` : Prisma.empty}
+        SELECT * FROM payment`
+      return payment
+    }
+  }
+  return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, now))
+}
+
+async function insertPaymentInTransaction(tx: Tx, siteId: string, paymentId: string, req: PaymentRequest, print: string, now: Date): Promise<Payment> {
+  const onBill = paymentOnBill(req)
   const named = await lockNamedBill(tx, siteId, onBill, now)
   const instrument = await resolveInstrument(tx, siteId, req, now)
   let answer: FirstAnswer = instrument.answer
@@ -45,9 +68,30 @@ async function insertPayment(tx: Tx, siteId: string, paymentId: string, req: Pay
   else if (named?.state === 'EXPIRED') answer = { kind: 'declined', reason: 'BILL_EXPIRED' }
   const approved = answer.kind === 'approved'
   const bill = named ?? (await createImplicitBill(tx, siteId, onBill, approved, now))
+  const [payment] = await tx.$queryRaw<Payment[]>`${paymentInsert(paymentRow(siteId, paymentId, req, print, instrument, answer, bill, now))} RETURNING *`
+  if (approved) {
+    if (named) await markBillPaid(tx, named.id, now)
+    await recordToken(tx, payment)
+  }
+  await notifyPayment(tx, payment)
+  return payment
+}
 
+const paymentOnBill = (req: PaymentRequest): PaymentOnBill => ({
+  billId: req.billId,
+  amountMinor: req.amount.value,
+  currency: req.amount.currency,
+  flags: req.flags,
+  comment: req.comment,
+  customer: req.customer,
+})
+
+/** The new payment's row, every column, as the sandbox's first answer leaves it. */
+function paymentRow(siteId: string, paymentId: string, req: PaymentRequest, print: string, instrument: Instrument, answer: FirstAnswer, bill: { id: string; billId: string }, now: Date): Payment {
   const id = randomUUID()
-  const data: Prisma.PaymentUncheckedCreateInput = {
+  const amountMinor = BigInt(req.amount.value)
+  const firstOfSeries = req.flags.includes('RECURRENT_FIRST')
+  const row: Payment = {
     id,
     siteId,
     paymentId,
@@ -55,47 +99,58 @@ async function insertPayment(tx: Tx, siteId: string, paymentId: string, req: Pay
     billId: bill.billId,
     fingerprint: print,
     methodType: instrument.methodType,
-    maskedPan: instrument.maskedPan,
+    maskedPan: instrument.maskedPan ?? null,
     flags: req.flags,
-    currency,
+    currency: req.amount.currency,
     amountMinor,
+    capturedMinor: 0n,
+    refundedMinor: 0n,
+    reversed: false,
     status: 'WAITING',
+    statusReason: null,
     statusChangedAt: now,
     createdAt: now,
-    comment: req.comment,
-    customer: req.customer,
-    receipt: req.receipt,
-    cardProfile: instrument.profile ? { ...instrument.profile } : undefined,
-    recurrentMinAuthDay: req.flags.includes('RECURRENT_FIRST') ? req.recurrent!.minAuthDay : undefined,
-    recurrentExpiry: req.flags.includes('RECURRENT_FIRST') ? req.recurrent!.expiryDate : undefined,
-    seriesRef: instrument.seriesRef,
-    callbackUrl: req.callbackUrl,
+    comment: req.comment ?? null,
+    customer: req.customer ?? null,
+    receipt: req.receipt ?? null,
+    requirements: null,
+    authFlow: null,
+    otpAttempts: 0,
+    mobileDecisionAt: null,
+    cardProfile: instrument.profile ? { ...instrument.profile } : null,
+    recurrentMinAuthDay: firstOfSeries ? req.recurrent!.minAuthDay : null,
+    recurrentExpiry: firstOfSeries ? req.recurrent!.expiryDate : null,
+    seriesRef: instrument.seriesRef ?? null,
+    callbackUrl: req.callbackUrl ?? null,
   }
   switch (answer.kind) {
     case 'approved':
-      Object.assign(data, { status: 'COMPLETED', capturedMinor: capturedOnApproval({ flags: req.flags, methodType: instrument.methodType, amountMinor: BigInt(amountMinor) }) })
-      break
+      return { ...row, status: 'COMPLETED', capturedMinor: capturedOnApproval({ flags: req.flags, methodType: instrument.methodType, amountMinor }) }
     case 'declined':
-      Object.assign(data, { status: 'DECLINED', statusReason: answer.reason })
-      break
+      return { ...row, status: 'DECLINED', statusReason: answer.reason }
     case 'otp':
-      Object.assign(data, { authFlow: 'OTP', requirements: { otp: answer.text } })
-      break
+      return { ...row, authFlow: 'OTP', requirements: { otp: answer.text } }
     case 'operator':
-      Object.assign(data, { authFlow: answer.decision, mobileDecisionAt: new Date(now.getTime() + settings().mobileOperatorDelayMs) })
-      break
+      return { ...row, authFlow: answer.decision, mobileDecisionAt: new Date(now.getTime() + settings().mobileOperatorDelayMs) }
     case 'threeDS':
       // the PaReq names the payment's internal id
-      Object.assign(data, { authFlow: 'THREE_DS', requirements: { threeDS: { pareq: issuePareq(id), acsUrl: `${settings().publicBaseUrl}/acs` } } })
-      break
+      return { ...row, authFlow: 'THREE_DS', requirements: { threeDS: { pareq: issuePareq(id), acsUrl: `${settings().publicBaseUrl}/acs` } } }
   }
-  const payment = await tx.payment.create({ data })
-  if (approved) {
-    if (named) await markBillPaid(tx, named.id, now)
-    await recordToken(tx, payment)
-  }
-  await notifyPayment(tx, payment)
-  return payment
+}
+
+const json = (v: unknown) => (v === null ? null : JSON.stringify(v))
+
+/** The INSERT of a new payment's row (RETURNING is the caller's). */
+function paymentInsert(p: Payment): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO "Payment" (id, "siteId", "paymentId", "billRef", "billId", fingerprint, "methodType", "maskedPan", flags, currency,
+      "amountMinor", "capturedMinor", "refundedMinor", reversed, status, "statusReason", "statusChangedAt", "createdAt", comment, customer,
+      receipt, requirements, "authFlow", "otpAttempts", "mobileDecisionAt", "cardProfile", "recurrentMinAuthDay", "recurrentExpiry",
+      "seriesRef", "callbackUrl")
+    VALUES (${p.id}::uuid, ${p.siteId}, ${p.paymentId}, ${p.billRef}::uuid, ${p.billId}, ${p.fingerprint}, ${p.methodType}, ${p.maskedPan}, ${p.flags}::text[], ${p.currency},
+      ${p.amountMinor}, ${p.capturedMinor}, ${p.refundedMinor}, ${p.reversed}, ${p.status}, ${p.statusReason}, ${p.statusChangedAt}, ${p.createdAt}, ${p.comment}, ${json(p.customer)}::jsonb,
+      ${json(p.receipt)}::jsonb, ${json(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.mobileDecisionAt}, ${json(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
+      ${p.seriesRef}::uuid, ${p.callbackUrl})`
 }
 
 /** The payment as it is now: a change that fell due (3-D Secure timeout, operator answer) is applied first. */
