@@ -2,7 +2,8 @@
 // connections and duration per scenario, beside a floor (bench/floor-server.ts: node:http + pg doing
 // the same database work). Writes bench/RESULTS.md.
 //   env: BENCH_CONNECTIONS (32), BENCH_DURATION seconds (10), DATABASE_POOL_SIZE (the service's, and the floor's),
-//   BENCH_ONLY (a word of the scenarios to run; then only those run, and the figures are printed, not written)
+//   BENCH_ONLY (a word of the scenarios to run; then only those run, and the figures are printed, not written),
+//   BENCH_PROFILE (a directory for a CPU profile of the service)
 import autocannon from 'autocannon'
 import { spawn } from 'node:child_process'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
@@ -67,7 +68,9 @@ async function main() {
     DATABASE_POOL_SIZE: String(POOL),
     NEXT_TELEMETRY_DISABLED: '1',
   }
-  const app = spawn('node_modules/.bin/next', ['start', '-p', String(APP_PORT), '-H', '127.0.0.1'], {
+  // BENCH_PROFILE=<dir>: the service runs under node --cpu-prof, its profile written there at exit
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+  const app = spawn(process.execPath, [...profile, 'node_modules/next/dist/bin/next', 'start', '-p', String(APP_PORT), '-H', '127.0.0.1'], {
     env: { ...appEnv, PORT: String(APP_PORT) },
     stdio: 'ignore',
     detached: true,

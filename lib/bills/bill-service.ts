@@ -3,7 +3,7 @@
 // change fell due are brought up to date first, so the bill's state is current.
 import { randomUUID } from 'node:crypto'
 import { db, withRetry } from '../db/client'
-import type { Bill } from '../generated/prisma/client'
+import type { Bill, Payment } from '../generated/prisma/client'
 import { notFound, requestConflict } from '../http/api-error'
 import { isDue } from '../payments/payment-lifecycle'
 import { findPayment } from '../payments/payment-service'
@@ -14,46 +14,38 @@ import { renderBill, renderBillPayment } from './bill-wire'
 export async function createBill(siteId: string, billId: string, req: BillRequest) {
   const print = fingerprint('bill', req)
   const bill = await withRetry(async () => {
-    const existing = await db().bill.findUnique({ where: { siteId_billId: { siteId, billId } } })
-    if (existing) {
-      if (existing.fingerprint !== print) throw requestConflict(`Bill ${billId}`)
-      return existing
-    }
+    // one statement for a new bill; an existing one (a replay or a conflict) is read after
     const now = new Date()
-    return db().bill.create({
-      data: {
-        siteId,
-        billId,
-        invoiceUid: randomUUID(),
-        fingerprint: print,
-        currency: req.amount.currency,
-        amountMinor: req.amount.value,
-        comment: req.comment,
-        flags: req.flags,
-        successUrl: req.successUrl,
-        failedUrl: req.failedUrl,
-        customer: req.customer,
-        recurrent: req.recurrent,
-        receipt: req.receipt,
-        status: 'CREATED',
-        statusChangedAt: now,
-        createdAt: now,
-        expiresAt: req.expirationDateTime,
-      },
-    })
+    const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v))
+    const [created] = await db().$queryRaw<Bill[]>`
+      INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "successUrl", "failedUrl",
+        customer, recurrent, receipt, status, "statusChangedAt", "createdAt", "expiresAt")
+      VALUES (${randomUUID()}::uuid, ${siteId}, ${billId}, ${randomUUID()}::uuid, ${print}, ${req.amount.currency}, ${req.amount.value ?? null}, ${req.comment ?? null},
+        ${req.flags}::text[], ${req.successUrl ?? null}, ${req.failedUrl ?? null}, ${json(req.customer)}::jsonb, ${json(req.recurrent)}::jsonb, ${json(req.receipt)}::jsonb,
+        'CREATED', ${now}, ${now}, ${req.expirationDateTime})
+      ON CONFLICT ("siteId", "billId") DO NOTHING
+      RETURNING *`
+    if (created) return created
+    const existing = await db().bill.findUnique({ where: { siteId_billId: { siteId, billId } } })
+    if (!existing) throw new Error('bill conflict without a bill') // cannot happen: bills are never deleted
+    if (existing.fingerprint !== print) throw requestConflict(`Bill ${billId}`)
+    return existing
   })
   return renderBill(bill)
 }
 
 /** the bill and its payments, oldest first, brought up to date */
 export async function loadBill(where: { siteId: string; billId: string } | { invoiceUid: string }): Promise<{ bill: Bill; payments: Awaited<ReturnType<typeof findPayment>>[] } | null> {
-  const find = () =>
-    'invoiceUid' in where
-      ? db().bill.findUnique({ where: { invoiceUid: where.invoiceUid } })
-      : db().bill.findUnique({ where: { siteId_billId: where } })
+  // plain statements: the payment page's read path
+  const find = async () =>
+    (
+      await ('invoiceUid' in where
+        ? db().$queryRaw<Bill[]>`SELECT * FROM "Bill" WHERE "invoiceUid" = ${where.invoiceUid}::uuid`
+        : db().$queryRaw<Bill[]>`SELECT * FROM "Bill" WHERE "siteId" = ${where.siteId} AND "billId" = ${where.billId}`)
+    )[0]
   let bill = await find()
   if (!bill) return null
-  let payments = await db().payment.findMany({ where: { billRef: bill.id }, orderBy: [{ createdAt: 'asc' }, { paymentId: 'asc' }] })
+  let payments = await db().$queryRaw<Payment[]>`SELECT * FROM "Payment" WHERE "billRef" = ${bill.id}::uuid ORDER BY "createdAt", "paymentId"`
   const now = new Date()
   const due = payments.filter((p) => isDue(p, now))
   if (due.length) {
