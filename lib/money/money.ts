@@ -40,11 +40,14 @@ export function formatValue(m: Money): string {
   return toDecimal(m)
 }
 
+const peopleFormats = new Map<string, Intl.NumberFormat>()
+
 /** `100,00 ₽`, `$100.00`: an amount for people, in their language */
 export function formatForPeople(minor: number | bigint, currency: string, locale: string): string {
-  return toDecimal(money(minor, currency), ({ value }) =>
-    new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(value)),
-  )
+  const key = `${locale} ${currency}`
+  const format = peopleFormats.get(key) ?? new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 })
+  peopleFormats.set(key, format)
+  return toDecimal(money(minor, currency), ({ value }) => format.format(Number(value)))
 }
 
 export interface WireAmount {

@@ -16,7 +16,7 @@ export function parsePayerAmount(text: string): number | null {
 
 const field = z.string().max(64).optional().default('')
 
-export function payFormSchema(opts: { openAmount: boolean }) {
+function buildPayFormSchema(opts: { openAmount: boolean }) {
   return z
     .object({ method: z.enum(['card', 'mobile']), pan: field, expiry: field, cvv: field, phone: field, amount: field })
     .superRefine((v, ctx) => {
@@ -42,6 +42,14 @@ export function payFormSchema(opts: { openAmount: boolean }) {
         ? { method: 'card', amountMinor, pan: onlyDigits(v.pan), expiry: v.expiry.trim(), cvv: v.cvv }
         : { method: 'mobile', amountMinor, phone: onlyDigits(v.phone) }
     })
+}
+
+// built once per process (and page load), not per render or request
+const payFormSchemas = { open: buildPayFormSchema({ openAmount: true }), fixed: buildPayFormSchema({ openAmount: false }) }
+
+/** the form's schema, for a bill whose amount the payer enters (open) or a bill with its amount */
+export function payFormSchema(opts: { openAmount: boolean }) {
+  return opts.openAmount ? payFormSchemas.open : payFormSchemas.fixed
 }
 
 export type PayFormInput = z.input<ReturnType<typeof payFormSchema>>

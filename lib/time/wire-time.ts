@@ -2,9 +2,14 @@
 // milliseconds (bills), in the service time zone; inputs are ISO 8601 with an offset or `Z`.
 import { settings } from '../config'
 
+// one formatter per time zone for the life of the process (building one costs ~15× using it)
+const offsetFormats = new Map<string, Intl.DateTimeFormat>()
+
 function offsetMinutes(date: Date, timeZone: string): number {
   if (timeZone === 'UTC') return 0
-  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+  let format = offsetFormats.get(timeZone)
+  if (!format) offsetFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })))
+  const name = format
     .formatToParts(date)
     .find((p) => p.type === 'timeZoneName')?.value
   const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name ?? '')

@@ -12,6 +12,14 @@ import { messagesFor, pickLanguage } from '@/lib/pay-form/messages'
 
 export const dynamic = 'force-dynamic'
 
+// one formatter per language for the life of the process
+const deadlineFormats = new Map<string, Intl.DateTimeFormat>()
+function formatDeadline(at: Date, locale: string): string {
+  const format = deadlineFormats.get(locale) ?? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: settings().timeZone })
+  deadlineFormats.set(locale, format)
+  return format.format(at)
+}
+
 export async function generateMetadata() {
   const t = messagesFor(pickLanguage((await headers()).get('accept-language')))
   return { title: t.title, robots: { index: false } }
@@ -27,7 +35,7 @@ export default async function PayPage({ params, searchParams }: { params: Promis
   const { bill, state } = page
   const locale = lang === 'ru' ? 'ru-RU' : 'en-US'
   const amount = bill.amountMinor === null ? null : formatForPeople(bill.amountMinor, bill.currency, locale)
-  const deadline = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: settings().timeZone }).format(bill.expiresAt)
+  const deadline = formatDeadline(bill.expiresAt, locale)
 
   return (
     <main className="pay" lang={lang}>
