@@ -46,6 +46,7 @@ export async function notifyCapture(tx: Tx, c: Capture): Promise<void> {
   await enqueue(tx, { type: 'CAPTURE', siteId: c.siteId, resourceRef: c.id, resourceId: c.captureId, status: c.status, callbackUrl: c.callbackUrl, body: notificationBody('CAPTURE', renderCapture(c)) })
 }
 
-export async function notifyRefund(tx: Tx, r: Refund): Promise<void> {
-  await enqueue(tx, { type: 'REFUND', siteId: r.siteId, resourceRef: r.id, resourceId: r.refundId, status: r.status, callbackUrl: r.callbackUrl, body: notificationBody('REFUND', renderRefund(r)) })
+/** The INSERT of a refund's notifications (a refund is final when written), alone or in a larger statement. */
+export function refundNotificationInsert(r: Refund): Prisma.Sql {
+  return notificationInsert({ type: 'REFUND', siteId: r.siteId, resourceRef: r.id, resourceId: r.refundId, status: r.status, callbackUrl: r.callbackUrl, body: notificationBody('REFUND', renderRefund(r)) })
 }

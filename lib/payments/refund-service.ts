@@ -1,8 +1,10 @@
 // Refunds of completed payments, partial or whole, and reversals of uncaptured holds (endpoints 5, 6
 // and the refund list).
+import { randomUUID } from 'node:crypto'
 import { db, withRetry } from '../db/client'
+import { Prisma, type Refund } from '../generated/prisma/client'
 import { fieldError, notFound, requestConflict } from '../http/api-error'
-import { notifyRefund } from '../notifications/outbox'
+import { refundNotificationInsert } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
 import { lockPayment } from './payment-lifecycle'
@@ -23,28 +25,34 @@ export async function refundPayment(siteId: string, paymentId: string, refundId:
       if (mismatch) throw fieldError('amount.currency', mismatch)
       const now = new Date()
       const d = decideRefund(totalsOf(p), amount.value)
-      if (d.ok)
-        await tx.payment.update({
-          where: { id: p.id },
-          data: { refundedMinor: { increment: amount.value }, ...(d.reversal ? { reversed: true } : {}) },
-        })
-      const refund = await tx.refund.create({
-        data: {
-          siteId,
-          refundId,
-          callbackUrl,
-          paymentRef: p.id,
-          fingerprint: print,
-          currency: p.currency,
-          amountMinor: amount.value,
-          flags: d.ok && d.reversal ? ['REVERSAL'] : [],
-          status: d.ok ? 'COMPLETED' : 'DECLINED',
-          statusReason: d.ok ? null : d.reason,
-          statusChangedAt: now,
-          createdAt: now,
-        },
-      })
-      await notifyRefund(tx, refund)
+      const row: Refund = {
+        id: randomUUID(),
+        siteId,
+        refundId,
+        callbackUrl: callbackUrl ?? null,
+        paymentRef: p.id,
+        fingerprint: print,
+        currency: p.currency,
+        amountMinor: BigInt(amount.value),
+        flags: d.ok && d.reversal ? ['REVERSAL'] : [],
+        status: d.ok ? 'COMPLETED' : 'DECLINED',
+        statusReason: d.ok ? null : d.reason,
+        statusChangedAt: now,
+        createdAt: now,
+      }
+      // the payment's totals, the refund and its notifications in one statement (the payment is locked)
+      const totals = d.ok
+        ? Prisma.sql`totals AS (UPDATE "Payment" SET "refundedMinor" = "refundedMinor" + ${row.amountMinor}${d.reversal ? Prisma.sql`, reversed = true` : Prisma.empty} WHERE id = ${p.id}::uuid),`
+        : Prisma.empty
+      const [refund] = await tx.$queryRaw<Refund[]>`
+        WITH ${totals}
+          refund AS (
+            INSERT INTO "Refund" (id, "siteId", "refundId", "callbackUrl", "paymentRef", fingerprint, currency, "amountMinor", flags, status, "statusReason", "statusChangedAt", "createdAt")
+            VALUES (${row.id}::uuid, ${row.siteId}, ${row.refundId}, ${row.callbackUrl}, ${row.paymentRef}::uuid, ${row.fingerprint}, ${row.currency}, ${row.amountMinor}, ${row.flags}::text[],
+                    ${row.status}, ${row.statusReason}, ${row.statusChangedAt}, ${row.createdAt})
+            RETURNING *),
+          notification AS (${refundNotificationInsert(row)})
+        SELECT * FROM refund`
       return refund
     }),
   )
