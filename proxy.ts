@@ -1,7 +1,8 @@
-// Every page answers with X-Trace-Id
+// Every page answers with X-Trace-Id (and is logged under it)
 // and the security headers: a Content-Security-Policy whose script nonce Next applies to its own
 // scripts, no framing (frame-ancestors), no sniffing, no referrer (a payUrl is not to leak).
 import { NextResponse, type NextRequest } from 'next/server'
+import { logLine } from './lib/http/request-log'
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 
@@ -39,6 +40,9 @@ export function proxy(request: NextRequest) {
   res.headers.set('X-Content-Type-Options', 'nosniff')
   res.headers.set('Referrer-Policy', 'no-referrer')
   res.headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()')
+  // one log line per page request (not per static asset), under the trace id the payer's browser got;
+  // the status is not known here (the page renders after the proxy)
+  if (!request.nextUrl.pathname.startsWith('/_next/')) logLine({ level: 'info', traceId, method: request.method, path: request.nextUrl.pathname, kind: 'page' })
   return res
 }
 

@@ -155,7 +155,7 @@ async function main(): Promise<number> {
   try {
     await waitForHealth(server)
     log(`server ready on ${BASE_URL} (log: ${path.relative(process.cwd(), SERVER_LOG)})`)
-    const testEnv = { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret, MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS }
+    const testEnv = { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret, MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS, SERVER_LOG }
     nodeTests('HTTP tests', files('tests/http'), testEnv)
     browserTests(testEnv)
   } finally {
