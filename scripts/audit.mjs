@@ -22,7 +22,7 @@ try {
 const failure = report?.error ?? (report ? null : { summary: (r.stderr || r.error?.message || 'no answer').trim().split('\n').pop() })
 if (failure) {
   const text = [report?.statusCode, report?.message, failure.code, failure.summary, failure.detail].filter(Boolean).join(' ')
-  if (/405|ENOAUDIT|audit endpoint|Method Not Allowed|ETIMEDOUT|ECONNREFUSED|ENOTFOUND/i.test(text)) {
+  if (/\b(405|404|501)\b|ENOAUDIT|audit endpoint|Method Not Allowed|ETIMEDOUT|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|network/i.test(text)) {
     console.log(`[audit] not checked: the registry did not serve its advisory endpoint (${text.trim().slice(0, 160)})`)
     process.exit(0)
   }

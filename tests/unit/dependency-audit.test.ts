@@ -54,3 +54,12 @@ test('a registry that refuses the advisory endpoint is reported as not checked',
   assert.equal(r.code, 0, r.out)
   assert.match(r.out, /not checked: .*405/)
 })
+
+test('a registry out of reach is not checked; any other failure of npm audit fails the check', () => {
+  const offline = audit({ error: { code: 'EAI_AGAIN', summary: 'request to https://registry.example/-/npm/v1/security/advisories/bulk failed, reason: getaddrinfo EAI_AGAIN', detail: '' } })
+  assert.equal(offline.code, 0, offline.out)
+  assert.match(offline.out, /not checked/)
+  const noLock = audit({ error: { code: 'ENOLOCK', summary: 'This command requires an existing lockfile.', detail: 'Try creating one first with: npm i --package-lock-only' } })
+  assert.equal(noLock.code, 1, noLock.out)
+  assert.match(noLock.out, /npm audit failed: .*ENOLOCK/)
+})
