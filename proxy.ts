@@ -3,6 +3,7 @@
 // scripts, no framing (frame-ancestors), no sniffing, no referrer (a payUrl is not to leak).
 import { NextResponse, type NextRequest } from 'next/server'
 import { logLine } from './lib/http/request-log'
+import { newTraceId } from './lib/http/trace-id'
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 
@@ -15,7 +16,7 @@ function publicOrigin(): string {
 }
 
 export function proxy(request: NextRequest) {
-  const traceId = hex(crypto.getRandomValues(new Uint8Array(8)))
+  const traceId = newTraceId()
   const nonce = btoa(hex(crypto.getRandomValues(new Uint8Array(16))))
   const csp = [
     "default-src 'self'",

@@ -1,7 +1,6 @@
 // The one wrapper every API handler goes through: trace id, bearer auth and site scoping, path and
 // body parsing (64 KiB limit, strict JSON, zod), the contract's error shape, one log line.
 // Plain Web Request/Response: no framework imports, so it runs and tests outside Next too.
-import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { settings } from '../config'
 import { db } from '../db/client'
@@ -22,6 +21,7 @@ import {
 } from './api-error'
 import { JsonSyntaxError, parseJsonText } from './json-text'
 import { logLine, redact } from './request-log'
+import { isTraceId, newTraceId } from './trace-id'
 
 export const MAX_BODY_BYTES = 64 * 1024
 
@@ -61,12 +61,10 @@ export function apiRoute(endpoints: Partial<Record<Method, Endpoint<z.ZodType, z
 /** 404 for every method: the catch-all of unknown API paths. */
 export const unknownRoute: RouteHandler = (req) => serve(req, () => Promise.reject(notFound('Route')))
 
-const TRACE_ID = /^[0-9a-f]{16}$/
-
 async function serve(req: Request, work: (traceId: string) => Promise<unknown>): Promise<Response> {
   // the page proxy (proxy.ts) may have given this request its trace id already
   const given = req.headers.get('x-trace-id')
-  const traceId = given && TRACE_ID.test(given) ? given : randomBytes(8).toString('hex')
+  const traceId = isTraceId(given) ? given : newTraceId()
   const started = performance.now()
   let res: Response
   let failure: string | undefined

@@ -1,8 +1,8 @@
 // The payment page's own server endpoints: no token, same-origin only (cross-site posts are refused).
-import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { apiRoute, endpoint, isCrossSite } from '../http/api-route'
 import { logLine } from '../http/request-log'
+import { newTraceId } from '../http/trace-id'
 import { idSchema } from '../wire/common-schemas'
 import { codeFormSchema } from './form-schema'
 import { attemptStatus, startAttempt, submitCode, threeDSReturn } from './form-service'
@@ -35,7 +35,7 @@ export const attemptCodeRoute = apiRoute({
 /** TermUrl of the page's 3-D Secure step: a form POST of PaRes and MD from the access-control page */
 export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ invoiceUid: string }> }): Promise<Response> {
   const started = performance.now()
-  const traceId = randomBytes(8).toString('hex')
+  const traceId = newTraceId()
   const { invoiceUid } = await ctx.params
   let location = `/pay/${encodeURIComponent(invoiceUid)}`
   let status = 303
