@@ -2,7 +2,7 @@
 // or one created implicitly with the payment's amount (inserted with its final state: a payment
 // approved at once inserts it PAID).
 import { randomUUID } from 'node:crypto'
-import type { Tx } from '../db/client'
+import { jsonParam, type Tx } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
 import { fieldError } from '../http/api-error'
 
@@ -54,7 +54,7 @@ export function implicitBillInsert(siteId: string, p: PaymentOnBill, b: Implicit
   return Prisma.sql`
     INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", currency, "amountMinor", comment, flags, customer, status, "statusChangedAt", "createdAt", "expiresAt")
     VALUES (${b.id}::uuid, ${siteId}, ${b.billId}, ${b.invoiceUid}::uuid, ${p.currency}, ${p.amountMinor}, ${p.comment ?? null}, ${p.flags}::text[],
-            ${p.customer ? JSON.stringify(p.customer) : null}::jsonb, ${paid ? 'PAID' : 'CREATED'}, ${now}, ${now}, ${b.expiresAt})`
+            ${jsonParam(p.customer)}::jsonb, ${paid ? 'PAID' : 'CREATED'}, ${now}, ${now}, ${b.expiresAt})`
 }
 
 /** A bill for a payment that named none (or one that does not exist yet), in the state given. */

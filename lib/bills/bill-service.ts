@@ -2,7 +2,7 @@
 // bill behind a payUrl. EXPIRED is derived from the deadline on every read; WAITING payments whose
 // change fell due are brought up to date first, so the bill's state is current.
 import { randomUUID } from 'node:crypto'
-import { db, withRetry } from '../db/client'
+import { db, jsonParam, withRetry } from '../db/client'
 import type { Bill, Payment } from '../generated/prisma/client'
 import { notFound, requestConflict } from '../http/api-error'
 import { isDue } from '../payments/payment-lifecycle'
@@ -16,12 +16,11 @@ export async function createBill(siteId: string, billId: string, req: BillReques
   const bill = await withRetry(async () => {
     // one statement for a new bill; an existing one (a replay or a conflict) is read after
     const now = new Date()
-    const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v))
     const [created] = await db().$queryRaw<Bill[]>`
       INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "successUrl", "failedUrl",
         customer, recurrent, receipt, status, "statusChangedAt", "createdAt", "expiresAt")
       VALUES (${randomUUID()}::uuid, ${siteId}, ${billId}, ${randomUUID()}::uuid, ${print}, ${req.amount.currency}, ${req.amount.value ?? null}, ${req.comment ?? null},
-        ${req.flags}::text[], ${req.successUrl ?? null}, ${req.failedUrl ?? null}, ${json(req.customer)}::jsonb, ${json(req.recurrent)}::jsonb, ${json(req.receipt)}::jsonb,
+        ${req.flags}::text[], ${req.successUrl ?? null}, ${req.failedUrl ?? null}, ${jsonParam(req.customer)}::jsonb, ${jsonParam(req.recurrent)}::jsonb, ${jsonParam(req.receipt)}::jsonb,
         'CREATED', ${now}, ${now}, ${req.expirationDateTime})
       ON CONFLICT ("siteId", "billId") DO NOTHING
       RETURNING *`

@@ -25,6 +25,9 @@ export async function closeDb(): Promise<void> {
   holder.payinDb = undefined
 }
 
+/** A JSON column's value as a statement parameter (cast with `::jsonb`): SQL NULL for none. */
+export const jsonParam = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value))
+
 export function isUniqueViolation(e: unknown): boolean {
   return (e as { code?: string })?.code === 'P2002' || /duplicate key value/.test(String((e as Error)?.message ?? ''))
 }

@@ -3,6 +3,7 @@
 // objects; never floats.
 import { add, dinero, subtract, toDecimal, toSnapshot, lessThanOrEqual, type Dinero } from 'dinero.js'
 import * as currencies from 'dinero.js/currencies'
+import { memoized } from '../memoized'
 
 export type Money = Dinero<number>
 
@@ -40,14 +41,15 @@ export function formatValue(m: Money): string {
   return toDecimal(m)
 }
 
-const peopleFormats = new Map<string, Intl.NumberFormat>()
+// one formatter per language and currency
+const peopleFormat = memoized((key) => {
+  const [locale, currency] = key.split(' ')
+  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 })
+})
 
 /** `100,00 ₽`, `$100.00`: an amount for people, in their language */
 export function formatForPeople(minor: number | bigint, currency: string, locale: string): string {
-  const key = `${locale} ${currency}`
-  const format = peopleFormats.get(key) ?? new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 })
-  peopleFormats.set(key, format)
-  return toDecimal(money(minor, currency), ({ value }) => format.format(Number(value)))
+  return toDecimal(money(minor, currency), ({ value }) => peopleFormat(`${locale} ${currency}`).format(Number(value)))
 }
 
 export interface WireAmount {

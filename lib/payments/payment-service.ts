@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { createImplicitBill, implicitBill, implicitBillInsert, lockNamedBill, markBillPaid, type PaymentOnBill } from '../bills/bill-for-payment'
 import { issuePareq } from '../acquirer/three-ds'
 import { settings } from '../config'
-import { db, isUniqueViolation, withRetry, type Tx } from '../db/client'
+import { db, isUniqueViolation, jsonParam, withRetry, type Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { notFound, requestConflict } from '../http/api-error'
 import { notifyPayment, paymentNotificationInsert } from '../notifications/outbox'
@@ -138,8 +138,6 @@ function paymentRow(siteId: string, paymentId: string, req: PaymentRequest, prin
   }
 }
 
-const json = (v: unknown) => (v === null ? null : JSON.stringify(v))
-
 /** The INSERT of a new payment's row (RETURNING is the caller's). */
 function paymentInsert(p: Payment): Prisma.Sql {
   return Prisma.sql`
@@ -148,8 +146,8 @@ function paymentInsert(p: Payment): Prisma.Sql {
       receipt, requirements, "authFlow", "otpAttempts", "mobileDecisionAt", "cardProfile", "recurrentMinAuthDay", "recurrentExpiry",
       "seriesRef", "callbackUrl")
     VALUES (${p.id}::uuid, ${p.siteId}, ${p.paymentId}, ${p.billRef}::uuid, ${p.billId}, ${p.fingerprint}, ${p.methodType}, ${p.maskedPan}, ${p.flags}::text[], ${p.currency},
-      ${p.amountMinor}, ${p.capturedMinor}, ${p.refundedMinor}, ${p.reversed}, ${p.status}, ${p.statusReason}, ${p.statusChangedAt}, ${p.createdAt}, ${p.comment}, ${json(p.customer)}::jsonb,
-      ${json(p.receipt)}::jsonb, ${json(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.mobileDecisionAt}, ${json(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
+      ${p.amountMinor}, ${p.capturedMinor}, ${p.refundedMinor}, ${p.reversed}, ${p.status}, ${p.statusReason}, ${p.statusChangedAt}, ${p.createdAt}, ${p.comment}, ${jsonParam(p.customer)}::jsonb,
+      ${jsonParam(p.receipt)}::jsonb, ${jsonParam(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.mobileDecisionAt}, ${jsonParam(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
       ${p.seriesRef}::uuid, ${p.callbackUrl})`
 }
 

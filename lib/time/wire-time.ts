@@ -1,15 +1,14 @@
 // Date-times on the wire: `YYYY-MM-DDThh:mm:ss.SSS±hh:mm` (payments, captures, refunds) or without
 // milliseconds (bills), in the service time zone; inputs are ISO 8601 with an offset or `Z`.
 import { settings } from '../config'
+import { memoized } from '../memoized'
 
 // one formatter per time zone for the life of the process (building one costs ~15× using it)
-const offsetFormats = new Map<string, Intl.DateTimeFormat>()
+const offsetFormat = memoized((timeZone) => new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }))
 
 function offsetMinutes(date: Date, timeZone: string): number {
   if (timeZone === 'UTC') return 0
-  let format = offsetFormats.get(timeZone)
-  if (!format) offsetFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })))
-  const name = format
+  const name = offsetFormat(timeZone)
     .formatToParts(date)
     .find((p) => p.type === 'timeZoneName')?.value
   const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name ?? '')

@@ -6,6 +6,7 @@ import { PaymentForm } from '@/components/pay/payment-form'
 import { ResultScreen } from '@/components/pay/result-screen'
 import '@/components/pay/pay.css'
 import { settings } from '@/lib/config'
+import { memoized } from '@/lib/memoized'
 import { formatForPeople } from '@/lib/money/money'
 import { mobileAllowed, pageState } from '@/lib/pay-form/form-service'
 import { messagesFor, pickLanguage } from '@/lib/pay-form/messages'
@@ -13,12 +14,7 @@ import { messagesFor, pickLanguage } from '@/lib/pay-form/messages'
 export const dynamic = 'force-dynamic'
 
 // one formatter per language for the life of the process
-const deadlineFormats = new Map<string, Intl.DateTimeFormat>()
-function formatDeadline(at: Date, locale: string): string {
-  const format = deadlineFormats.get(locale) ?? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: settings().timeZone })
-  deadlineFormats.set(locale, format)
-  return format.format(at)
-}
+const deadlineFormat = memoized((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: settings().timeZone }))
 
 export async function generateMetadata() {
   const t = messagesFor(pickLanguage((await headers()).get('accept-language')))
@@ -35,7 +31,7 @@ export default async function PayPage({ params, searchParams }: { params: Promis
   const { bill, state } = page
   const locale = lang === 'ru' ? 'ru-RU' : 'en-US'
   const amount = bill.amountMinor === null ? null : formatForPeople(bill.amountMinor, bill.currency, locale)
-  const deadline = formatDeadline(bill.expiresAt, locale)
+  const deadline = deadlineFormat(locale).format(bill.expiresAt)
 
   return (
     <main className="pay" lang={lang}>
