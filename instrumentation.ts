@@ -1,6 +1,6 @@
-// Runs once when an instance starts: the notification delivery worker of this instance.
+// Runs once when an instance starts: its scheduler and notification delivery worker (lib/instance-work.ts).
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NOTIFICATIONS_WORKER === 'off') return
-  const { startInstanceWorker } = await import('./lib/notifications/delivery')
-  startInstanceWorker()
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return
+  const { startInstanceWork } = await import('./lib/instance-work')
+  startInstanceWork()
 }

@@ -15,6 +15,10 @@ export interface Settings {
   otpCode: string
   /** after how long the emulated mobile operator confirms or rejects (phones ending 0000 / 0001) */
   mobileOperatorDelayMs: number
+  /** how often each instance's scheduler looks for time-driven changes that fell due */
+  schedulerPollMs: number
+  /** how long the previous notification secret still signs after a rotation */
+  notifySecretGraceMs: number
 }
 
 function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -31,11 +35,19 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     timeZone,
     secretKey: env.SECRET_KEY ?? '',
     databasePoolSize: Math.max(1, Number(env.DATABASE_POOL_SIZE ?? 10) || 10),
-    threeDSTimeoutMs: 15 * 60_000,
+    threeDSTimeoutMs: positive(env.THREE_DS_TIMEOUT_MS, 15 * 60_000),
     rateLimitPerMinute: Math.max(0, Number(env.RATE_LIMIT_PER_MINUTE ?? 6000) || 0),
     otpCode: env.SANDBOX_OTP_CODE || '1234',
     mobileOperatorDelayMs: Math.max(0, Number(env.MOBILE_OPERATOR_DELAY_MS ?? 3000) || 0),
+    schedulerPollMs: positive(env.SCHEDULER_POLL_MS, 1000),
+    notifySecretGraceMs: Math.max(0, Number(env.NOTIFY_SECRET_GRACE_HOURS ?? 24) || 0) * 3600_000,
   }
+}
+
+/** a positive number of the environment, else the default */
+function positive(text: string | undefined, fallback: number): number {
+  const n = Number(text)
+  return text && Number.isFinite(n) && n > 0 ? n : fallback
 }
 
 let cached: Settings | undefined

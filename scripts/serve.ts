@@ -26,6 +26,7 @@ async function main() {
   log(`demo site id: ${demo}`)
   if (token) log(`demo site token (shown once): ${token}`)
   else log(`demo site token: printed at the first start; make another with: npm run site -- create ${demo}`)
+  log(`notifications: npm run site -- notify ${demo} <url> sets where they go; npm run site -- secret ${demo} shows their signing secret`)
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {

@@ -1,15 +1,18 @@
 // npm run site -- create <siteId>          creates the site when missing; prints a new token alone on the last line
 // npm run site -- revoke <siteId> <token>  revokes a token (whole, or the hint shown by list)
 // npm run site -- list                      sites and their tokens' hints
-// npm run site -- notify <siteId> <url|off>  the site's notification URL; prints a new signing secret on the last line
+// npm run site -- notify <siteId> <url|off>  the site's notification URL; prints its signing secret on the last line
+// npm run site -- secret <siteId>           prints the site's signing secret on the last line (and the previous one during a grace period)
+// npm run site -- rotate-secret <siteId>    makes a new signing secret, printed on the last line; the old one signs for NOTIFY_SECRET_GRACE_HOURS more
 // Same settings as the server (DATABASE_URL, else the embedded PostgreSQL under data/).
 import { openDatabase, secretKey } from './database.ts'
 
 const [command, siteId, token] = process.argv.slice(2)
-const usage = 'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off>'
+const usage =
+  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId>'
 
 async function main(): Promise<number> {
-  if (!['create', 'revoke', 'list', 'notify'].includes(command ?? '')) {
+  if (!['create', 'revoke', 'list', 'notify', 'secret', 'rotate-secret'].includes(command ?? '')) {
     console.error(usage)
     return 2
   }
@@ -21,24 +24,30 @@ async function main(): Promise<number> {
       if (!siteId) throw new Error(usage)
       const { created } = await sites.ensureSite(db(), siteId)
       const t = await sites.issueToken(db(), siteId)
-      console.log(`site ${siteId} ${created ? 'created' : 'exists'}; new token:`)
+      console.log(`site ${siteId} ${created ? 'created' : 'exists'}; its notification signing secret: npm run site -- secret ${siteId}`)
+      console.log('new token:')
       console.log(t)
     } else if (command === 'revoke') {
       if (!siteId || !token) throw new Error(usage)
       const n = await sites.revokeToken(db(), siteId, token)
       console.log(n ? `revoked ${n} token(s) of ${siteId}` : `no active token of ${siteId} matches`)
       if (!n) return 1
-    } else if (command === 'notify') {
+    } else if (command === 'notify' || command === 'secret' || command === 'rotate-secret') {
       const url = token
-      if (!siteId || !url) throw new Error(usage)
+      if (!siteId || (command === 'notify' && !url)) throw new Error(usage)
       secretKey()
-      const { setNotifyUrl } = await import('../lib/notifications/site-notify.ts')
-      const secret = await setNotifyUrl(db(), siteId, url === 'off' ? null : url)
-      if (!secret) console.log(`notifications of ${siteId} go to each resource's callbackUrl only`)
-      else {
-        console.log(`notifications of ${siteId} go to ${url}; signing secret (shown once):`)
-        console.log(secret)
-      }
+      const notify = await import('../lib/notifications/site-notify.ts')
+      let secrets
+      if (command === 'notify') {
+        secrets = await notify.setNotifyUrl(db(), siteId, url === 'off' ? null : url)
+        console.log(url === 'off' ? `notifications of ${siteId} go to each operation's callbackUrl only` : `notifications of ${siteId} go to ${url}`)
+      } else if (command === 'rotate-secret') {
+        secrets = await notify.rotateNotifySecret(db(), siteId)
+        console.log(`new signing secret of ${siteId}; the previous one still signs until ${secrets.previousUntil?.toISOString() ?? 'now (no grace period)'}`)
+      } else secrets = await notify.notifySecrets(db(), siteId)
+      if (secrets.previous) console.log(`previous secret, valid until ${secrets.previousUntil!.toISOString()}: ${secrets.previous}`)
+      console.log(`signing secret of ${siteId} (Signature and Payin-Signature headers):`)
+      console.log(secrets.current)
     } else {
       for (const s of await sites.listSites(db())) {
         console.log(s.id)

@@ -20,21 +20,27 @@ export interface PaymentOnBill {
   customer?: object
 }
 
+/** the bill's state at `now`: EXPIRED once its deadline has passed unpaid, whether or not the scheduler has written it yet */
 export function billState(bill: { status: string; expiresAt: Date }, now: Date): BillState {
-  if (bill.status === 'PAID') return 'PAID'
+  if (bill.status === 'PAID' || bill.status === 'EXPIRED') return bill.status
   return bill.expiresAt.getTime() <= now.getTime() ? 'EXPIRED' : 'CREATED'
 }
 
 /** The site's bill named by the payment, locked until the transaction ends; null when there is none. */
-export async function lockNamedBill(tx: Tx, siteId: string, p: PaymentOnBill, now: Date): Promise<{ id: string; billId: string; state: BillState } | null> {
+export async function lockNamedBill(
+  tx: Tx,
+  siteId: string,
+  p: PaymentOnBill,
+  now: Date,
+): Promise<{ id: string; billId: string; state: BillState; customFields: Prisma.JsonValue } | null> {
   if (!p.billId) return null
-  const rows = await tx.$queryRaw<{ id: string; currency: string; amountMinor: bigint | null; status: string; expiresAt: Date }[]>`
-    SELECT id, currency, "amountMinor", status, "expiresAt" FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${p.billId} FOR UPDATE`
+  const rows = await tx.$queryRaw<{ id: string; currency: string; amountMinor: bigint | null; status: string; expiresAt: Date; customFields: Prisma.JsonValue }[]>`
+    SELECT id, currency, "amountMinor", status, "expiresAt", "customFields" FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${p.billId} FOR UPDATE`
   const bill = rows[0]
   if (!bill) return null
   if (bill.currency !== p.currency) throw fieldError('amount.currency', `must be the bill's currency ${bill.currency}`)
   if (bill.amountMinor !== null && Number(bill.amountMinor) !== p.amountMinor) throw fieldError('amount.value', "must be the bill's amount")
-  return { id: bill.id, billId: p.billId, state: billState(bill, now) }
+  return { id: bill.id, billId: p.billId, state: billState(bill, now), customFields: bill.customFields }
 }
 
 export interface ImplicitBill {

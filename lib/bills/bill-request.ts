@@ -12,6 +12,7 @@ import {
   receiptTotalMinor,
   recurrentSchema,
 } from '../wire/common-schemas'
+import { customFieldsSchema } from '../notifications/callback-url'
 
 /** the longest a bill may stay payable */
 export const MAX_BILL_LIFETIME_MS = 45 * 24 * 3600_000
@@ -41,6 +42,7 @@ export const billRequestSchema = z
         .optional(),
       recurrent: recurrentSchema.optional(),
       receipt: receiptSchema.optional(),
+      customFields: customFieldsSchema.optional(),
     },
     { error: 'must be a JSON object' },
   )

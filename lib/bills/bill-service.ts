@@ -18,10 +18,10 @@ export async function createBill(siteId: string, billId: string, req: BillReques
     const now = new Date()
     const [created] = await db().$queryRaw<Bill[]>`
       INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "successUrl", "failedUrl",
-        customer, recurrent, receipt, status, "statusChangedAt", "createdAt", "expiresAt")
+        customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt")
       VALUES (${randomUUID()}::uuid, ${siteId}, ${billId}, ${randomUUID()}::uuid, ${print}, ${req.amount.currency}, ${req.amount.value ?? null}, ${req.comment ?? null},
         ${req.flags}::text[], ${req.successUrl ?? null}, ${req.failedUrl ?? null}, ${jsonParam(req.customer)}::jsonb, ${jsonParam(req.recurrent)}::jsonb, ${jsonParam(req.receipt)}::jsonb,
-        'CREATED', ${now}, ${now}, ${req.expirationDateTime})
+        ${jsonParam(req.customFields)}::jsonb, 'CREATED', ${now}, ${now}, ${req.expirationDateTime})
       ON CONFLICT ("siteId", "billId") DO NOTHING
       RETURNING *`
     if (created) return created

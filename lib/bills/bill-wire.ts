@@ -29,6 +29,7 @@ export function renderBill(b: Bill, now = new Date()) {
     ...(b.recurrent ? { recurrent: b.recurrent } : {}),
     ...(b.successUrl ? { successUrl: b.successUrl } : {}),
     ...(b.failedUrl ? { failedUrl: b.failedUrl } : {}),
+    ...(b.customFields ? { customFields: b.customFields } : {}),
   }
 }
 

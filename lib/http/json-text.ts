@@ -110,3 +110,17 @@ export function parseJsonText(text: string): unknown {
   if (i !== text.length) fail('unexpected text after the value')
   return result
 }
+
+/**
+ * JSON.stringify for plain data that may hold RawNumber values, written as their text: the way to put
+ * a number such as `60.50` (two decimals, as production's notifications write amounts) into JSON.
+ */
+export function stringifyJson(value: unknown): string {
+  if (value instanceof RawNumber) return value.text
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : stringifyJson(v))).join(',')}]`
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined)
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stringifyJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}

@@ -1,11 +1,18 @@
-// Delivering notifications: workers in every instance claim due rows with FOR UPDATE SKIP LOCKED and a
-// lease (a row is posted by one worker at a time; a worker that dies mid-way leaves a lease that
-// expires, and the row is posted again), post them signed, and record each attempt. Retries until a
-// 2xx: after 5 s, 1 min, then 5 min three times; then FAILED. Outgoing requests: http(s) only, a
-// timeout, no redirects followed, the answer read up to 64 KiB.
+// Delivering notifications. Workers in every instance claim due rows from the outbox with a lease (a
+// row is posted by one worker at a time; a worker that dies mid-way leaves a lease that expires, and
+// the row is posted again), post each one signed, and record each attempt. Retries until a 2xx: after
+// 5 s, 1 min, then 5 min three times; then FAILED.
+// Isolation: a site has at most NOTIFY_SITE_CONCURRENCY deliveries under way across all instances
+// (claims are serialised by an advisory lock, so the count is exact), and each delivery runs on its
+// own — a worker never waits for a batch — so a slow or failing receiver delays only its own site.
+// Outgoing requests follow outgoing-policy.ts (refused addresses, timeout, no redirects, size limit).
+import type { LookupFunction } from 'node:net'
+import { settings } from '../config'
 import { db } from '../db/client'
 import type { Notification } from '../generated/prisma/client'
-import { siteSecret, signatureOf } from './signing'
+import { processPolicy } from './callback-url'
+import { postNotification, type PostOutcome } from './outgoing-policy'
+import { signatureHeaders, siteSecrets } from './signing'
 
 export interface DeliverySettings {
   /** the waits before the 2nd, 3rd, … attempt; after the last, FAILED */
@@ -13,72 +20,76 @@ export interface DeliverySettings {
   timeoutMs: number
   leaseMs: number
   pollMs: number
+  /** deliveries under way in this instance */
+  concurrency: number
+  /** deliveries under way for one site, across instances */
+  perSite: number
+  /** DNS lookup of receivers' host names (tests stub it) */
+  lookup?: LookupFunction
+}
+
+const count = (text: string | undefined, fallback: number) => {
+  const n = Number(text)
+  return text && Number.isInteger(n) && n > 0 ? n : fallback
 }
 
 export function deliverySettings(env: NodeJS.ProcessEnv = process.env): DeliverySettings {
   const delays = (env.NOTIFY_RETRY_DELAYS_MS ?? '5000,60000,300000,300000,300000').split(',').map(Number).filter((n) => n >= 0)
+  const timeoutMs = count(env.NOTIFY_TIMEOUT_MS, 10_000)
   return {
     retryDelaysMs: delays,
-    timeoutMs: Number(env.NOTIFY_TIMEOUT_MS ?? 10_000),
-    leaseMs: Number(env.NOTIFY_LEASE_MS ?? 60_000),
-    pollMs: Number(env.NOTIFY_POLL_MS ?? 1000),
+    timeoutMs,
+    // a lease outlives the attempt it covers
+    leaseMs: Math.max(count(env.NOTIFY_LEASE_MS, 60_000), timeoutMs + 5_000),
+    pollMs: count(env.NOTIFY_POLL_MS, 500),
+    concurrency: count(env.NOTIFY_CONCURRENCY, 32),
+    perSite: count(env.NOTIFY_SITE_CONCURRENCY, 4),
   }
 }
 
 const MAX_ANSWER_BYTES = 64 * 1024
+/** serialises claims across instances (pg_advisory_xact_lock key: "notify" in ASCII) */
+const CLAIM_LOCK = 0x6e6f74696679n
 
-async function claim(s: DeliverySettings, limit = 10): Promise<Notification[]> {
-  return db().$queryRaw<Notification[]>`
-    UPDATE "Notification" SET "leaseUntil" = now() + ${s.leaseMs}::float8 * interval '1 millisecond'
-    WHERE id IN (
-      SELECT id FROM "Notification"
-      WHERE state = 'PENDING' AND "nextAttemptAt" <= now() AND ("leaseUntil" IS NULL OR "leaseUntil" < now())
-      ORDER BY "nextAttemptAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING *`
+type Claimed = Notification & { notifySecretVersion: number; notifySecretRotatedAt: Date | null }
+
+/**
+ * Leases up to `free` due notifications, oldest first, none of a site that already has `perSite`
+ * deliveries under way; with each, its site's secret version.
+ */
+async function claim(s: DeliverySettings, free: number): Promise<Claimed[]> {
+  return db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})::text`
+    return tx.$queryRaw<Claimed[]>`
+      WITH busy AS (
+        SELECT "siteId", count(*)::int AS n FROM "Notification"
+        WHERE state = 'PENDING' AND "leaseUntil" >= now() GROUP BY "siteId"),
+      due AS (
+        SELECT d.id, d."nextAttemptAt",
+               row_number() OVER (PARTITION BY d."siteId" ORDER BY d."nextAttemptAt", d.id) + coalesce(b.n, 0) AS place
+        FROM "Notification" d LEFT JOIN busy b ON b."siteId" = d."siteId"
+        WHERE d.state = 'PENDING' AND d."nextAttemptAt" <= now() AND (d."leaseUntil" IS NULL OR d."leaseUntil" < now())),
+      picked AS (SELECT id FROM due WHERE place <= ${s.perSite} ORDER BY "nextAttemptAt" LIMIT ${free})
+      UPDATE "Notification" n SET "leaseUntil" = now() + ${s.leaseMs}::float8 * interval '1 millisecond'
+      FROM "Site" site
+      WHERE n.id IN (SELECT id FROM picked) AND site.id = n."siteId"
+        AND n.state = 'PENDING' AND (n."leaseUntil" IS NULL OR n."leaseUntil" < now())
+      RETURNING n.*, site."notifySecretVersion", site."notifySecretRotatedAt"`
+  })
 }
 
-interface Outcome {
-  httpStatus: number | null
-  error: string | null
-  durationMs: number
+/** posts one claimed notification, signed for this sending */
+async function post(n: Claimed, s: DeliverySettings): Promise<PostOutcome> {
+  const secrets = siteSecrets({ id: n.siteId, notifySecretVersion: n.notifySecretVersion, notifySecretRotatedAt: n.notifySecretRotatedAt }, settings().notifySecretGraceMs)
+  return postNotification(
+    n.url,
+    n.body,
+    { ...signatureHeaders(secrets, n.body), 'User-Agent': 'payin-sandbox-notifications/1' },
+    { timeoutMs: s.timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES, policy: processPolicy(), lookup: s.lookup },
+  )
 }
 
-async function post(n: Notification, s: DeliverySettings): Promise<Outcome> {
-  const started = performance.now()
-  const done = (httpStatus: number | null, error: string | null): Outcome => ({ httpStatus, error, durationMs: Math.round(performance.now() - started) })
-  let url: URL
-  try {
-    url = new URL(n.url)
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return done(null, 'only http(s) URLs are called')
-  } catch {
-    return done(null, 'not a URL')
-  }
-  const site = await db().site.findUnique({ where: { id: n.siteId }, select: { notifySecretVersion: true } })
-  const signature = signatureOf(siteSecret(n.siteId, site?.notifySecretVersion ?? 0), n.body)
-  try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Signature: signature, 'User-Agent': 'payin-sandbox-notifications/1' },
-      body: n.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(s.timeoutMs),
-    })
-    // read (and drop) at most 64 KiB of the answer
-    const reader = res.body?.getReader()
-    for (let read = 0; reader && read < MAX_ANSWER_BYTES; ) {
-      const chunk = await reader.read()
-      if (chunk.done) break
-      read += chunk.value.byteLength
-    }
-    await reader?.cancel().catch(() => {})
-    return done(res.status, res.status >= 300 && res.status < 400 ? 'redirects are not followed' : null)
-  } catch (e) {
-    const name = (e as Error)?.name
-    return done(null, name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${s.timeoutMs} ms` : `could not connect: ${(e as Error)?.message ?? e}`)
-  }
-}
-
-async function record(n: Notification, o: Outcome, s: DeliverySettings): Promise<void> {
+async function record(n: Notification, o: PostOutcome, s: DeliverySettings): Promise<void> {
   const ok = o.httpStatus !== null && o.httpStatus >= 200 && o.httpStatus < 300
   const attempts = n.attempts + 1
   const delay = s.retryDelaysMs[attempts - 1]
@@ -102,33 +113,52 @@ async function record(n: Notification, o: Outcome, s: DeliverySettings): Promise
   ])
 }
 
-/** one pass: claims what is due and posts it; the number posted */
-export async function deliverDue(s = deliverySettings()): Promise<number> {
-  const batch = await claim(s)
-  await Promise.all(batch.map(async (n) => record(n, await post(n, s), s)))
-  return batch.length
-}
+const logError = (e: unknown) => process.stderr.write(`notification delivery: ${(e as Error)?.message ?? e}\n`)
 
-/** the worker of this instance: passes one after another, pausing when nothing is due */
+/**
+ * The worker of this instance: claims as many due notifications as it has free places, delivers each
+ * on its own, and claims again as soon as a place frees up or, when nothing was due, after pollMs.
+ * The returned function stops it claiming (deliveries under way finish).
+ */
 export function startDeliveryWorker(s = deliverySettings()): () => void {
   let stopped = false
+  let underWay = 0
+  let wake: (() => void) | null = null
+  const nudge = () => {
+    wake?.()
+    wake = null
+  }
   ;(async () => {
     while (!stopped) {
-      let posted = 0
-      try {
-        posted = await deliverDue(s)
-      } catch (e) {
-        process.stderr.write(`notification delivery: ${(e as Error)?.message ?? e}\n`)
+      const free = s.concurrency - underWay
+      let claimed: Claimed[] = []
+      if (free > 0) {
+        try {
+          claimed = await claim(s, free)
+        } catch (e) {
+          logError(e)
+        }
+        for (const n of claimed) {
+          underWay++
+          post(n, s)
+            .then((o) => record(n, o, s))
+            .catch(logError)
+            .finally(() => {
+              underWay--
+              nudge()
+            })
+        }
       }
-      if (!posted) await new Promise((r) => setTimeout(r, s.pollMs).unref?.())
+      // all places taken: wait for one to free up; nothing (more) due: wait for the next poll
+      if (free <= 0 || claimed.length < free)
+        await new Promise<void>((r) => {
+          wake = r
+          setTimeout(nudge, s.pollMs).unref?.()
+        })
     }
   })()
   return () => {
     stopped = true
+    nudge()
   }
-}
-
-/** this instance's worker, which claims nothing new once SIGTERM comes (Next.js then stops accepting, finishes the requests in flight and exits) */
-export function startInstanceWorker(): void {
-  process.once('SIGTERM', startDeliveryWorker())
 }

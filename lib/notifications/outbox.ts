@@ -1,9 +1,11 @@
-// Writing notifications, in the transaction of the status change they tell of: one row per target
-// (the resource's callbackUrl and the site's URL), at most once per change (a unique key).
+// Writing notifications, in the transaction (or the statement) of the status change they tell of:
+// at most once per change (a unique key), to exactly one URL — the operation's callbackUrl, else (for
+// a payment) its bill's customFields.invoice_callback_url, else the site's notification URL; none
+// when there is none of these.
 import type { Tx } from '../db/client'
 import { Prisma, type Capture, type Payment, type Refund } from '../generated/prisma/client'
-import { renderCapture, renderPayment, renderRefund } from '../payments/payment-wire'
-import { notificationBody, type NotificationType } from './signing'
+import { invoiceCallbackUrl } from './callback-url'
+import { captureNotificationBody, paymentNotificationBody, refundNotificationBody, type NotificationType } from './notification-body'
 
 const FINAL = new Set(['COMPLETED', 'DECLINED'])
 
@@ -13,28 +15,33 @@ interface NewNotification {
   resourceRef: string
   resourceId: string
   status: string
-  callbackUrl: string | null
+  /** where it goes instead of the site's URL, if anywhere */
+  target: string | null
   body: string
 }
 
-/** The INSERT of a change's notifications (none when neither target exists), alone or in a larger statement. */
+/** The INSERT of a change's notification (none when no URL is known), alone or in a larger statement. */
 function notificationInsert(n: NewNotification): Prisma.Sql {
   return Prisma.sql`
     INSERT INTO "Notification" (id, "siteId", type, "resourceRef", "resourceId", status, url, body, state, "nextAttemptAt")
     SELECT gen_random_uuid(), ${n.siteId}, ${n.type}, ${n.resourceRef}::uuid, ${n.resourceId}, ${n.status}, u.url, ${n.body}, 'PENDING', now()
-    FROM (SELECT ${n.callbackUrl}::text AS url WHERE ${n.callbackUrl}::text IS NOT NULL
-          UNION SELECT "notifyUrl" FROM "Site" WHERE id = ${n.siteId} AND "notifyUrl" IS NOT NULL) u
+    FROM (SELECT coalesce(${n.target}::text, (SELECT "notifyUrl" FROM "Site" WHERE id = ${n.siteId})) AS url) u
+    WHERE u.url IS NOT NULL
     ON CONFLICT ("resourceRef", status, url) DO NOTHING`
 }
 
-async function enqueue(tx: Tx, n: NewNotification) {
-  await tx.$executeRaw(notificationInsert(n))
-}
-
-/** The INSERT of a payment's notifications, or null while its status is not final. */
+/** The INSERT of a payment's notification, or null while its status is not final. */
 export function paymentNotificationInsert(p: Payment): Prisma.Sql | null {
   if (!FINAL.has(p.status)) return null
-  return notificationInsert({ type: 'PAYMENT', siteId: p.siteId, resourceRef: p.id, resourceId: p.paymentId, status: p.status, callbackUrl: p.callbackUrl, body: notificationBody('PAYMENT', renderPayment(p)) })
+  return notificationInsert({
+    type: 'PAYMENT',
+    siteId: p.siteId,
+    resourceRef: p.id,
+    resourceId: p.paymentId,
+    status: p.status,
+    target: p.callbackUrl ?? invoiceCallbackUrl(p.customFields),
+    body: paymentNotificationBody(p),
+  })
 }
 
 export async function notifyPayment(tx: Tx, p: Payment): Promise<void> {
@@ -42,11 +49,13 @@ export async function notifyPayment(tx: Tx, p: Payment): Promise<void> {
   if (insert) await tx.$executeRaw(insert)
 }
 
-export async function notifyCapture(tx: Tx, c: Capture): Promise<void> {
-  await enqueue(tx, { type: 'CAPTURE', siteId: c.siteId, resourceRef: c.id, resourceId: c.captureId, status: c.status, callbackUrl: c.callbackUrl, body: notificationBody('CAPTURE', renderCapture(c)) })
+export async function notifyCapture(tx: Tx, c: Capture, p: Payment): Promise<void> {
+  await tx.$executeRaw(
+    notificationInsert({ type: 'CAPTURE', siteId: c.siteId, resourceRef: c.id, resourceId: c.captureId, status: c.status, target: c.callbackUrl, body: captureNotificationBody(c, p) }),
+  )
 }
 
-/** The INSERT of a refund's notifications (a refund is final when written), alone or in a larger statement. */
-export function refundNotificationInsert(r: Refund): Prisma.Sql {
-  return notificationInsert({ type: 'REFUND', siteId: r.siteId, resourceRef: r.id, resourceId: r.refundId, status: r.status, callbackUrl: r.callbackUrl, body: notificationBody('REFUND', renderRefund(r)) })
+/** The INSERT of a refund's notification (a refund is final when written), alone or in a larger statement. */
+export function refundNotificationInsert(r: Refund, p: Payment): Prisma.Sql {
+  return notificationInsert({ type: 'REFUND', siteId: r.siteId, resourceRef: r.id, resourceId: r.refundId, status: r.status, target: r.callbackUrl, body: refundNotificationBody(r, p) })
 }

@@ -1,27 +1,57 @@
-// Notification signatures, as the production protocol signs them: header `Signature`, lowercase hex
-// HMAC-SHA256 with the site's notification secret over `id|createdDateTime|amount.value`, the values
-// exactly as in the body. The secret is derived from the service key and the site's secret version,
-// so it is never stored; setting a new URL with the site command makes (and shows) a new one.
+// Notification signatures.
+// - `Signature`, as the production protocol signs (existing clients verify it): lowercase hex
+//   HMAC-SHA256 with the site's secret over `{id}|{createdDateTime}|{amount.value}`, the values as
+//   written in the body (the amount as its two-decimal text). It covers three fields and no time.
+// - `Payin-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, beyond production:
+//   the whole body and the moment of sending, so a receiver can refuse a changed body or a replay.
+// A site's secret is derived from SECRET_KEY and the site's secret version, so it is never stored and
+// exists from the site's creation. After a rotation the previous secret keeps signing `Signature` for
+// the grace period (a receiver not yet switched keeps verifying), and `Payin-Signature` carries a v1
+// for each of the two secrets (a receiver already switched verifies at once).
 import { createHmac } from 'node:crypto'
 import { sign } from '../security/keyed-hash'
+import { ID_FIELD, OBJECT_KEY, type NotificationType } from './notification-body'
 
 export const siteSecret = (siteId: string, version: number) => `whsec_${sign('notify-secret', `${siteId}:${version}`)}`
 
-export type NotificationType = 'PAYMENT' | 'CAPTURE' | 'REFUND'
-
-const ID_FIELD: Record<NotificationType, string> = { PAYMENT: 'paymentId', CAPTURE: 'captureId', REFUND: 'refundId' }
-const KEY: Record<NotificationType, string> = { PAYMENT: 'payment', CAPTURE: 'capture', REFUND: 'refund' }
-
-/** `{"payment": {…}, "type": "PAYMENT", "version": "1"}` */
-export function notificationBody(type: NotificationType, resource: Record<string, unknown>): string {
-  return JSON.stringify({ [KEY[type]]: resource, type, version: '1' })
+export interface SiteSecrets {
+  /** the secret made by the latest rotation (or the site's first) */
+  current: string
+  /** the one before, while its grace period lasts */
+  previous: string | null
+  previousUntil: Date | null
 }
 
-/** the signed text of a notification body */
+export function siteSecrets(
+  site: { id: string; notifySecretVersion: number; notifySecretRotatedAt: Date | null },
+  graceMs: number,
+  now = new Date(),
+): SiteSecrets {
+  const until = site.notifySecretRotatedAt && site.notifySecretVersion > 0 ? new Date(site.notifySecretRotatedAt.getTime() + graceMs) : null
+  const inGrace = until !== null && until.getTime() > now.getTime()
+  return {
+    current: siteSecret(site.id, site.notifySecretVersion),
+    previous: inGrace ? siteSecret(site.id, site.notifySecretVersion - 1) : null,
+    previousUntil: inGrace ? until : null,
+  }
+}
+
+/** the text `Signature` covers: `{id}|{createdDateTime}|{amount.value}` of the body's object */
 export function signedText(body: string): string {
   const parsed = JSON.parse(body) as { type: NotificationType } & Record<string, any>
-  const r = parsed[KEY[parsed.type]]
-  return `${r[ID_FIELD[parsed.type]]}|${r.createdDateTime}|${r.amount.value}`
+  const o = parsed[OBJECT_KEY[parsed.type]]
+  // amounts are written with two decimals; a double of at most 1e9 with two decimals prints back exactly
+  return `${o[ID_FIELD[parsed.type]]}|${o.createdDateTime}|${Number(o.amount.value).toFixed(2)}`
 }
 
-export const signatureOf = (secret: string, body: string) => createHmac('sha256', secret).update(signedText(body)).digest('hex')
+const hmacHex = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex')
+
+/** the headers that sign one sending of a notification body */
+export function signatureHeaders(secrets: SiteSecrets, body: string, now = new Date()): { Signature: string; 'Payin-Signature': string } {
+  const t = Math.floor(now.getTime() / 1000)
+  const all = secrets.previous ? [secrets.current, secrets.previous] : [secrets.current]
+  return {
+    Signature: hmacHex(secrets.previous ?? secrets.current, signedText(body)),
+    'Payin-Signature': [`t=${t}`, ...all.map((s) => `v1=${hmacHex(s, `${t}.${body}`)}`)].join(','),
+  }
+}

@@ -1,14 +1,35 @@
-// The site-level notification URL and its signing secret (a new one each time the URL is set).
+// A site's notification settings: its URL, and the secret that signs its notifications (it exists
+// from the site's creation; the merchant can see it at any time and rotate it).
+import { settings } from '../config'
 import type { Db } from '../db/client'
-import { httpUrlSchema } from '../wire/common-schemas'
-import { siteSecret } from './signing'
+import { callbackUrlSchema } from './callback-url'
+import { siteSecrets, type SiteSecrets } from './signing'
 
-/** sets (or, with null, clears) the site's URL; the new secret, or null when cleared */
-export async function setNotifyUrl(db: Db, siteId: string, url: string | null): Promise<string | null> {
-  if (url !== null && !httpUrlSchema.safeParse(url).success) throw new Error('the notification URL must be an absolute http(s) URL')
-  const site = await db.site.update({
-    where: { id: siteId },
-    data: url === null ? { notifyUrl: null } : { notifyUrl: url, notifySecretVersion: { increment: 1 } },
-  })
-  return url === null ? null : siteSecret(siteId, site.notifySecretVersion)
+async function siteOf(db: Db, siteId: string) {
+  const site = await db.site.findUnique({ where: { id: siteId }, select: { id: true, notifySecretVersion: true, notifySecretRotatedAt: true } })
+  if (!site) throw new Error(`there is no site ${siteId}`)
+  return site
+}
+
+/** the site's secrets now: the current one, and the previous one while its grace period lasts */
+export async function notifySecrets(db: Db, siteId: string): Promise<SiteSecrets> {
+  return siteSecrets(await siteOf(db, siteId), settings().notifySecretGraceMs)
+}
+
+/** sets (or, with null, clears) the site's URL; its secrets */
+export async function setNotifyUrl(db: Db, siteId: string, url: string | null): Promise<SiteSecrets> {
+  if (url !== null) {
+    const parsed = callbackUrlSchema.safeParse(url)
+    if (!parsed.success) throw new Error(`the notification URL ${parsed.error.issues[0].message}`)
+  }
+  await siteOf(db, siteId)
+  await db.site.update({ where: { id: siteId }, data: { notifyUrl: url } })
+  return notifySecrets(db, siteId)
+}
+
+/** makes a new secret; the one it replaces still signs for NOTIFY_SECRET_GRACE_HOURS */
+export async function rotateNotifySecret(db: Db, siteId: string): Promise<SiteSecrets> {
+  await siteOf(db, siteId)
+  await db.site.update({ where: { id: siteId }, data: { notifySecretVersion: { increment: 1 }, notifySecretRotatedAt: new Date() } })
+  return notifySecrets(db, siteId)
 }

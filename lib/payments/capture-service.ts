@@ -1,6 +1,6 @@
 // Captures of authorised (two-step) payments (endpoint 4 and its read).
 import { db, withRetry } from '../db/client'
-import { fieldError, notFound, requestConflict } from '../http/api-error'
+import { fieldError, incorrectInvocation, notFound, requestConflict } from '../http/api-error'
 import { notifyCapture } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
@@ -18,6 +18,9 @@ export async function capturePayment(siteId: string, paymentId: string, captureI
         if (existing.fingerprint !== print) throw requestConflict(`Capture ${captureId}`)
         return existing
       }
+      // one successful capture per payment: a new one after it is refused, as production does
+      if (await tx.capture.findFirst({ where: { paymentRef: p.id, status: 'COMPLETED' }, select: { id: true } }))
+        throw incorrectInvocation('Successful capture already done for this payment')
       const mismatch = currencyMismatch(amount, p)
       if (mismatch) throw fieldError('amount.currency', mismatch)
       const now = new Date()
@@ -38,7 +41,7 @@ export async function capturePayment(siteId: string, paymentId: string, captureI
           createdAt: now,
         },
       })
-      await notifyCapture(tx, capture)
+      await notifyCapture(tx, capture, p)
       return capture
     }),
   )

@@ -2,7 +2,8 @@
 // app/api re-export these.
 import { z } from 'zod'
 import { apiRoute, endpoint } from '../http/api-route'
-import { amountSchema, httpUrlSchema, idSchema } from '../wire/common-schemas'
+import { amountSchema, idSchema } from '../wire/common-schemas'
+import { callbackUrlSchema } from '../notifications/callback-url'
 import { capturePayment, readCapture } from './capture-service'
 import { completePayment } from './complete-service'
 import { paymentRequestSchema } from './payment-request'
@@ -51,7 +52,7 @@ export const completeRoute = apiRoute({
 export const captureRoute = apiRoute({
   PUT: endpoint({
     params: capturePath,
-    body: z.object({ amount: amountSchema.optional(), callbackUrl: httpUrlSchema.optional() }, { error: 'must be a JSON object' }),
+    body: z.object({ amount: amountSchema.optional(), callbackUrl: callbackUrlSchema.optional() }, { error: 'must be a JSON object' }),
     bodyOptional: true,
     handle: ({ siteId, params, body }) => capturePayment(siteId, params.paymentId, params.captureId, body.amount, body.callbackUrl),
   }),
@@ -61,7 +62,7 @@ export const captureRoute = apiRoute({
 export const refundRoute = apiRoute({
   PUT: endpoint({
     params: refundPath,
-    body: z.object({ amount: amountSchema, callbackUrl: httpUrlSchema.optional() }, { error: 'must be a JSON object' }),
+    body: z.object({ amount: amountSchema, callbackUrl: callbackUrlSchema.optional() }, { error: 'must be a JSON object' }),
     handle: ({ siteId, params, body }) => refundPayment(siteId, params.paymentId, params.refundId, body.amount, body.callbackUrl),
   }),
   GET: endpoint({ params: refundPath, handle: ({ siteId, params }) => readRefund(siteId, params.paymentId, params.refundId) }),

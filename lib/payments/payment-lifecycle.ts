@@ -1,7 +1,8 @@
 // How a payment leaves WAITING: approved (the bill permitting), or declined. Time-driven changes — a
-// 3-D Secure challenge left for 15 minutes, the emulated mobile operator's answer — are derived from
-// stored timestamps whenever the payment is next touched, so they are right after a restart and with
-// several instances, with no timer anywhere. The caller holds the payment's row lock.
+// 3-D Secure challenge left for 15 minutes, the emulated mobile operator's answer — are stored as the
+// payment's `dueAt`: the scheduler (lib/scheduler) applies them at that time on whichever instance
+// gets there first, and a request that touches the payment after it applies them too, so every
+// reader sees the same final state, dated when it fell due. The caller holds the payment's row lock.
 import { billState, markBillPaid } from '../bills/bill-for-payment'
 import type { DeclineReason } from '../acquirer/sandbox-acquirer'
 import { settings } from '../config'
@@ -9,6 +10,7 @@ import type { Tx } from '../db/client'
 import type { Payment } from '../generated/prisma/client'
 import { notFound } from '../http/api-error'
 import { notifyPayment } from '../notifications/outbox'
+import { isOneStep } from './payment-rules'
 import { recordToken } from './payment-tokens'
 
 /** Locks the site's payment for the rest of the transaction and brings it up to date (404 when there is none). */
@@ -18,34 +20,29 @@ export async function lockPayment(tx: Tx, siteId: string, paymentId: string, now
   return settle(tx, rows[0], now)
 }
 
-/** One-step payments, and mobile-balance payments (always one-step), are captured when approved. */
-export const capturedOnApproval = (p: Pick<Payment, 'flags' | 'methodType' | 'amountMinor'>) =>
-  p.flags.includes('SALE') || p.methodType === 'MOBILE' ? p.amountMinor : 0n
+/** what an approval captures: the whole amount of a one-step payment, nothing of a two-step one */
+export const capturedOnApproval = (p: Pick<Payment, 'flags' | 'methodType' | 'amountMinor'>) => (isOneStep(p) ? p.amountMinor : 0n)
 
-/** when a WAITING payment changes by itself, if it does */
-export function dueAt(p: Pick<Payment, 'status' | 'authFlow' | 'createdAt' | 'mobileDecisionAt'>): Date | null {
-  if (p.status !== 'WAITING') return null
-  if (p.authFlow === 'THREE_DS') return new Date(p.createdAt.getTime() + settings().threeDSTimeoutMs)
-  if (p.authFlow === 'OPERATOR_CONFIRM' || p.authFlow === 'OPERATOR_REJECT') return p.mobileDecisionAt
+/** when a new WAITING payment of this flow changes by itself, if it does */
+export function dueAtFor(authFlow: string | null, now: Date): Date | null {
+  if (authFlow === 'THREE_DS') return new Date(now.getTime() + settings().threeDSTimeoutMs)
+  if (authFlow === 'OPERATOR_CONFIRM' || authFlow === 'OPERATOR_REJECT') return new Date(now.getTime() + settings().mobileOperatorDelayMs)
   return null
 }
 
-export const isDue = (p: Parameters<typeof dueAt>[0], now: Date) => {
-  const due = dueAt(p)
-  return due !== null && due.getTime() <= now.getTime()
-}
+export const isDue = (p: Pick<Payment, 'status' | 'dueAt'>, now: Date) => p.status === 'WAITING' && p.dueAt !== null && p.dueAt.getTime() <= now.getTime()
 
 /** applies the change that fell due, dated when it fell due */
 export async function settle(tx: Tx, p: Payment, now: Date): Promise<Payment> {
-  const due = dueAt(p)
-  if (!due || due.getTime() > now.getTime()) return p
+  if (!isDue(p, now)) return p
+  const due = p.dueAt!
   if (p.authFlow === 'THREE_DS') return decline(tx, p, 'PAYMENT_EXPIRED_3DS', due)
   if (p.authFlow === 'OPERATOR_REJECT') return decline(tx, p, 'ACQUIRING_INSUFFICIENT_FUNDS', due)
   return approve(tx, p, due)
 }
 
 export async function decline(tx: Tx, p: Payment, reason: DeclineReason, at: Date): Promise<Payment> {
-  const declined = await tx.payment.update({ where: { id: p.id }, data: { status: 'DECLINED', statusReason: reason, statusChangedAt: at } })
+  const declined = await tx.payment.update({ where: { id: p.id }, data: { status: 'DECLINED', statusReason: reason, statusChangedAt: at, dueAt: null } })
   await notifyPayment(tx, declined)
   return declined
 }
@@ -58,7 +55,7 @@ export async function approve(tx: Tx, p: Payment, at: Date): Promise<Payment> {
   if (state === 'EXPIRED') return decline(tx, p, 'BILL_EXPIRED', at)
   const done = await tx.payment.update({
     where: { id: p.id },
-    data: { status: 'COMPLETED', statusReason: null, statusChangedAt: at, capturedMinor: capturedOnApproval(p) },
+    data: { status: 'COMPLETED', statusReason: null, statusChangedAt: at, capturedMinor: capturedOnApproval(p), dueAt: null },
   })
   await markBillPaid(tx, p.billRef, at)
   await recordToken(tx, done)

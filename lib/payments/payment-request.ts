@@ -6,12 +6,12 @@ import {
   commentSchema,
   customerSchema,
   flagsSchema,
-  httpUrlSchema,
   idSchema,
   receiptSchema,
   receiptTotalMinor,
   recurrentSchema,
 } from '../wire/common-schemas'
+import { callbackUrlSchema } from '../notifications/callback-url'
 
 export const cardMethodSchema = z.object({
   type: z.literal('CARD'),
@@ -75,7 +75,7 @@ export const paymentRequestSchema = z
       billId: idSchema.optional(),
       recurrent: recurrentSchema.optional(),
       receipt: receiptSchema.optional(),
-      callbackUrl: httpUrlSchema.optional(),
+      callbackUrl: callbackUrlSchema.optional(),
     },
     { error: 'must be a JSON object' },
   )

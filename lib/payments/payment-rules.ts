@@ -30,6 +30,9 @@ export function currencyMismatch(amount: { currency: string } | undefined, p: { 
   return amount && amount.currency !== p.currency ? `must be the payment's currency ${p.currency}` : null
 }
 
+/** One-step payments (flag SALE), and mobile-balance payments (always one-step), are captured when approved. */
+export const isOneStep = (p: { flags: string[]; methodType: string }) => p.flags.includes('SALE') || p.methodType === 'MOBILE'
+
 export type Decision<T = {}> = ({ ok: true } & T) | { ok: false; reason: DeclineReason }
 
 /** One successful capture of an authorised (two-step, COMPLETED, not reversed) payment, up to its amount. */

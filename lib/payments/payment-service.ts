@@ -8,7 +8,7 @@ import { Prisma, type Payment } from '../generated/prisma/client'
 import { notFound, requestConflict } from '../http/api-error'
 import { notifyPayment, paymentNotificationInsert } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
-import { capturedOnApproval, isDue, lockPayment } from './payment-lifecycle'
+import { capturedOnApproval, dueAtFor, isDue, lockPayment } from './payment-lifecycle'
 import { directInstrument, resolveInstrument, type FirstAnswer, type Instrument } from './payment-instrument'
 import type { PaymentRequest } from './payment-request'
 import { issuesToken, recordToken } from './payment-tokens'
@@ -87,7 +87,7 @@ const paymentOnBill = (req: PaymentRequest): PaymentOnBill => ({
 })
 
 /** The new payment's row, every column, as the sandbox's first answer leaves it. */
-function paymentRow(siteId: string, paymentId: string, req: PaymentRequest, print: string, instrument: Instrument, answer: FirstAnswer, bill: { id: string; billId: string }, now: Date): Payment {
+function paymentRow(siteId: string, paymentId: string, req: PaymentRequest, print: string, instrument: Instrument, answer: FirstAnswer, bill: { id: string; billId: string; customFields?: Prisma.JsonValue }, now: Date): Payment {
   const id = randomUUID()
   const amountMinor = BigInt(req.amount.value)
   const firstOfSeries = req.flags.includes('RECURRENT_FIRST')
@@ -116,7 +116,8 @@ function paymentRow(siteId: string, paymentId: string, req: PaymentRequest, prin
     requirements: null,
     authFlow: null,
     otpAttempts: 0,
-    mobileDecisionAt: null,
+    dueAt: null,
+    customFields: bill.customFields ?? null,
     cardProfile: instrument.profile ? { ...instrument.profile } : null,
     recurrentMinAuthDay: firstOfSeries ? req.recurrent!.minAuthDay : null,
     recurrentExpiry: firstOfSeries ? req.recurrent!.expiryDate : null,
@@ -131,10 +132,15 @@ function paymentRow(siteId: string, paymentId: string, req: PaymentRequest, prin
     case 'otp':
       return { ...row, authFlow: 'OTP', requirements: { otp: answer.text } }
     case 'operator':
-      return { ...row, authFlow: answer.decision, mobileDecisionAt: new Date(now.getTime() + settings().mobileOperatorDelayMs) }
+      return { ...row, authFlow: answer.decision, dueAt: dueAtFor(answer.decision, now) }
     case 'threeDS':
       // the PaReq names the payment's internal id
-      return { ...row, authFlow: 'THREE_DS', requirements: { threeDS: { pareq: issuePareq(id), acsUrl: `${settings().publicBaseUrl}/acs` } } }
+      return {
+        ...row,
+        authFlow: 'THREE_DS',
+        requirements: { threeDS: { pareq: issuePareq(id), acsUrl: `${settings().publicBaseUrl}/acs` } },
+        dueAt: dueAtFor('THREE_DS', now),
+      }
   }
 }
 
@@ -143,12 +149,12 @@ function paymentInsert(p: Payment): Prisma.Sql {
   return Prisma.sql`
     INSERT INTO "Payment" (id, "siteId", "paymentId", "billRef", "billId", fingerprint, "methodType", "maskedPan", flags, currency,
       "amountMinor", "capturedMinor", "refundedMinor", reversed, status, "statusReason", "statusChangedAt", "createdAt", comment, customer,
-      receipt, requirements, "authFlow", "otpAttempts", "mobileDecisionAt", "cardProfile", "recurrentMinAuthDay", "recurrentExpiry",
-      "seriesRef", "callbackUrl")
+      receipt, requirements, "authFlow", "otpAttempts", "dueAt", "cardProfile", "recurrentMinAuthDay", "recurrentExpiry",
+      "seriesRef", "callbackUrl", "customFields")
     VALUES (${p.id}::uuid, ${p.siteId}, ${p.paymentId}, ${p.billRef}::uuid, ${p.billId}, ${p.fingerprint}, ${p.methodType}, ${p.maskedPan}, ${p.flags}::text[], ${p.currency},
       ${p.amountMinor}, ${p.capturedMinor}, ${p.refundedMinor}, ${p.reversed}, ${p.status}, ${p.statusReason}, ${p.statusChangedAt}, ${p.createdAt}, ${p.comment}, ${jsonParam(p.customer)}::jsonb,
-      ${jsonParam(p.receipt)}::jsonb, ${jsonParam(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.mobileDecisionAt}, ${jsonParam(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
-      ${p.seriesRef}::uuid, ${p.callbackUrl})`
+      ${jsonParam(p.receipt)}::jsonb, ${jsonParam(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.dueAt}, ${jsonParam(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
+      ${p.seriesRef}::uuid, ${p.callbackUrl}, ${jsonParam(p.customFields)}::jsonb)`
 }
 
 /** The payment as it is now: a change that fell due (3-D Secure timeout, operator answer) is applied first. */

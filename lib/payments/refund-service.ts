@@ -51,7 +51,7 @@ export async function refundPayment(siteId: string, paymentId: string, refundId:
             VALUES (${row.id}::uuid, ${row.siteId}, ${row.refundId}, ${row.callbackUrl}, ${row.paymentRef}::uuid, ${row.fingerprint}, ${row.currency}, ${row.amountMinor}, ${row.flags}::text[],
                     ${row.status}, ${row.statusReason}, ${row.statusChangedAt}, ${row.createdAt})
             RETURNING *),
-          notification AS (${refundNotificationInsert(row)})
+          notification AS (${refundNotificationInsert(row, p)})
         SELECT * FROM refund`
       return refund
     }),

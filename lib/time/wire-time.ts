@@ -35,6 +35,14 @@ export function formatDateTime(date: Date, withMillis: boolean, timeZone = setti
 export const paymentTime = (d: Date) => formatDateTime(d, true)
 /** bills */
 export const billTime = (d: Date) => formatDateTime(d, false)
+/** notifications (as production sends them: no fraction of a second) */
+export const notificationTime = billTime
+
+/** midnight at the start of a calendar day in the service time zone, without milliseconds */
+export function formatLocalMidnight(year: number, month: number, day: number, timeZone = settings().timeZone): string {
+  const utcMidnight = new Date(Date.UTC(year, month - 1, day))
+  return formatDateTime(new Date(utcMidnight.getTime() - offsetMinutes(utcMidnight, timeZone) * 60_000), false, timeZone)
+}
 
 const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/
 

@@ -105,15 +105,29 @@ describe('captures', () => {
     assert.deepEqual((await paymentState(p)).capturedAmount, rub('100.00'))
   })
 
-  test('a second capture under another id after a successful one is DECLINED INVALID_STATE', async () => {
+  test('a new capture after a successful one is 409 payin.incorrect-method-invocation; its replay stays 200', async () => {
     const p = await payment()
-    const first = await api.put(`/payments/${p}/captures/${uid('cap')}`, { amount: rub('40.00') })
+    const firstId = uid('cap')
+    const first = await api.put(`/payments/${p}/captures/${firstId}`, { amount: rub('40.00') })
     assert.equal(first.body.status.value, 'COMPLETED', first.text)
-    const second = await api.put(`/payments/${p}/captures/${uid('cap')}`, { amount: rub('10.00') })
-    assert.equal(second.status, 200, second.text)
-    assert.equal(second.body.status.value, 'DECLINED')
-    assert.equal(second.body.status.reason, 'INVALID_STATE')
+    const secondId = uid('cap')
+    const second = await api.put(`/payments/${p}/captures/${secondId}`, { amount: rub('10.00') })
+    assertErrorShape(second, 409, 'payin.incorrect-method-invocation')
+    assert.equal(second.body.description, 'Successful capture already done for this payment')
+    // nothing was written under the refused id
+    assert.equal((await api.get(`/payments/${p}/captures/${secondId}`)).status, 404)
+    const replay = await api.put(`/payments/${p}/captures/${firstId}`, { amount: rub('40.00') })
+    assert.equal(replay.status, 200, replay.text)
+    assert.deepEqual(replay.body, first.body)
     assert.deepEqual((await paymentState(p)).capturedAmount, rub('40.00'))
+  })
+
+  test('a new capture after a declined one may still succeed', async () => {
+    const p = await payment()
+    const declined = await api.put(`/payments/${p}/captures/${uid('cap')}`, { amount: rub('500.00') })
+    assert.equal(declined.body.status.reason, 'INVALID_AMOUNT')
+    const ok = await api.put(`/payments/${p}/captures/${uid('cap')}`, { amount: rub('10.00') })
+    assert.equal(ok.body.status.value, 'COMPLETED', ok.text)
   })
 
   test('a capture of a SALE payment is DECLINED INVALID_STATE', async () => {

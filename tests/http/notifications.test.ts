@@ -1,72 +1,47 @@
-// Signed notifications, delivered from the outbox by the workers of two instances started here
-// (the suite's own server runs no worker), to a receiver on loopback that verifies signatures and can
-// fail on purpose.
+// Notifications in the production protocol's format, delivered from the outbox by the workers of two
+// instances started here (the suite's own server runs no worker, and allows no loopback receiver), to
+// a receiver on loopback that checks them the ways existing client libraries do. API requests go to
+// instance A, whose NOTIFY_ALLOW_NETWORKS admits the loopback receiver.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { createHmac } from 'node:crypto'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
-import { setTimeout as sleep } from 'node:timers/promises'
-import { BASE_URL, cardPayment, client, newSite, uid } from '../support/api.ts'
+import { BASE_URL, billRequest, cardPayment, client, fromNow, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
+import { sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
+import {
+  objectOf,
+  receiver,
+  verifiesEveryWay,
+  verifyAmountReformatted,
+  verifyAsWritten,
+  verifyDateReformatted,
+  verifyPayinSignature,
+  type Received,
+} from '../support/notification-receiver.ts'
 
-const WORKER_ENV = { NOTIFICATIONS_WORKER: 'on', NOTIFY_RETRY_DELAYS_MS: '300,300,300,300,300', NOTIFY_TIMEOUT_MS: '1000', NOTIFY_LEASE_MS: '2000', NOTIFY_POLL_MS: '100' }
-
-interface Received {
-  path: string
-  signature: string
-  body: string
+const WORKER_ENV = {
+  NOTIFICATIONS_WORKER: 'on',
+  NOTIFY_ALLOW_NETWORKS: '127.0.0.0/8',
+  NOTIFY_RETRY_DELAYS_MS: '300,300,300,300,300',
+  NOTIFY_TIMEOUT_MS: '1000',
+  // a lease outlives an attempt by 5 s at least: a killed instance's delivery is taken over 6 s later
+  NOTIFY_LEASE_MS: '2000',
+  NOTIFY_POLL_MS: '100',
+  SCHEDULER_POLL_MS: '200',
+  THREE_DS_TIMEOUT_MS: '2000',
+  MOBILE_OPERATOR_DELAY_MS: '1000',
 }
 
-/** the merchant's receiver: verifies nothing itself, records everything; paths choose a behaviour */
-function receiver() {
-  const got: Received[] = []
-  const seen = new Map<string, number>()
-  const server = http.createServer((req, res) => {
-    let body = ''
-    req.on('data', (c) => (body += c))
-    req.on('end', () => {
-      const path = req.url!
-      const n = (seen.get(path) ?? 0) + 1
-      seen.set(path, n)
-      got.push({ path, signature: String(req.headers.signature ?? ''), body })
-      if (path.startsWith('/fail-twice') && n <= 2) return res.writeHead(500).end('no')
-      if (path.startsWith('/slow-once') && n === 1) return setTimeout(() => res.writeHead(200).end(), 3000)
-      if (path.startsWith('/hang-once') && n === 1) return // never answered
-      if (path.startsWith('/redirect')) return res.writeHead(302, { Location: '/ok/redirected' }).end()
-      res.writeHead(200).end('ok')
-    })
+/** the `site` command, with the settings of the instances */
+const siteCommand = (...args: string[]) =>
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/site.ts', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NOTIFY_ALLOW_NETWORKS: '127.0.0.0/8' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
-  return {
-    got,
-    async start() {
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    },
-    close: () => {
-      server.closeAllConnections()
-      server.close()
-    },
-    async waitFor(pred: (r: Received[]) => boolean, ms = 10_000) {
-      const end = Date.now() + ms
-      while (Date.now() < end) {
-        if (pred(got)) return
-        await sleep(50)
-      }
-      throw new Error(`the receiver did not see it within ${ms} ms; it saw ${got.map((g) => g.path).join(', ')}`)
-    },
-  }
-}
+const lastLine = (out: string) => out.trimEnd().split('\n').at(-1)!
 
-/** what a merchant runs: HMAC-SHA256 (hex) of id|createdDateTime|amount.value with the site's secret */
-function verify(secret: string, signature: string, body: string): boolean {
-  const n = JSON.parse(body)
-  const r = n.payment ?? n.capture ?? n.refund
-  const id = r.paymentId ?? r.captureId ?? r.refundId
-  const expected = createHmac('sha256', secret).update(`${id}|${r.createdDateTime}|${r.amount.value}`).digest('hex')
-  return expected === signature
-}
+const DATE_TO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/
 
 describe('notifications', () => {
   const rx = receiver()
@@ -82,9 +57,8 @@ describe('notifications', () => {
     hook = await rx.start()
     ;[a, b] = await Promise.all([startInstance(port + 40, WORKER_ENV), startInstance(port + 50, WORKER_ENV)])
     site = await newSite('notify')
-    api = client(site)
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/site.ts', 'notify', site.siteId, `${hook}/site`], { encoding: 'utf8', env: process.env })
-    secret = out.trim().split('\n').at(-1)!
+    api = client(site, '/api', a.base)
+    secret = lastLine(siteCommand('notify', site.siteId, `${hook}/site`))
     assert.match(secret, /^whsec_/)
   })
   after(() => {
@@ -93,66 +67,344 @@ describe('notifications', () => {
     rx.close()
   })
 
-  const forPath = (p: string) => rx.got.filter((g) => g.path === p)
-  const list = async () => (await api.get('/notifications')).body as any[]
+  const forPath = rx.forPath
+  /** the one notification posted to a path, once it has arrived */
+  const arrived = async (path: string): Promise<Received> => {
+    await rx.waitFor(() => forPath(path).length >= 1)
+    return forPath(path)[0]
+  }
+  /** the outbox rows of one resource (written with its status change: no waiting) */
+  const outboxOf = async (resourceId: string) =>
+    ((await api.get('/notifications')).body as any[]).filter((n) => n.resourceId === resourceId)
 
-  test('each final status is notified once, signed, to the callbackUrl and the site URL', async () => {
-    const paid = uid('pay')
-    await api.put(`/payments/${paid}`, cardPayment({ callbackUrl: `${hook}/cb/${paid}` }))
-    const declined = uid('pay')
-    await api.put(`/payments/${declined}`, cardPayment({ callbackUrl: `${hook}/cb/${declined}` }, { pan: '4000000000000002' }))
-    const held = uid('held')
-    await api.put(`/payments/${held}`, cardPayment({ flags: [] }))
+  test('a one-step payment: the production format, verified the three ways clients verify', async () => {
+    const id = uid('pay')
+    const customer = { account: 'acc-1', email: 'payer@example.com', phone: '79001234567' }
+    const created = await api.put(`/payments/${id}`, cardPayment({ amount: rub('60.50'), customer, callbackUrl: `${hook}/cb/${id}` }))
+    assert.equal(created.status, 200, created.text)
+    const r = await arrived(`/cb/${id}`)
+
+    const n = JSON.parse(r.body)
+    assert.deepEqual(Object.keys(n).sort(), ['payment', 'type', 'version'])
+    assert.equal(n.type, 'PAYMENT')
+    assert.equal(n.version, '1')
+    const p = n.payment
+    assert.equal(p.type, 'PAYMENT')
+    assert.equal(p.paymentId, id)
+    assert.equal(p.billId, created.body.billId)
+    // a client that treats SUCCESS as paid sees it paid
+    assert.equal(p.status.value, 'SUCCESS')
+    assert.equal(p.status.reasonCode, undefined)
+    // whole seconds, the API's instant
+    assert.match(p.createdDateTime, DATE_TO_SECONDS)
+    assert.equal(p.createdDateTime, created.body.createdDateTime.replace(/\.\d{3}/, ''))
+    assert.match(p.status.changedDateTime, DATE_TO_SECONDS)
+    // the amount is a JSON number written with two decimals
+    assert.match(r.body, /"amount":\{"value":60\.50,"currency":"RUB"\}/)
+    assert.deepEqual(p.amount, { value: 60.5, currency: 'RUB' })
+    assert.deepEqual(p.flags, ['SALE'])
+    assert.equal(p.paymentMethod.type, 'CARD')
+    assert.equal(p.paymentMethod.maskedPan, '411111******1111')
+    assert.match(p.paymentMethod.rrn, /^\d{12}$/)
+    assert.match(p.paymentMethod.authCode, /^\d{6}$/)
+    assert.equal(p.paymentCardInfo.paymentSystem, 'VISA')
+    for (const f of ['issuingCountry', 'issuingBank', 'fundingSource', 'paymentSystemProduct']) assert.equal(typeof p.paymentCardInfo[f], 'string', f)
+    assert.deepEqual(p.customer, customer)
+    assert.deepEqual(p.customFields, {})
+    assert.equal(p.tokenData, undefined)
+    // no card data beyond the masked number
+    assert.doesNotMatch(r.body, /4111111111111111|"cvv2"|"pan"/)
+
+    assert.ok(verifyAsWritten(secret, r), 'values as written')
+    assert.ok(verifyDateReformatted(secret, r), 'date re-formatted to seconds')
+    assert.ok(verifyAmountReformatted(secret, r), 'amount re-formatted with two decimals')
+    assert.ok(verifyPayinSignature(secret, r), 'Payin-Signature')
+  })
+
+  test('a two-step payment is AUTH; its capture is notified as CAPTURE', async () => {
+    const id = uid('held')
+    await api.put(`/payments/${id}`, twoStepPayment({ callbackUrl: `${hook}/cb/${id}` }))
+    const auth = objectOf((await arrived(`/cb/${id}`)).body)
+    assert.deepEqual(auth.flags, ['AUTH'])
+    assert.equal(auth.status.value, 'SUCCESS')
+
+    const cap = uid('cap')
+    const answered = await api.put(`/payments/${id}/captures/${cap}`, { amount: rub('40.00'), callbackUrl: `${hook}/cb/${cap}` })
+    const r = await arrived(`/cb/${cap}`)
+    const n = JSON.parse(r.body)
+    assert.equal(n.type, 'CAPTURE')
+    assert.equal(n.version, '1')
+    const c = n.capture
+    assert.equal(c.type, 'CAPTURE')
+    assert.equal(c.captureId, cap)
+    assert.equal(c.paymentId, id)
+    assert.equal(c.billId, auth.billId)
+    assert.equal(c.status.value, 'SUCCESS')
+    assert.equal(c.createdDateTime, answered.body.createdDateTime.replace(/\.\d{3}/, ''))
+    assert.match(r.body, /"amount":\{"value":40\.00,/)
+    assert.ok(verifiesEveryWay(secret, r))
+  })
+
+  test('a declined payment: DECLINED with reasonCode and reasonMessage, no rrn', async () => {
+    const id = uid('dec')
+    await api.put(`/payments/${id}`, cardPayment({ callbackUrl: `${hook}/cb/${id}` }, { pan: '4000000000009995' }))
+    const r = await arrived(`/cb/${id}`)
+    const p = objectOf(r.body)
+    assert.equal(p.status.value, 'DECLINED')
+    assert.equal(p.status.reasonCode, 'ACQUIRING_INSUFFICIENT_FUNDS')
+    assert.equal(typeof p.status.reasonMessage, 'string')
+    assert.ok(p.status.reasonMessage.length > 0)
+    assert.equal(p.paymentMethod.rrn, null)
+    assert.equal(p.paymentMethod.authCode, null)
+    assert.ok(verifiesEveryWay(secret, r))
+  })
+
+  test('a payment that issued a token carries tokenData', async () => {
+    const id = uid('tok')
+    const created = await api.put(
+      `/payments/${id}`,
+      cardPayment({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { account: 'acc-tok' }, callbackUrl: `${hook}/cb/${id}` }, { pan: '5555555555554444', expiryDate: '02/31' }),
+    )
+    const r = await arrived(`/cb/${id}`)
+    const p = objectOf(r.body)
+    assert.equal(p.tokenData.paymentToken, created.body.createdToken.token)
+    // the token lasts through the card's expiry month
+    assert.equal(p.tokenData.expiredDate, '2031-02-28T00:00:00+00:00')
+    assert.equal(p.paymentCardInfo.paymentSystem, 'MASTERCARD')
+    assert.ok(verifiesEveryWay(secret, r))
+  })
+
+  test('refunds: partial SUCCESS, declined DECLINE with reasonCode, a reversal flagged REVERSAL', async () => {
+    const paid = await api.newPayment(cardPayment({ amount: rub('100.00') }))
+    const part = uid('ref')
+    await api.put(`/payments/${paid}/refunds/${part}`, { amount: rub('30.25'), callbackUrl: `${hook}/cb/${part}` })
+    const too = uid('ref')
+    await api.put(`/payments/${paid}/refunds/${too}`, { amount: rub('80.00'), callbackUrl: `${hook}/cb/${too}` })
+    const held = await api.newPayment(twoStepPayment({ amount: rub('100.00') }))
+    const reversal = uid('ref')
+    await api.put(`/payments/${held}/refunds/${reversal}`, { amount: rub('100.00'), callbackUrl: `${hook}/cb/${reversal}` })
+
+    const partial = await arrived(`/cb/${part}`)
+    const n = JSON.parse(partial.body)
+    assert.equal(n.type, 'REFUND')
+    assert.equal(n.refund.type, 'REFUND')
+    assert.equal(n.refund.refundId, part)
+    assert.equal(n.refund.paymentId, paid)
+    assert.equal(n.refund.status.value, 'SUCCESS')
+    assert.deepEqual(n.refund.flags, [])
+    assert.match(partial.body, /"amount":\{"value":30\.25,/)
+    assert.ok(verifiesEveryWay(secret, partial))
+
+    const declined = await arrived(`/cb/${too}`)
+    assert.equal(objectOf(declined.body).status.value, 'DECLINE')
+    assert.equal(objectOf(declined.body).status.reasonCode, 'INVALID_AMOUNT')
+    assert.ok(verifiesEveryWay(secret, declined))
+
+    const reversed = await arrived(`/cb/${reversal}`)
+    assert.deepEqual(objectOf(reversed.body).flags, ['REVERSAL'])
+    assert.equal(objectOf(reversed.body).status.value, 'SUCCESS')
+    assert.ok(verifiesEveryWay(secret, reversed))
+  })
+
+  test("each notification goes to exactly one URL: callbackUrl, else the bill's invoice_callback_url, else the site's", async () => {
+    const own = uid('own')
+    await api.put(`/payments/${own}`, cardPayment({ callbackUrl: `${hook}/cb/${own}` }))
+    const plain = uid('plain')
+    await api.put(`/payments/${plain}`, cardPayment())
+    const billId = uid('bill')
+    const bill = await api.put(`/bills/${billId}`, billRequest({ customFields: { invoice_callback_url: `${hook}/bill-cb/${billId}`, order: 'A-17' } }))
+    assert.equal(bill.status, 200, bill.text)
+    assert.deepEqual(bill.body.customFields, { invoice_callback_url: `${hook}/bill-cb/${billId}`, order: 'A-17' })
+    const onBill = uid('onbill')
+    await api.put(`/payments/${onBill}`, cardPayment({ billId, amount: rub('3.00') }))
+    // a payment's own callbackUrl wins over its bill's (the bill is paid: this one is declined, and notified)
+    const onBillOwn = uid('onbill-own')
+    await api.put(`/payments/${onBillOwn}`, cardPayment({ billId, amount: rub('3.00'), callbackUrl: `${hook}/cb/${onBillOwn}` }))
+    const held = await api.newPayment(twoStepPayment())
     const cap = uid('cap')
     await api.put(`/payments/${held}/captures/${cap}`, { callbackUrl: `${hook}/cb/${cap}` })
     const ref = uid('ref')
-    await api.put(`/payments/${paid}/refunds/${ref}`, { amount: { value: '1.00', currency: 'RUB' }, callbackUrl: `${hook}/cb/${ref}` })
-    await rx.waitFor(() => [paid, declined, cap, ref].every((id) => forPath(`/cb/${id}`).length === 1))
-    // the site URL gets every one of them too (and the authorisation of `held`)
-    await rx.waitFor((g) => g.filter((x) => x.path === '/site').length >= 5)
-    await sleep(800) // and nothing twice
-    for (const id of [paid, declined, cap, ref]) assert.equal(forPath(`/cb/${id}`).length, 1, id)
+    await api.put(`/payments/${own}/refunds/${ref}`, { amount: rub('1.00') })
 
-    const byId = (id: string) => JSON.parse(forPath(`/cb/${id}`)[0].body)
-    assert.equal(byId(paid).type, 'PAYMENT')
-    assert.equal(byId(paid).version, '1')
-    assert.equal(byId(paid).payment.status.value, 'COMPLETED')
-    assert.deepEqual(byId(paid).payment, { ...(await api.get(`/payments/${paid}`)).body, refundedAmount: { value: '0.00', currency: 'RUB' } })
-    assert.equal(byId(declined).payment.status.reason, 'ACQUIRING_DECLINED')
-    assert.equal(byId(cap).type, 'CAPTURE')
-    assert.equal(byId(cap).capture.captureId, cap)
-    assert.equal(byId(ref).type, 'REFUND')
-    assert.equal(byId(ref).refund.refundId, ref)
-    for (const g of rx.got.filter((x) => x.path.startsWith('/cb/') || x.path === '/site')) assert.ok(verify(secret, g.signature, g.body), `signature of ${g.path}`)
+    // the outbox is written with each change: one row each, to the one URL
+    const expect: [string, string][] = [
+      [own, `${hook}/cb/${own}`],
+      [plain, `${hook}/site`],
+      [onBill, `${hook}/bill-cb/${billId}`],
+      [onBillOwn, `${hook}/cb/${onBillOwn}`],
+      [held, `${hook}/site`],
+      [cap, `${hook}/cb/${cap}`],
+      [ref, `${hook}/site`],
+    ]
+    for (const [id, url] of expect) assert.deepEqual((await outboxOf(id)).map((n) => n.url), [url], id)
+    await rx.waitFor(() => forPath(`/bill-cb/${billId}`).length === 1 && forPath(`/cb/${onBillOwn}`).length === 1)
+    const billPayment = objectOf(forPath(`/bill-cb/${billId}`)[0].body)
+    assert.equal(billPayment.paymentId, onBill)
+    assert.equal(billPayment.billId, billId)
+    assert.deepEqual(billPayment.customFields, { invoice_callback_url: `${hook}/bill-cb/${billId}`, order: 'A-17' })
+    assert.equal(objectOf(forPath(`/cb/${onBillOwn}`)[0].body).status.reasonCode, 'BILL_ALREADY_PAID')
+    // what the site's URL received is none of the operations that named their own
+    await rx.waitFor((g) => [plain, held, ref].every((id) => g.some((x) => x.path === '/site' && objectOf(x.body)[id === ref ? 'refundId' : 'paymentId'] === id)))
+    const atSite = forPath('/site').map((x) => objectOf(x.body))
+    for (const id of [own, onBill, onBillOwn]) assert.ok(!atSite.some((o) => o.paymentId === id && o.type === 'PAYMENT'), id)
+    assert.ok(!atSite.some((o) => o.captureId === cap))
   })
 
-  test('a waiting payment is notified when it completes, not before', async () => {
-    const id = uid('otp')
-    await api.put(`/payments/${id}`, cardPayment({ callbackUrl: `${hook}/cb/${id}` }, { pan: '4000000000001000' }))
-    await sleep(600)
-    assert.equal(forPath(`/cb/${id}`).length, 0)
-    await api.post(`/payments/${id}/complete`, { otp: { code: '1234' } })
-    await rx.waitFor(() => forPath(`/cb/${id}`).length === 1)
-    assert.equal(JSON.parse(forPath(`/cb/${id}`)[0].body).payment.status.value, 'COMPLETED')
+  test('mobile payments: the operator’s answer is applied and notified without any read', async () => {
+    const confirmed = uid('mob0')
+    const rejected = uid('mob1')
+    const mobile = (phone: string, id: string) => ({
+      paymentMethod: { type: 'MOBILE', phone },
+      amount: rub('50.00'),
+      callbackUrl: `${hook}/cb/${id}`,
+    })
+    assert.equal((await api.put(`/payments/${confirmed}`, mobile('79001230000', confirmed))).body.status.value, 'WAITING')
+    assert.equal((await api.put(`/payments/${rejected}`, mobile('79001230001', rejected))).body.status.value, 'WAITING')
+    // nobody reads them: the scheduler applies the operator's answer at its time
+    const ok = objectOf((await arrived(`/cb/${confirmed}`)).body)
+    assert.equal(ok.status.value, 'SUCCESS')
+    assert.deepEqual(ok.flags, ['SALE'])
+    assert.equal(ok.paymentMethod.type, 'MOBILE')
+    assert.equal(ok.paymentCardInfo, undefined)
+    const no = objectOf((await arrived(`/cb/${rejected}`)).body)
+    assert.equal(no.status.value, 'DECLINED')
+    assert.equal(no.status.reasonCode, 'ACQUIRING_INSUFFICIENT_FUNDS')
+    // the database holds the final state, dated when the operator's answer fell due
+    const rows = await sql(`SELECT "paymentId", status, "dueAt", "statusChangedAt", "createdAt" FROM "Payment" WHERE "paymentId" = ANY($1)`, [[confirmed, rejected]])
+    for (const row of rows) {
+      assert.notEqual(row.status, 'WAITING')
+      assert.equal(row.dueAt, null)
+      assert.equal(row.statusChangedAt.getTime() - row.createdAt.getTime(), 1000)
+    }
+  })
+
+  test('a 3-D Secure challenge left alone is declined PAYMENT_EXPIRED_3DS and notified', async () => {
+    const id = uid('3ds')
+    const created = await api.put(`/payments/${id}`, cardPayment({ callbackUrl: `${hook}/cb/${id}` }, { pan: '4000000000003220' }))
+    assert.equal(created.body.status.value, 'WAITING')
+    const p = objectOf((await arrived(`/cb/${id}`)).body)
+    assert.equal(p.status.value, 'DECLINED')
+    assert.equal(p.status.reasonCode, 'PAYMENT_EXPIRED_3DS')
+    const read = await api.get(`/payments/${id}`)
+    assert.equal(read.body.status.reason, 'PAYMENT_EXPIRED_3DS')
+  })
+
+  test('a bill past its deadline is EXPIRED in the database without a read', async () => {
+    const billId = uid('bill')
+    const created = await api.put(`/bills/${billId}`, billRequest({ expirationDateTime: fromNow(1500) }))
+    assert.equal(created.status, 200, created.text)
+    const deadline = Date.now() + 15_000
+    let row: any
+    while (Date.now() < deadline) {
+      ;[row] = await sql(`SELECT status, "statusChangedAt", "expiresAt" FROM "Bill" WHERE "billId" = $1`, [billId])
+      if (row.status === 'EXPIRED') break
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    assert.equal(row.status, 'EXPIRED')
+    assert.equal(row.statusChangedAt.getTime(), row.expiresAt.getTime())
+    const details = await api.get(`/bills/${billId}/details`)
+    assert.equal(details.body.status.value, 'EXPIRED')
+    assert.equal(details.body.status.changedDateTime, created.body.expirationDateTime)
+  })
+
+  test('with two instances (and the suite’s server) each time-driven change happens once and is delivered once', async () => {
+    const ids = Array.from({ length: 12 }, () => uid('twin'))
+    await Promise.all(
+      ids.map((id, i) =>
+        client(site, '/api', i % 2 ? a.base : b.base).put(`/payments/${id}`, {
+          paymentMethod: { type: 'MOBILE', phone: '79005550000' },
+          amount: rub('10.00'),
+          callbackUrl: `${hook}/twin/${id}`,
+        }),
+      ),
+    )
+    await rx.waitFor(() => ids.every((id) => forPath(`/twin/${id}`).length >= 1), 15_000)
+    // one outbox row each, delivered at its first attempt: never posted twice
+    const rows = async () => (await Promise.all(ids.map(outboxOf))).flat()
+    const deadline = Date.now() + 10_000
+    while ((await rows()).some((n) => n.state !== 'DELIVERED') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+    const all = await rows()
+    assert.equal(all.length, ids.length)
+    for (const n of all) {
+      assert.equal(n.state, 'DELIVERED')
+      assert.equal(n.attempts, 1)
+    }
+    for (const id of ids) assert.equal(forPath(`/twin/${id}`).length, 1, id)
+  })
+
+  test('the signing secret: shown at any time, rotated with a grace period', async () => {
+    const own = await newSite('secret')
+    const shown = lastLine(siteCommand('secret', own.siteId))
+    assert.match(shown, /^whsec_/)
+    // a site that never ran notify signs with the secret the command shows
+    const ownApi = client(own, '/api', a.base)
+    const first = uid('pay')
+    await ownApi.put(`/payments/${first}`, cardPayment({ callbackUrl: `${hook}/cb/${first}` }))
+    assert.ok(verifiesEveryWay(shown, await arrived(`/cb/${first}`)))
+
+    const rotated = lastLine(siteCommand('rotate-secret', own.siteId))
+    assert.match(rotated, /^whsec_/)
+    assert.notEqual(rotated, shown)
+    assert.equal(lastLine(siteCommand('secret', own.siteId)), rotated)
+    // during the grace period: Signature still with the old secret, Payin-Signature with both
+    const during = uid('pay')
+    await ownApi.put(`/payments/${during}`, cardPayment({ callbackUrl: `${hook}/cb/${during}` }))
+    const r = await arrived(`/cb/${during}`)
+    assert.ok(verifyAsWritten(shown, r))
+    assert.ok(verifyPayinSignature(shown, r))
+    assert.ok(verifyPayinSignature(rotated, r))
+    // after it: the new secret alone
+    await sql(`UPDATE "Site" SET "notifySecretRotatedAt" = now() - interval '25 hours' WHERE id = $1`, [own.siteId])
+    const later = uid('pay')
+    await ownApi.put(`/payments/${later}`, cardPayment({ callbackUrl: `${hook}/cb/${later}` }))
+    const r2 = await arrived(`/cb/${later}`)
+    assert.ok(verifiesEveryWay(rotated, r2))
+    assert.equal(verifyAsWritten(shown, r2), false)
+    assert.equal(verifyPayinSignature(shown, r2), false)
+  })
+
+  test('a tampered body or an old timestamp fails verification', async () => {
+    const id = uid('pay')
+    await api.put(`/payments/${id}`, cardPayment({ callbackUrl: `${hook}/cb/${id}` }))
+    const r = await arrived(`/cb/${id}`)
+    assert.ok(verifiesEveryWay(secret, r))
+    const amount = { ...r, body: r.body.replace('"value":100.00', '"value":999.00') }
+    assert.equal(verifyAsWritten(secret, amount), false)
+    assert.equal(verifyPayinSignature(secret, amount), false)
+    // Signature covers three fields; Payin-Signature the whole body
+    const status = { ...r, body: r.body.replace('"SUCCESS"', '"DECLINED"') }
+    assert.equal(verifyPayinSignature(secret, status), false)
+    assert.equal(verifyAsWritten('whsec_wrong', r), false)
+    // a replay more than 5 minutes later is refused
+    assert.equal(verifyPayinSignature(secret, r, Date.now() + 301_000), false)
   })
 
   test('retries after 500s until a 2xx; every attempt recorded', async () => {
     const id = uid('pay')
     await api.put(`/payments/${id}`, cardPayment({ callbackUrl: `${hook}/fail-twice/${id}` }))
     await rx.waitFor(() => forPath(`/fail-twice/${id}`).length === 3)
-    await sleep(300)
-    const n = (await list()).find((x) => x.url.endsWith(`/fail-twice/${id}`))
+    for (const r of forPath(`/fail-twice/${id}`)) assert.ok(verifiesEveryWay(secret, r))
+    const n = await settledRow(id)
     assert.equal(n.state, 'DELIVERED')
     assert.deepEqual(n.attemptLog.map((x: any) => x.httpStatus), [500, 500, 200])
     assert.equal(n.attempts, 3)
   })
 
+  /** the outbox row of a resource once its latest attempt is recorded */
+  async function settledRow(resourceId: string, attempts?: number) {
+    const deadline = Date.now() + 10_000
+    for (;;) {
+      const [n] = await outboxOf(resourceId)
+      if ((n?.state !== 'PENDING' && (attempts === undefined || n.attempts >= attempts)) || Date.now() > deadline) return n
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+
   test('a receiver that does not answer in time is retried', async () => {
     const id = uid('pay')
     await api.put(`/payments/${id}`, cardPayment({ callbackUrl: `${hook}/slow-once/${id}` }))
     await rx.waitFor(() => forPath(`/slow-once/${id}`).length === 2)
-    await sleep(300)
-    const n = (await list()).find((x) => x.url.endsWith(`/slow-once/${id}`))
+    const n = await settledRow(id)
     assert.equal(n.state, 'DELIVERED')
     assert.match(n.attemptLog[0].error, /no answer within 1000 ms/)
     assert.equal(n.attemptLog[1].httpStatus, 200)
@@ -163,17 +415,9 @@ describe('notifications', () => {
     await api.put(`/payments/${id}`, cardPayment({ callbackUrl: `${hook}/redirect/${id}` }))
     await rx.waitFor(() => forPath(`/redirect/${id}`).length >= 2)
     assert.equal(forPath('/ok/redirected').length, 0)
-    const n = (await list()).find((x) => x.url.endsWith(`/redirect/${id}`))
+    const [n] = await outboxOf(id)
     assert.equal(n.attemptLog[0].httpStatus, 302)
     assert.match(n.attemptLog[0].error, /redirects are not followed/)
-  })
-
-  test('two instances deliver each notification once', async () => {
-    const ids = Array.from({ length: 20 }, () => uid('twin'))
-    await Promise.all(ids.map((id) => api.put(`/payments/${id}`, cardPayment({ callbackUrl: `${hook}/twin/${id}` }))))
-    await rx.waitFor(() => ids.every((id) => forPath(`/twin/${id}`).length >= 1))
-    await sleep(1000)
-    for (const id of ids) assert.equal(forPath(`/twin/${id}`).length, 1, id)
   })
 
   test('delivery resumes after the instances are killed mid-way', async () => {
@@ -184,33 +428,25 @@ describe('notifications', () => {
     b.kill('SIGKILL')
     await Promise.all([a.exited, b.exited])
     a = await startInstance(port + 40, WORKER_ENV)
-    await rx.waitFor(() => forPath(`/hang-once/${id}`).length === 2, 15_000)
-    await sleep(300)
-    assert.equal((await list()).find((x) => x.url.endsWith(`/hang-once/${id}`)).state, 'DELIVERED')
+    await rx.waitFor(() => forPath(`/hang-once/${id}`).length === 2, 20_000)
+    assert.equal((await settledRow(id)).state, 'DELIVERED')
     b = await startInstance(port + 50, WORKER_ENV)
-  })
-
-  test('a tampered body fails verification', () => {
-    const g = rx.got.find((x) => x.path.startsWith('/cb/'))!
-    assert.ok(verify(secret, g.signature, g.body))
-    const n = JSON.parse(g.body)
-    const r = n.payment ?? n.capture ?? n.refund
-    r.amount.value = '999999.00'
-    assert.equal(verify(secret, g.signature, JSON.stringify(n)), false)
-    assert.equal(verify('whsec_wrong', g.signature, g.body), false)
   })
 
   test('the merchant can re-send a delivery', async () => {
     const id = uid('pay')
     await api.put(`/payments/${id}`, cardPayment({ callbackUrl: `${hook}/again/${id}` }))
     await rx.waitFor(() => forPath(`/again/${id}`).length === 1)
-    const n = (await list()).find((x) => x.url.endsWith(`/again/${id}`))
+    const [n] = await outboxOf(id)
     const r = await api.post(`/notifications/${n.notificationId}/resend`)
     assert.equal(r.status, 200)
     assert.equal(r.body.state, 'PENDING')
     await rx.waitFor(() => forPath(`/again/${id}`).length === 2)
-    assert.equal(forPath(`/again/${id}`)[1].body, forPath(`/again/${id}`)[0].body)
+    const [first, second] = forPath(`/again/${id}`)
+    assert.equal(second.body, first.body)
+    // signed again for the new sending
+    assert.ok(verifiesEveryWay(secret, second))
     const other = await newSite('notify-other')
-    assert.equal((await client(other).post(`/notifications/${n.notificationId}/resend`)).status, 404)
+    assert.equal((await client(other, '/api', a.base).post(`/notifications/${n.notificationId}/resend`)).status, 404)
   })
 })

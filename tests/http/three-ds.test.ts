@@ -82,7 +82,10 @@ describe('3-D Secure', () => {
 
   test('a challenge left for 15 minutes declines with PAYMENT_EXPIRED_3DS', async () => {
     const { id, pareq, acsUrl } = await challenged()
-    await sql(`UPDATE "Payment" SET "createdAt" = now() - interval '15 minutes 1 second' WHERE "paymentId" = $1`, [id])
+    // the expiry is stored as the payment's due time, 15 minutes after its creation
+    const [row] = await sql(`SELECT extract(epoch FROM "dueAt" - "createdAt")::int AS seconds FROM "Payment" WHERE "paymentId" = $1`, [id])
+    assert.equal(row.seconds, 15 * 60)
+    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '1 second' WHERE "paymentId" = $1`, [id])
     const read = await api.get(`/payments/${id}`)
     assert.equal(read.body.status.value, 'DECLINED')
     assert.equal(read.body.status.reason, 'PAYMENT_EXPIRED_3DS')

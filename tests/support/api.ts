@@ -28,14 +28,14 @@ export interface Answer<T = any> {
 export async function request<T = any>(
   method: string,
   path: string,
-  opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; base?: string } = {},
 ): Promise<Answer<T>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...(opts.headers ?? {}) }
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`
   let body: string | undefined = opts.rawBody
   if (opts.body !== undefined) body = JSON.stringify(opts.body)
   if (body !== undefined && !headers['Content-Type']) headers['Content-Type'] = 'application/json'
-  const res = await fetch(`${BASE_URL}${path}`, { method, headers, body })
+  const res = await fetch(`${opts.base ?? BASE_URL}${path}`, { method, headers, body })
   const text = await res.text()
   let parsed: any
   try {
@@ -46,27 +46,28 @@ export async function request<T = any>(
   return { status: res.status, headers: res.headers, body: parsed, text }
 }
 
-/** a client bound to one site */
-export function client(site: { siteId: string; token: string }, prefix = '/api') {
+/** a client bound to one site (of the suite's server, or of the instance at `server`) */
+export function client(site: { siteId: string; token: string }, prefix = '/api', server = BASE_URL) {
   const base = `${prefix}/sites/${site.siteId}`
+  const auth = { token: site.token, base: server }
   return {
     site,
-    put: <T = any>(path: string, body?: unknown) => request<T>('PUT', `${base}${path}`, { token: site.token, body }),
-    post: <T = any>(path: string, body?: unknown) => request<T>('POST', `${base}${path}`, { token: site.token, body }),
-    get: <T = any>(path: string) => request<T>('GET', `${base}${path}`, { token: site.token }),
+    put: <T = any>(path: string, body?: unknown) => request<T>('PUT', `${base}${path}`, { ...auth, body }),
+    post: <T = any>(path: string, body?: unknown) => request<T>('POST', `${base}${path}`, { ...auth, body }),
+    get: <T = any>(path: string) => request<T>('GET', `${base}${path}`, auth),
     /** any method, raw body or extra headers, under this site's path */
     send: <T = any>(method: string, path: string, opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) =>
-      request<T>(method, `${base}${path}`, { token: site.token, ...opts }),
+      request<T>(method, `${base}${path}`, { ...auth, ...opts }),
     /** creates a payment (it must answer 200) and answers its id */
     async newPayment(body: unknown): Promise<string> {
       const id = uid('pay')
-      const r = await request('PUT', `${base}/payments/${id}`, { token: site.token, body })
+      const r = await request('PUT', `${base}/payments/${id}`, { ...auth, body })
       if (r.status !== 200) throw new Error(`creating payment ${id} answered ${r.status}: ${r.text}`)
       return id
     },
     /** a payment as it is now (it must answer 200) */
     async paymentNow(id: string): Promise<any> {
-      const r = await request('GET', `${base}/payments/${id}`, { token: site.token })
+      const r = await request('GET', `${base}/payments/${id}`, auth)
       if (r.status !== 200) throw new Error(`reading payment ${id} answered ${r.status}: ${r.text}`)
       return r.body
     },

@@ -1,0 +1,14 @@
+// What every instance runs besides answering requests: the scheduler of time-driven changes and the
+// notification delivery worker (each can be turned off: SCHEDULER=off, NOTIFICATIONS_WORKER=off). Both
+// stop claiming work once SIGTERM comes (Next.js then stops accepting, finishes the requests in flight
+// and exits); whatever they leave is still in the database for the next pass of any instance.
+import { processPolicy } from './notifications/callback-url'
+import { startDeliveryWorker } from './notifications/delivery'
+import { startScheduler } from './scheduler/time-driven-changes'
+
+export function startInstanceWork(env: NodeJS.ProcessEnv = process.env): void {
+  // a malformed NOTIFY_ALLOW_NETWORKS stops the start here, not a request later
+  processPolicy()
+  if (env.SCHEDULER !== 'off') process.once('SIGTERM', startScheduler())
+  if (env.NOTIFICATIONS_WORKER !== 'off') process.once('SIGTERM', startDeliveryWorker())
+}

@@ -1,0 +1,46 @@
+// Where a merchant may ask for notifications to go: an absolute http(s) URL whose host is not a
+// literal address the service refuses to call (loopback, private, link-local, … — see
+// outgoing-policy.ts; NOTIFY_ALLOW_NETWORKS opens named networks). A host name is checked again on
+// the address it resolves to, at every delivery.
+import { z } from 'zod'
+import { httpUrlSchema } from '../wire/common-schemas'
+import { literalHostRefusal, outgoingPolicy, type OutgoingPolicy } from './outgoing-policy'
+
+let policy: OutgoingPolicy | undefined
+/** this process's policy, read from the environment once */
+export const processPolicy = (): OutgoingPolicy => (policy ??= outgoingPolicy())
+
+/** the refusal of a notification URL at request time, or null */
+export function callbackUrlRefusal(url: string): string | null {
+  const refusal = literalHostRefusal(url, processPolicy())
+  return refusal ? `must not point to a ${refusal}` : null
+}
+
+export const callbackUrlSchema = httpUrlSchema.superRefine((url, ctx) => {
+  const refusal = callbackUrlRefusal(url)
+  if (refusal) ctx.addIssue({ code: 'custom', message: refusal })
+})
+
+/** the key of a bill's customFields that names where its payments' notifications go */
+export const INVOICE_CALLBACK_URL = 'invoice_callback_url'
+
+/** A bill's customFields: up to 32 string values; `invoice_callback_url` must be a callback URL. */
+export const customFieldsSchema = z
+  .record(
+    z.string().min(1, 'keys must not be empty').max(64, 'keys must be at most 64 characters'),
+    z.string({ error: 'values must be strings' }).max(2048, 'values must be at most 2048 characters'),
+    { error: 'must be an object of string values' },
+  )
+  .refine((fields) => Object.keys(fields).length <= 32, 'must hold at most 32 fields')
+  .superRefine((fields, ctx) => {
+    const url = fields[INVOICE_CALLBACK_URL]
+    if (url === undefined) return
+    const parsed = callbackUrlSchema.safeParse(url)
+    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [INVOICE_CALLBACK_URL], message: issue.message })
+  })
+
+/** the invoice_callback_url of a bill's (or a payment's copied) customFields, if any */
+export function invoiceCallbackUrl(customFields: unknown): string | null {
+  const url = (customFields as Record<string, unknown> | null)?.[INVOICE_CALLBACK_URL]
+  return typeof url === 'string' ? url : null
+}
