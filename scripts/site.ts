@@ -3,13 +3,14 @@
 // npm run site -- list                      sites and their tokens' hints
 // npm run site -- notify <siteId> <url|off>  the site's notification URL; prints its signing secret on the last line
 // npm run site -- secret <siteId>           prints the site's signing secret on the last line (and the previous one during a grace period)
-// npm run site -- rotate-secret <siteId>    makes a new signing secret, printed on the last line; the old one signs for NOTIFY_SECRET_GRACE_HOURS more
+// npm run site -- rotate-secret <siteId> [--now]  makes a new signing secret, printed on the last line; the old one signs for
+//                                                  NOTIFY_SECRET_GRACE_HOURS more (not at all with --now, after a leak)
 // Same settings as the server (DATABASE_URL, else the embedded PostgreSQL under data/).
 import { openDatabase, secretKey } from './database.ts'
 
 const [command, siteId, token] = process.argv.slice(2)
 const usage =
-  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId>'
+  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId> [--now]'
 
 async function main(): Promise<number> {
   if (!['create', 'revoke', 'list', 'notify', 'secret', 'rotate-secret'].includes(command ?? '')) {
@@ -42,8 +43,9 @@ async function main(): Promise<number> {
         secrets = await notify.setNotifyUrl(db(), siteId, url === 'off' ? null : url)
         console.log(url === 'off' ? `notifications of ${siteId} go to each operation's callbackUrl only` : `notifications of ${siteId} go to ${url}`)
       } else if (command === 'rotate-secret') {
-        secrets = await notify.rotateNotifySecret(db(), siteId)
-        console.log(`new signing secret of ${siteId}; the previous one still signs until ${secrets.previousUntil?.toISOString() ?? 'now (no grace period)'}`)
+        if (token !== undefined && token !== '--now') throw new Error(usage)
+        secrets = await notify.rotateNotifySecret(db(), siteId, token === '--now')
+        console.log(`new signing secret of ${siteId}; the previous one ${secrets.previous ? `still signs Signature until ${secrets.previousUntil!.toISOString()}` : 'no longer signs'}`)
       } else secrets = await notify.notifySecrets(db(), siteId)
       if (secrets.previous) console.log(`previous secret, valid until ${secrets.previousUntil!.toISOString()}: ${secrets.previous}`)
       console.log(`signing secret of ${siteId} (Signature and Payin-Signature headers):`)

@@ -25,10 +25,11 @@ export async function createBill(siteId: string, billId: string, req: BillReques
       ON CONFLICT ("siteId", "billId") DO NOTHING
       RETURNING *`
     if (created) return created
-    const existing = await db().bill.findUnique({ where: { siteId_billId: { siteId, billId } } })
+    // a replay answers the bill as it is now: its payments' due changes applied first
+    const existing = await loadBill({ siteId, billId })
     if (!existing) throw new Error('bill conflict without a bill') // cannot happen: bills are never deleted
-    if (existing.fingerprint !== print) throw requestConflict(`Bill ${billId}`)
-    return existing
+    if (existing.bill.fingerprint !== print) throw requestConflict(`Bill ${billId}`)
+    return existing.bill
   })
   return renderBill(bill)
 }

@@ -11,6 +11,7 @@ import { settings } from '../config'
 import { db } from '../db/client'
 import type { Notification } from '../generated/prisma/client'
 import { processPolicy } from './callback-url'
+import { withPaymentToken } from './notification-body'
 import { postNotification, type PostOutcome } from './outgoing-policy'
 import { signatureHeaders, siteSecrets } from './signing'
 
@@ -81,10 +82,11 @@ async function claim(s: DeliverySettings, free: number): Promise<Claimed[]> {
 /** posts one claimed notification, signed for this sending */
 async function post(n: Claimed, s: DeliverySettings): Promise<PostOutcome> {
   const secrets = siteSecrets({ id: n.siteId, notifySecretVersion: n.notifySecretVersion, notifySecretRotatedAt: n.notifySecretRotatedAt }, settings().notifySecretGraceMs)
+  const body = withPaymentToken(n.body, n.type, n.resourceRef)
   return postNotification(
     n.url,
-    n.body,
-    { ...signatureHeaders(secrets, n.body), 'User-Agent': 'payin-sandbox-notifications/1' },
+    body,
+    { ...signatureHeaders(secrets, body), 'User-Agent': 'payin-sandbox-notifications/1' },
     { timeoutMs: s.timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES, policy: processPolicy(), lookup: s.lookup },
   )
 }
@@ -115,6 +117,18 @@ async function record(n: Notification, o: PostOutcome, s: DeliverySettings): Pro
 
 const logError = (e: unknown) => process.stderr.write(`notification delivery: ${(e as Error)?.message ?? e}\n`)
 
+/** one attempt, recorded whatever happens (a fault of ours is an attempt that failed, retried as any other) */
+async function deliver(n: Claimed, s: DeliverySettings): Promise<void> {
+  let outcome: PostOutcome
+  try {
+    outcome = await post(n, s)
+  } catch (e) {
+    logError(e)
+    outcome = { httpStatus: null, error: 'not sent: internal error', durationMs: 0 }
+  }
+  await record(n, outcome, s)
+}
+
 /**
  * The worker of this instance: claims as many due notifications as it has free places, delivers each
  * on its own, and claims again as soon as a place frees up or, when nothing was due, after pollMs.
@@ -140,8 +154,7 @@ export function startDeliveryWorker(s = deliverySettings()): () => void {
         }
         for (const n of claimed) {
           underWay++
-          post(n, s)
-            .then((o) => record(n, o, s))
+          deliver(n, s)
             .catch(logError)
             .finally(() => {
               underWay--

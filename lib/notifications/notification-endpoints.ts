@@ -3,12 +3,14 @@
 import { z } from 'zod'
 import { db } from '../db/client'
 import type { Notification, NotificationAttempt } from '../generated/prisma/client'
-import { notFound } from '../http/api-error'
+import { incorrectInvocation, notFound } from '../http/api-error'
 import { apiRoute, endpoint } from '../http/api-route'
 import { paymentTime } from '../time/wire-time'
+import { withPaymentToken } from './notification-body'
 import { idSchema } from '../wire/common-schemas'
 
 function render(n: Notification & { attemptLog: NotificationAttempt[] }) {
+  const posted = withPaymentToken(n.body, n.type, n.resourceRef)
   return {
     notificationId: n.id,
     type: n.type,
@@ -20,7 +22,9 @@ function render(n: Notification & { attemptLog: NotificationAttempt[] }) {
     createdDateTime: paymentTime(n.createdAt),
     ...(n.deliveredAt ? { deliveredDateTime: paymentTime(n.deliveredAt) } : {}),
     ...(n.state === 'PENDING' ? { nextAttemptDateTime: paymentTime(n.nextAttemptAt) } : {}),
-    body: JSON.parse(n.body),
+    body: JSON.parse(posted),
+    // the exact text posted, which the signatures cover (`body` re-serialises its numbers: 60.50 → 60.5)
+    rawBody: posted,
     attemptLog: n.attemptLog.map((a) => ({
       dateTime: paymentTime(a.at),
       ...(a.httpStatus !== null ? { httpStatus: a.httpStatus } : {}),
@@ -46,11 +50,15 @@ export const resendRoute = apiRoute({
   POST: endpoint({
     params: z.object({ siteId: idSchema, notificationId: z.uuid('must be a notification id') }),
     handle: async ({ siteId, params }) => {
+      // not while a delivery of it is under way (its lease holds): that one's answer is coming
       const { count } = await db().notification.updateMany({
-        where: { id: params.notificationId, siteId },
+        where: { id: params.notificationId, siteId, OR: [{ leaseUntil: null }, { leaseUntil: { lt: new Date() } }] },
         data: { state: 'PENDING', nextAttemptAt: new Date(), leaseUntil: null },
       })
-      if (!count) throw notFound('Notification')
+      if (!count) {
+        const exists = await db().notification.count({ where: { id: params.notificationId, siteId } })
+        throw exists ? incorrectInvocation('A delivery of this notification is under way') : notFound('Notification')
+      }
       return render(await db().notification.findUniqueOrThrow({ where: { id: params.notificationId }, include: withAttempts }))
     },
   }),

@@ -20,16 +20,17 @@ export async function notifySecrets(db: Db, siteId: string): Promise<SiteSecrets
 export async function setNotifyUrl(db: Db, siteId: string, url: string | null): Promise<SiteSecrets> {
   if (url !== null) {
     const parsed = callbackUrlSchema.safeParse(url)
-    if (!parsed.success) throw new Error(`the notification URL ${parsed.error.issues[0].message}`)
+    if (!parsed.success)
+      throw new Error(`the notification URL ${parsed.error.issues[0].message} (networks allowed by NOTIFY_ALLOW_NETWORKS in this command's environment: ${process.env.NOTIFY_ALLOW_NETWORKS || 'none'})`)
   }
   await siteOf(db, siteId)
   await db.site.update({ where: { id: siteId }, data: { notifyUrl: url } })
   return notifySecrets(db, siteId)
 }
 
-/** makes a new secret; the one it replaces still signs for NOTIFY_SECRET_GRACE_HOURS */
-export async function rotateNotifySecret(db: Db, siteId: string): Promise<SiteSecrets> {
+/** makes a new secret; the one it replaces still signs for NOTIFY_SECRET_GRACE_HOURS, or not at all `immediately` (after a leak) */
+export async function rotateNotifySecret(db: Db, siteId: string, immediately = false): Promise<SiteSecrets> {
   await siteOf(db, siteId)
-  await db.site.update({ where: { id: siteId }, data: { notifySecretVersion: { increment: 1 }, notifySecretRotatedAt: new Date() } })
+  await db.site.update({ where: { id: siteId }, data: { notifySecretVersion: { increment: 1 }, notifySecretRotatedAt: immediately ? null : new Date() } })
   return notifySecrets(db, siteId)
 }

@@ -32,6 +32,19 @@ export function dueAtFor(authFlow: string | null, now: Date): Date | null {
 
 export const isDue = (p: Pick<Payment, 'status' | 'dueAt'>, now: Date) => p.status === 'WAITING' && p.dueAt !== null && p.dueAt.getTime() <= now.getTime()
 
+/**
+ * Settles the site bill's WAITING payments whose change fell due, locking them first (a payment before
+ * its bill, as everywhere), so that the bill is judged as any reader would see it: an operator's answer
+ * due before a new payment on the bill comes first, whether or not the scheduler has applied it yet.
+ */
+export async function settleDueOnBill(tx: Tx, siteId: string, billId: string, now: Date): Promise<void> {
+  const due = await tx.$queryRaw<Payment[]>`
+    SELECT * FROM "Payment"
+    WHERE "billRef" = (SELECT id FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${billId}) AND status = 'WAITING' AND "dueAt" <= ${now}
+    ORDER BY "dueAt", id FOR UPDATE`
+  for (const p of due) await settle(tx, p, now)
+}
+
 /** applies the change that fell due, dated when it fell due */
 export async function settle(tx: Tx, p: Payment, now: Date): Promise<Payment> {
   if (!isDue(p, now)) return p

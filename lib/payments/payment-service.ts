@@ -8,7 +8,7 @@ import { Prisma, type Payment } from '../generated/prisma/client'
 import { notFound, requestConflict } from '../http/api-error'
 import { notifyPayment, paymentNotificationInsert } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
-import { capturedOnApproval, dueAtFor, isDue, lockPayment } from './payment-lifecycle'
+import { capturedOnApproval, dueAtFor, isDue, lockPayment, settleDueOnBill } from './payment-lifecycle'
 import { directInstrument, resolveInstrument, type FirstAnswer, type Instrument } from './payment-instrument'
 import type { PaymentRequest } from './payment-request'
 import { issuesToken, recordToken } from './payment-tokens'
@@ -61,6 +61,7 @@ async function insertPayment(siteId: string, paymentId: string, req: PaymentRequ
 
 async function insertPaymentInTransaction(tx: Tx, siteId: string, paymentId: string, req: PaymentRequest, print: string, now: Date): Promise<Payment> {
   const onBill = paymentOnBill(req)
+  if (onBill.billId) await settleDueOnBill(tx, siteId, onBill.billId, now)
   const named = await lockNamedBill(tx, siteId, onBill, now)
   const instrument = await resolveInstrument(tx, siteId, req, now)
   let answer: FirstAnswer = instrument.answer

@@ -1,52 +1,96 @@
 // The scheduler of time-driven changes: the emulated mobile operator's answer and the 3-D Secure expiry
 // (a WAITING payment's `dueAt`), and bill expiry (a CREATED bill's `expiresAt`). Every instance runs it;
-// each pass takes the due rows with FOR UPDATE SKIP LOCKED, so each change is applied once, by
-// whichever instance gets it, in the transaction that writes its notification. Nothing lives in memory:
-// a change whose instance dies before commit is still due and is taken by the next pass anywhere.
+// each change is taken with FOR UPDATE SKIP LOCKED, so it is applied once, by whichever instance gets
+// it, in a short transaction of its own that also writes its notification. Nothing lives in memory: a
+// change whose instance dies before commit is still due and is taken by the next pass anywhere.
 // Changes are dated when they fell due, as a read at or after that time (which applies them too) sees them.
 import { settings } from '../config'
-import { db, withRetry } from '../db/client'
+import { db, isRetryable, withRetry } from '../db/client'
 import type { Payment } from '../generated/prisma/client'
 import { settle } from '../payments/payment-lifecycle'
 
-/** how many rows one transaction takes */
-const BATCH = 50
+/** how many bills one statement expires */
+const BILL_BATCH = 100
 
-/** Applies the due changes of up to BATCH waiting payments; how many were taken. */
-export async function settleDuePayments(now = new Date()): Promise<number> {
+/** a payment whose change could not be applied (its transaction rolled back) */
+class SettleFailure extends Error {
+  constructor(
+    readonly paymentRef: string,
+    readonly reason: unknown,
+  ) {
+    super(`payment ${paymentRef}: ${(reason as Error)?.message ?? reason}`)
+  }
+}
+
+/**
+ * Applies the due change of one waiting payment, not one of `skip`; its id, or null when none is due
+ * (or every due one is being applied elsewhere).
+ */
+export async function settleOneDuePayment(now: Date, skip: string[] = []): Promise<string | null> {
   return withRetry(() =>
     db().$transaction(async (tx) => {
-      const due = await tx.$queryRaw<Payment[]>`
-        SELECT * FROM "Payment" WHERE "dueAt" <= ${now} AND status = 'WAITING'
-        ORDER BY "dueAt" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`
-      for (const p of due) await settle(tx, p, now)
-      return due.length
+      const [p] = await tx.$queryRaw<Payment[]>`
+        SELECT * FROM "Payment" WHERE "dueAt" <= ${now} AND status = 'WAITING' AND NOT (id = ANY(${skip}::uuid[]))
+        ORDER BY "dueAt" LIMIT 1 FOR UPDATE SKIP LOCKED`
+      if (!p) return null
+      try {
+        await settle(tx, p, now)
+      } catch (e) {
+        if (isRetryable(e)) throw e
+        throw new SettleFailure(p.id, e)
+      }
+      return p.id
     }),
   )
 }
 
+/** Every payment change due now; how many were applied. One that fails is logged and left for the next pass. */
+export async function settleDuePayments(now = new Date()): Promise<number> {
+  const failed: string[] = []
+  let applied = 0
+  for (;;) {
+    try {
+      if (!(await settleOneDuePayment(now, failed))) return applied
+      applied++
+    } catch (e) {
+      if (!(e instanceof SettleFailure)) throw e
+      process.stderr.write(`scheduler: ${e.message}\n`)
+      failed.push(e.paymentRef)
+    }
+  }
+}
+
 /**
- * Writes EXPIRED on up to BATCH unpaid bills past their deadline, dated at the deadline. A bill with a
+ * Writes EXPIRED on the unpaid bills past their deadline, dated at the deadline; how many. A bill with a
  * payment whose change fell due before the deadline waits for that payment to be settled first (it may
  * pay the bill).
  */
 export async function expireDueBills(now = new Date()): Promise<number> {
-  return db().$executeRaw`
-    UPDATE "Bill" SET status = 'EXPIRED', "statusChangedAt" = "expiresAt"
-    WHERE id IN (
-      SELECT b.id FROM "Bill" b
-      WHERE b.status = 'CREATED' AND b."expiresAt" <= ${now}
-        AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."billRef" = b.id AND p.status = 'WAITING' AND p."dueAt" <= b."expiresAt")
-      ORDER BY b."expiresAt" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
-      AND status = 'CREATED'`
+  let expired = 0
+  for (;;) {
+    const n = await db().$executeRaw`
+      UPDATE "Bill" SET status = 'EXPIRED', "statusChangedAt" = "expiresAt"
+      WHERE id IN (
+        SELECT b.id FROM "Bill" b
+        WHERE b.status = 'CREATED' AND b."expiresAt" <= ${now}
+          AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."billRef" = b.id AND p.status = 'WAITING' AND p."dueAt" <= b."expiresAt")
+        ORDER BY b."expiresAt" LIMIT ${BILL_BATCH} FOR UPDATE SKIP LOCKED)
+        AND status = 'CREATED'`
+    expired += n
+    if (n < BILL_BATCH) return expired
+  }
 }
 
-/** One pass: every change due now; the number applied. */
+const logError = (what: string) => (e: unknown) => {
+  process.stderr.write(`scheduler: ${what}: ${(e as Error)?.message ?? e}\n`)
+  return 0
+}
+
+/** One pass: every change due now (payments first: they may pay a bill before it expires); the number applied. */
 export async function applyDueChanges(): Promise<number> {
-  let applied = 0
-  for (let n; (n = await settleDuePayments()) > 0; ) applied += n
-  for (let n; (n = await expireDueBills()) > 0; ) applied += n
-  return applied
+  const payments = await settleDuePayments().catch(logError('payments'))
+  const bills = await expireDueBills().catch(logError('bills'))
+  return payments + bills
 }
 
 /** this instance's scheduler: a pass every SCHEDULER_POLL_MS; the returned function stops it */
@@ -54,11 +98,7 @@ export function startScheduler(pollMs = settings().schedulerPollMs): () => void 
   let stopped = false
   ;(async () => {
     while (!stopped) {
-      try {
-        await applyDueChanges()
-      } catch (e) {
-        process.stderr.write(`scheduler: ${(e as Error)?.message ?? e}\n`)
-      }
+      await applyDueChanges()
       await new Promise((r) => setTimeout(r, pollMs).unref?.())
     }
   })()

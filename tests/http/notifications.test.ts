@@ -172,6 +172,12 @@ describe('notifications', () => {
     assert.equal(p.tokenData.expiredDate, '2031-02-28T00:00:00+00:00')
     assert.equal(p.paymentCardInfo.paymentSystem, 'MASTERCARD')
     assert.ok(verifiesEveryWay(secret, r))
+    // at rest the outbox holds no token (only its hash is kept); the merchant's view shows what was posted
+    const [row] = await sql(`SELECT body FROM "Notification" WHERE "resourceId" = $1`, [id])
+    assert.ok(!row.body.includes(created.body.createdToken.token))
+    const [view] = await outboxOf(id)
+    assert.equal(view.rawBody, r.body)
+    assert.equal(view.body.payment.tokenData.paymentToken, created.body.createdToken.token)
   })
 
   test('refunds: partial SUCCESS, declined DECLINE with reasonCode, a reversal flagged REVERSAL', async () => {
@@ -307,7 +313,7 @@ describe('notifications', () => {
     assert.equal(details.body.status.changedDateTime, created.body.expirationDateTime)
   })
 
-  test('with two instances (and the suite’s server) each time-driven change happens once and is delivered once', async () => {
+  test('with two instances (and the suite’s server) competing, each time-driven change is notified once', async () => {
     const ids = Array.from({ length: 12 }, () => uid('twin'))
     await Promise.all(
       ids.map((id, i) =>
@@ -361,6 +367,15 @@ describe('notifications', () => {
     assert.ok(verifiesEveryWay(rotated, r2))
     assert.equal(verifyAsWritten(shown, r2), false)
     assert.equal(verifyPayinSignature(shown, r2), false)
+
+    // after a leak: --now ends the old secret at once
+    const fresh = lastLine(siteCommand('rotate-secret', own.siteId, '--now'))
+    const next = uid('pay')
+    await ownApi.put(`/payments/${next}`, cardPayment({ callbackUrl: `${hook}/cb/${next}` }))
+    const r3 = await arrived(`/cb/${next}`)
+    assert.ok(verifiesEveryWay(fresh, r3))
+    assert.equal(verifyAsWritten(rotated, r3), false)
+    assert.equal(verifyPayinSignature(rotated, r3), false)
   })
 
   test('a tampered body or an old timestamp fails verification', async () => {
