@@ -81,23 +81,25 @@ const aboutPayment = (p: Payment) => ({
 
 /**
  * The stored body holds this in place of the payment token (at rest the service keeps only a token's
- * hash); withPaymentToken fills it in when the body is sent or shown. tokenData is the object's last
- * field, so the slot is the body's last occurrence of it.
+ * hash); withPaymentToken fills it in when the body is sent or shown. No merchant value can write
+ * `"tokenData":{` (customFields values are strings, customer keys are fixed), and tokenData is the
+ * object's last field.
  */
-const TOKEN_SLOT = '"paymentToken":"pt_(filled in when sent)"'
+const TOKEN_PLACEHOLDER = 'pt_(filled in when sent)'
+const TOKEN_SLOT = `"tokenData":{"paymentToken":"${TOKEN_PLACEHOLDER}"`
 
 function tokenDataOf(p: Payment) {
   if (!issuesToken(p)) return {}
   const card = p.cardProfile as unknown as CardProfile | null
   // the token lasts as long as its card: through the card's expiry month
   const lastDay = card ? new Date(Date.UTC(card.year, card.month, 0)).getUTCDate() : null
-  return { tokenData: { paymentToken: JSON.parse(`{${TOKEN_SLOT}}`).paymentToken, expiredDate: card && lastDay ? formatLocalMidnight(card.year, card.month, lastDay) : null } }
+  return { tokenData: { paymentToken: TOKEN_PLACEHOLDER, expiredDate: card && lastDay ? formatLocalMidnight(card.year, card.month, lastDay) : null } }
 }
 
 /** the body as posted: a PAYMENT notification's token slot filled in with the token of its payment */
 export function withPaymentToken(body: string, type: string, paymentRef: string): string {
   const at = type === 'PAYMENT' ? body.lastIndexOf(TOKEN_SLOT) : -1
-  return at < 0 ? body : `${body.slice(0, at)}"paymentToken":${JSON.stringify(paymentTokenOf(paymentRef))}${body.slice(at + TOKEN_SLOT.length)}`
+  return at < 0 ? body : `${body.slice(0, at)}"tokenData":{"paymentToken":${JSON.stringify(paymentTokenOf(paymentRef))}${body.slice(at + TOKEN_SLOT.length)}`
 }
 
 const envelope = (type: NotificationType, object: Record<string, unknown>) => stringifyJson({ [OBJECT_KEY[type]]: object, type, version: '1' })

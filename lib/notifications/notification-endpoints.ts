@@ -50,11 +50,10 @@ export const resendRoute = apiRoute({
   POST: endpoint({
     params: z.object({ siteId: idSchema, notificationId: z.uuid('must be a notification id') }),
     handle: async ({ siteId, params }) => {
-      // not while a delivery of it is under way (its lease holds): that one's answer is coming
-      const { count } = await db().notification.updateMany({
-        where: { id: params.notificationId, siteId, OR: [{ leaseUntil: null }, { leaseUntil: { lt: new Date() } }] },
-        data: { state: 'PENDING', nextAttemptAt: new Date(), leaseUntil: null },
-      })
+      // not while a delivery of it is under way (its lease holds, by the clock the workers claim by): that one's answer is coming
+      const count = await db().$executeRaw`
+        UPDATE "Notification" SET state = 'PENDING', "nextAttemptAt" = now(), "leaseUntil" = NULL
+        WHERE id = ${params.notificationId}::uuid AND "siteId" = ${siteId} AND ("leaseUntil" IS NULL OR "leaseUntil" < now())`
       if (!count) {
         const exists = await db().notification.count({ where: { id: params.notificationId, siteId } })
         throw exists ? incorrectInvocation('A delivery of this notification is under way') : notFound('Notification')

@@ -7,7 +7,7 @@ import { billState, markBillPaid } from '../bills/bill-for-payment'
 import type { DeclineReason } from '../acquirer/sandbox-acquirer'
 import { settings } from '../config'
 import type { Tx } from '../db/client'
-import type { Payment } from '../generated/prisma/client'
+import { Prisma, type Payment } from '../generated/prisma/client'
 import { notFound } from '../http/api-error'
 import { notifyPayment } from '../notifications/outbox'
 import { isOneStep } from './payment-rules'
@@ -33,16 +33,26 @@ export function dueAtFor(authFlow: string | null, now: Date): Date | null {
 export const isDue = (p: Pick<Payment, 'status' | 'dueAt'>, now: Date) => p.status === 'WAITING' && p.dueAt !== null && p.dueAt.getTime() <= now.getTime()
 
 /**
- * Settles the site bill's WAITING payments whose change fell due, locking them first (a payment before
- * its bill, as everywhere), so that the bill is judged as any reader would see it: an operator's answer
- * due before a new payment on the bill comes first, whether or not the scheduler has applied it yet.
+ * Settles the bill's WAITING payments whose change fell due before `before` (except `except`), earliest
+ * first, so that the bill is judged as any reader would see it: an operator's answer due earlier comes
+ * first (it may pay the bill), whether or not the scheduler has applied it yet, whoever asks first. The
+ * payments are locked before the bill, as a payment's own transaction locks it; the rare opposite order
+ * (two payments of one bill settled at once, each waiting for the other) is a deadlock that PostgreSQL
+ * breaks and withRetry repeats.
  */
-export async function settleDueOnBill(tx: Tx, siteId: string, billId: string, now: Date): Promise<void> {
+export async function settleDueOnBill(
+  tx: Tx,
+  bill: { ref: string } | { siteId: string; billId: string },
+  before: Date,
+  except: string | null = null,
+): Promise<void> {
+  const billRef = 'ref' in bill ? Prisma.sql`${bill.ref}::uuid` : Prisma.sql`(SELECT id FROM "Bill" WHERE "siteId" = ${bill.siteId} AND "billId" = ${bill.billId})`
   const due = await tx.$queryRaw<Payment[]>`
     SELECT * FROM "Payment"
-    WHERE "billRef" = (SELECT id FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${billId}) AND status = 'WAITING' AND "dueAt" <= ${now}
+    WHERE "billRef" = ${billRef} AND status = 'WAITING' AND "dueAt" < ${before} AND (${except}::uuid IS NULL OR id <> ${except}::uuid)
     ORDER BY "dueAt", id FOR UPDATE`
-  for (const p of due) await settle(tx, p, now)
+  // each is settled at its own due time (strictly earlier: the recursion through approve ends)
+  for (const p of due) await settle(tx, p, before)
 }
 
 /** applies the change that fell due, dated when it fell due */
@@ -62,6 +72,7 @@ export async function decline(tx: Tx, p: Payment, reason: DeclineReason, at: Dat
 
 /** Completes a payment whose payer (or operator) said yes, unless its bill was paid or expired meanwhile. */
 export async function approve(tx: Tx, p: Payment, at: Date): Promise<Payment> {
+  await settleDueOnBill(tx, { ref: p.billRef }, at, p.id)
   const [bill] = await tx.$queryRaw<{ status: string; expiresAt: Date }[]>`SELECT status, "expiresAt" FROM "Bill" WHERE id = ${p.billRef}::uuid FOR UPDATE`
   const state = billState(bill, at)
   if (state === 'PAID') return decline(tx, p, 'BILL_ALREADY_PAID', at)

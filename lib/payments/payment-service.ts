@@ -61,7 +61,7 @@ async function insertPayment(siteId: string, paymentId: string, req: PaymentRequ
 
 async function insertPaymentInTransaction(tx: Tx, siteId: string, paymentId: string, req: PaymentRequest, print: string, now: Date): Promise<Payment> {
   const onBill = paymentOnBill(req)
-  if (onBill.billId) await settleDueOnBill(tx, siteId, onBill.billId, now)
+  if (onBill.billId) await settleDueOnBill(tx, { siteId, billId: onBill.billId }, now)
   const named = await lockNamedBill(tx, siteId, onBill, now)
   const instrument = await resolveInstrument(tx, siteId, req, now)
   let answer: FirstAnswer = instrument.answer

@@ -5,7 +5,7 @@
 // change whose instance dies before commit is still due and is taken by the next pass anywhere.
 // Changes are dated when they fell due, as a read at or after that time (which applies them too) sees them.
 import { settings } from '../config'
-import { db, isRetryable, withRetry } from '../db/client'
+import { db, withRetry } from '../db/client'
 import type { Payment } from '../generated/prisma/client'
 import { settle } from '../payments/payment-lifecycle'
 
@@ -27,21 +27,25 @@ class SettleFailure extends Error {
  * (or every due one is being applied elsewhere).
  */
 export async function settleOneDuePayment(now: Date, skip: string[] = []): Promise<string | null> {
-  return withRetry(() =>
-    db().$transaction(async (tx) => {
-      const [p] = await tx.$queryRaw<Payment[]>`
-        SELECT * FROM "Payment" WHERE "dueAt" <= ${now} AND status = 'WAITING' AND NOT (id = ANY(${skip}::uuid[]))
-        ORDER BY "dueAt" LIMIT 1 FOR UPDATE SKIP LOCKED`
-      if (!p) return null
-      try {
+  let taken: string | null = null
+  try {
+    return await withRetry(() =>
+      db().$transaction(async (tx) => {
+        taken = null
+        const [p] = await tx.$queryRaw<Payment[]>`
+          SELECT * FROM "Payment" WHERE "dueAt" <= ${now} AND status = 'WAITING' AND NOT (id = ANY(${skip}::uuid[]))
+          ORDER BY "dueAt" LIMIT 1 FOR UPDATE SKIP LOCKED`
+        if (!p) return null
+        taken = p.id
         await settle(tx, p, now)
-      } catch (e) {
-        if (isRetryable(e)) throw e
-        throw new SettleFailure(p.id, e)
-      }
-      return p.id
-    }),
-  )
+        return p.id
+      }),
+    )
+  } catch (e) {
+    // a change that cannot be applied, even after retries, must not hold up the ones behind it
+    if (taken) throw new SettleFailure(taken, e)
+    throw e
+  }
 }
 
 /** Every payment change due now; how many were applied. One that fails is logged and left for the next pass. */

@@ -313,31 +313,6 @@ describe('notifications', () => {
     assert.equal(details.body.status.changedDateTime, created.body.expirationDateTime)
   })
 
-  test('with two instances (and the suite’s server) competing, each time-driven change is notified once', async () => {
-    const ids = Array.from({ length: 12 }, () => uid('twin'))
-    await Promise.all(
-      ids.map((id, i) =>
-        client(site, '/api', i % 2 ? a.base : b.base).put(`/payments/${id}`, {
-          paymentMethod: { type: 'MOBILE', phone: '79005550000' },
-          amount: rub('10.00'),
-          callbackUrl: `${hook}/twin/${id}`,
-        }),
-      ),
-    )
-    await rx.waitFor(() => ids.every((id) => forPath(`/twin/${id}`).length >= 1), 15_000)
-    // one outbox row each, delivered at its first attempt: never posted twice
-    const rows = async () => (await Promise.all(ids.map(outboxOf))).flat()
-    const deadline = Date.now() + 10_000
-    while ((await rows()).some((n) => n.state !== 'DELIVERED') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
-    const all = await rows()
-    assert.equal(all.length, ids.length)
-    for (const n of all) {
-      assert.equal(n.state, 'DELIVERED')
-      assert.equal(n.attempts, 1)
-    }
-    for (const id of ids) assert.equal(forPath(`/twin/${id}`).length, 1, id)
-  })
-
   test('the signing secret: shown at any time, rotated with a grace period', async () => {
     const own = await newSite('secret')
     const shown = lastLine(siteCommand('secret', own.siteId))
@@ -406,11 +381,11 @@ describe('notifications', () => {
   })
 
   /** the outbox row of a resource once its latest attempt is recorded */
-  async function settledRow(resourceId: string, attempts?: number) {
+  async function settledRow(resourceId: string) {
     const deadline = Date.now() + 10_000
     for (;;) {
       const [n] = await outboxOf(resourceId)
-      if ((n?.state !== 'PENDING' && (attempts === undefined || n.attempts >= attempts)) || Date.now() > deadline) return n
+      if ((n && n.state !== 'PENDING') || Date.now() > deadline) return n
       await new Promise((r) => setTimeout(r, 100))
     }
   }
@@ -452,7 +427,9 @@ describe('notifications', () => {
     const id = uid('pay')
     await api.put(`/payments/${id}`, cardPayment({ callbackUrl: `${hook}/again/${id}` }))
     await rx.waitFor(() => forPath(`/again/${id}`).length === 1)
-    const [n] = await outboxOf(id)
+    // once its delivery is recorded (a re-send while one is under way is a 409)
+    const n = await settledRow(id)
+    assert.equal(n.state, 'DELIVERED')
     const r = await api.post(`/notifications/${n.notificationId}/resend`)
     assert.equal(r.status, 200)
     assert.equal(r.body.state, 'PENDING')

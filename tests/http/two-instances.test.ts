@@ -88,7 +88,49 @@ test('a bill is judged after the due changes of its payments, whether or not the
     await sql(`UPDATE "Bill" SET "expiresAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "billId" = $2`, [siteId, second])
     assert.equal((await createBill(siteId, second, request)).status.value, 'PAID')
     assert.equal((await readPayment(siteId, due)).status.value, 'COMPLETED')
+
+    // two operator answers on one bill: reading the later one first does not let it overtake the earlier
+    const third = uid('bill')
+    await createBill(siteId, third, billRequestSchema.parse(billRequest()))
+    const [earlier, later] = [uid('mob'), uid('mob')]
+    for (const id of [earlier, later]) await createPayment(siteId, id, mobile(third))
+    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '2 seconds' WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, earlier])
+    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, later])
+    const read = await readPayment(siteId, later)
+    assert.equal(read.status.value, 'DECLINED')
+    assert.equal(read.status.reason, 'BILL_ALREADY_PAID')
+    assert.equal((await readPayment(siteId, earlier)).status.value, 'COMPLETED')
   } finally {
+    await closeDb()
+  }
+})
+
+test('a payment change that cannot be applied does not hold up the others', async () => {
+  const { createPayment, readPayment } = await import('../../lib/payments/payment-service.ts')
+  const { paymentRequestSchema } = await import('../../lib/payments/payment-request.ts')
+  const { settleDuePayments } = await import('../../lib/scheduler/time-driven-changes.ts')
+  const { closeDb } = await import('../../lib/db/client.ts')
+  const siteId = uid('poison')
+  const mobile = paymentRequestSchema.parse({ paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('5.00') })
+  const poisoned = `poison-${uid()}`
+  // this one's status cannot be written: its change fails every time
+  await sql(`CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`)
+  await sql(`CREATE TRIGGER test_refuse BEFORE UPDATE OF status ON "Payment" FOR EACH ROW WHEN (OLD."paymentId" LIKE 'poison-%') EXECUTE FUNCTION test_refuse()`)
+  try {
+    const ids = [poisoned, uid('mob'), uid('mob')]
+    for (const id of ids) await createPayment(siteId, id, mobile)
+    // the poisoned one falls due first
+    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '2 seconds' WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, poisoned])
+    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "paymentId" <> $2`, [siteId, poisoned])
+    assert.ok((await settleDuePayments()) >= 2)
+    assert.equal((await readPayment(siteId, ids[1])).status.value, 'COMPLETED')
+    assert.equal((await readPayment(siteId, ids[2])).status.value, 'COMPLETED')
+    const [row] = await sql(`SELECT status FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, poisoned])
+    assert.equal(row.status, 'WAITING')
+  } finally {
+    await sql(`DROP TRIGGER test_refuse ON "Payment"`)
+    // out of the way of the instances' schedulers
+    await sql(`UPDATE "Payment" SET "dueAt" = NULL WHERE "paymentId" = $1`, [poisoned])
     await closeDb()
   }
 })

@@ -34,16 +34,22 @@ export function receiver() {
       const n = (seen.get(path) ?? 0) + 1
       seen.set(path, n)
       got.push({ path, signature: String(req.headers.signature ?? ''), payinSignature: String(req.headers['payin-signature'] ?? ''), body, at: Date.now() })
-      events.emit('change')
+      // what a test waits for is counted before it is told of the arrival
+      const changed = () => events.emit('change')
+      if (path.startsWith('/stall') && !released) {
+        stalledMax = Math.max(stalledMax, ++stalledNow)
+        res.on('close', () => {
+          stalledNow--
+          changed()
+        })
+        stalled.push(res)
+        return changed()
+      }
+      changed()
       if (path.startsWith('/fail-twice') && n <= 2) return res.writeHead(500).end('no')
       if (path.startsWith('/slow-once') && n === 1) return setTimeout(() => res.writeHead(200).end(), 3000)
       if (path.startsWith('/hang-once') && n === 1) return // never answered
       if (path.startsWith('/redirect')) return res.writeHead(302, { Location: '/ok/redirected' }).end()
-      if (path.startsWith('/stall') && !released) {
-        stalledMax = Math.max(stalledMax, ++stalledNow)
-        res.on('close', () => stalledNow--)
-        return void stalled.push(res)
-      }
       res.writeHead(200).end('ok')
     })
   })
