@@ -2,6 +2,7 @@
 // browser POSTs PaReq, MD and TermUrl here; the page lets the payer pass or fail the challenge; it then
 // POSTs PaRes and MD to TermUrl. Plain HTML, no script but the one that submits to TermUrl.
 import { randomBytes } from 'node:crypto'
+import { BodyTooLarge, readFormFields } from '../http/bounded-body'
 import { db } from '../db/client'
 import { wireAmount } from '../money/money'
 import { issuePares, readPareq } from './three-ds'
@@ -48,14 +49,7 @@ interface ChallengeForm {
   paymentRef: string
 }
 
-async function readForm(req: Request): Promise<ChallengeForm | Response> {
-  let form: FormData
-  try {
-    if (Number(req.headers.get('content-length') ?? 0) > 64 * 1024) throw new Error('too large')
-    form = await req.formData()
-  } catch {
-    return page(400, 'Bad request', '<h1>Bad request</h1><p>Send PaReq, MD and TermUrl as a form.</p>')
-  }
+async function readForm(form: FormData): Promise<ChallengeForm | Response> {
   const pareq = String(form.get('PaReq') ?? '')
   const md = String(form.get('MD') ?? '').slice(0, 1024)
   let termUrl: URL | null = null
@@ -70,8 +64,20 @@ async function readForm(req: Request): Promise<ChallengeForm | Response> {
 }
 
 /** POST acsUrl: the challenge */
+/** the posted form, read once and within 64 KiB; or the page that says what is wrong */
+async function postedForm(req: Request): Promise<FormData | Response> {
+  try {
+    return await readFormFields(req)
+  } catch (e) {
+    if (e instanceof BodyTooLarge) return page(413, 'Too large', '<h1>Request too large</h1><p>A form post may hold at most 64 KiB.</p>')
+    return page(400, 'Bad request', '<h1>Bad request</h1><p>Send PaReq, MD and TermUrl as a form.</p>')
+  }
+}
+
 export async function challengePage(req: Request): Promise<Response> {
-  const f = await readForm(req)
+  const form = await postedForm(req)
+  if (form instanceof Response) return form
+  const f = await readForm(form)
   if (f instanceof Response) return f
   const p = await db().payment.findUnique({ where: { id: f.paymentRef }, select: { amountMinor: true, currency: true, maskedPan: true } })
   const amount = p ? wireAmount(p.amountMinor, p.currency) : null
@@ -91,10 +97,11 @@ export async function challengePage(req: Request): Promise<Response> {
 
 /** POST /acs/result: the payer's choice, sent on to the merchant's TermUrl as PaRes and MD */
 export async function challengeResult(req: Request): Promise<Response> {
-  const clone = req.clone()
-  const f = await readForm(req)
+  const form = await postedForm(req)
+  if (form instanceof Response) return form
+  const f = await readForm(form)
   if (f instanceof Response) return f
-  const result = String((await clone.formData()).get('result') ?? '')
+  const result = String(form.get('result') ?? '')
   if (result !== 'pass' && result !== 'fail') return page(400, 'Bad request', '<h1>Bad request</h1><p>Choose pass or fail.</p>')
   const pares = issuePares(f.paymentRef, result === 'pass')
   const nonce = randomBytes(16).toString('base64')

@@ -19,11 +19,11 @@ import {
   validationError,
   type FieldErrors,
 } from './api-error'
+import { BodyTooLarge, readBoundedBody } from './bounded-body'
 import { JsonSyntaxError, parseJsonText } from './json-text'
 import { logLine, redact } from './request-log'
 import { isTraceId, newTraceId } from './trace-id'
 
-export const MAX_BODY_BYTES = 64 * 1024
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
 type Method = (typeof METHODS)[number]
@@ -185,24 +185,15 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
 }
 
 async function readBody(req: Request): Promise<string> {
-  const declared = Number(req.headers.get('content-length') ?? 0)
-  if (declared > MAX_BODY_BYTES) throw payloadTooLarge()
-  if (!req.body) return ''
-  const reader = req.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {})
-      throw payloadTooLarge()
-    }
-    chunks.push(value)
+  let bytes: Buffer
+  try {
+    bytes = await readBoundedBody(req)
+  } catch (e) {
+    if (e instanceof BodyTooLarge) throw payloadTooLarge()
+    throw e
   }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks))
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
   } catch {
     throw malformedBody('Request body is not UTF-8')
   }

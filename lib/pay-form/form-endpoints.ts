@@ -1,6 +1,7 @@
 // The payment page's own server endpoints: no token, same-origin only (cross-site posts are refused).
 import { z } from 'zod'
 import { apiRoute, endpoint, isCrossSite } from '../http/api-route'
+import { BodyTooLarge, readFormFields } from '../http/bounded-body'
 import { logLine } from '../http/request-log'
 import { newTraceId } from '../http/trace-id'
 import { idSchema } from '../wire/common-schemas'
@@ -42,14 +43,16 @@ export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ 
   try {
     if (isCrossSite(req)) status = 403
     else {
-      const form = await req.formData()
+      const form = await readFormFields(req)
       location = await threeDSReturn(invoiceUid.toLowerCase(), String(form.get('PaRes') ?? ''), String(form.get('MD') ?? ''))
     }
-  } catch {
-    // an unknown bill or payment, or a malformed post: back to the bill's page, which says what it can
+  } catch (e) {
+    // a post over 64 KiB is refused; an unknown bill or payment, or a malformed post: back to the bill's page, which says what it can
+    if (e instanceof BodyTooLarge) status = 413
   }
   logLine({ level: 'info', traceId, method: 'POST', path: new URL(req.url).pathname, status, durationMs: Math.round(performance.now() - started) })
   const headers = { 'X-Trace-Id': traceId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }
   if (status === 403) return new Response('Cross-site request refused', { status, headers })
+  if (status === 413) return new Response('Request body exceeds 64 KiB', { status, headers })
   return new Response(null, { status, headers: { ...headers, Location: location } })
 }

@@ -1,0 +1,93 @@
+// Bodies are read up to 64 KiB and no further, whatever the transfer encoding: chunked posts of
+// several MiB to every kind of endpoint (API, payment page, emulated 3-D Secure pages) are refused with
+// 413 (or the connection is closed), and the server's memory does not grow by their size.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import http from 'node:http'
+import { before, test } from 'node:test'
+import { BASE_URL, billRequest, client, newSite, uid } from '../support/api.ts'
+
+/** resident memory of the server's process group, in bytes (Linux /proc) */
+function serverRss(): number {
+  const pgid = Number(process.env.SERVER_PGID)
+  let total = 0
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      // fields after the name: state(0) ppid(1) pgrp(2) … rss in pages (21)
+      if (Number(fields[2]) === pgid) total += Number(fields[21]) * 4096
+    } catch {}
+  }
+  return total
+}
+
+/**
+ * Sends `mib` MiB in 64 KiB chunks without a Content-Length (chunked), stopping as soon as the server
+ * answers or closes; the status, or 'closed'. A fresh connection, never reused.
+ */
+function chunkedPost(path: string, headers: Record<string, string>, mib: number, method = 'POST'): Promise<number | 'closed'> {
+  const url = new URL(path, BASE_URL)
+  return new Promise((resolve, reject) => {
+    let done = false
+    const finish = (r: number | 'closed') => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      req.destroy()
+      resolve(r)
+    }
+    const timer = setTimeout(() => {
+      done = true
+      req.destroy()
+      reject(new Error(`${path}: neither an answer nor a close within 20 s`))
+    }, 20_000)
+    const req = http.request(url, { method, agent: false, headers: { ...headers, 'Transfer-Encoding': 'chunked' } })
+    req.on('response', (res) => {
+      res.resume()
+      finish(res.statusCode!)
+    })
+    req.on('error', () => finish('closed'))
+    req.on('close', () => finish('closed'))
+    const chunk = Buffer.alloc(64 * 1024, 'a')
+    let sent = 0
+    const pump = () => {
+      while (!done && sent < mib * 16) {
+        sent++
+        if (!req.write(chunk)) return void req.once('drain', pump)
+      }
+      if (!done) req.end()
+    }
+    pump()
+  })
+}
+
+let invoiceUid: string
+let api: ReturnType<typeof client>
+before(async () => {
+  api = client(await newSite('bodies'))
+  invoiceUid = (await api.put(`/bills/${uid('bill')}`, billRequest())).body.invoiceUid
+})
+
+test('chunked posts of several MiB are refused at 64 KiB everywhere, and the server does not hold them', async (t) => {
+  const form = { 'Content-Type': 'application/x-www-form-urlencoded' }
+  const json = { 'Content-Type': 'application/json' }
+  const targets: [string, Record<string, string>, string?][] = [
+    ['/acs', form],
+    ['/acs/result', form],
+    [`/pay/${invoiceUid}/3ds-return`, form],
+    [`/pay/${invoiceUid}/attempts`, json],
+    [`/api/sites/${api.site.siteId}/payments/${uid('pay')}`, { ...json, Authorization: `Bearer ${api.site.token}` }, 'PUT'],
+  ]
+  const before = serverRss()
+  assert.ok(before > 0, 'the server process group is found')
+  for (const [path, headers, method] of targets) {
+    // six at once per endpoint, 6 MiB each
+    const answers = await Promise.all(Array.from({ length: 6 }, () => chunkedPost(path, headers, 6, method)))
+    for (const a of answers) assert.ok(a === 413 || a === 'closed', `${path}: ${a}`)
+  }
+  const grown = serverRss() - before
+  t.diagnostic(`server memory: ${Math.round(before / 1048576)} MiB before, grown by ${(grown / 1048576).toFixed(1)} MiB after 180 MiB of posts`)
+  // 180 MiB were sent; a server that buffered them would have grown by far more than this
+  assert.ok(grown < 32 * 1024 * 1024, `the server grew by ${Math.round(grown / 1048576)} MiB`)
+})
