@@ -51,6 +51,9 @@ export const incorrectInvocation = (description: string) =>
 export const payloadTooLarge = () =>
   new ApiError(413, 'http.payload.too.large', 'Request body exceeds 64 KiB', 'Payload too large')
 
+export const unsupportedMediaType = () =>
+  new ApiError(415, 'http.media.type.not.supported', 'Content-Type must be application/json', 'Unsupported media type')
+
 export const rateLimited = (retryAfterSeconds: number) =>
   new ApiError(429, 'rate.limit.exceeded', 'Too many requests for this token', 'Too many requests', undefined, {
     'Retry-After': String(retryAfterSeconds),

@@ -16,6 +16,7 @@ import {
   payloadTooLarge,
   rateLimited,
   unauthorized,
+  unsupportedMediaType,
   validationError,
   type FieldErrors,
 } from './api-error'
@@ -24,6 +25,8 @@ import { JsonSyntaxError, parseJsonText } from './json-text'
 import { logLine, redact } from './request-log'
 import { isTraceId, newTraceId } from './trace-id'
 
+
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json$/
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
 type Method = (typeof METHODS)[number]
@@ -133,6 +136,9 @@ async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteCo
   let body: unknown = undefined
   if (e.body) {
     const text = await readBody(req)
+    // JSON only (application/json or a +json type, parameters allowed); no type at all only with no body
+    const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
+    if (type ? !JSON_TYPE.test(type) : text.length > 0) throw unsupportedMediaType()
     if (text.trim() === '') {
       if (!e.bodyOptional) throw malformedBody('Required request body is missing')
       body = parse(e.body, {})
