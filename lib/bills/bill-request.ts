@@ -10,8 +10,10 @@ import {
   httpUrlSchema,
   receiptSchema,
   receiptTotalMinor,
+  recurrentExpiryProblem,
   recurrentSchema,
 } from '../wire/common-schemas'
+import type { FieldErrors } from '../http/api-error'
 import { customFieldsSchema } from '../notifications/callback-url'
 
 /** the longest a bill may stay payable */
@@ -47,11 +49,6 @@ export const billRequestSchema = z
     { error: 'must be a JSON object' },
   )
   .superRefine((b, ctx) => {
-    const now = Date.now()
-    if (b.expirationDateTime.getTime() <= now)
-      ctx.addIssue({ code: 'custom', path: ['expirationDateTime'], message: 'must be in the future' })
-    else if (b.expirationDateTime.getTime() > now + MAX_BILL_LIFETIME_MS)
-      ctx.addIssue({ code: 'custom', path: ['expirationDateTime'], message: 'must be at most 45 days ahead' })
     if (b.flags.includes('BIND_PAYMENT_TOKEN') && !b.customer?.account)
       ctx.addIssue({ code: 'custom', path: ['customer', 'account'], message: 'is required with flag BIND_PAYMENT_TOKEN' })
     if (b.flags.includes('RECURRENT_FIRST') && !b.recurrent)
@@ -63,4 +60,17 @@ export const billRequestSchema = z
   })
 
 export type BillRequest = z.output<typeof billRequestSchema>
+
+/**
+ * What a new bill's deadlines must meet at the time it is created (not in the schema: an identical
+ * replay of a bill answers the bill, also after its deadline has passed); null when they do.
+ */
+export function newBillProblems(b: BillRequest, now = new Date()): FieldErrors | null {
+  const problems: FieldErrors = {}
+  if (b.expirationDateTime.getTime() <= now.getTime()) problems.expirationDateTime = ['must be in the future']
+  else if (b.expirationDateTime.getTime() > now.getTime() + MAX_BILL_LIFETIME_MS) problems.expirationDateTime = ['must be at most 45 days ahead']
+  const series = recurrentExpiryProblem(b.recurrent, now)
+  if (series) problems['recurrent.expiryDate'] = [series]
+  return Object.keys(problems).length ? problems : null
+}
 

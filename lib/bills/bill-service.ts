@@ -4,19 +4,22 @@
 import { randomUUID } from 'node:crypto'
 import { db, jsonParam, withRetry } from '../db/client'
 import type { Bill, Payment } from '../generated/prisma/client'
-import { notFound, requestConflict } from '../http/api-error'
+import { notFound, requestConflict, validationError } from '../http/api-error'
 import { isDue } from '../payments/payment-lifecycle'
 import { findPayment } from '../payments/payment-service'
 import { fingerprint } from '../security/keyed-hash'
-import type { BillRequest } from './bill-request'
+import { newBillProblems, type BillRequest } from './bill-request'
 import { renderBill, renderBillPayment } from './bill-wire'
 
 export async function createBill(siteId: string, billId: string, req: BillRequest) {
   const print = fingerprint('bill', req)
+  const late = newBillProblems(req)
   const bill = await withRetry(async () => {
     // one statement for a new bill; an existing one (a replay or a conflict) is read after
     const now = new Date()
-    const [created] = await db().$queryRaw<Bill[]>`
+    const [created] = late
+      ? []
+      : await db().$queryRaw<Bill[]>`
       INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "successUrl", "failedUrl",
         customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt")
       VALUES (${randomUUID()}::uuid, ${siteId}, ${billId}, ${randomUUID()}::uuid, ${print}, ${req.amount.currency}, ${req.amount.value ?? null}, ${req.comment ?? null},
@@ -25,8 +28,9 @@ export async function createBill(siteId: string, billId: string, req: BillReques
       ON CONFLICT ("siteId", "billId") DO NOTHING
       RETURNING *`
     if (created) return created
-    // a replay answers the bill as it is now: its payments' due changes applied first
+    // a replay answers the bill as it is now (its payments' due changes applied first), also past its deadline
     const existing = await loadBill({ siteId, billId })
+    if (late && existing?.bill.fingerprint !== print) throw validationError(late)
     if (!existing) throw new Error('bill conflict without a bill') // cannot happen: bills are never deleted
     if (existing.bill.fingerprint !== print) throw requestConflict(`Bill ${billId}`)
     return existing.bill

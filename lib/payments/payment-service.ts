@@ -5,9 +5,10 @@ import { issuePareq } from '../acquirer/three-ds'
 import { settings } from '../config'
 import { db, isUniqueViolation, jsonParam, withRetry, type Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
-import { notFound, requestConflict } from '../http/api-error'
+import { fieldError, notFound, requestConflict } from '../http/api-error'
 import { notifyPayment, paymentNotificationInsert } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
+import { recurrentExpiryProblem } from '../wire/common-schemas'
 import { capturedOnApproval, dueAtFor, isDue, lockPayment, settleDueOnBill } from './payment-lifecycle'
 import { directInstrument, resolveInstrument, type FirstAnswer, type Instrument } from './payment-instrument'
 import type { PaymentRequest } from './payment-request'
@@ -17,6 +18,13 @@ import { renderPayment } from './payment-wire'
 /** Payment create (endpoint 1). An identical replay answers the payment as it is now; another request under the same id is a 409. */
 export async function createPayment(siteId: string, paymentId: string, req: PaymentRequest) {
   const print = fingerprint('payment', req)
+  // a series that has ended cannot start; an identical replay of one started before still answers it
+  const late = recurrentExpiryProblem(req.recurrent)
+  if (late) {
+    const existing = await db().payment.findUnique({ where: { siteId_paymentId: { siteId, paymentId } }, select: { fingerprint: true } })
+    if (existing?.fingerprint !== print) throw fieldError('recurrent.expiryDate', late)
+    return readPayment(siteId, paymentId)
+  }
   const payment = await withRetry(async () => {
     try {
       // the common case first: a new payment

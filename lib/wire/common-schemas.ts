@@ -85,12 +85,18 @@ export const recurrentSchema = z.object(
         if (!m) return false
         const d = new Date(`${s}T00:00:00Z`)
         return !Number.isNaN(d.getTime()) && d.getUTCDate() === Number(m[3])
-      }, 'must be a date YYYY-MM-DD')
-      .refine((s) => s > new Date().toISOString().slice(0, 10), 'must be in the future'),
+      }, 'must be a date YYYY-MM-DD'),
   },
   { error: 'must be an object with minAuthDay and expiryDate' },
 )
 export type Recurrent = z.output<typeof recurrentSchema>
+
+/**
+ * A new series must end in the future. Checked when a payment or bill is created, not by the schema:
+ * an identical replay of one created before its series' end still answers what was created.
+ */
+export const recurrentExpiryProblem = (r: Recurrent | undefined, now = new Date()): string | null =>
+  r && r.expiryDate <= now.toISOString().slice(0, 10) ? 'must be in the future' : null
 
 /** a non-negative money value in a receipt, rounded down to two decimals */
 const receiptMoney = z.unknown().transform((v, ctx) => {

@@ -243,6 +243,22 @@ describe('bill create is idempotent', () => {
     assert.deepEqual(again.body, first.body)
   })
 
+  test('an identical replay after the deadline answers the bill, EXPIRED; a new bill, or another request, with that deadline is 400', async () => {
+    const billId = uid('bill')
+    const deadline = Date.now() + 1500
+    const body = billRequest({ expirationDateTime: new Date(deadline).toISOString() })
+    const first = await api.put(`/bills/${billId}`, body)
+    assert.equal(first.status, 200, first.text)
+    // until the deadline has passed
+    await new Promise((r) => setTimeout(r, deadline - Date.now() + 100))
+    const again = await api.put(`/bills/${billId}`, body)
+    assert.equal(again.status, 200, again.text)
+    assert.equal(again.body.status.value, 'EXPIRED')
+    assert.equal(again.body.invoiceUid, first.body.invoiceUid)
+    assertValidation(await api.put(`/bills/${uid('bill')}`, body), 'expirationDateTime')
+    assertValidation(await api.put(`/bills/${billId}`, { ...body, comment: 'another request' }), 'expirationDateTime')
+  })
+
   test('the same request written differently (amount 3 / "3.00", flags order, offset) is the same bill', async () => {
     const billId = uid('bill')
     const at = new Date(Math.floor((Date.now() + DAY_MS) / 1000) * 1000)

@@ -91,3 +91,29 @@ describe('recurrent series', () => {
     }
   })
 })
+
+test("an identical replay of a RECURRENT_FIRST payment after its series' end answers the payment; a new one is 400", async (t) => {
+  // in this process, against the suite's database, with the clock moved on two days (Date only)
+  const { createPayment } = await import('../../lib/payments/payment-service.ts')
+  const { paymentRequestSchema } = await import('../../lib/payments/payment-request.ts')
+  const { closeDb } = await import('../../lib/db/client.ts')
+  const { ApiError } = await import('../../lib/http/api-error.ts')
+  const siteId = uid('series-end')
+  const body = first('4111111111111111', { minAuthDay: 1, expiryDate: future(1) })
+  const id = uid('first')
+  try {
+    const created = await createPayment(siteId, id, paymentRequestSchema.parse(body))
+    assert.equal(created.status.value, 'COMPLETED')
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() + 2 * 86400_000 })
+    // the request is read as the endpoint reads it, under the moved clock
+    const replay = await createPayment(siteId, id, paymentRequestSchema.parse(body))
+    assert.deepEqual(replay, created)
+    await assert.rejects(
+      createPayment(siteId, uid('first'), paymentRequestSchema.parse(body)),
+      (e: unknown) => e instanceof ApiError && e.status === 400 && !!e.cause?.['recurrent.expiryDate'],
+    )
+  } finally {
+    t.mock.timers.reset()
+    await closeDb()
+  }
+})

@@ -28,7 +28,7 @@ async function captureStdout<T>(work: () => Promise<T>): Promise<{ result: T; ou
 }
 
 test('an unexpected exception is a 500 internal.error without internals; the log line masks the card number', async () => {
-  const req = new Request('http://x/api/anything', { method: 'POST', body: JSON.stringify({ pan: '4111111111111111' }) })
+  const req = new Request('http://x/api/anything', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ pan: '4111111111111111' }) })
   const { result: res, out } = await captureStdout(() => route.POST(req, { params: Promise.resolve({}) }))
   assert.equal(res.status, 500)
   const text = await res.text()
