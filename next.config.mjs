@@ -1,6 +1,10 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  experimental: {
+    // requests the proxy (proxy.ts) runs for get their body copied for it: at most 64 KiB, as everywhere
+    proxyClientMaxBodySize: '64kb',
+  },
   // a second build beside the first (e.g. two test runs in one checkout)
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // existing clients of the protocol use these prefixes: the same handlers answer there

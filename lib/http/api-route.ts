@@ -26,7 +26,7 @@ import { logLine, redact } from './request-log'
 import { isTraceId, newTraceId } from './trace-id'
 
 
-const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json$/
+const JSON_TYPE = /^application\/([a-z0-9!#$&^_.+-]+\+)?json$/
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
 type Method = (typeof METHODS)[number]
@@ -136,9 +136,9 @@ async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteCo
   let body: unknown = undefined
   if (e.body) {
     const text = await readBody(req)
-    // JSON only (application/json or a +json type, parameters allowed); no type at all only with no body
+    // a body is JSON (application/json or a +json type, parameters allowed); with no body the type does not matter
     const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
-    if (type ? !JSON_TYPE.test(type) : text.length > 0) throw unsupportedMediaType()
+    if (text.trim() !== '' && !JSON_TYPE.test(type)) throw unsupportedMediaType()
     if (text.trim() === '') {
       if (!e.bodyOptional) throw malformedBody('Required request body is missing')
       body = parse(e.body, {})

@@ -245,7 +245,7 @@ describe('bill create is idempotent', () => {
 
   test('an identical replay after the deadline answers the bill, EXPIRED; a new bill, or another request, with that deadline is 400', async () => {
     const billId = uid('bill')
-    const deadline = Date.now() + 1500
+    const deadline = Date.now() + 3000
     const body = billRequest({ expirationDateTime: new Date(deadline).toISOString() })
     const first = await api.put(`/bills/${billId}`, body)
     assert.equal(first.status, 200, first.text)

@@ -42,16 +42,22 @@ test('text/plain, form encoding or no type with a JSON body: 415, nothing writte
 })
 
 test('application/json with parameters, any case, and +json types are accepted', async () => {
-  for (const type of ['application/json', 'application/json;charset=UTF-8', 'Application/JSON; charset=utf-8', 'application/vnd.payin+json']) {
+  for (const type of ['application/json', 'application/json;charset=UTF-8', 'Application/JSON; charset=utf-8', 'application/vnd.payin+json', 'application/vnd.my_app+json']) {
     const r = await api.send('PUT', `/payments/${uid('pay')}`, { rawBody: body, headers: { 'Content-Type': type } })
     assert.equal(r.status, 200, `${type}: ${r.text}`)
   }
 })
 
-test('an optional body may come with no type; the payment page refuses non-JSON too', async () => {
+test('an optional body may be absent whatever the type says; the payment page refuses non-JSON too', async () => {
   const p = await api.newPayment(twoStepPayment())
   const r = await request('PUT', `/api/sites/${api.site.siteId}/payments/${p}/captures/${uid('cap')}`, { token: api.site.token })
   assert.equal(r.status, 200, r.text)
+  // what fetch(…, {body: ''}) or curl -d '' send
+  for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded']) {
+    const q = await api.newPayment(twoStepPayment())
+    const empty = await api.send('PUT', `/payments/${q}/captures/${uid('cap')}`, { rawBody: '', headers: { 'Content-Type': type } })
+    assert.equal(empty.status, 200, `${type}: ${empty.text}`)
+  }
   const bill = (await api.put(`/bills/${uid('bill')}`, billRequest())).body
   const form = await request('POST', `/pay/${bill.invoiceUid}/attempts`, { rawBody: 'method=card', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })
   assertErrorShape(form, 415, 'http.media.type.not.supported')
