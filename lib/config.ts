@@ -44,10 +44,10 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   }
 }
 
-/** a positive number of the environment, else the default */
-function positive(text: string | undefined, fallback: number): number {
+/** a positive number (an integer, when asked) of the environment, else the default */
+export function positive(text: string | undefined, fallback: number, integer = false): number {
   const n = Number(text)
-  return text && Number.isFinite(n) && n > 0 ? n : fallback
+  return text && Number.isFinite(n) && n > 0 && (!integer || Number.isInteger(n)) ? n : fallback
 }
 
 let cached: Settings | undefined

@@ -49,7 +49,7 @@ interface ChallengeForm {
   paymentRef: string
 }
 
-async function readForm(form: FormData): Promise<ChallengeForm | Response> {
+function readForm(form: FormData): ChallengeForm | Response {
   const pareq = String(form.get('PaReq') ?? '')
   const md = String(form.get('MD') ?? '').slice(0, 1024)
   let termUrl: URL | null = null
@@ -63,7 +63,6 @@ async function readForm(form: FormData): Promise<ChallengeForm | Response> {
   return { pareq, md, termUrl, paymentRef }
 }
 
-/** POST acsUrl: the challenge */
 /** the posted form, read once and within 64 KiB; or the page that says what is wrong */
 async function postedForm(req: Request): Promise<FormData | Response> {
   try {
@@ -74,10 +73,11 @@ async function postedForm(req: Request): Promise<FormData | Response> {
   }
 }
 
+/** POST acsUrl: the challenge */
 export async function challengePage(req: Request): Promise<Response> {
   const form = await postedForm(req)
   if (form instanceof Response) return form
-  const f = await readForm(form)
+  const f = readForm(form)
   if (f instanceof Response) return f
   const p = await db().payment.findUnique({ where: { id: f.paymentRef }, select: { amountMinor: true, currency: true, maskedPan: true } })
   const amount = p ? wireAmount(p.amountMinor, p.currency) : null
@@ -99,7 +99,7 @@ export async function challengePage(req: Request): Promise<Response> {
 export async function challengeResult(req: Request): Promise<Response> {
   const form = await postedForm(req)
   if (form instanceof Response) return form
-  const f = await readForm(form)
+  const f = readForm(form)
   if (f instanceof Response) return f
   const result = String(form.get('result') ?? '')
   if (result !== 'pass' && result !== 'fail') return page(400, 'Bad request', '<h1>Bad request</h1><p>Choose pass or fail.</p>')

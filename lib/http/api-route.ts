@@ -25,7 +25,6 @@ import { JsonSyntaxError, parseJsonText } from './json-text'
 import { logLine, redact } from './request-log'
 import { isTraceId, newTraceId } from './trace-id'
 
-
 const JSON_TYPE = /^application\/([a-z0-9!#$&^_.+-]+\+)?json$/
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const

@@ -7,7 +7,7 @@
 // own — a worker never waits for a batch — so a slow or failing receiver delays only its own site.
 // Outgoing requests follow outgoing-policy.ts (refused addresses, timeout, no redirects, size limit).
 import type { LookupFunction } from 'node:net'
-import { settings } from '../config'
+import { positive, settings } from '../config'
 import { db } from '../db/client'
 import type { Notification } from '../generated/prisma/client'
 import { processPolicy } from './callback-url'
@@ -29,22 +29,17 @@ export interface DeliverySettings {
   lookup?: LookupFunction
 }
 
-const count = (text: string | undefined, fallback: number) => {
-  const n = Number(text)
-  return text && Number.isInteger(n) && n > 0 ? n : fallback
-}
-
 export function deliverySettings(env: NodeJS.ProcessEnv = process.env): DeliverySettings {
   const delays = (env.NOTIFY_RETRY_DELAYS_MS ?? '5000,60000,300000,300000,300000').split(',').map(Number).filter((n) => n >= 0)
-  const timeoutMs = count(env.NOTIFY_TIMEOUT_MS, 10_000)
+  const timeoutMs = positive(env.NOTIFY_TIMEOUT_MS, 10_000, true)
   return {
     retryDelaysMs: delays,
     timeoutMs,
     // a lease outlives the attempt it covers
-    leaseMs: Math.max(count(env.NOTIFY_LEASE_MS, 60_000), timeoutMs + 5_000),
-    pollMs: count(env.NOTIFY_POLL_MS, 500),
-    concurrency: count(env.NOTIFY_CONCURRENCY, 32),
-    perSite: count(env.NOTIFY_SITE_CONCURRENCY, 4),
+    leaseMs: Math.max(positive(env.NOTIFY_LEASE_MS, 60_000, true), timeoutMs + 5_000),
+    pollMs: positive(env.NOTIFY_POLL_MS, 500, true),
+    concurrency: positive(env.NOTIFY_CONCURRENCY, 32, true),
+    perSite: positive(env.NOTIFY_SITE_CONCURRENCY, 4, true),
   }
 }
 
