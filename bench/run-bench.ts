@@ -70,8 +70,8 @@ async function main() {
   }
   // BENCH_PROFILE=<dir>: the service runs under node --cpu-prof, its profile written there at exit
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
-  const app = spawn(process.execPath, [...profile, 'node_modules/next/dist/bin/next', 'start', '-p', String(APP_PORT), '-H', '127.0.0.1'], {
-    env: { ...appEnv, PORT: String(APP_PORT) },
+  const app = spawn(process.execPath, [...profile, '--import', 'tsx', 'scripts/http-server.ts'], {
+    env: { ...appEnv, PORT: String(APP_PORT), HOST: '127.0.0.1' },
     stdio: 'ignore',
     detached: true,
   })
@@ -163,8 +163,8 @@ async function main() {
       rows.push(`| ${s.name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${a.errors} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${(ratio * 100).toFixed(0)}% | ${s.target ?? ''} |`)
     }
     // scale-out: the same creation load spread over two instances on the one database
-    const second = spawn('node_modules/.bin/next', ['start', '-p', String(APP_PORT + 2), '-H', '127.0.0.1'], {
-      env: { ...appEnv, PORT: String(APP_PORT + 2) },
+    const second = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
+      env: { ...appEnv, PORT: String(APP_PORT + 2), HOST: '127.0.0.1' },
       stdio: 'ignore',
       detached: true,
     })

@@ -2,7 +2,7 @@
 // to the field), the number is gone from the page once sent, the page is locked down by its headers,
 // and another site cannot post attempts on the payer's behalf.
 import { expect, test } from '@playwright/test'
-import { merchant, outcomes, payByCard } from './support.ts'
+import { merchant, outcomes, payButton, payByCard } from './support.ts'
 
 let m: Awaited<ReturnType<typeof merchant>>
 
@@ -81,4 +81,23 @@ test('after a declined card the number is not in the page; CSP locks framing and
   const d = await m.details(bill.billId)
   expect(d.status.value).toBe('CREATED')
   expect(d.payments).toHaveLength(1)
+})
+
+test('five declined cards in a row pause the bill: the payer is told when to try again, and no payment is made', async ({ page }) => {
+  const bill = await m.bill()
+  await page.goto(bill.payUrl)
+  const declined = page.getByTestId('declined')
+  for (const pan of ['4000000000000002', '4000000000009995', '4000000000000069', '4000000000000127', '4000000000000119']) {
+    await payByCard(page, pan)
+    await expect(declined).toBeVisible()
+    await expect(payButton(page)).toBeEnabled()
+  }
+  await payByCard(page, '4111111111111111')
+  const paused = page.getByTestId('general-error')
+  await expect(paused).toHaveText('Too many unsuccessful attempts to pay this bill. For your security, paying is paused: try again in 10 min.')
+  await expect(paused).toHaveAttribute('role', 'alert')
+  const d = await m.details(bill.billId)
+  expect(d.status.value).toBe('CREATED')
+  expect(d.payments).toHaveLength(5)
+  expect(d.payments.every((p: any) => p.status.value === 'DECLINED')).toBe(true)
 })

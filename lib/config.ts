@@ -19,6 +19,15 @@ export interface Settings {
   schedulerPollMs: number
   /** how long the previous notification secret still signs after a rotation */
   notifySecretGraceMs: number
+  /** the payment page's limits (see lib/pay-form/attempt-limits.ts); 0 turns a limit off */
+  pageLimits: {
+    /** unsuccessful attempts in a row on one bill before the bill pauses */
+    billStreak: number
+    billPauseMs: number
+    /** attempts per client address and window, across bills */
+    clientAttempts: number
+    clientWindowMs: number
+  }
 }
 
 function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -41,6 +50,12 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     mobileOperatorDelayMs: Math.max(0, Number(env.MOBILE_OPERATOR_DELAY_MS ?? 3000) || 0),
     schedulerPollMs: positive(env.SCHEDULER_POLL_MS, 1000),
     notifySecretGraceMs: Math.max(0, Number(env.NOTIFY_SECRET_GRACE_HOURS ?? 24) || 0) * 3600_000,
+    pageLimits: {
+      billStreak: whole(env.PAGE_BILL_ATTEMPTS, 5),
+      billPauseMs: positive(env.PAGE_BILL_PAUSE_SECONDS, 600) * 1000,
+      clientAttempts: whole(env.PAGE_CLIENT_ATTEMPTS, 20),
+      clientWindowMs: positive(env.PAGE_CLIENT_WINDOW_SECONDS, 600, true) * 1000,
+    },
   }
 }
 
@@ -48,6 +63,12 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 export function positive(text: string | undefined, fallback: number, integer = false): number {
   const n = Number(text)
   return text && Number.isFinite(n) && n > 0 && (!integer || Number.isInteger(n)) ? n : fallback
+}
+
+/** a whole number ≥ 0 of the environment (0: off), else the default */
+function whole(text: string | undefined, fallback: number): number {
+  const n = Number(text)
+  return text !== undefined && text !== '' && Number.isInteger(n) && n >= 0 ? n : fallback
 }
 
 let cached: Settings | undefined

@@ -1,5 +1,5 @@
 // The whole suite, as CI runs it: type check, production build, a fresh embedded PostgreSQL, the
-// server (`next start`) on it, unit and HTTP tests, then — with the server stopped — the check that
+// server (scripts/http-server.ts) on it, unit and HTTP tests, then — with the server stopped — the check that
 // no card number reached the database or the server log. Everything started here is stopped here.
 import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -154,12 +154,15 @@ async function main(): Promise<number> {
     MOBILE_OPERATOR_DELAY_MS: '1500',
     // notification tests start instances with workers of their own
     NOTIFICATIONS_WORKER: 'off',
+    // every payer of the suite comes from 127.0.0.1: the per-client limit of the payment page is tested
+    // on an instance of its own (tests/http/page-attempt-limits.test.ts)
+    PAGE_CLIENT_ATTEMPTS: '100000',
     NEXT_TELEMETRY_DISABLED: '1',
   }
   fs.writeFileSync(SERVER_LOG, '')
   const out = fs.openSync(SERVER_LOG, 'a')
-  const server = spawn('node_modules/.bin/next', ['start', '-p', String(PORT), '-H', '127.0.0.1'], {
-    env: serverEnv,
+  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
+    env: { ...serverEnv, HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
     detached: true,
   })

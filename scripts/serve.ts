@@ -1,5 +1,5 @@
 // The service: builds the app when its sources changed, opens the database (embedded PostgreSQL when
-// DATABASE_URL is unset), applies migrations, makes sure the demo site exists, then runs `next start`.
+// DATABASE_URL is unset), applies migrations, makes sure the demo site exists, then runs the server (scripts/http-server.ts: Next.js behind the front door).
 import { spawn } from 'node:child_process'
 import { buildIfChanged } from './app-build.ts'
 import { openDatabase, secretKey } from './database.ts'
@@ -17,7 +17,7 @@ async function main() {
   const token = created ? await issueToken(db(), demo) : null
   await closeDb()
 
-  const server = spawn('node_modules/.bin/next', ['start', '-p', String(port)], {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
     stdio: 'inherit',
     env: { ...process.env, DATABASE_URL: database.url, SECRET_KEY: secretKey(), NEXT_TELEMETRY_DISABLED: '1' },
   })

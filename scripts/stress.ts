@@ -66,13 +66,15 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     MOBILE_OPERATOR_DELAY_MS: '500',
     DATABASE_POOL_SIZE: '8',
     NOTIFICATIONS_WORKER: 'off',
+    // all its payers come from 127.0.0.1: the payment page's per-client limit would stop them
+    PAGE_CLIENT_ATTEMPTS: '0',
     NEXT_TELEMETRY_DISABLED: '1',
   }
   const instances: Instance[] = o.ports.map((port) => ({ port, alive: false }))
 
   async function start(inst: Instance): Promise<void> {
-    inst.proc = spawn('node_modules/.bin/next', ['start', '-p', String(inst.port), '-H', '127.0.0.1'], {
-      env: { ...env, PORT: String(inst.port) },
+    inst.proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
+      env: { ...env, PORT: String(inst.port), HOST: '127.0.0.1' },
       stdio: 'ignore',
       detached: true,
     })

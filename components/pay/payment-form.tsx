@@ -20,7 +20,7 @@ export interface PaymentFormProps {
   declinedReason?: string
 }
 
-type Stage = { kind: 'form' } | { kind: 'otp'; paymentId: string; text: string } | { kind: 'wait'; paymentId: string } | { kind: 'leaving' }
+type Stage = { kind: 'form' } | { kind: 'otp'; attemptId: string; text: string } | { kind: 'wait'; attemptId: string } | { kind: 'leaving' }
 
 const FORM_FIELDS = ['pan', 'expiry', 'cvv', 'phone', 'amount', 'method'] as const
 
@@ -61,10 +61,10 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
       document.body.appendChild(f)
       f.submit()
     } else if (step.kind === 'otp') {
-      setStage({ kind: 'otp', paymentId: step.paymentId, text: step.text })
+      setStage({ kind: 'otp', attemptId: step.attemptId, text: step.text })
       setStatus(step.text)
     } else if (step.kind === 'wait') {
-      setStage({ kind: 'wait', paymentId: step.paymentId })
+      setStage({ kind: 'wait', attemptId: step.attemptId })
       setStatus(t.waitingOperator)
     } else {
       setStage({ kind: 'form' })
@@ -98,7 +98,10 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
     const cause = r.cause ?? {}
     const known = FORM_FIELDS.filter((f) => cause[f])
     for (const f of known) setError(f, { message: cause[f][0] }, { shouldFocus: f === known[0] })
-    if (!known.length) setGeneralError(t.somethingWrong)
+    // the bill paused after failed attempts, or too many attempts from this client: when to try again
+    const limit = cause.bill?.[0] ?? cause.client?.[0]
+    if (limit) setGeneralError(errorText(t, limit))
+    else if (!known.length) setGeneralError(t.somethingWrong)
     else setStatus(t.errorSummary)
   }
 
@@ -107,7 +110,7 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
     if (stage.kind !== 'wait') return
     let stopped = false
     const timer = setInterval(async () => {
-      const res = await fetch(`${base}/attempts/${encodeURIComponent(stage.paymentId)}`, { headers: { Accept: 'application/json' } }).catch(() => null)
+      const res = await fetch(`${base}/attempts/${encodeURIComponent(stage.attemptId)}`, { headers: { Accept: 'application/json' } }).catch(() => null)
       if (stopped || !res?.ok) return
       const step = (await res.json()) as NextStep
       if (step.kind !== 'wait') {
@@ -126,7 +129,7 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
   const fieldError = (name: (typeof FORM_FIELDS)[number]) => errorText(t, formState.errors[name]?.message)
   const describedBy = (name: string, hint = false) => [hint ? `${name}-hint` : '', formState.errors[name as keyof PayFormInput] ? `${name}-error` : ''].filter(Boolean).join(' ') || undefined
 
-  if (stage.kind === 'otp') return <CodeStep t={t} text={stage.text} onCode={(code) => post(`${base}/attempts/${encodeURIComponent(stage.paymentId)}/code`, { code })} onStep={follow} />
+  if (stage.kind === 'otp') return <CodeStep t={t} text={stage.text} onCode={(code) => post(`${base}/attempts/${encodeURIComponent(stage.attemptId)}/code`, { code })} onStep={follow} />
 
   const busy = formState.isSubmitting || stage.kind !== 'form'
   return (
@@ -137,7 +140,7 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
         </div>
       )}
       {generalError && (
-        <div className="pay-alert" role="alert">
+        <div className="pay-alert" role="alert" data-testid="general-error">
           {generalError}
         </div>
       )}

@@ -1,4 +1,6 @@
 // The contract's error model: every non-2xx answer is one of these, rendered by lib/http/api-route.ts.
+import { formatDateTime } from '../time/wire-time'
+
 export type FieldErrors = Record<string, string[]>
 
 export class ApiError extends Error {
@@ -61,3 +63,25 @@ export const rateLimited = (retryAfterSeconds: number) =>
 
 export const internalError = () =>
   new ApiError(500, 'internal.error', 'Internal error', 'Internal error')
+
+/** the contract's error shape */
+export function errorBody(err: ApiError, traceId: string) {
+  return {
+    serviceName: 'payin-core',
+    errorCode: err.errorCode,
+    description: err.description,
+    userMessage: err.userMessage,
+    dateTime: formatDateTime(new Date(), true),
+    traceId,
+    ...(err.cause ? { cause: err.cause } : {}),
+  }
+}
+
+/** the headers of every JSON answer (with X-Trace-Id) */
+export const JSON_ANSWER_HEADERS: Record<string, string> = {
+  'Content-Type': 'application/json',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+}

@@ -5,7 +5,6 @@ import { z } from 'zod'
 import { settings } from '../config'
 import { db } from '../db/client'
 import { checkToken } from '../sites/site-tokens'
-import { formatDateTime } from '../time/wire-time'
 import {
   ApiError,
   forbidden,
@@ -19,6 +18,8 @@ import {
   unsupportedMediaType,
   validationError,
   type FieldErrors,
+  errorBody,
+  JSON_ANSWER_HEADERS,
 } from './api-error'
 import { BodyTooLarge, readBoundedBody } from './bounded-body'
 import { JsonSyntaxError, parseJsonText } from './json-text'
@@ -41,7 +42,7 @@ export interface Endpoint<P extends z.ZodType, B extends z.ZodType> {
   bodyOptional?: boolean
   /** `public` endpoints need no token; `payer` endpoints (the payment form's) need none but refuse cross-site requests */
   access?: 'site' | 'public' | 'payer'
-  handle: (input: { siteId: string; params: z.output<P>; body: z.output<B>; traceId: string }) => Promise<unknown>
+  handle: (input: { siteId: string; params: z.output<P>; body: z.output<B>; traceId: string; req: Request }) => Promise<unknown>
 }
 
 /** Declares the endpoint for a type checker while keeping its own P and B. */
@@ -93,28 +94,12 @@ async function serve(req: Request, work: (traceId: string) => Promise<unknown>):
   return res
 }
 
-export function errorBody(err: ApiError, traceId: string) {
-  return {
-    serviceName: 'payin-core',
-    errorCode: err.errorCode,
-    description: err.description,
-    userMessage: err.userMessage,
-    dateTime: formatDateTime(new Date(), true),
-    traceId,
-    ...(err.cause ? { cause: err.cause } : {}),
-  }
-}
-
 function json(status: number, body: unknown, traceId: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: {
-      'Content-Type': 'application/json',
+      ...JSON_ANSWER_HEADERS,
       'X-Trace-Id': traceId,
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
-      'Referrer-Policy': 'no-referrer',
       ...headers,
     },
   })
@@ -152,7 +137,7 @@ async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteCo
       body = parse(e.body, value)
     }
   }
-  return e.handle({ siteId, params, body, traceId })
+  return e.handle({ siteId, params, body, traceId, req })
 }
 
 /**

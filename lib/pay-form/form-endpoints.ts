@@ -4,24 +4,25 @@ import { apiRoute, endpoint, isCrossSite } from '../http/api-route'
 import { BodyTooLarge, readFormFields } from '../http/bounded-body'
 import { logLine } from '../http/request-log'
 import { newTraceId } from '../http/trace-id'
-import { idSchema } from '../wire/common-schemas'
+import { CLIENT_ADDRESS_HEADER } from '../http/front-door'
 import { codeFormSchema } from './form-schema'
 import { attemptStatus, startAttempt, submitCode, threeDSReturn } from './form-service'
 
 const billPath = z.object({ invoiceUid: z.uuid('must be a UUID').transform((s) => s.toLowerCase()) })
-const attemptPath = billPath.extend({ paymentId: idSchema })
+// an id of another shape is an unknown attempt (404), like a wrong one
+const attemptPath = billPath.extend({ attemptId: z.string().max(200) })
 
 export const attemptsRoute = apiRoute({
   POST: endpoint({
     access: 'payer',
     params: billPath,
     body: z.looseObject({}, { error: 'must be a JSON object' }),
-    handle: ({ params, body }) => startAttempt(params.invoiceUid, body),
+    handle: ({ params, body, req }) => startAttempt(params.invoiceUid, body, req.headers.get(CLIENT_ADDRESS_HEADER) ?? ''),
   }),
 })
 
 export const attemptRoute = apiRoute({
-  GET: endpoint({ access: 'payer', params: attemptPath, handle: ({ params }) => attemptStatus(params.invoiceUid, params.paymentId) }),
+  GET: endpoint({ access: 'payer', params: attemptPath, handle: ({ params }) => attemptStatus(params.invoiceUid, params.attemptId) }),
 })
 
 export const attemptCodeRoute = apiRoute({
@@ -29,7 +30,7 @@ export const attemptCodeRoute = apiRoute({
     access: 'payer',
     params: attemptPath,
     body: codeFormSchema,
-    handle: ({ params, body }) => submitCode(params.invoiceUid, params.paymentId, body.code),
+    handle: ({ params, body }) => submitCode(params.invoiceUid, params.attemptId, body.code),
   }),
 })
 

@@ -2,7 +2,11 @@
 // the same schema and createPayment the API uses (with a service-generated paymentId and the bill's
 // flags), the code and 3-D Secure steps go through the same completePayment, and every answer says
 // what the page does next.
-import { randomUUID } from 'node:crypto'
+// The page addresses its attempts by an attempt key (24 random bytes, only its SHA-256 stored), never
+// by paymentId: the page's endpoints reach only the attempts the page made, and only with their key.
+// A bill that is paid or expired takes no attempt (no payment is written); a payer whose attempt lost
+// to another one that paid the bill is sent to the bill's page, which says it is paid, not to failedUrl.
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { Bill } from '../generated/prisma/client'
 import { billState } from '../bills/bill-for-payment'
 import { settings } from '../config'
@@ -13,13 +17,14 @@ import { formatValue, money } from '../money/money'
 import { completePayment } from '../payments/complete-service'
 import { paymentRequestSchema } from '../payments/payment-request'
 import { createPayment, readPayment } from '../payments/payment-service'
+import { checkBillStreak, countClientAttempt } from './attempt-limits'
 import { payFormSchema } from './form-schema'
 
 export type NextStep =
   | { kind: 'redirect'; url: string }
   | { kind: 'threeDS'; acsUrl: string; pareq: string; md: string; termUrl: string }
-  | { kind: 'otp'; paymentId: string; text: string }
-  | { kind: 'wait'; paymentId: string }
+  | { kind: 'otp'; attemptId: string; text: string }
+  | { kind: 'wait'; attemptId: string }
   | { kind: 'declined'; reason: string }
 
 type WirePayment = Awaited<ReturnType<typeof readPayment>>
@@ -37,8 +42,24 @@ export function returnUrl(base: string, bill: Pick<Bill, 'billId' | 'invoiceUid'
 
 const pagePath = (bill: Pick<Bill, 'invoiceUid'>, query = '') => `/pay/${bill.invoiceUid}${query}`
 
-function nextStep(bill: Bill, p: WirePayment): NextStep {
+/** a new attempt key, and what is stored of it */
+function newAttemptKey(): { key: string; hash: string } {
+  const key = randomBytes(24).toString('base64url')
+  return { key, hash: attemptKeyHash(key) }
+}
+
+const attemptKeyHash = (key: string) => createHash('sha256').update(key).digest('hex')
+
+/** the shape of an attempt key (the endpoints' path schema) */
+export const ATTEMPT_KEY = /^[A-Za-z0-9_-]{32}$/
+
+/** an attempt refused because the bill is paid or expired: the page shows the bill's state instead */
+class BillClosed extends Error {}
+
+function nextStep(bill: Bill, p: WirePayment, attemptId: string): NextStep {
   if (p.status.value === 'COMPLETED') return { kind: 'redirect', url: bill.successUrl ? returnUrl(bill.successUrl, bill) : pagePath(bill) }
+  // another attempt paid the bill first, or the bill expired: the bill's own page says so
+  if (p.status.value === 'DECLINED' && (p.status.reason === 'BILL_ALREADY_PAID' || p.status.reason === 'BILL_EXPIRED')) return { kind: 'redirect', url: pagePath(bill) }
   if (p.status.value === 'DECLINED')
     return bill.failedUrl ? { kind: 'redirect', url: returnUrl(bill.failedUrl, bill) } : { kind: 'declined', reason: p.status.reason ?? 'other' }
   const req = p.requirements as { threeDS?: { pareq: string; acsUrl: string }; otp?: string } | undefined
@@ -47,11 +68,11 @@ function nextStep(bill: Bill, p: WirePayment): NextStep {
       kind: 'threeDS',
       acsUrl: req.threeDS.acsUrl,
       pareq: req.threeDS.pareq,
-      md: p.paymentId,
+      md: attemptId,
       termUrl: `${settings().publicBaseUrl}${pagePath(bill, '/3ds-return')}`,
     }
-  if (req?.otp) return { kind: 'otp', paymentId: p.paymentId, text: req.otp }
-  return { kind: 'wait', paymentId: p.paymentId }
+  if (req?.otp) return { kind: 'otp', attemptId, text: req.otp }
+  return { kind: 'wait', attemptId }
 }
 
 async function billOf(invoiceUid: string): Promise<Bill> {
@@ -60,14 +81,16 @@ async function billOf(invoiceUid: string): Promise<Bill> {
   return bill
 }
 
-/** the payer's payment on this bill, or 404 */
-async function attemptOf(bill: Bill, paymentId: string): Promise<void> {
-  const p = await db().payment.findFirst({ where: { billRef: bill.id, paymentId }, select: { id: true } })
+/** the paymentId of the page's attempt on this bill with this key, or 404 */
+async function attemptOf(bill: Bill, attemptId: string): Promise<string> {
+  const p = ATTEMPT_KEY.test(attemptId) ? await db().payment.findFirst({ where: { billRef: bill.id, pageAttemptKey: attemptKeyHash(attemptId) }, select: { paymentId: true } }) : null
   if (!p) throw notFound('Payment')
+  return p.paymentId
 }
 
-export async function startAttempt(invoiceUid: string, input: unknown): Promise<NextStep> {
+export async function startAttempt(invoiceUid: string, input: unknown, clientAddress: string): Promise<NextStep> {
   const bill = await billOf(invoiceUid)
+  if (billState(bill, new Date()) !== 'CREATED') return { kind: 'redirect', url: pagePath(bill) }
   const form = parse(payFormSchema({ openAmount: bill.amountMinor === null }), input)
   if (form.method === 'mobile' && !mobileAllowed(bill)) throw validationError({ method: ['mobile.unavailable'] })
   const amountMinor = bill.amountMinor ?? form.amountMinor
@@ -82,44 +105,58 @@ export async function startAttempt(invoiceUid: string, input: unknown): Promise<
     recurrent: bill.recurrent ?? undefined,
     comment: bill.comment ?? undefined,
   })
-  return nextStep(bill, await createPayment(bill.siteId, randomUUID(), request))
+  await countClientAttempt(clientAddress)
+  const { key, hash } = newAttemptKey()
+  try {
+    const payment = await createPayment(bill.siteId, randomUUID(), request, {
+      attemptKeyHash: hash,
+      admit: async (tx, locked, now) => {
+        if (locked.state !== 'CREATED') throw new BillClosed()
+        await checkBillStreak(tx, locked.id, now)
+      },
+    })
+    return nextStep(bill, payment, key)
+  } catch (e) {
+    if (e instanceof BillClosed) return { kind: 'redirect', url: pagePath(bill) }
+    throw e
+  }
 }
 
-export async function submitCode(invoiceUid: string, paymentId: string, code: string): Promise<NextStep> {
+export async function submitCode(invoiceUid: string, attemptId: string, code: string): Promise<NextStep> {
   const bill = await billOf(invoiceUid)
-  await attemptOf(bill, paymentId)
+  const paymentId = await attemptOf(bill, attemptId)
   try {
-    return nextStep(bill, await completePayment(bill.siteId, paymentId, { otp: { code } }))
+    return nextStep(bill, await completePayment(bill.siteId, paymentId, { otp: { code } }), attemptId)
   } catch (e) {
     // a wrong code: the field error names the attempts left
     if (e instanceof ApiError && e.cause?.['otp.code']) {
       const left = /(\d+) attempts? left/.exec(e.cause['otp.code'][0])?.[1]
       throw validationError({ code: [left ? `code.wrong:${left}` : 'code.invalid'] })
     }
-    if (e instanceof ApiError && e.status === 409) return nextStep(bill, await readPayment(bill.siteId, paymentId))
+    if (e instanceof ApiError && e.status === 409) return nextStep(bill, await readPayment(bill.siteId, paymentId), attemptId)
     throw e
   }
 }
 
-export async function attemptStatus(invoiceUid: string, paymentId: string): Promise<NextStep> {
+export async function attemptStatus(invoiceUid: string, attemptId: string): Promise<NextStep> {
   const bill = await billOf(invoiceUid)
-  await attemptOf(bill, paymentId)
-  return nextStep(bill, await readPayment(bill.siteId, paymentId))
+  const paymentId = await attemptOf(bill, attemptId)
+  return nextStep(bill, await readPayment(bill.siteId, paymentId), attemptId)
 }
 
-/** TermUrl: the PaRes the access-control page posted back; answers where the payer's browser goes */
-export async function threeDSReturn(invoiceUid: string, pares: string, paymentId: string): Promise<string> {
+/** TermUrl: the PaRes the access-control page posted back (MD: the attempt key); answers where the payer's browser goes */
+export async function threeDSReturn(invoiceUid: string, pares: string, attemptId: string): Promise<string> {
   const bill = await billOf(invoiceUid)
-  await attemptOf(bill, paymentId)
+  const paymentId = await attemptOf(bill, attemptId)
   let step: NextStep
   try {
-    step = nextStep(bill, await completePayment(bill.siteId, paymentId, { threeDS: { pares } }))
+    step = nextStep(bill, await completePayment(bill.siteId, paymentId, { threeDS: { pares } }), attemptId)
   } catch (e) {
     if (!(e instanceof ApiError) || e.status >= 500) throw e
-    step = nextStep(bill, await readPayment(bill.siteId, paymentId))
+    step = nextStep(bill, await readPayment(bill.siteId, paymentId), attemptId)
   }
   if (step.kind === 'redirect') return step.url
-  return pagePath(bill, step.kind === 'declined' ? `?declined=${encodeURIComponent(paymentId)}` : '')
+  return pagePath(bill, step.kind === 'declined' ? `?declined=${encodeURIComponent(attemptId)}` : '')
 }
 
 export interface PageState {
@@ -129,11 +166,12 @@ export interface PageState {
   declinedReason?: string
 }
 
-export async function pageState(invoiceUid: string, declinedPaymentId?: string): Promise<PageState | null> {
+export async function pageState(invoiceUid: string, declinedAttemptId?: string): Promise<PageState | null> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(invoiceUid)) return null
   const { loadBill } = await import('../bills/bill-service')
   const loaded = await loadBill({ invoiceUid: invoiceUid.toLowerCase() })
   if (!loaded) return null
-  const declined = declinedPaymentId ? loaded.payments.find((p) => p.paymentId === declinedPaymentId && p.status === 'DECLINED') : undefined
+  const keyHash = declinedAttemptId && ATTEMPT_KEY.test(declinedAttemptId) ? attemptKeyHash(declinedAttemptId) : undefined
+  const declined = keyHash ? loaded.payments.find((p) => p.pageAttemptKey === keyHash && p.status === 'DECLINED') : undefined
   return { bill: loaded.bill, state: billState(loaded.bill, new Date()), declinedReason: declined?.statusReason ?? undefined }
 }

@@ -43,6 +43,7 @@ const en = {
   tryAgain: 'Check the details and try again, or use another card.',
   paidTitle: 'This bill is paid',
   paidText: 'Thank you! The payment has been received.',
+  backToMerchant: 'Return to the merchant',
   expiredTitle: 'This bill has expired',
   expiredText: 'The time to pay this bill is over. Ask the merchant for a new one.',
   notFoundTitle: 'Bill not found',
@@ -62,6 +63,8 @@ const en = {
     'code.invalid': 'Enter the code from the message',
     'code.wrong': 'Wrong code. Attempts left: {n}',
     'mobile.unavailable': 'This bill can be paid by card only',
+    'bill.paused': 'Too many unsuccessful attempts to pay this bill. For your security, paying is paused: try again in {n} min.',
+    'client.slowed': 'Too many payment attempts. Try again in {n} min.',
   },
   reasons: {
     ACQUIRING_DECLINED: 'The bank declined the payment.',
@@ -107,6 +110,7 @@ const ru: Messages = {
   tryAgain: 'Проверьте данные и попробуйте снова или используйте другую карту.',
   paidTitle: 'Счёт оплачен',
   paidText: 'Спасибо! Платёж получен.',
+  backToMerchant: 'Вернуться к продавцу',
   expiredTitle: 'Срок оплаты счёта истёк',
   expiredText: 'Время для оплаты этого счёта вышло. Попросите продавца выставить новый.',
   notFoundTitle: 'Счёт не найден',
@@ -126,6 +130,8 @@ const ru: Messages = {
     'code.invalid': 'Введите код из сообщения',
     'code.wrong': 'Неверный код. Осталось попыток: {n}',
     'mobile.unavailable': 'Этот счёт можно оплатить только картой',
+    'bill.paused': 'Слишком много неудачных попыток оплатить этот счёт. Для вашей безопасности оплата приостановлена: попробуйте снова через {n} мин.',
+    'client.slowed': 'Слишком много попыток оплаты. Попробуйте снова через {n} мин.',
   },
   reasons: {
     ACQUIRING_DECLINED: 'Банк отклонил платёж.',
@@ -144,10 +150,12 @@ const ru: Messages = {
 
 export const messagesFor = (lang: Lang): Messages => (lang === 'ru' ? ru : en)
 
-/** a field error code (`pan.invalid`, `code.wrong:2`) in words */
+/** a field error code (`pan.invalid`, `code.wrong:2`, `bill.paused:<seconds>`) in words */
 export function errorText(t: Messages, code: string | undefined): string {
   if (!code) return ''
   const [key, n] = code.split(':')
   const text = (t.errors as Record<string, string>)[key] ?? t.somethingWrong
-  return n ? text.replace('{n}', n) : text
+  // the attempt limits tell seconds; the payer reads minutes
+  const shown = n && (key === 'bill.paused' || key === 'client.slowed') ? String(Math.max(1, Math.ceil(Number(n) / 60))) : n
+  return shown ? text.replace('{n}', shown) : text
 }

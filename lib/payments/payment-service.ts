@@ -1,6 +1,6 @@
 // Payments: create (idempotent per site and paymentId) and read. One statement or one transaction per operation.
 import { randomUUID } from 'node:crypto'
-import { createImplicitBill, implicitBill, implicitBillInsert, lockNamedBill, markBillPaid, type PaymentOnBill } from '../bills/bill-for-payment'
+import { createImplicitBill, implicitBill, implicitBillInsert, lockNamedBill, markBillPaid, type BillState, type PaymentOnBill } from '../bills/bill-for-payment'
 import { issuePareq } from '../acquirer/three-ds'
 import { settings } from '../config'
 import { db, isUniqueViolation, jsonParam, withRetry, type Tx } from '../db/client'
@@ -15,8 +15,16 @@ import type { PaymentRequest } from './payment-request'
 import { issuesToken, recordToken } from './payment-tokens'
 import { renderPayment } from './payment-wire'
 
+/** A payment made on the payment page rather than through the API. */
+export interface PageOrigin {
+  /** SHA-256 of the attempt key the page is given: stored with the payment */
+  attemptKeyHash: string
+  /** called in the payment's transaction with its bill locked, before anything is written: throws to refuse the attempt */
+  admit: (tx: Tx, bill: { id: string; state: BillState }, now: Date) => Promise<void>
+}
+
 /** Payment create (endpoint 1). An identical replay answers the payment as it is now; another request under the same id is a 409. */
-export async function createPayment(siteId: string, paymentId: string, req: PaymentRequest) {
+export async function createPayment(siteId: string, paymentId: string, req: PaymentRequest, page?: PageOrigin) {
   const print = fingerprint('payment', req)
   // a series that has ended cannot start; an identical replay of one started before still answers it
   const late = recurrentExpiryProblem(req.recurrent)
@@ -28,7 +36,7 @@ export async function createPayment(siteId: string, paymentId: string, req: Paym
   const payment = await withRetry(async () => {
     try {
       // the common case first: a new payment
-      return await insertPayment(siteId, paymentId, req, print)
+      return await insertPayment(siteId, paymentId, req, print, page)
     } catch (e) {
       if (!isUniqueViolation(e)) throw e
       // the id exists (a replay, or a concurrent twin that committed first)
@@ -46,9 +54,9 @@ export async function createPayment(siteId: string, paymentId: string, req: Paym
  * payment and its notifications are written by one statement (atomic, one round trip). Any other payment
  * (a named bill, a token, a recurrent charge, a token to issue) is written in a transaction.
  */
-async function insertPayment(siteId: string, paymentId: string, req: PaymentRequest, print: string): Promise<Payment> {
+async function insertPayment(siteId: string, paymentId: string, req: PaymentRequest, print: string, page?: PageOrigin): Promise<Payment> {
   const now = new Date()
-  const direct = req.billId ? null : directInstrument(req, now)
+  const direct = req.billId || page ? null : directInstrument(req, now)
   if (direct) {
     const onBill = paymentOnBill(req)
     const approved = direct.answer.kind === 'approved'
@@ -64,20 +72,25 @@ async function insertPayment(siteId: string, paymentId: string, req: PaymentRequ
       return payment
     }
   }
-  return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, now))
+  return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, now, page))
 }
 
-async function insertPaymentInTransaction(tx: Tx, siteId: string, paymentId: string, req: PaymentRequest, print: string, now: Date): Promise<Payment> {
+async function insertPaymentInTransaction(tx: Tx, siteId: string, paymentId: string, req: PaymentRequest, print: string, now: Date, page?: PageOrigin): Promise<Payment> {
   const onBill = paymentOnBill(req)
   if (onBill.billId) await settleDueOnBill(tx, { siteId, billId: onBill.billId }, now)
   const named = await lockNamedBill(tx, siteId, onBill, now)
+  if (page) {
+    if (!named) throw notFound('Bill')
+    await page.admit(tx, named, now)
+  }
   const instrument = await resolveInstrument(tx, siteId, req, now)
   let answer: FirstAnswer = instrument.answer
   if (named?.state === 'PAID') answer = { kind: 'declined', reason: 'BILL_ALREADY_PAID' }
   else if (named?.state === 'EXPIRED') answer = { kind: 'declined', reason: 'BILL_EXPIRED' }
   const approved = answer.kind === 'approved'
   const bill = named ?? (await createImplicitBill(tx, siteId, onBill, approved, now))
-  const [payment] = await tx.$queryRaw<Payment[]>`${paymentInsert(paymentRow(siteId, paymentId, req, print, instrument, answer, bill, now))} RETURNING *`
+  const row = { ...paymentRow(siteId, paymentId, req, print, instrument, answer, bill, now), pageAttemptKey: page?.attemptKeyHash ?? null }
+  const [payment] = await tx.$queryRaw<Payment[]>`${paymentInsert(row)} RETURNING *`
   if (approved) {
     if (named) await markBillPaid(tx, named.id, now)
     await recordToken(tx, payment)
@@ -132,6 +145,7 @@ function paymentRow(siteId: string, paymentId: string, req: PaymentRequest, prin
     recurrentExpiry: firstOfSeries ? req.recurrent!.expiryDate : null,
     seriesRef: instrument.seriesRef ?? null,
     callbackUrl: req.callbackUrl ?? null,
+    pageAttemptKey: null,
   }
   switch (answer.kind) {
     case 'approved':
@@ -159,11 +173,11 @@ function paymentInsert(p: Payment): Prisma.Sql {
     INSERT INTO "Payment" (id, "siteId", "paymentId", "billRef", "billId", fingerprint, "methodType", "maskedPan", flags, currency,
       "amountMinor", "capturedMinor", "refundedMinor", reversed, status, "statusReason", "statusChangedAt", "createdAt", comment, customer,
       receipt, requirements, "authFlow", "otpAttempts", "dueAt", "cardProfile", "recurrentMinAuthDay", "recurrentExpiry",
-      "seriesRef", "callbackUrl", "customFields")
+      "seriesRef", "callbackUrl", "customFields", "pageAttemptKey")
     VALUES (${p.id}::uuid, ${p.siteId}, ${p.paymentId}, ${p.billRef}::uuid, ${p.billId}, ${p.fingerprint}, ${p.methodType}, ${p.maskedPan}, ${p.flags}::text[], ${p.currency},
       ${p.amountMinor}, ${p.capturedMinor}, ${p.refundedMinor}, ${p.reversed}, ${p.status}, ${p.statusReason}, ${p.statusChangedAt}, ${p.createdAt}, ${p.comment}, ${jsonParam(p.customer)}::jsonb,
       ${jsonParam(p.receipt)}::jsonb, ${jsonParam(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.dueAt}, ${jsonParam(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
-      ${p.seriesRef}::uuid, ${p.callbackUrl}, ${jsonParam(p.customFields)}::jsonb)`
+      ${p.seriesRef}::uuid, ${p.callbackUrl}, ${jsonParam(p.customFields)}::jsonb, ${p.pageAttemptKey})`
 }
 
 /** The payment as it is now: a change that fell due (3-D Secure timeout, operator answer) is applied first. */

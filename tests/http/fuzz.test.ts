@@ -2,6 +2,7 @@
 // numbers, exponent notation, unicode, deep nesting, __proto__ keys, missing and extra fields. Never a
 // 5xx, always the contract's error shape, and nothing written by a refused request.
 import assert from 'node:assert/strict'
+import net from 'node:net'
 import { before, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { BASE_URL, cardPayment, client, newSite, uid } from '../support/api.ts'
@@ -87,6 +88,8 @@ describe('fuzzing every endpoint', () => {
   let held: string
   let waiting: string
   let invoiceUid: string
+  let codeBill: string
+  let codeAttempt: string
   before(async () => {
     site = await newSite('fuzz')
     const api = client(site)
@@ -101,6 +104,13 @@ describe('fuzzing every endpoint', () => {
       expirationDateTime: new Date(Date.now() + 86400_000).toISOString(),
     })
     invoiceUid = bill.body.invoiceUid
+    // a page attempt waiting for its one-time code (on a bill of its own, so that the attempts fuzzed on
+    // the first bill do not pay it or pause it)
+    const other = await api.put(`/bills/${uid('bill')}`, { amount: { value: '10.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86400_000).toISOString() })
+    codeBill = other.body.invoiceUid
+    const started = await send('POST', `/pay/${codeBill}/attempts`, JSON.stringify({ method: 'card', pan: '4000000000001000', expiry: '12/30', cvv: '123' }))
+    codeAttempt = JSON.parse(started.text).attemptId
+    assert.match(codeAttempt, /^[A-Za-z0-9_-]{32}$/)
   })
 
   const validBill = () => ({ amount: { value: '10.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86400_000).toISOString(), flags: ['SALE'], comment: 'c' })
@@ -111,6 +121,9 @@ describe('fuzzing every endpoint', () => {
     { name: 'complete', method: 'POST', path: () => `/api/sites/${site.siteId}/payments/${waiting}/complete`, valid: { otp: { code: '0000', otpProcessCode: 'x' } } },
     { name: 'bill create', method: 'PUT', path: () => `/api/sites/${site.siteId}/bills/${uid('b')}`, valid: validBill() },
     { name: 'form attempt', method: 'POST', path: () => `/pay/${invoiceUid}/attempts`, valid: { method: 'card', pan: '4000000000000002', expiry: '12/30', cvv: '123' } },
+    { name: 'form mobile attempt', method: 'POST', path: () => `/pay/${codeBill}/attempts`, valid: { method: 'mobile', phone: '79001234567', amount: '12,50' } },
+    // wrong codes answer 400 until the third declines the attempt; the fuzzing goes on against a declined one
+    { name: 'form code', method: 'POST', path: () => `/pay/${codeBill}/attempts/${codeAttempt}/code`, valid: { code: '0000' } },
   ]
 
   for (const t of targets()) {
@@ -126,6 +139,72 @@ describe('fuzzing every endpoint', () => {
       )
     })
   }
+
+  test("the page's 3-D Secure return: any form body, never a 5xx, never sent off-site", async () => {
+    const field = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', codeAttempt, '%', '\u0000', 'a'.repeat(5000)))
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom('PaRes', 'MD', 'TermUrl', 'x', '__proto__'), field), fc.constantFrom(invoiceUid, codeBill, 'not-a-bill', '%zz'), async (fields, bill) => {
+        const before = await counts(site.siteId)
+        const res = await fetch(`${BASE_URL}/pay/${bill}/3ds-return`, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' })
+        await res.arrayBuffer()
+        assert.ok(res.status < 500, `3ds-return ${JSON.stringify(fields).slice(0, 200)}: ${res.status}`)
+        const location = res.headers.get('location')
+        if (location) assert.match(location, /^\/pay\//, 'the payer stays on the bill page')
+        assert.deepEqual(await counts(site.siteId), before, '3ds-return wrote a row')
+      }),
+      { numRuns: RUNS },
+    )
+  })
+
+  test("the page's attempt reads: any id", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 40 }), fc.stringMatching(/^[A-Za-z0-9_-]{32}$/), fc.constantFrom('..', '%00', '%zz', 'a'.repeat(300))), async (id) => {
+        const a = await send('GET', `/pay/${codeBill}/attempts/${encodeURIComponent(id).replace(/%25(?=zz|00)/g, '%')}`, undefined)
+        assertContractAnswer(a, `attempt ${id}`)
+        // an empty id is the attempts path itself, whose GET is not allowed
+        assert.ok(a.status === 404 || a.status === 400 || (id === '' && a.status === 405), `attempt ${id}: ${a.status}`)
+      }),
+      { numRuns: RUNS },
+    )
+  })
+
+  test('raw bytes in the request target: never a 5xx; every JSON answer in the error shape with its trace id', async () => {
+    const { hostname, port } = new URL(BASE_URL)
+    const rawAnswer = (target: Buffer) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), hostname, () =>
+          socket.write(Buffer.concat([Buffer.from('GET '), target, Buffer.from(` HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${site.token}\r\nConnection: close\r\n\r\n`)])),
+        )
+        let text = ''
+        socket.on('data', (c) => (text += c.toString('latin1')))
+        socket.on('error', reject)
+        socket.on('close', () => resolve(text))
+      })
+    const prefixes = [`/api/sites/${site.siteId}/payments/`, '/pay/', `/partner/v1/sites/${site.siteId}/bills/`, '/', '/acs/']
+    const bytes = fc.oneof(
+      fc.uint8Array({ maxLength: 24 }).map((b) => Buffer.from(b)),
+      // percent-encodings, well-formed or not
+      fc.array(fc.oneof(fc.integer({ min: 0, max: 255 }).map((n) => `%${n.toString(16).padStart(2, '0')}`), fc.constantFrom('%', '%z', '%g0', 'a', '/')), { maxLength: 8 }).map((parts) => Buffer.from(parts.join(''))),
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...prefixes), bytes, async (prefix, tail) => {
+        const target = Buffer.concat([Buffer.from(prefix), tail])
+        const answer = await rawAnswer(target)
+        const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1])
+        assert.ok(status >= 200 && status < 500, `${JSON.stringify(target.toString('latin1'))}: ${answer.slice(0, 200)}`)
+        const head = answer.slice(0, answer.indexOf('\r\n\r\n'))
+        const traceId = /\r\nX-Trace-Id: ([0-9a-f]{16})/i.exec(head)?.[1]
+        if (/\r\ncontent-type: application\/json/i.test(head) && status >= 400) {
+          const body = answer.slice(answer.indexOf('\r\n\r\n') + 4)
+          // the body may be chunked: the JSON object inside it
+          const json = JSON.parse(body.slice(body.indexOf('{'), body.lastIndexOf('}') + 1))
+          assert.equal(json.serviceName, 'payin-core')
+          assert.equal(json.traceId, traceId)
+        }
+      }),
+      { numRuns: RUNS * 3 },
+    )
+  })
 
   test('paths: any id, any method', async () => {
     const segment = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 10 }), fc.constantFrom('..', '.', '%', '%00', 'a'.repeat(201), '__proto__', 'constructor'))

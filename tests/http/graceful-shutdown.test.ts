@@ -9,8 +9,8 @@ import { BASE_URL, cardPayment, client, newSite, uid } from '../support/api.ts'
 test('SIGTERM finishes the refund in flight, refuses new connections, exits and leaves no database session', async () => {
   const port = Number(new URL(BASE_URL).port) + 30
   const other = `http://127.0.0.1:${port}`
-  const server = spawn('node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
-    env: { ...process.env, PORT: String(port), NOTIFICATIONS_WORKER: 'off' },
+  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NOTIFICATIONS_WORKER: 'off' },
     stdio: 'ignore',
     detached: true,
   })

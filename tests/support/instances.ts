@@ -10,8 +10,8 @@ export interface Instance {
 }
 
 export async function startInstance(port: number, env: Record<string, string> = {}): Promise<Instance> {
-  const proc = spawn('node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
-    env: { ...process.env, PORT: String(port), ...env },
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: 'ignore',
     detached: true,
   })

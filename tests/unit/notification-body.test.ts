@@ -44,6 +44,7 @@ const payment: Payment = {
   recurrentExpiry: null,
   seriesRef: null,
   callbackUrl: null,
+  pageAttemptKey: null,
   customFields: null,
 }
 

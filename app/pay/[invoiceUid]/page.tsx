@@ -8,7 +8,7 @@ import '@/components/pay/pay.css'
 import { settings } from '@/lib/config'
 import { memoized } from '@/lib/memoized'
 import { formatForPeople } from '@/lib/money/money'
-import { mobileAllowed, pageState } from '@/lib/pay-form/form-service'
+import { mobileAllowed, pageState, returnUrl } from '@/lib/pay-form/form-service'
 import { messagesFor, pickLanguage } from '@/lib/pay-form/messages'
 
 export const dynamic = 'force-dynamic'
@@ -37,7 +37,13 @@ export default async function PayPage({ params, searchParams }: { params: Promis
     <main className="pay" lang={lang}>
       <div className="pay-card">
         {state === 'PAID' ? (
-          <ResultScreen tone="good" title={t.paidTitle} text={t.paidText} />
+          <ResultScreen tone="good" title={t.paidTitle} text={t.paidText}>
+            {bill.successUrl && (
+              <a className="pay-link" href={returnUrl(bill.successUrl, bill)}>
+                {t.backToMerchant}
+              </a>
+            )}
+          </ResultScreen>
         ) : state === 'EXPIRED' ? (
           <ResultScreen tone="bad" title={t.expiredTitle} text={t.expiredText} />
         ) : (

@@ -1,0 +1,79 @@
+// What every request meets before Next.js routes it (scripts/http-server.ts): request targets that
+// Next.js would answer with a 500 or an HTML page are answered here in the contract's error shape,
+// a trailing slash is dropped instead of redirected, and the client's address is fixed from the
+// socket (a header the client sent cannot choose it). Plain Node types only: no Next.js imports.
+import type { IncomingHttpHeaders } from 'node:http'
+import { ApiError, notFound, validationError } from './api-error'
+
+/** the header carrying the client address to the route handlers; whatever a client sent under it is replaced */
+export const CLIENT_ADDRESS_HEADER = 'x-payin-client-address'
+
+/** the protocol's path prefixes, bare (no resource named): a JSON 404, like any unknown API path */
+const BARE_PREFIXES = new Set(['/api', '/partner', '/partner/v1', '/partner/payin', '/partner/payin/v1'])
+const PARTNER_ALIASES = ['/partner/v1/', '/partner/payin/v1/']
+// C0 controls and DEL, raw or decoded: no path of this service has them
+const CONTROL = /[\u0000-\u001f\u007f]/
+
+export type FrontDoorAnswer = { pass: true; url: string } | { pass: false; error: ApiError }
+
+/**
+ * The request target as Next.js should see it, or the error to answer. A path whose percent-encoding
+ * does not decode (to UTF-8) or decodes to a control character is refused; `/x/` is served as `/x`.
+ */
+export function admitTarget(target: string): FrontDoorAnswer {
+  if (!target.startsWith('/')) return refuse('the request target must be a path')
+  const q = target.indexOf('?')
+  let path = q < 0 ? target : target.slice(0, q)
+  const query = q < 0 ? '' : target.slice(q)
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(path)
+  } catch {
+    return refuse('malformed percent-encoding in the path')
+  }
+  if (CONTROL.test(decoded) || CONTROL.test(query)) return refuse('control characters in the request target')
+  if (query) {
+    try {
+      decodeURIComponent(query.replace(/\+/g, ' '))
+    } catch {
+      return refuse('malformed percent-encoding in the query')
+    }
+  }
+  if (path.length > 1) path = path.replace(/\/+$/, '') || '/'
+  const lower = decodeURIComponentSafe(path).toLowerCase()
+  if (BARE_PREFIXES.has(lower)) return { pass: false, error: notFound('Route') }
+  if (lower.startsWith('/partner/') && !PARTNER_ALIASES.some((p) => lower.startsWith(p))) return { pass: false, error: notFound('Route') }
+  return { pass: true, url: path + query }
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+const refuse = (message: string): FrontDoorAnswer => ({ pass: false, error: validationError({ path: [message] }) })
+
+/**
+ * The client's address: the socket's peer, or, behind `trustedProxyHops` proxies of one's own, the
+ * address that many hops back in X-Forwarded-For (the right-most entries are the proxies' own
+ * additions; what a client wrote to the left of them is not trusted).
+ */
+export function clientAddress(headers: IncomingHttpHeaders, socketAddress: string | undefined, trustedProxyHops: number): string {
+  const peer = normaliseAddress(socketAddress ?? '')
+  if (trustedProxyHops <= 0) return peer
+  const forwarded = String(headers['x-forwarded-for'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  const hop = forwarded[forwarded.length - trustedProxyHops]
+  return hop ? normaliseAddress(hop) : peer
+}
+
+/** `::ffff:127.0.0.1` → `127.0.0.1`; anything else as given (lowercase) */
+function normaliseAddress(address: string): string {
+  const a = address.toLowerCase()
+  return a.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a
+}

@@ -1,0 +1,80 @@
+// One instance of the service: Node's HTTP server with the front door (lib/http/front-door.ts) in
+// front of Next.js (the built app in .next). Run by `npm start` (scripts/serve.ts), the tests, the
+// stress test and the benchmark. Settings: PORT (3000), HOST (all interfaces), TRUSTED_PROXY_HOPS (0).
+// SIGTERM/SIGINT: stop accepting, finish the requests in flight, close Next.js, exit.
+import http from 'node:http'
+import next from 'next'
+import { ApiError, errorBody, JSON_ANSWER_HEADERS, malformedBody } from '../lib/http/api-error.ts'
+import { admitTarget, clientAddress, CLIENT_ADDRESS_HEADER } from '../lib/http/front-door.ts'
+import { logLine } from '../lib/http/request-log.ts'
+import { newTraceId } from '../lib/http/trace-id.ts'
+
+const port = Number(process.env.PORT || 3000)
+const host = process.env.HOST || undefined
+const hops = Math.max(0, Math.floor(Number(process.env.TRUSTED_PROXY_HOPS ?? 0) || 0))
+
+function answerError(res: http.ServerResponse, err: ApiError, method: string | undefined, target: string): void {
+  const traceId = newTraceId()
+  const body = JSON.stringify(errorBody(err, traceId))
+  res.writeHead(err.status, { ...JSON_ANSWER_HEADERS, 'X-Trace-Id': traceId, 'Content-Length': Buffer.byteLength(body) })
+  res.end(body)
+  // the target as received may hold anything: logged cut short and JSON-escaped by the log line
+  logLine({ level: 'info', traceId, method, path: target.slice(0, 200), status: err.status, kind: 'front-door' })
+}
+
+async function main() {
+  const app = next({ dev: false, dir: process.cwd(), hostname: host ?? 'localhost', port })
+  const handle = app.getRequestHandler()
+  await app.prepare()
+
+  const server = http.createServer((req, res) => {
+    const admitted = admitTarget(req.url ?? '')
+    if (!admitted.pass) {
+      // the body is not read: the connection closes after the answer
+      res.shouldKeepAlive = false
+      return answerError(res, admitted.error, req.method, req.url ?? '')
+    }
+    req.url = admitted.url
+    req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.headers, req.socket.remoteAddress, hops)
+    void handle(req, res)
+  })
+  // a request Node's parser refuses (bytes not allowed in a request line or header): the error shape too
+  server.on('clientError', (failure: NodeJS.ErrnoException, socket) => {
+    if (failure.code === 'ECONNRESET' || !socket.writable) return socket.destroy()
+    const status = failure.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+    const traceId = newTraceId()
+    const err = status === 431 ? new ApiError(431, 'http.message.conversion.failed', 'Request headers too large', 'Bad request') : malformedBody('Malformed HTTP request')
+    const body = JSON.stringify(errorBody(err, traceId))
+    const head = [`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, 'Connection: close', `X-Trace-Id: ${traceId}`, `Content-Length: ${Buffer.byteLength(body)}`]
+    for (const [k, v] of Object.entries(JSON_ANSWER_HEADERS)) head.push(`${k}: ${v}`)
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
+    logLine({ level: 'info', traceId, status, kind: 'front-door', error: failure.code })
+  })
+
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    // no new connections; idle keep-alive connections close, requests in flight finish
+    server.close(() => {
+      app
+        .close()
+        .catch((e) => console.error(e))
+        .finally(() => process.exit(signal === 'SIGINT' ? 130 : 143))
+    })
+    server.closeIdleConnections()
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => resolve())
+  })
+  console.log(`[payin] listening on ${host ?? '*'}:${port}`)
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})

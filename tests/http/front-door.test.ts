@@ -1,0 +1,97 @@
+// Hostile request targets meet the contract's error shape, never a 500 or an HTML page: malformed
+// percent-encodings, control characters, bytes Node's parser refuses, bare protocol prefixes; a
+// trailing slash is served as without it (no HTML 308).
+import assert from 'node:assert/strict'
+import net from 'node:net'
+import { test } from 'node:test'
+import { BASE_URL, cardPayment, client, newSite, request } from '../support/api.ts'
+
+/** an answer in the contract's error shape, with the trace id in header and body */
+function assertErrorShape(r: { status: number; headers: Headers; body: any; text: string }, status: number, errorCode: string) {
+  assert.equal(r.status, status, r.text)
+  assert.match(r.headers.get('content-type') ?? '', /^application\/json/)
+  assert.equal(r.body?.serviceName, 'payin-core', r.text)
+  assert.equal(r.body.errorCode, errorCode)
+  assert.match(r.body.dateTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/)
+  assert.ok(r.headers.get('x-trace-id'), 'X-Trace-Id header')
+  assert.equal(r.body.traceId, r.headers.get('x-trace-id'))
+}
+
+test('a malformed percent-encoding in any path is a 400 in the error shape', async () => {
+  const site = await newSite('pct')
+  for (const path of [
+    `/api/sites/${site.siteId}/payments/%E0%A4%A`,
+    `/api/sites/${site.siteId}/payments/%zz`,
+    '/api/%C0%AF',
+    `/partner/v1/sites/${site.siteId}/bills/%`,
+    '/pay/%zz',
+    '/pay/%E0%A4%A/attempts',
+    '/acs/%ff',
+    '/pay/0d3c8b61-4a8e-4a57-a64b-1f2f9b8f0c11?declined=%zz',
+  ]) {
+    const r = await request('GET', path, { token: site.token })
+    assertErrorShape(r, 400, 'validation.error')
+    assert.ok(r.body.cause?.path, `${path}: cause names the path`)
+  }
+})
+
+test('control characters in a path (encoded) are a 400, not passed on', async () => {
+  const site = await newSite('ctl')
+  for (const path of [`/api/sites/${site.siteId}/payments/a%00b`, `/api/sites/${site.siteId}/bills/%0a`, '/pay/%7f']) {
+    assertErrorShape(await request('GET', path, { token: site.token }), 400, 'validation.error')
+  }
+})
+
+/** one raw request line over a socket to the server; the answer as text */
+function rawRequest(requestLine: Buffer): Promise<string> {
+  const { hostname, port } = new URL(BASE_URL)
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(Buffer.concat([requestLine, Buffer.from('\r\nHost: x\r\n\r\n')])))
+    let text = ''
+    socket.on('data', (c) => (text += c.toString('latin1')))
+    socket.on('error', reject)
+    socket.on('close', () => resolve(text))
+  })
+}
+
+test("bytes Node's parser refuses in a request line get the error shape and a trace id", async () => {
+  for (const bad of ['GET /api/\x01x HTTP/1.1', 'GET /a b c HTTP/1.1', 'GET /api/\xff HTTP/1.1', 'GET /pay/\x7f HTTP/1.1']) {
+    const answer = await rawRequest(Buffer.from(bad, 'latin1'))
+    assert.match(answer, /^HTTP\/1\.1 400 /, JSON.stringify(bad))
+    const traceId = /\r\nX-Trace-Id: ([0-9a-f]{16})\r\n/i.exec(answer)?.[1]
+    assert.ok(traceId, 'X-Trace-Id header')
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))
+    assert.equal(body.errorCode, 'http.message.conversion.failed')
+    assert.equal(body.traceId, traceId)
+    assert.match(body.dateTime, /[+-]\d\d:\d\d$/)
+  }
+})
+
+test('the bare protocol prefixes and unknown partner paths answer the JSON 404', async () => {
+  for (const path of ['/api', '/api/', '/partner/v1', '/partner/v1/', '/partner/payin/v1', '/partner/payin/v1/', '/partner', '/partner/v2/sites/x/payments/y', '/API']) {
+    const r = await request('GET', path)
+    assertErrorShape(r, 404, 'payin.resource.not.found')
+  }
+  // POST as well (no body is read)
+  assertErrorShape(await request('POST', '/partner/v1', { body: {} }), 404, 'payin.resource.not.found')
+})
+
+test('a trailing slash is served as without it, never an HTML 308', async () => {
+  const site = await newSite('slash')
+  const api = client(site)
+  const id = await api.newPayment(cardPayment())
+  const health = await fetch(`${BASE_URL}/api/health/`, { redirect: 'manual' })
+  assert.equal(health.status, 200)
+  assert.deepEqual(await health.json(), { status: 'ok' })
+  for (const prefix of ['/api', '/partner/v1', '/partner/payin/v1']) {
+    const r = await request('GET', `${prefix}/sites/${site.siteId}/payments/${id}/`, { token: site.token })
+    assert.equal(r.status, 200, `${prefix}: ${r.text}`)
+    assert.equal(r.body.paymentId, id)
+  }
+  const unknown = await fetch(`${BASE_URL}/api/sites/${site.siteId}/nothing/`, { redirect: 'manual', headers: { Authorization: `Bearer ${site.token}` } })
+  assert.equal(unknown.status, 404)
+  assert.match(unknown.headers.get('content-type') ?? '', /^application\/json/)
+  const page = await fetch(`${BASE_URL}/pay/0d3c8b61-4a8e-4a57-a64b-1f2f9b8f0c11/`, { redirect: 'manual' })
+  assert.notEqual(page.status, 308)
+  assert.equal(page.status, 404)
+})

@@ -1,0 +1,34 @@
+// The front door's two decisions, alone: which request targets reach Next.js (and as what), and
+// which address a request comes from.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { admitTarget, clientAddress } from '../../lib/http/front-door.ts'
+
+test('targets: trailing slashes dropped, query kept, malformed or control-bearing paths refused', () => {
+  assert.deepEqual(admitTarget('/api/health/'), { pass: true, url: '/api/health' })
+  assert.deepEqual(admitTarget('/pay/x//?a=%20b'), { pass: true, url: '/pay/x?a=%20b' })
+  assert.deepEqual(admitTarget('/'), { pass: true, url: '/' })
+  assert.deepEqual(admitTarget('/api/sites/s%C3%A9/x'), { pass: true, url: '/api/sites/s%C3%A9/x' })
+  for (const bad of ['/api/%', '/api/%zz', '/api/%C0%AF', '/a%00', '/a%1f', '/a?b=%', 'http://evil/api/x', '*']) {
+    const r = admitTarget(bad)
+    assert.equal(r.pass, false, bad)
+    if (!r.pass) assert.equal(r.error.status, 400, bad)
+  }
+  for (const bare of ['/api', '/api/', '/partner/v1', '/Partner/Payin/V1/', '/partner/x']) {
+    const r = admitTarget(bare)
+    assert.equal(r.pass, false, bare)
+    if (!r.pass) assert.equal(r.error.status, 404, bare)
+  }
+  assert.equal(admitTarget('/partner/v1/sites/a/payments/b').pass, true)
+})
+
+test("client address: the socket's peer unless proxies of one's own are trusted", () => {
+  const spoofed = { 'x-forwarded-for': '6.6.6.6' }
+  assert.equal(clientAddress(spoofed, '::ffff:127.0.0.1', 0), '127.0.0.1')
+  assert.equal(clientAddress({}, '::1', 0), '::1')
+  // behind one proxy: the proxy appended the real client after whatever the client wrote
+  assert.equal(clientAddress({ 'x-forwarded-for': '6.6.6.6, 203.0.113.7' }, '10.0.0.2', 1), '203.0.113.7')
+  assert.equal(clientAddress({ 'x-forwarded-for': '6.6.6.6, 203.0.113.7, 10.0.0.3' }, '10.0.0.2', 2), '203.0.113.7')
+  // a proxy that sent no header: the peer
+  assert.equal(clientAddress({}, '10.0.0.2', 1), '10.0.0.2')
+})
