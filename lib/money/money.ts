@@ -67,10 +67,10 @@ export type ParsedValue = { ok: true; minor: number } | { ok: false; message: st
 
 /**
  * A wire amount value (the JSON text of a number, or a string) in plain decimal notation, rounded
- * DOWN to two decimals, > 0.00 and ≤ 1,000,000,000.00 after rounding.
+ * DOWN to two decimals, > 0.00 and ≤ 1,000,000,000.00 after rounding. Nothing is trimmed: `" 10.00"` is
+ * not plain decimal notation (the payment page trims what a payer types before it comes here).
  */
-export function parseAmountValue(text: string): ParsedValue {
-  const s = text.trim()
+export function parseAmountValue(s: string): ParsedValue {
   if (!PLAIN_DECIMAL.test(s)) return { ok: false, message: 'must be a decimal number in plain notation, e.g. "100.00"' }
   if (s.startsWith('-')) return { ok: false, message: 'must be greater than 0' }
   const [whole, fraction = ''] = s.split('.')

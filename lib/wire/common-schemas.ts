@@ -98,9 +98,9 @@ export type Recurrent = z.output<typeof recurrentSchema>
 export const recurrentExpiryProblem = (r: Recurrent | undefined, now = new Date()): string | null =>
   r && r.expiryDate <= now.toISOString().slice(0, 10) ? 'must be in the future' : null
 
-/** a non-negative money value in a receipt, rounded down to two decimals */
+/** a non-negative money value in a receipt, rounded down to two decimals; plain notation, no whitespace around */
 const receiptMoney = z.unknown().transform((v, ctx) => {
-  const s = numberText(v)?.trim()
+  const s = numberText(v)
   if (s === undefined || !/^\d+(\.\d+)?$/.test(s) || s.split('.')[0].length > 10) {
     ctx.addIssue({ code: 'custom', message: 'must be a non-negative decimal number in plain notation' })
     return z.NEVER
@@ -109,9 +109,9 @@ const receiptMoney = z.unknown().transform((v, ctx) => {
   return Number(whole) * 100 + Number((fraction + '00').slice(0, 2))
 })
 
-/** a positive quantity as an exact decimal: digits and scale (10^scale) */
+/** a positive quantity as an exact decimal: digits and scale (10^scale); no whitespace around */
 const quantity = z.unknown().transform((v, ctx) => {
-  const s = numberText(v)?.trim()
+  const s = numberText(v)
   const m = s === undefined ? null : /^(\d{1,9})(?:\.(\d{1,6}))?$/.exec(s)
   if (!m || /^0*(\.0*)?$/.test(s!)) {
     ctx.addIssue({ code: 'custom', message: 'must be a positive decimal number with at most 6 decimals' })

@@ -30,6 +30,10 @@ test('only plain decimal notation', () => {
   for (const bad of ['1e2', '1E2', '0x10', '1.', '.5', '1,5', '', ' ', 'NaN', 'Infinity', '+1']) assert.equal(typeof minor(bad), 'string', bad)
 })
 
+test('no whitespace around an amount: " 10.00", "10.00 ", "\\t10", "10\\n" are not plain decimal notation', () => {
+  for (const bad of [' 10.00', '10.00 ', '\t10', '10\n', '\u00a010.00', '\u200310']) assert.match(String(minor(bad)), /plain notation/, JSON.stringify(bad))
+})
+
 test('answered as a string with two decimals', () => {
   assert.equal(formatValue(money(10000, 'RUB')), '100.00')
   assert.equal(formatValue(money(5, 'USD')), '0.05')
