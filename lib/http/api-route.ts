@@ -1,5 +1,6 @@
 // The one wrapper every API handler goes through: trace id, bearer auth and site scoping, path and
-// body parsing (64 KiB limit, strict JSON, zod), the contract's error shape, one log line.
+// body parsing (64 KiB limit, strict JSON, no NUL characters, zod), the contract's error shape, one
+// log line.
 // Plain Web Request/Response: no framework imports, so it runs and tests outside Next too.
 import { z } from 'zod'
 import { settings } from '../config'
@@ -22,7 +23,7 @@ import {
   JSON_ANSWER_HEADERS,
 } from './api-error'
 import { BodyTooLarge, readBoundedBody } from './bounded-body'
-import { JsonSyntaxError, parseJsonText } from './json-text'
+import { JsonSyntaxError, RawNumber, parseJsonText } from './json-text'
 import { logLine, redact } from './request-log'
 import { isTraceId, newTraceId } from './trace-id'
 
@@ -134,7 +135,7 @@ async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteCo
         if (err instanceof JsonSyntaxError) throw malformedBody(`Malformed JSON: ${err.message}`)
         throw err
       }
-      body = parse(e.body, value)
+      body = parseBody(e.body, value)
     }
   }
   return e.handle({ siteId, params, body, traceId, req })
@@ -163,15 +164,56 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<
 
 export function fieldErrors(error: z.ZodError): FieldErrors {
   const cause: FieldErrors = {}
-  for (const issue of error.issues) {
-    const key =
-      issue.path.reduce<string>(
-        (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
-        '',
-      ) || 'body'
-    ;(cause[key] ??= []).includes(issue.message) || cause[key].push(issue.message)
-  }
+  for (const issue of error.issues) addFieldError(cause, fieldPath(issue.path), issue.message)
   return cause
+}
+
+/** `customer.email`, `receipt.items[0].name`; a NUL in a key is written `\u0000`, never sent back raw */
+function fieldPath(path: readonly PropertyKey[]): string {
+  const key = path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '')
+  return key.replaceAll('\0', '\\u0000') || 'body'
+}
+
+function addFieldError(cause: FieldErrors, key: string, message: string): void {
+  ;(cause[key] ??= []).includes(message) || cause[key].push(message)
+}
+
+/** a request body: its schema's problems and its unstorable strings, all named in one 400 */
+function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const unstorable = unstorableText(value)
+  const r = schema.safeParse(value)
+  if (r.success && !unstorable.length) return r.data
+  const cause = r.success ? {} : fieldErrors(r.error)
+  for (const { path, message } of unstorable) addFieldError(cause, fieldPath(path), message)
+  throw validationError(cause)
+}
+
+/** a lone UTF-16 surrogate: JSON's `\ud800` escape allows it, UTF-8 cannot encode it */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/**
+ * The strings (values and keys, at any depth, known fields or not) that PostgreSQL cannot store:
+ * text and jsonb refuse U+0000 (`\u0000` is valid JSON), and jsonb refuses a lone surrogate escape.
+ * Checked on the whole parsed body, so no field can carry one to a write and make it a 500. Other
+ * control characters are stored as sent.
+ */
+export function unstorableText(value: unknown): { path: PropertyKey[]; message: string }[] {
+  const found: { path: PropertyKey[]; message: string }[] = []
+  const check = (s: string, path: PropertyKey[], where: string) => {
+    if (s.includes('\0')) found.push({ path, message: `must not contain the NUL character (U+0000)${where}` })
+    if (LONE_SURROGATE.test(s)) found.push({ path, message: `must be well-formed Unicode, without a lone surrogate${where}` })
+  }
+  const walk = (v: unknown, path: PropertyKey[]) => {
+    if (typeof v === 'string') check(v, path, '')
+    else if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...path, i]))
+    else if (v !== null && typeof v === 'object' && !(v instanceof RawNumber))
+      for (const [k, item] of Object.entries(v)) {
+        check(k, [...path, k], ' in its name')
+        walk(item, [...path, k])
+      }
+  }
+  walk(value, [])
+  return found
 }
 
 async function readBody(req: Request): Promise<string> {

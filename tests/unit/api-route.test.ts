@@ -1,5 +1,6 @@
 // The API wrapper on its own (it takes a Web Request and returns a Response): unexpected exceptions
-// become the contract's 500 without internals, and the log line masks card numbers.
+// become the contract's 500 without internals, and the log line masks card numbers; text PostgreSQL
+// cannot store is a 400.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { z } from 'zod'
@@ -49,4 +50,32 @@ test('a method the route does not serve is a 405 with Allow', async () => {
   assert.equal(res.status, 405)
   assert.equal(res.headers.get('allow'), 'POST')
   assert.equal((await res.json()).errorCode, 'http.method.not.allowed')
+})
+
+const echo = apiRoute({
+  POST: endpoint({
+    access: 'public',
+    params: z.object({}),
+    body: z.looseObject({ comment: z.string().optional() }),
+    handle: async ({ body }) => body,
+  }),
+})
+
+const post = (body: string) =>
+  echo.POST(new Request('http://x/api/echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }), { params: Promise.resolve({}) })
+
+test('a NUL character or a lone surrogate anywhere in the body, in a value or a key, is a 400 naming each path', async () => {
+  const body = JSON.stringify({ comment: 'a\u0000', x: [{ y: 'ok' }, { y: '\ud800' }], m: { ['k\u0000']: 'v' } })
+  const { result: res } = await captureStdout(() => post(body))
+  assert.equal(res.status, 400)
+  const answer = await res.json()
+  assert.equal(answer.errorCode, 'validation.error')
+  // the key's NUL is named as the text \u0000, not sent back as the character
+  assert.deepEqual(Object.keys(answer.cause).sort(), ['comment', 'm.k\\u0000', 'x[1].y'])
+})
+
+test('other control characters pass', async () => {
+  const { result: res } = await captureStdout(() => post(JSON.stringify({ comment: '\u0001\u001f\u007f\t' })))
+  assert.equal(res.status, 200)
+  assert.equal((await res.json()).comment, '\u0001\u001f\u007f\t')
 })
