@@ -3,7 +3,7 @@
 // scripts, no framing (frame-ancestors), no sniffing, no referrer (a payUrl is not to leak).
 import { NextResponse, type NextRequest } from 'next/server'
 import { logLine } from './lib/http/request-log'
-import { newTraceId } from './lib/http/trace-id'
+import { newRequestId, newTraceId } from './lib/http/trace-id'
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 
@@ -43,7 +43,7 @@ export function proxy(request: NextRequest) {
   res.headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()')
   // one log line per page request (not per static asset), under the trace id the payer's browser got;
   // the status is not known here (the page renders after the proxy)
-  if (!request.nextUrl.pathname.startsWith('/_next/')) logLine({ level: 'info', traceId, method: request.method, path: request.nextUrl.pathname, kind: 'page' })
+  if (!request.nextUrl.pathname.startsWith('/_next/')) logLine({ level: 'info', traceId, requestId: newRequestId(), method: request.method, path: request.nextUrl.pathname, kind: 'page' })
   return res
 }
 

@@ -4,6 +4,8 @@
 import { randomBytes } from 'node:crypto'
 import { BodyTooLarge, readFormFields } from '../http/bounded-body'
 import { db } from '../db/client'
+import { logLine, redact } from '../http/request-log'
+import { requestIds } from '../http/trace-id'
 import { wireAmount } from '../money/money'
 import { issuePares, readPareq } from './three-ds'
 
@@ -73,8 +75,40 @@ async function postedForm(req: Request): Promise<FormData | Response> {
   }
 }
 
+/**
+ * One log line per request, as the API's (trace id, request id, status), both ids answered as headers;
+ * an unexpected failure is an error with its (masked) stack and a plain 500 page.
+ */
+function logged(handler: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
+  return async (req) => {
+    const started = performance.now()
+    const { traceId, requestId } = requestIds(req)
+    let res: Response
+    let failure: string | undefined
+    try {
+      res = await handler(req)
+    } catch (e) {
+      failure = redact(e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e))
+      res = page(500, 'Error', '<h1>Something went wrong</h1><p>Try again later.</p>')
+    }
+    logLine({
+      level: failure ? 'error' : 'info',
+      traceId,
+      requestId,
+      method: req.method,
+      path: new URL(req.url).pathname,
+      status: res.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      ...(failure ? { error: failure } : {}),
+    })
+    res.headers.set('X-Trace-Id', traceId)
+    res.headers.set('X-Request-Id', requestId)
+    return res
+  }
+}
+
 /** POST acsUrl: the challenge */
-export async function challengePage(req: Request): Promise<Response> {
+export const challengePage = logged(async (req) => {
   const form = await postedForm(req)
   if (form instanceof Response) return form
   const f = readForm(form)
@@ -93,10 +127,10 @@ export async function challengePage(req: Request): Promise<Response> {
 <button class="fail" type="submit" name="result" value="fail">Fail authentication</button>
 </form>`,
   )
-}
+})
 
 /** POST /acs/result: the payer's choice, sent on to the merchant's TermUrl as PaRes and MD */
-export async function challengeResult(req: Request): Promise<Response> {
+export const challengeResult = logged(async (req) => {
   const form = await postedForm(req)
   if (form instanceof Response) return form
   const f = readForm(form)
@@ -114,4 +148,4 @@ export async function challengeResult(req: Request): Promise<Response> {
 <script nonce="${nonce}">document.getElementById('back').submit()</script>`,
     { nonce, postsToTermUrl: true },
   )
-}
+})

@@ -1,6 +1,6 @@
-// The one wrapper every API handler goes through: trace id, bearer auth and site scoping, path and
-// body parsing (64 KiB limit, strict JSON, no NUL characters, zod), the contract's error shape, one
-// log line.
+// The one wrapper every API handler goes through: trace and request ids, bearer auth and site
+// scoping, path and body parsing (64 KiB limit, strict JSON, no NUL characters, zod), the contract's
+// error shape, one log line.
 // Plain Web Request/Response: no framework imports, so it runs and tests outside Next too.
 import { z } from 'zod'
 import { settings } from '../config'
@@ -25,7 +25,7 @@ import {
 import { BodyTooLarge, readBoundedBody } from './bounded-body'
 import { JsonSyntaxError, RawNumber, parseJsonText } from './json-text'
 import { logLine, redact } from './request-log'
-import { isTraceId, newTraceId } from './trace-id'
+import { requestIds } from './trace-id'
 
 const JSON_TYPE = /^application\/([a-z0-9!#$&^_.+-]+\+)?json$/
 
@@ -66,14 +66,14 @@ export function apiRoute(endpoints: Partial<Record<Method, Endpoint<z.ZodType, z
 export const unknownRoute: RouteHandler = (req) => serve(req, () => Promise.reject(notFound('Route')))
 
 async function serve(req: Request, work: (traceId: string) => Promise<unknown>): Promise<Response> {
-  // the page proxy (proxy.ts) may have given this request its trace id already
-  const given = req.headers.get('x-trace-id')
-  const traceId = isTraceId(given) ? given : newTraceId()
+  // the client (or the page proxy, proxy.ts) may have given this request its trace id already
+  const { traceId, requestId } = requestIds(req)
+  const ids = { 'X-Trace-Id': traceId, 'X-Request-Id': requestId }
   const started = performance.now()
   let res: Response
   let failure: string | undefined
   try {
-    res = json(200, await work(traceId), traceId)
+    res = json(200, await work(traceId), ids)
   } catch (e) {
     let err: ApiError
     if (e instanceof ApiError) err = e
@@ -81,11 +81,12 @@ async function serve(req: Request, work: (traceId: string) => Promise<unknown>):
       err = internalError()
       failure = redact(e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e))
     }
-    res = json(err.status, errorBody(err, traceId), traceId, err.headers)
+    res = json(err.status, errorBody(err, traceId), ids, err.headers)
   }
   logLine({
     level: failure ? 'error' : 'info',
     traceId,
+    requestId,
     method: req.method,
     path: new URL(req.url).pathname,
     status: res.status,
@@ -95,12 +96,12 @@ async function serve(req: Request, work: (traceId: string) => Promise<unknown>):
   return res
 }
 
-function json(status: number, body: unknown, traceId: string, headers: Record<string, string> = {}): Response {
+function json(status: number, body: unknown, ids: { 'X-Trace-Id': string; 'X-Request-Id': string }, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: {
       ...JSON_ANSWER_HEADERS,
-      'X-Trace-Id': traceId,
+      ...ids,
       ...headers,
     },
   })

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { apiRoute, endpoint, isCrossSite } from '../http/api-route'
 import { BodyTooLarge, readFormFields } from '../http/bounded-body'
 import { logLine } from '../http/request-log'
-import { newTraceId } from '../http/trace-id'
+import { requestIds } from '../http/trace-id'
 import { CLIENT_ADDRESS_HEADER } from '../http/front-door'
 import { codeFormSchema } from './form-schema'
 import { attemptStatus, startAttempt, submitCode, threeDSReturn } from './form-service'
@@ -37,7 +37,7 @@ export const attemptCodeRoute = apiRoute({
 /** TermUrl of the page's 3-D Secure step: a form POST of PaRes and MD from the access-control page */
 export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ invoiceUid: string }> }): Promise<Response> {
   const started = performance.now()
-  const traceId = newTraceId()
+  const { traceId, requestId } = requestIds(req)
   const { invoiceUid } = await ctx.params
   let location = `/pay/${encodeURIComponent(invoiceUid)}`
   let status = 303
@@ -51,8 +51,16 @@ export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ 
     // a post over 64 KiB is refused; an unknown bill or payment, or a malformed post: back to the bill's page, which says what it can
     if (e instanceof BodyTooLarge) status = 413
   }
-  logLine({ level: 'info', traceId, method: 'POST', path: new URL(req.url).pathname, status, durationMs: Math.round(performance.now() - started) })
-  const headers = { 'X-Trace-Id': traceId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }
+  logLine({
+    level: 'info',
+    traceId,
+    requestId,
+    method: 'POST',
+    path: new URL(req.url).pathname,
+    status,
+    durationMs: Math.round(performance.now() - started),
+  })
+  const headers = { 'X-Trace-Id': traceId, 'X-Request-Id': requestId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }
   if (status === 403) return new Response('Cross-site request refused', { status, headers })
   if (status === 413) return new Response('Request body exceeds 64 KiB', { status, headers })
   return new Response(null, { status, headers: { ...headers, Location: location } })

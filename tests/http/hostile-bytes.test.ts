@@ -1,8 +1,11 @@
 // Hostile bytes: NUL characters in JSON strings (PostgreSQL text refuses U+0000), whitespace around
-// amounts.
+// amounts, and one log identity per request.
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
 import { before, describe, test } from 'node:test'
-import { assertErrorShape, assertValidation, billRequest, cardPayment, client, newSite, request, rub, twoStepPayment, uid } from '../support/api.ts'
+import { redact } from '../../lib/http/request-log.ts'
+import { newTraceId } from '../../lib/http/trace-id.ts'
+import { BASE_URL, assertErrorShape, assertValidation, billRequest, cardPayment, client, newSite, request, rub, twoStepPayment, uid } from '../support/api.ts'
 import { sql } from '../support/db.ts'
 
 const NUL = '\u0000'
@@ -156,5 +159,71 @@ describe('an amount with whitespace around it is 400 validation.error (plain dec
   test('the captured and refunded amounts stayed 0.00', async () => {
     assert.equal((await api.paymentNow(held)).capturedAmount.value, '0.00')
     assert.equal((await api.paymentNow(paid)).refundedAmount.value, '0.00')
+  })
+})
+
+/** the server log's lines carrying the trace id, once there are at least `count` of them (15 s at most) */
+async function logLinesOf(traceId: string, count = 1): Promise<Record<string, unknown>[]> {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const lines = fs
+      .readFileSync(process.env.SERVER_LOG!, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(`"traceId":"${traceId}"`))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+    if (lines.length >= count) return lines
+    if (Date.now() > deadline) throw new Error(`${lines.length} log line(s) with trace id ${traceId}, expected ${count}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+describe('every log line carries a request id of its own, beside the client\'s trace id', () => {
+  test('two API requests sending the same X-Trace-Id: the same traceId, different request ids (also in X-Request-Id)', async () => {
+    const traceId = newTraceId()
+    const answers = await Promise.all(
+      [1, 2].map(() => request('GET', `/api/sites/nobody/payments/${uid('pay')}`, { headers: { 'X-Trace-Id': traceId } })),
+    )
+    for (const a of answers) {
+      assert.equal(a.headers.get('x-trace-id'), traceId)
+      assert.match(a.headers.get('x-request-id') ?? '', /^[0-9a-z]{16,}$/)
+    }
+    const lines = await logLinesOf(traceId, 2)
+    assert.equal(lines.length, 2, JSON.stringify(lines))
+    const ids = lines.map((l) => l.requestId)
+    for (const id of ids) assert.match(String(id), /^[0-9a-z]{16,}$/)
+    assert.notEqual(ids[0], ids[1])
+    assert.deepEqual(new Set(ids), new Set(answers.map((a) => a.headers.get('x-request-id'))))
+  })
+
+  test('the 3-D Secure return and the access-control pages log their trace id and a request id, and answer both', async () => {
+    const site = client(await newSite('ids'))
+    const invoiceUid = (await site.put(`/bills/${uid('bill')}`, billRequest())).body.invoiceUid
+    for (const path of [`/pay/${invoiceUid}/3ds-return`, '/acs', '/acs/result']) {
+      const traceId = newTraceId()
+      const send = () =>
+        fetch(`${BASE_URL}${path}`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Trace-Id': traceId },
+          body: 'PaRes=x&PaReq=x&MD=x',
+        }).then(async (res) => (await res.arrayBuffer(), res))
+      const answers = [await send(), await send()]
+      for (const res of answers) assert.equal(res.headers.get('x-trace-id'), traceId, path)
+      const lines = await logLinesOf(traceId, 2)
+      assert.equal(lines.length, 2, `${path}: ${JSON.stringify(lines)}`)
+      // a bill's UUID may hold a digit run that the log's card-number mask hides
+      assert.equal(lines[0].path, redact(path))
+      assert.ok(lines.every((l) => typeof l.status === 'number' && l.level === 'info'), JSON.stringify(lines))
+      assert.notEqual(lines[0].requestId, lines[1].requestId, path)
+      assert.deepEqual(new Set(lines.map((l) => l.requestId)), new Set(answers.map((a) => a.headers.get('x-request-id'))), path)
+    }
+  })
+
+  test('a page request is logged with a request id', async () => {
+    const res = await fetch(`${BASE_URL}/pay/${crypto.randomUUID()}`)
+    await res.arrayBuffer()
+    const [line] = await logLinesOf(res.headers.get('x-trace-id')!)
+    assert.equal(line.kind, 'page')
+    assert.match(String(line.requestId), /^[0-9a-z]{16,}$/)
   })
 })

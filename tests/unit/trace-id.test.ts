@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { redact } from '../../lib/http/request-log.ts'
-import { isTraceId, newTraceId } from '../../lib/http/trace-id.ts'
+import { isTraceId, newRequestId, newTraceId, requestIds } from '../../lib/http/trace-id.ts'
 
 test('100 000 new trace ids: the protocol\'s shape, distinct, and untouched by the card-number mask', () => {
   const seen = new Set<string>()
@@ -23,4 +23,26 @@ test('a trace id given from outside is taken only in the shape this service issu
   assert.equal(isTraceId('ABCDEFabcdefabcd'), false)
   assert.equal(isTraceId(null), false)
   assert.equal(isTraceId('01234a6789b12345'), true)
+})
+
+test('100 000 new request ids: not a trace id\'s shape, distinct, and untouched by the card-number mask', () => {
+  const seen = new Set<string>()
+  for (let i = 0; i < 100_000; i++) {
+    const id = newRequestId()
+    assert.match(id, /^[0-9a-f]{20}$/)
+    assert.equal(redact(`{"requestId":"${id}"}`), `{"requestId":"${id}"}`, id)
+    assert.equal(isTraceId(id), false)
+    seen.add(id)
+  }
+  assert.equal(seen.size, 100_000)
+})
+
+test('a request keeps the trace id it brought and gets a request id of its own', () => {
+  const traceId = newTraceId()
+  const req = () => new Request('http://x/', { headers: { 'X-Trace-Id': traceId } })
+  const [a, b] = [requestIds(req()), requestIds(req())]
+  assert.equal(a.traceId, traceId)
+  assert.equal(b.traceId, traceId)
+  assert.notEqual(a.requestId, b.requestId)
+  assert.notEqual(requestIds(new Request('http://x/', { headers: { 'X-Trace-Id': '4111111111111111' } })).traceId, '4111111111111111')
 })
