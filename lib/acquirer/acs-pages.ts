@@ -2,7 +2,7 @@
 // browser POSTs PaReq, MD and TermUrl here; the page lets the payer pass or fail the challenge; it then
 // POSTs PaRes and MD to TermUrl. Plain HTML, no script but the one that submits to TermUrl.
 import { randomBytes } from 'node:crypto'
-import { BodyTooLarge, readFormFields } from '../http/bounded-body'
+import { BodyTooLarge, ClientAborted, readFormFields } from '../http/bounded-body'
 import { db } from '../db/client'
 import { logLine, redact } from '../http/request-log'
 import { requestIds } from '../http/trace-id'
@@ -65,19 +65,24 @@ function readForm(form: FormData): ChallengeForm | Response {
   return { pareq, md, termUrl, paymentRef }
 }
 
+/** status 499 (nginx's "client closed request"): the browser went away mid-post, no one reads the answer */
+const CLIENT_CLOSED = 499
+
 /** the posted form, read once and within 64 KiB; or the page that says what is wrong */
 async function postedForm(req: Request): Promise<FormData | Response> {
   try {
     return await readFormFields(req)
   } catch (e) {
     if (e instanceof BodyTooLarge) return page(413, 'Too large', '<h1>Request too large</h1><p>A form post may hold at most 64 KiB.</p>')
+    if (e instanceof ClientAborted) return new Response(null, { status: CLIENT_CLOSED })
     return page(400, 'Bad request', '<h1>Bad request</h1><p>Send PaReq, MD and TermUrl as a form.</p>')
   }
 }
 
 /**
  * One log line per request, as the API's (trace id, request id, status), both ids answered as headers;
- * an unexpected failure is an error with its (masked) stack and a plain 500 page.
+ * a client gone mid-post is a warning (499), an unexpected failure an error with its (masked) stack and
+ * a plain 500 page.
  */
 function logged(handler: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
   return async (req) => {
@@ -91,14 +96,16 @@ function logged(handler: (req: Request) => Promise<Response>): (req: Request) =>
       failure = redact(e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e))
       res = page(500, 'Error', '<h1>Something went wrong</h1><p>Try again later.</p>')
     }
+    const aborted = res.status === CLIENT_CLOSED
     logLine({
-      level: failure ? 'error' : 'info',
+      level: failure ? 'error' : aborted ? 'warn' : 'info',
       traceId,
       requestId,
       method: req.method,
       path: new URL(req.url).pathname,
       status: res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
+      ...(aborted ? { aborted: true } : {}),
       ...(failure ? { error: failure } : {}),
     })
     res.headers.set('X-Trace-Id', traceId)

@@ -22,7 +22,7 @@ import {
   errorBody,
   JSON_ANSWER_HEADERS,
 } from './api-error'
-import { BodyTooLarge, readBoundedBody } from './bounded-body'
+import { BodyTooLarge, ClientAborted, readBoundedBody } from './bounded-body'
 import { JsonSyntaxError, RawNumber, parseJsonText } from './json-text'
 import { logLine, redact } from './request-log'
 import { requestIds } from './trace-id'
@@ -72,25 +72,32 @@ async function serve(req: Request, work: (traceId: string) => Promise<unknown>):
   const started = performance.now()
   let res: Response
   let failure: string | undefined
+  let aborted = false
   try {
     res = json(200, await work(traceId), ids)
   } catch (e) {
     let err: ApiError
     if (e instanceof ApiError) err = e
-    else {
+    else if (e instanceof ClientAborted) {
+      // the client closed the connection mid-body: nobody reads this answer; 499 (nginx's "client
+      // closed request") in the log, as a warning, not an error with a stack
+      aborted = true
+      err = new ApiError(499, 'client.closed.request', 'The client closed the connection', 'Client closed request')
+    } else {
       err = internalError()
       failure = redact(e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e))
     }
     res = json(err.status, errorBody(err, traceId), ids, err.headers)
   }
   logLine({
-    level: failure ? 'error' : 'info',
+    level: failure ? 'error' : aborted ? 'warn' : 'info',
     traceId,
     requestId,
     method: req.method,
     path: new URL(req.url).pathname,
     status: res.status,
     durationMs: Math.round((performance.now() - started) * 10) / 10,
+    ...(aborted ? { aborted: true } : {}),
     ...(failure ? { error: failure } : {}),
   })
   return res

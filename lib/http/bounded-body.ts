@@ -11,7 +11,17 @@ export class BodyTooLarge extends Error {
   }
 }
 
-/** the body's bytes, or BodyTooLarge past the limit */
+/**
+ * The client went away before its body was complete (the connection closed mid-body): no one is left
+ * to answer, and nothing went wrong on the server. Logged as 499, not as an error.
+ */
+export class ClientAborted extends Error {
+  constructor(cause: unknown) {
+    super('the client closed the connection before the request body was complete', { cause })
+  }
+}
+
+/** the body's bytes; BodyTooLarge past the limit, ClientAborted when the body stream breaks off */
 export async function readBoundedBody(req: Request, max = MAX_BODY_BYTES): Promise<Buffer> {
   if (Number(req.headers.get('content-length') ?? 0) > max) throw new BodyTooLarge()
   if (!req.body) return Buffer.alloc(0)
@@ -19,7 +29,10 @@ export async function readBoundedBody(req: Request, max = MAX_BODY_BYTES): Promi
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    // a request body's stream fails only when its connection does (Node's "aborted", ECONNRESET)
+    const { done, value } = await reader.read().catch((e: unknown) => {
+      throw new ClientAborted(e)
+    })
     if (done) break
     size += value.byteLength
     if (size > max) {

@@ -1,7 +1,7 @@
 // The payment page's own server endpoints: no token, same-origin only (cross-site posts are refused).
 import { z } from 'zod'
 import { apiRoute, endpoint, isCrossSite } from '../http/api-route'
-import { BodyTooLarge, readFormFields } from '../http/bounded-body'
+import { BodyTooLarge, ClientAborted, readFormFields } from '../http/bounded-body'
 import { logLine } from '../http/request-log'
 import { requestIds } from '../http/trace-id'
 import { CLIENT_ADDRESS_HEADER } from '../http/front-door'
@@ -50,17 +50,22 @@ export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ 
   } catch (e) {
     // a post over 64 KiB is refused; an unknown bill or payment, or a malformed post: back to the bill's page, which says what it can
     if (e instanceof BodyTooLarge) status = 413
+    // the payer's browser went away mid-post: no one to answer (499 in the log, a warning)
+    if (e instanceof ClientAborted) status = 499
   }
+  const aborted = status === 499
   logLine({
-    level: 'info',
+    level: aborted ? 'warn' : 'info',
     traceId,
     requestId,
     method: 'POST',
     path: new URL(req.url).pathname,
     status,
     durationMs: Math.round(performance.now() - started),
+    ...(aborted ? { aborted: true } : {}),
   })
   const headers = { 'X-Trace-Id': traceId, 'X-Request-Id': requestId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }
+  if (aborted) return new Response(null, { status, headers })
   if (status === 403) return new Response('Cross-site request refused', { status, headers })
   if (status === 413) return new Response('Request body exceeds 64 KiB', { status, headers })
   return new Response(null, { status, headers: { ...headers, Location: location } })

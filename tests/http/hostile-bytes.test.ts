@@ -1,7 +1,8 @@
 // Hostile bytes: NUL characters in JSON strings (PostgreSQL text refuses U+0000), whitespace around
-// amounts, and one log identity per request.
+// amounts, clients that go away in the middle of a body, and one log identity per request.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
+import net from 'node:net'
 import { before, describe, test } from 'node:test'
 import { redact } from '../../lib/http/request-log.ts'
 import { newTraceId } from '../../lib/http/trace-id.ts'
@@ -176,6 +177,68 @@ async function logLinesOf(traceId: string, count = 1): Promise<Record<string, un
     await new Promise((r) => setTimeout(r, 50))
   }
 }
+
+/**
+ * A client that sends a request's head and the first bytes of its body, then goes away: a raw socket to
+ * the test server (127.0.0.1), destroyed once the bytes are written.
+ */
+function abandonedBody(method: string, path: string, headers: Record<string, string>, firstBytes: string): Promise<void> {
+  const { hostname, port, host } = new URL(BASE_URL)
+  assert.equal(hostname, '127.0.0.1')
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port: Number(port) }, () => {
+      const head = [`${method} ${path} HTTP/1.1`, `Host: ${host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n')
+      socket.write(head + firstBytes, (err) => {
+        socket.destroy()
+        if (err) reject(err)
+        else resolve()
+      })
+    })
+    socket.on('error', reject)
+  })
+}
+
+describe('a client that goes away in the middle of its body is logged as 499, not as an error', () => {
+  let api: ReturnType<typeof client>
+  let invoiceUid: string
+  before(async () => {
+    api = client(await newSite('aborts'))
+    invoiceUid = (await api.put(`/bills/${uid('bill')}`, billRequest())).body.invoiceUid
+  })
+
+  const json = () => ({ 'Content-Type': 'application/json', Authorization: `Bearer ${api.site.token}` })
+  const form = { 'Content-Type': 'application/x-www-form-urlencoded' }
+  // under the 64 KiB limit: a declared length over it is answered 413 before any byte is read
+  const partial = (headers: Record<string, string>, first: string) => ({ headers: { ...headers, 'Content-Length': '60000' }, first })
+  const chunked = (headers: Record<string, string>, first: string) => ({
+    headers: { ...headers, 'Transfer-Encoding': 'chunked' },
+    first: `${first.length.toString(16)}\r\n${first}\r\n`,
+  })
+
+  const cases: [string, string, () => string, () => { headers: Record<string, string>; first: string }][] = [
+    ['API payment PUT, Content-Length', 'PUT', () => `/api/sites/${api.site.siteId}/payments/${uid('pay')}`, () => partial(json(), '{"amount":')],
+    ['API payment PUT, chunked', 'PUT', () => `/api/sites/${api.site.siteId}/payments/${uid('pay')}`, () => chunked(json(), '{"amount":')],
+    ['payment page attempt, Content-Length', 'POST', () => `/pay/${invoiceUid}/attempts`, () => partial({ 'Content-Type': 'application/json' }, '{"method":')],
+    ['3-D Secure return (TermUrl), Content-Length', 'POST', () => `/pay/${invoiceUid}/3ds-return`, () => partial(form, 'PaRes=abc&')],
+    ['3-D Secure return (TermUrl), chunked', 'POST', () => `/pay/${invoiceUid}/3ds-return`, () => chunked(form, 'PaRes=abc&')],
+    ['access-control page, Content-Length', 'POST', () => '/acs', () => partial(form, 'PaReq=abc&')],
+    ['access-control page, chunked', 'POST', () => '/acs', () => chunked(form, 'PaReq=abc&')],
+    ['access-control result, Content-Length', 'POST', () => '/acs/result', () => partial(form, 'result=pass&')],
+  ]
+  for (const [what, method, path, body] of cases) {
+    test(what, async () => {
+      const traceId = newTraceId()
+      const { headers, first } = body()
+      await abandonedBody(method, path(), { ...headers, 'X-Trace-Id': traceId }, first)
+      const [line] = await logLinesOf(traceId)
+      assert.notEqual(line.level, 'error', JSON.stringify(line))
+      assert.equal(line.status, 499, JSON.stringify(line))
+      assert.equal(line.aborted, true, JSON.stringify(line))
+      assert.equal(line.error, undefined, JSON.stringify(line))
+      assert.equal(typeof line.requestId, 'string', JSON.stringify(line))
+    })
+  }
+})
 
 describe('every log line carries a request id of its own, beside the client\'s trace id', () => {
   test('two API requests sending the same X-Trace-Id: the same traceId, different request ids (also in X-Request-Id)', async () => {

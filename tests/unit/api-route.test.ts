@@ -1,6 +1,6 @@
 // The API wrapper on its own (it takes a Web Request and returns a Response): unexpected exceptions
 // become the contract's 500 without internals, and the log line masks card numbers; text PostgreSQL
-// cannot store is a 400.
+// cannot store is a 400; a body cut off by the client is a 499 warning.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { z } from 'zod'
@@ -61,8 +61,10 @@ const echo = apiRoute({
   }),
 })
 
-const post = (body: string) =>
-  echo.POST(new Request('http://x/api/echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }), { params: Promise.resolve({}) })
+const post = (body: string | ReadableStream<Uint8Array>) =>
+  echo.POST(new Request('http://x/api/echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit), {
+    params: Promise.resolve({}),
+  })
 
 test('a NUL character or a lone surrogate anywhere in the body, in a value or a key, is a 400 naming each path', async () => {
   const body = JSON.stringify({ comment: 'a\u0000', x: [{ y: 'ok' }, { y: '\ud800' }], m: { ['k\u0000']: 'v' } })
@@ -78,4 +80,22 @@ test('other control characters pass', async () => {
   const { result: res } = await captureStdout(() => post(JSON.stringify({ comment: '\u0001\u001f\u007f\t' })))
   assert.equal(res.status, 200)
   assert.equal((await res.json()).comment, '\u0001\u001f\u007f\t')
+})
+
+test('a body whose stream breaks off (the client went away) is logged once as a 499 warning, without a stack', async () => {
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(new TextEncoder().encode('{"comment":'))
+      c.error(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }))
+    },
+  })
+  const { result: res, out } = await captureStdout(() => post(body))
+  assert.equal(res.status, 499)
+  const lines = out.trim().split('\n').map((l) => JSON.parse(l))
+  assert.equal(lines.length, 1)
+  assert.equal(lines[0].level, 'warn')
+  assert.equal(lines[0].status, 499)
+  assert.equal(lines[0].aborted, true)
+  assert.equal(lines[0].error, undefined)
+  assert.equal(lines[0].requestId, res.headers.get('x-request-id'))
 })
