@@ -7,7 +7,7 @@ import next from 'next'
 import { ApiError, errorBody, JSON_ANSWER_HEADERS, malformedBody } from '../lib/http/api-error.ts'
 import { admitTarget, clientAddress, CLIENT_ADDRESS_HEADER } from '../lib/http/front-door.ts'
 import { logLine } from '../lib/http/request-log.ts'
-import { newTraceId } from '../lib/http/trace-id.ts'
+import { newRequestId, newTraceId } from '../lib/http/trace-id.ts'
 
 const port = Number(process.env.PORT || 3000)
 const host = process.env.HOST || undefined
@@ -15,11 +15,12 @@ const hops = Math.max(0, Math.floor(Number(process.env.TRUSTED_PROXY_HOPS ?? 0) 
 
 function answerError(res: http.ServerResponse, err: ApiError, method: string | undefined, target: string): void {
   const traceId = newTraceId()
+  const requestId = newRequestId()
   const body = JSON.stringify(errorBody(err, traceId))
-  res.writeHead(err.status, { ...JSON_ANSWER_HEADERS, 'X-Trace-Id': traceId, 'Content-Length': Buffer.byteLength(body) })
+  res.writeHead(err.status, { ...JSON_ANSWER_HEADERS, 'X-Trace-Id': traceId, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(body) })
   res.end(body)
   // the target as received may hold anything: logged cut short and JSON-escaped by the log line
-  logLine({ level: 'info', traceId, method, path: target.slice(0, 200), status: err.status, kind: 'front-door' })
+  logLine({ level: 'info', traceId, requestId, method, path: target.slice(0, 200), status: err.status, kind: 'front-door' })
 }
 
 async function main() {
@@ -43,12 +44,13 @@ async function main() {
     if (failure.code === 'ECONNRESET' || !socket.writable) return socket.destroy()
     const status = failure.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
     const traceId = newTraceId()
+    const requestId = newRequestId()
     const err = status === 431 ? new ApiError(431, 'http.message.conversion.failed', 'Request headers too large', 'Bad request') : malformedBody('Malformed HTTP request')
     const body = JSON.stringify(errorBody(err, traceId))
-    const head = [`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, 'Connection: close', `X-Trace-Id: ${traceId}`, `Content-Length: ${Buffer.byteLength(body)}`]
+    const head = [`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, 'Connection: close', `X-Trace-Id: ${traceId}`, `X-Request-Id: ${requestId}`, `Content-Length: ${Buffer.byteLength(body)}`]
     for (const [k, v] of Object.entries(JSON_ANSWER_HEADERS)) head.push(`${k}: ${v}`)
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
-    logLine({ level: 'info', traceId, status, kind: 'front-door', error: failure.code })
+    logLine({ level: 'info', traceId, requestId, status, kind: 'front-door', error: failure.code })
   })
 
   let stopping = false

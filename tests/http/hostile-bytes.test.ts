@@ -282,6 +282,18 @@ describe('every log line carries a request id of its own, beside the client\'s t
     }
   })
 
+  test('an answer of the front door (a bare prefix, a malformed path) carries and logs a request id', async () => {
+    for (const path of ['/api', '/api/sites/x/payments/%zz']) {
+      const r = await request('GET', path)
+      assert.ok(r.status === 404 || r.status === 400, `${path}: ${r.text}`)
+      const requestId = r.headers.get('x-request-id')
+      assert.match(requestId ?? '', /^[0-9a-z]{16,}$/, path)
+      const [line] = await logLinesOf(r.headers.get('x-trace-id')!)
+      assert.equal(line.kind, 'front-door')
+      assert.equal(line.requestId, requestId)
+    }
+  })
+
   test('a page request is logged with a request id', async () => {
     const res = await fetch(`${BASE_URL}/pay/${crypto.randomUUID()}`)
     await res.arrayBuffer()
