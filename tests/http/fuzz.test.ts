@@ -158,7 +158,8 @@ describe('fuzzing every endpoint', () => {
 
   test("the page's attempt reads: any id", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 40 }), fc.stringMatching(/^[A-Za-z0-9_-]{32}$/), fc.constantFrom('..', '%00', '%zz', 'a'.repeat(300))), async (id) => {
+      // '.' and '..' are path steps to a URL client, not ids: fetch resolves them before sending
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 40 }), fc.stringMatching(/^[A-Za-z0-9_-]{32}$/), fc.constantFrom('%00', '%zz', 'a'.repeat(300))).filter((id) => id !== '.' && id !== '..'), async (id) => {
         const a = await send('GET', `/pay/${codeBill}/attempts/${encodeURIComponent(id).replace(/%25(?=zz|00)/g, '%')}`, undefined)
         assertContractAnswer(a, `attempt ${id}`)
         // an empty id is the attempts path itself, whose GET is not allowed
