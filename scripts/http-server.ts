@@ -5,7 +5,7 @@
 import http from 'node:http'
 import next from 'next'
 import { ApiError, errorBody, JSON_ANSWER_HEADERS, malformedBody } from '../lib/http/api-error.ts'
-import { admitTarget, clientAddress, CLIENT_ADDRESS_HEADER } from '../lib/http/front-door.ts'
+import { admitTarget, clientAddress, CLIENT_ADDRESS_HEADER, markFrontDoor } from '../lib/http/front-door.ts'
 import { logLine } from '../lib/http/request-log.ts'
 import { newRequestId, newTraceId } from '../lib/http/trace-id.ts'
 
@@ -27,6 +27,7 @@ async function main() {
   const app = next({ dev: false, dir: process.cwd(), hostname: host ?? 'localhost', port })
   const handle = app.getRequestHandler()
   await app.prepare()
+  markFrontDoor()
 
   const server = http.createServer((req, res) => {
     const admitted = admitTarget(req.url ?? '')

@@ -8,6 +8,21 @@ import { ApiError, notFound, validationError } from './api-error'
 /** the header carrying the client address to the route handlers; whatever a client sent under it is replaced */
 export const CLIENT_ADDRESS_HEADER = 'x-payin-client-address'
 
+// set by the server process that runs the front door (route handlers run in the same process)
+const FRONT_DOOR = Symbol.for('payin.front-door')
+
+export function markFrontDoor(): void {
+  ;(globalThis as Record<symbol, unknown>)[FRONT_DOOR] = true
+}
+
+/**
+ * The client address the front door fixed; '' (one shared "unknown" client) when the app runs without
+ * it (e.g. `next start`), where a header of that name would be the client's own.
+ */
+export function requestClientAddress(headers: Headers): string {
+  return (globalThis as Record<symbol, unknown>)[FRONT_DOOR] ? (headers.get(CLIENT_ADDRESS_HEADER) ?? '') : ''
+}
+
 /** the protocol's path prefixes, bare (no resource named): a JSON 404, like any unknown API path */
 const BARE_PREFIXES = new Set(['/api', '/partner', '/partner/v1', '/partner/payin', '/partner/payin/v1'])
 const PARTNER_ALIASES = ['/partner/v1/', '/partner/payin/v1/']

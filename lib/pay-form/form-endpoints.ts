@@ -5,7 +5,7 @@ import { BodyTooLarge, ClientAborted, readFormFields } from '../http/bounded-bod
 import { ApiError } from '../http/api-error'
 import { logLine, redact } from '../http/request-log'
 import { requestIds } from '../http/trace-id'
-import { CLIENT_ADDRESS_HEADER } from '../http/front-door'
+import { requestClientAddress } from '../http/front-door'
 import { codeFormSchema } from './form-schema'
 import { attemptStatus, startAttempt, submitCode, threeDSReturn } from './form-service'
 
@@ -18,7 +18,7 @@ export const attemptsRoute = apiRoute({
     access: 'payer',
     params: billPath,
     body: z.looseObject({}, { error: 'must be a JSON object' }),
-    handle: ({ params, body, req }) => startAttempt(params.invoiceUid, body, req.headers.get(CLIENT_ADDRESS_HEADER) ?? ''),
+    handle: ({ params, body, req }) => startAttempt(params.invoiceUid, body, requestClientAddress(req.headers)),
   }),
 })
 
