@@ -54,7 +54,8 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       billStreak: whole(env.PAGE_BILL_ATTEMPTS, 5),
       billPauseMs: positive(env.PAGE_BILL_PAUSE_SECONDS, 600) * 1000,
       clientAttempts: whole(env.PAGE_CLIENT_ATTEMPTS, 20),
-      clientWindowMs: positive(env.PAGE_CLIENT_WINDOW_SECONDS, 600, true) * 1000,
+      // at most 10⁹ s (the window's length is an int in SQL)
+      clientWindowMs: Math.min(positive(env.PAGE_CLIENT_WINDOW_SECONDS, 600, true), 1e9) * 1000,
     },
   }
 }

@@ -4,14 +4,15 @@
 // SIGTERM/SIGINT: stop accepting, finish the requests in flight, close Next.js, exit.
 import http from 'node:http'
 import next from 'next'
-import { ApiError, errorBody, JSON_ANSWER_HEADERS, malformedBody } from '../lib/http/api-error.ts'
+import { ApiError, errorBody, internalError, JSON_ANSWER_HEADERS, malformedBody } from '../lib/http/api-error.ts'
 import { admitTarget, clientAddress, CLIENT_ADDRESS_HEADER, markFrontDoor } from '../lib/http/front-door.ts'
-import { logLine } from '../lib/http/request-log.ts'
+import { logLine, redact } from '../lib/http/request-log.ts'
 import { newRequestId, newTraceId } from '../lib/http/trace-id.ts'
 
 const port = Number(process.env.PORT || 3000)
 const host = process.env.HOST || undefined
 const hops = Math.max(0, Math.floor(Number(process.env.TRUSTED_PROXY_HOPS ?? 0) || 0))
+const SHUTDOWN_DEADLINE_MS = 25_000
 
 function answerError(res: http.ServerResponse, err: ApiError, method: string | undefined, target: string): void {
   const traceId = newTraceId()
@@ -29,6 +30,7 @@ async function main() {
   await app.prepare()
   markFrontDoor()
 
+  let stopping = false
   const server = http.createServer((req, res) => {
     const admitted = admitTarget(req.url ?? '')
     if (!admitted.pass) {
@@ -38,11 +40,19 @@ async function main() {
     }
     req.url = admitted.url
     req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.headers, req.socket.remoteAddress, hops)
-    void handle(req, res)
+    // shutting down: this connection ends with its answer
+    if (stopping) res.setHeader('Connection', 'close')
+    handle(req, res).catch((e) => {
+      logLine({ level: 'error', method: req.method, path: (req.url ?? '').slice(0, 200), kind: 'front-door', error: redact(e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e)) })
+      if (!res.headersSent) answerError(res, internalError(), req.method, req.url ?? '')
+      else res.destroy()
+    })
   })
   // a request Node's parser refuses (bytes not allowed in a request line or header): the error shape too
   server.on('clientError', (failure: NodeJS.ErrnoException, socket) => {
-    if (failure.code === 'ECONNRESET' || !socket.writable) return socket.destroy()
+    // a response under way on this connection (a pipelined request before the bad one): no answer can be put in between
+    if (failure.code === 'ECONNRESET' || !socket.writable || (socket as unknown as { _httpMessage?: unknown })._httpMessage) return socket.destroy()
+    if (failure.code === 'ERR_HTTP_REQUEST_TIMEOUT') return socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
     const status = failure.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
     const traceId = newTraceId()
     const requestId = newRequestId()
@@ -54,7 +64,6 @@ async function main() {
     logLine({ level: 'info', traceId, requestId, status, kind: 'front-door', error: failure.code })
   })
 
-  let stopping = false
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return
     stopping = true
@@ -66,6 +75,8 @@ async function main() {
         .finally(() => process.exit(signal === 'SIGINT' ? 130 : 143))
     })
     server.closeIdleConnections()
+    // connections that were busy get `Connection: close` with their answer; one kept open past the deadline is cut
+    setTimeout(() => server.closeAllConnections(), SHUTDOWN_DEADLINE_MS).unref()
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))

@@ -155,7 +155,7 @@ async function main(): Promise<number> {
     // notification tests start instances with workers of their own
     NOTIFICATIONS_WORKER: 'off',
     // every payer of the suite comes from 127.0.0.1: the per-client limit of the payment page is tested
-    // on an instance of its own (tests/http/page-attempt-limits.test.ts)
+    // on an instance of its own (tests/http/page-attempts.test.ts)
     PAGE_CLIENT_ATTEMPTS: '100000',
     NEXT_TELEMETRY_DISABLED: '1',
   }

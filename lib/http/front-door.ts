@@ -26,7 +26,8 @@ export function requestClientAddress(headers: Headers): string {
 /** the protocol's path prefixes, bare (no resource named): a JSON 404, like any unknown API path */
 const BARE_PREFIXES = new Set(['/api', '/partner', '/partner/v1', '/partner/payin', '/partner/payin/v1'])
 const PARTNER_ALIASES = ['/partner/v1/', '/partner/payin/v1/']
-// C0 controls and DEL, raw or decoded: no path of this service has them
+// C0 controls and DEL, raw or decoded: no path of this service has them (a query is the page's or
+// the handler's to judge: Next.js reads it leniently)
 const CONTROL = /[\u0000-\u001f\u007f]/
 
 export type FrontDoorAnswer = { pass: true; url: string } | { pass: false; error: ApiError }
@@ -46,15 +47,11 @@ export function admitTarget(target: string): FrontDoorAnswer {
   } catch {
     return refuse('malformed percent-encoding in the path')
   }
-  if (CONTROL.test(decoded) || CONTROL.test(query)) return refuse('control characters in the request target')
-  if (query) {
-    try {
-      decodeURIComponent(query.replace(/\+/g, ' '))
-    } catch {
-      return refuse('malformed percent-encoding in the query')
-    }
-  }
-  if (path.length > 1) path = path.replace(/\/+$/, '') || '/'
+  if (CONTROL.test(decoded)) return refuse('control characters in the path')
+  // trailing slashes off, by a scan (a regex anchored at the end backtracks over every run of slashes)
+  let end = path.length
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--
+  path = path.slice(0, end)
   const lower = decodeURIComponentSafe(path).toLowerCase()
   if (BARE_PREFIXES.has(lower)) return { pass: false, error: notFound('Route') }
   if (lower.startsWith('/partner/') && !PARTNER_ALIASES.some((p) => lower.startsWith(p))) return { pass: false, error: notFound('Route') }
@@ -87,8 +84,19 @@ export function clientAddress(headers: IncomingHttpHeaders, socketAddress: strin
   return hop ? normaliseAddress(hop) : peer
 }
 
-/** `::ffff:127.0.0.1` → `127.0.0.1`; anything else as given (lowercase) */
+/**
+ * `::ffff:127.0.0.1` → `127.0.0.1`; an IPv6 address → its /64 network (`2001:db8:1:2::/64`: one
+ * subscriber holds a whole /64, so counting single addresses would let it rotate through them);
+ * anything else as given (lowercase, at most 64 characters).
+ */
 function normaliseAddress(address: string): string {
-  const a = address.toLowerCase()
-  return a.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a
+  const a = address.trim().toLowerCase().slice(0, 64)
+  if (a.startsWith('::ffff:') && a.includes('.')) return a.slice(7)
+  if (!a.includes(':')) return a
+  const [head, tail = ''] = a.split('%')[0].split('::')
+  const left = head ? head.split(':') : []
+  const right = a.includes('::') && tail ? tail.split(':') : []
+  const groups = a.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left
+  if (groups.length !== 8 || groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return a
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`
 }

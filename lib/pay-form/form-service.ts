@@ -56,10 +56,11 @@ export const ATTEMPT_KEY = /^[A-Za-z0-9_-]{32}$/
 /** an attempt refused because the bill is paid or expired: the page shows the bill's state instead */
 class BillClosed extends Error {}
 
-function nextStep(bill: Bill, p: WirePayment, attemptId: string): NextStep {
+async function nextStep(bill: Bill, p: WirePayment, attemptId: string): Promise<NextStep> {
   if (p.status.value === 'COMPLETED') return { kind: 'redirect', url: bill.successUrl ? returnUrl(bill.successUrl, bill) : pagePath(bill) }
-  // another attempt paid the bill first, or the bill expired: the bill's own page says so
-  if (p.status.value === 'DECLINED' && (p.status.reason === 'BILL_ALREADY_PAID' || p.status.reason === 'BILL_EXPIRED')) return { kind: 'redirect', url: pagePath(bill) }
+  // an attempt declined or unfinished on a bill that another attempt paid (whatever this one's reason),
+  // or that expired: the bill's own page says so, never failedUrl
+  if (await closedNow(bill)) return { kind: 'redirect', url: pagePath(bill) }
   if (p.status.value === 'DECLINED')
     return bill.failedUrl ? { kind: 'redirect', url: returnUrl(bill.failedUrl, bill) } : { kind: 'declined', reason: p.status.reason ?? 'other' }
   const req = p.requirements as { threeDS?: { pareq: string; acsUrl: string }; otp?: string } | undefined
@@ -73,6 +74,12 @@ function nextStep(bill: Bill, p: WirePayment, attemptId: string): NextStep {
     }
   if (req?.otp) return { kind: 'otp', attemptId, text: req.otp }
   return { kind: 'wait', attemptId }
+}
+
+/** whether the bill is paid or expired by now (read again: another attempt may have paid it meanwhile) */
+async function closedNow(bill: Bill): Promise<boolean> {
+  const now = await db().bill.findUnique({ where: { id: bill.id }, select: { status: true, expiresAt: true } })
+  return !now || billState(now, new Date()) !== 'CREATED'
 }
 
 async function billOf(invoiceUid: string): Promise<Bill> {
@@ -115,7 +122,7 @@ export async function startAttempt(invoiceUid: string, input: unknown, clientAdd
         await checkBillStreak(tx, locked.id, now)
       },
     })
-    return nextStep(bill, payment, key)
+    return await nextStep(bill, payment, key)
   } catch (e) {
     if (e instanceof BillClosed) return { kind: 'redirect', url: pagePath(bill) }
     throw e
@@ -125,8 +132,10 @@ export async function startAttempt(invoiceUid: string, input: unknown, clientAdd
 export async function submitCode(invoiceUid: string, attemptId: string, code: string): Promise<NextStep> {
   const bill = await billOf(invoiceUid)
   const paymentId = await attemptOf(bill, attemptId)
+  // the bill was paid by another attempt (or expired) meanwhile: no code is counted, the page says why
+  if (billState(bill, new Date()) !== 'CREATED') return nextStep(bill, await readPayment(bill.siteId, paymentId), attemptId)
   try {
-    return nextStep(bill, await completePayment(bill.siteId, paymentId, { otp: { code } }), attemptId)
+    return await nextStep(bill, await completePayment(bill.siteId, paymentId, { otp: { code } }), attemptId)
   } catch (e) {
     // a wrong code: the field error names the attempts left
     if (e instanceof ApiError && e.cause?.['otp.code']) {
@@ -150,10 +159,10 @@ export async function threeDSReturn(invoiceUid: string, pares: string, attemptId
   const paymentId = await attemptOf(bill, attemptId)
   let step: NextStep
   try {
-    step = nextStep(bill, await completePayment(bill.siteId, paymentId, { threeDS: { pares } }), attemptId)
+    step = await nextStep(bill, await completePayment(bill.siteId, paymentId, { threeDS: { pares } }), attemptId)
   } catch (e) {
     if (!(e instanceof ApiError) || e.status >= 500) throw e
-    step = nextStep(bill, await readPayment(bill.siteId, paymentId), attemptId)
+    step = await nextStep(bill, await readPayment(bill.siteId, paymentId), attemptId)
   }
   if (step.kind === 'redirect') return step.url
   return pagePath(bill, step.kind === 'declined' ? `?declined=${encodeURIComponent(attemptId)}` : '')

@@ -4,6 +4,7 @@
 // counts in PostgreSQL).
 import assert from 'node:assert/strict'
 import { randomInt } from 'node:crypto'
+import fs from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { BASE_URL, billRequest, cardPayment, client, newSite, request, rub, uid } from '../support/api.ts'
 import { sql } from '../support/db.ts'
@@ -81,6 +82,12 @@ describe('attempts are addressed by a key only the page has', () => {
     const again = await request('GET', `/pay/${bill.invoiceUid}/attempts/${key}`)
     assert.equal(again.status, 200)
     assert.equal(again.body.kind, 'threeDS')
+    // the key opens a live attempt: the server log names the request, never the key
+    const log = fs.readFileSync(process.env.SERVER_LOG!, 'utf8')
+    const line = log.split('\n').find((l) => l.includes(again.headers.get('x-request-id')!))
+    assert.ok(line, 'the read is logged')
+    assert.match(JSON.parse(line).path, /\/attempts\/\[key\]$/)
+    assert.ok(!log.includes(key), 'no attempt key in the log')
     // the paymentId itself opens nothing; nor does the key on another bill
     assert.equal((await request('GET', `/pay/${bill.invoiceUid}/attempts/${row.paymentId}`)).status, 404)
     const other = await newBill()
@@ -128,18 +135,38 @@ describe('a paid or expired bill takes no attempt', () => {
     assert.deepEqual((await paymentsOf(bill.billId)).map((p) => p.status), ['COMPLETED'])
   })
 
-  test('an attempt still waiting when another one pays the bill ends on the paid page, not at failedUrl', async () => {
+  test('an attempt still waiting when another one pays the bill ends on the paid page, not at failedUrl; its codes are not counted', async () => {
     const bill = await newBill({ failedUrl: 'https://shop.example/failed' })
     const slow = await attempt(bill.invoiceUid, card(CODE_CARD))
     assert.equal(slow.body.kind, 'otp')
     assert.equal((await attempt(bill.invoiceUid, card('4111111111111111'))).body.kind, 'redirect')
-    const late = await request('POST', `/pay/${bill.invoiceUid}/attempts/${slow.body.attemptId}/code`, { body: { code: '1234' } })
-    assert.equal(late.status, 200, late.text)
-    assert.deepEqual(late.body, { kind: 'redirect', url: `/pay/${bill.invoiceUid}` })
-    assert.deepEqual((await paymentsOf(bill.billId)).map((p) => [p.status, p.statusReason]), [
-      ['DECLINED', 'BILL_ALREADY_PAID'],
-      ['COMPLETED', null],
+    for (const code of ['0000', '0000', '0000', '1234']) {
+      const late = await request('POST', `/pay/${bill.invoiceUid}/attempts/${slow.body.attemptId}/code`, { body: { code } })
+      assert.equal(late.status, 200, late.text)
+      assert.deepEqual(late.body, { kind: 'redirect', url: `/pay/${bill.invoiceUid}` })
+    }
+    const read = await request('GET', `/pay/${bill.invoiceUid}/attempts/${slow.body.attemptId}`)
+    assert.deepEqual(read.body, { kind: 'redirect', url: `/pay/${bill.invoiceUid}` })
+    assert.deepEqual((await paymentsOf(bill.billId)).map((p) => [p.status, p.otpAttempts]), [
+      ['WAITING', 0],
+      ['COMPLETED', 0],
     ])
+  })
+
+  test('a 3-D Secure attempt failed after another one paid the bill goes back to the paid page, not to failedUrl', async () => {
+    const bill = await newBill({ failedUrl: 'https://shop.example/failed' })
+    const slow = await attempt(bill.invoiceUid, card(THREE_DS))
+    assert.equal(slow.body.kind, 'threeDS')
+    assert.equal((await attempt(bill.invoiceUid, card('4111111111111111'))).body.kind, 'redirect')
+    // the payer's browser at the emulated access-control page: "Fail authentication"
+    const fields = { PaReq: slow.body.pareq, MD: slow.body.md, TermUrl: slow.body.termUrl }
+    const challenge = await (await fetch(slow.body.acsUrl, { method: 'POST', body: new URLSearchParams(fields) })).text()
+    const action = new URL(/action="([^"]+)"/.exec(challenge)![1], slow.body.acsUrl).href
+    const result = await (await fetch(action, { method: 'POST', body: new URLSearchParams({ ...fields, result: 'fail' }) })).text()
+    const value = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(result)![1].replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)))
+    const back = await fetch(`${BASE_URL}/pay/${bill.invoiceUid}/3ds-return`, { method: 'POST', body: new URLSearchParams({ PaRes: value('PaRes'), MD: value('MD') }), redirect: 'manual' })
+    assert.equal(back.status, 303)
+    assert.equal(back.headers.get('location'), `/pay/${bill.invoiceUid}`)
   })
 })
 
@@ -187,7 +214,8 @@ describe('a client making many attempts across bills is slowed down', () => {
     // an instance of its own behind a "proxy" (this test) that names the client, with a small limit
     instance = await startInstance(Number(new URL(BASE_URL).port) + 80, {
       PAGE_CLIENT_ATTEMPTS: '4',
-      PAGE_CLIENT_WINDOW_SECONDS: '3600',
+      // windows start at multiples of their length since 1970: 10⁹ s, so that the test never straddles two
+      PAGE_CLIENT_WINDOW_SECONDS: '1000000000',
       TRUSTED_PROXY_HOPS: '1',
       NOTIFICATIONS_WORKER: 'off',
       SCHEDULER: 'off',
@@ -205,12 +233,15 @@ describe('a client making many attempts across bills is slowed down', () => {
     assert.equal(refused.status, 429, refused.text)
     const [message] = refused.body.cause.client
     const seconds = Number(/^client\.slowed:(\d+)$/.exec(message)?.[1])
-    assert.ok(seconds >= 1 && seconds <= 3600, message)
+    assert.ok(seconds >= 1 && seconds <= 1e9, message)
     assert.equal(refused.headers.get('retry-after'), String(seconds))
     assert.equal((await paymentsOf(bills[4].billId)).length, 0)
     // what the client itself wrote left of the proxy's entry does not choose the address
     const spoofed = `10.9.8.7, ${payer.split(', ')[1]}`
     assert.equal((await attempt(bills[4].invoiceUid, card(DECLINE), from(spoofed))).status, 429)
+    // nor does a header of the front door's own name sent by the client
+    const named = { base: instance.base, headers: { 'X-Forwarded-For': payer, 'X-Payin-Client-Address': '192.0.2.99' } }
+    assert.equal((await attempt(bills[4].invoiceUid, card(DECLINE), named)).status, 429)
     // another client is served
     const another = `198.51.100.${randomInt(1, 255)}, 192.0.2.${randomInt(1, 255)}`
     assert.equal((await attempt(bills[4].invoiceUid, card(DECLINE), from(another))).status, 200)
