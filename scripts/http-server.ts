@@ -6,7 +6,7 @@ import http from 'node:http'
 import next from 'next'
 import { ApiError, errorBody, internalError, JSON_ANSWER_HEADERS, malformedBody } from '../lib/http/api-error.ts'
 import { admitTarget, clientAddress, CLIENT_ADDRESS_HEADER, markFrontDoor } from '../lib/http/front-door.ts'
-import { logLine, redact } from '../lib/http/request-log.ts'
+import { describeFailure, logLine } from '../lib/http/request-log.ts'
 import { newRequestId, newTraceId } from '../lib/http/trace-id.ts'
 
 const port = Number(process.env.PORT || 3000)
@@ -43,7 +43,7 @@ async function main() {
     // shutting down: this connection ends with its answer
     if (stopping) res.setHeader('Connection', 'close')
     handle(req, res).catch((e) => {
-      logLine({ level: 'error', method: req.method, path: (req.url ?? '').slice(0, 200), kind: 'front-door', error: redact(e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e)) })
+      logLine({ level: 'error', method: req.method, path: (req.url ?? '').slice(0, 200), kind: 'front-door', error: describeFailure(e) })
       if (!res.headersSent) answerError(res, internalError(), req.method, req.url ?? '')
       else res.destroy()
     })

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import { BodyTooLarge, ClientAborted, readFormFields } from '../http/bounded-body'
 import { db } from '../db/client'
-import { logLine, redact } from '../http/request-log'
+import { CLIENT_CLOSED, logRequest } from '../http/request-log'
 import { requestIds } from '../http/trace-id'
 import { wireAmount } from '../money/money'
 import { issuePares, readPareq } from './three-ds'
@@ -65,8 +65,6 @@ function readForm(form: FormData): ChallengeForm | Response {
   return { pareq, md, termUrl, paymentRef }
 }
 
-/** status 499 (nginx's "client closed request"): the browser went away mid-post, no one reads the answer */
-const CLIENT_CLOSED = 499
 
 /** the posted form, read once and within 64 KiB; or the page that says what is wrong */
 async function postedForm(req: Request): Promise<FormData | Response> {
@@ -89,25 +87,14 @@ function logged(handler: (req: Request) => Promise<Response>): (req: Request) =>
     const started = performance.now()
     const { traceId, requestId } = requestIds(req)
     let res: Response
-    let failure: string | undefined
+    let failure: unknown
     try {
       res = await handler(req)
     } catch (e) {
-      failure = redact(e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e))
+      failure = e
       res = page(500, 'Error', '<h1>Something went wrong</h1><p>Try again later.</p>')
     }
-    const aborted = res.status === CLIENT_CLOSED
-    logLine({
-      level: failure ? 'error' : aborted ? 'warn' : 'info',
-      traceId,
-      requestId,
-      method: req.method,
-      path: new URL(req.url).pathname,
-      status: res.status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      ...(aborted ? { aborted: true } : {}),
-      ...(failure ? { error: failure } : {}),
-    })
+    logRequest({ req, traceId, requestId, status: res.status, started, failure })
     res.headers.set('X-Trace-Id', traceId)
     res.headers.set('X-Request-Id', requestId)
     return res

@@ -24,7 +24,7 @@ import {
 } from './api-error'
 import { BodyTooLarge, ClientAborted, readBoundedBody } from './bounded-body'
 import { JsonSyntaxError, RawNumber, parseJsonText } from './json-text'
-import { logLine, redact } from './request-log'
+import { CLIENT_CLOSED, logRequest } from './request-log'
 import { requestIds } from './trace-id'
 
 const JSON_TYPE = /^application\/([a-z0-9!#$&^_.+-]+\+)?json$/
@@ -71,35 +71,21 @@ async function serve(req: Request, work: (traceId: string) => Promise<unknown>):
   const ids = { 'X-Trace-Id': traceId, 'X-Request-Id': requestId }
   const started = performance.now()
   let res: Response
-  let failure: string | undefined
-  let aborted = false
+  let failure: unknown
   try {
     res = json(200, await work(traceId), ids)
   } catch (e) {
     let err: ApiError
     if (e instanceof ApiError) err = e
-    else if (e instanceof ClientAborted) {
-      // the client closed the connection mid-body: nobody reads this answer; 499 (nginx's "client
-      // closed request") in the log, as a warning, not an error with a stack
-      aborted = true
-      err = new ApiError(499, 'client.closed.request', 'The client closed the connection', 'Client closed request')
-    } else {
+    // the client closed the connection mid-body: nobody reads this answer; a warning, not an error with a stack
+    else if (e instanceof ClientAborted) err = new ApiError(CLIENT_CLOSED, 'client.closed.request', 'The client closed the connection', 'Client closed request')
+    else {
       err = internalError()
-      failure = redact(e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e))
+      failure = e
     }
     res = json(err.status, errorBody(err, traceId), ids, err.headers)
   }
-  logLine({
-    level: failure ? 'error' : aborted ? 'warn' : 'info',
-    traceId,
-    requestId,
-    method: req.method,
-    path: new URL(req.url).pathname,
-    status: res.status,
-    durationMs: Math.round((performance.now() - started) * 10) / 10,
-    ...(aborted ? { aborted: true } : {}),
-    ...(failure ? { error: failure } : {}),
-  })
+  logRequest({ req, traceId, requestId, status: res.status, started, failure })
   return res
 }
 

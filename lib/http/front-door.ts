@@ -52,18 +52,11 @@ export function admitTarget(target: string): FrontDoorAnswer {
   let end = path.length
   while (end > 1 && path.charCodeAt(end - 1) === 47) end--
   path = path.slice(0, end)
-  const lower = decodeURIComponentSafe(path).toLowerCase()
+  // the path decoded above, so it decodes again
+  const lower = decodeURIComponent(path).toLowerCase()
   if (BARE_PREFIXES.has(lower)) return { pass: false, error: notFound('Route') }
   if (lower.startsWith('/partner/') && !PARTNER_ALIASES.some((p) => lower.startsWith(p))) return { pass: false, error: notFound('Route') }
   return { pass: true, url: path + query }
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
-  }
 }
 
 const refuse = (message: string): FrontDoorAnswer => ({ pass: false, error: validationError({ path: [message] }) })

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { apiRoute, endpoint, isCrossSite } from '../http/api-route'
 import { BodyTooLarge, ClientAborted, readFormFields } from '../http/bounded-body'
 import { ApiError } from '../http/api-error'
-import { logLine, redact } from '../http/request-log'
+import { CLIENT_CLOSED, logRequest } from '../http/request-log'
 import { requestIds } from '../http/trace-id'
 import { requestClientAddress } from '../http/front-door'
 import { codeFormSchema } from './form-schema'
@@ -42,7 +42,7 @@ export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ 
   const { invoiceUid } = await ctx.params
   let location = `/pay/${encodeURIComponent(invoiceUid)}`
   let status = 303
-  let failure: string | undefined
+  let failure: unknown
   try {
     if (isCrossSite(req)) status = 403
     else {
@@ -53,24 +53,13 @@ export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ 
     // a post over 64 KiB is refused; an unknown bill or payment, or a malformed post: back to the bill's page, which says what it can
     if (e instanceof BodyTooLarge) status = 413
     // the payer's browser went away mid-post: no one to answer (499 in the log, a warning)
-    else if (e instanceof ClientAborted) status = 499
+    else if (e instanceof ClientAborted) status = CLIENT_CLOSED
     // anything unexpected (the database gone): the payer still goes back to the bill's page, the log says what failed
-    else if (!(e instanceof ApiError) || e.status >= 500) failure = redact(e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e))
+    else if (!(e instanceof ApiError) || e.status >= 500) failure = e
   }
-  const aborted = status === 499
-  logLine({
-    level: failure ? 'error' : aborted ? 'warn' : 'info',
-    traceId,
-    requestId,
-    method: 'POST',
-    path: new URL(req.url).pathname,
-    status,
-    durationMs: Math.round(performance.now() - started),
-    ...(aborted ? { aborted: true } : {}),
-    ...(failure ? { error: failure } : {}),
-  })
+  logRequest({ req, traceId, requestId, status, started, failure })
   const headers = { 'X-Trace-Id': traceId, 'X-Request-Id': requestId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }
-  if (aborted) return new Response(null, { status, headers })
+  if (status === CLIENT_CLOSED) return new Response(null, { status, headers })
   if (status === 403) return new Response('Cross-site request refused', { status, headers })
   if (status === 413) return new Response('Request body exceeds 64 KiB', { status, headers })
   return new Response(null, { status, headers: { ...headers, Location: location } })

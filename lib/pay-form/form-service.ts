@@ -50,8 +50,8 @@ function newAttemptKey(): { key: string; hash: string } {
 
 const attemptKeyHash = (key: string) => createHash('sha256').update(key).digest('hex')
 
-/** the shape of an attempt key (the endpoints' path schema) */
-export const ATTEMPT_KEY = /^[A-Za-z0-9_-]{32}$/
+/** the shape of an attempt key (another id is no attempt of the page) */
+const ATTEMPT_KEY = /^[A-Za-z0-9_-]{32}$/
 
 /** an attempt refused because the bill is paid or expired: the page shows the bill's state instead */
 class BillClosed extends Error {}
