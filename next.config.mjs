@@ -1,6 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // `npm run dev`: its hot-reload socket also answers pages opened by address, not only as localhost
+  allowedDevOrigins: ['127.0.0.1', '::1'],
   experimental: {
     // requests the proxy (proxy.ts) runs for get their body copied for it: at most 64 KiB, as everywhere
     proxyClientMaxBodySize: '64kb',

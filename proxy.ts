@@ -20,7 +20,8 @@ export function proxy(request: NextRequest) {
   const nonce = btoa(hex(crypto.getRandomValues(new Uint8Array(16))))
   const csp = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+    // development mode (`npm run dev`) only: React rebuilds server stacks with eval
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${process.env.NODE_ENV === 'development' ? " 'unsafe-eval'" : ''}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",

@@ -20,14 +20,14 @@ function sourceHash(): string {
   return h.digest('hex')
 }
 
-/** `next build` when the sources differ from those of the last build */
-export function buildIfChanged(log: (line: string) => void = console.log): void {
+/** `next build` when the sources differ from those of the last build (always with `force`; `verbose` shows Next's report) */
+export function buildIfChanged(log: (line: string) => void = console.log, { force = false, verbose = false } = {}): void {
   const dist = process.env.NEXT_DIST_DIR || '.next'
   const stamp = path.join(dist, 'source-hash')
   const hash = sourceHash()
-  if (fs.existsSync(path.join(dist, 'BUILD_ID')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return
+  if (!force && fs.existsSync(path.join(dist, 'BUILD_ID')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return
   log('building the app (next build) ...')
-  execFileSync('node_modules/.bin/next', ['build'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+  execFileSync('node_modules/.bin/next', ['build'], { stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
   fs.writeFileSync(stamp, hash)
 }
 

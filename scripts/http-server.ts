@@ -1,6 +1,7 @@
 // One instance of the service: Node's HTTP server with the front door (lib/http/front-door.ts) in
 // front of Next.js (the built app in .next). Run by `npm start` (scripts/serve.ts), the tests, the
-// stress test and the benchmark. Settings: PORT (3000), HOST (all interfaces), TRUSTED_PROXY_HOPS (0).
+// stress test and the benchmark; with --dev (`npm run dev`) Next.js runs in development mode (compiles on
+// request, hot reload). Settings: PORT (3000), HOST (all interfaces), TRUSTED_PROXY_HOPS (0).
 // SIGTERM/SIGINT: stop accepting, finish the requests in flight, close Next.js, exit.
 import http from 'node:http'
 import next from 'next'
@@ -13,6 +14,7 @@ const port = Number(process.env.PORT || 3000)
 const host = process.env.HOST || undefined
 const hops = Math.max(0, Math.floor(Number(process.env.TRUSTED_PROXY_HOPS ?? 0) || 0))
 const SHUTDOWN_DEADLINE_MS = 25_000
+const dev = process.argv.includes('--dev')
 
 function answerError(res: http.ServerResponse, err: ApiError, method: string | undefined, target: string): void {
   const traceId = newTraceId()
@@ -25,7 +27,7 @@ function answerError(res: http.ServerResponse, err: ApiError, method: string | u
 }
 
 async function main() {
-  const app = next({ dev: false, dir: process.cwd(), hostname: host ?? 'localhost', port })
+  const app = next({ dev, dir: process.cwd(), hostname: host ?? 'localhost', port })
   const handle = app.getRequestHandler()
   await app.prepare()
   markFrontDoor()
@@ -85,7 +87,7 @@ async function main() {
     server.once('error', reject)
     server.listen(port, host, () => resolve())
   })
-  console.log(`[payin] listening on ${host ?? '*'}:${port}`)
+  console.log(`[payin] listening on ${host ?? '*'}:${port}${dev ? ' (development mode)' : ''}`)
 }
 
 main().catch((e) => {

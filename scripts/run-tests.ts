@@ -135,8 +135,8 @@ async function main(): Promise<number> {
     else if (!/not checked/.test(audit.stdout)) totals.passed += 1
   }
 
-  log('production build (next build)')
-  execFileSync('node_modules/.bin/next', ['build'], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+  log('production build (npm run build)')
+  execFileSync('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
 
   await stopEmbeddedPostgres(PG, 'immediate').catch(() => {})
   fs.rmSync(PG.dataDir, { recursive: true, force: true })
@@ -170,7 +170,7 @@ async function main(): Promise<number> {
     await waitForHealth(server)
     log(`server ready on ${BASE_URL} (log: ${path.relative(process.cwd(), SERVER_LOG)})`)
     // SERVER_PGID: the server's process group, whose memory a test watches
-    const testEnv = { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret, MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS, SERVER_LOG, SERVER_PGID: String(server.pid) }
+    const testEnv = { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret, MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS, SERVER_LOG, SERVER_PGID: String(server.pid), TEST_PG_PORT: String(PG.port) }
     nodeTests('HTTP tests', files('tests/http'), testEnv)
     if (!only.length) browserTests(testEnv)
   } finally {

@@ -1,14 +1,17 @@
 // The service: builds the app when its sources changed, opens the database (embedded PostgreSQL when
-// DATABASE_URL is unset), applies migrations, makes sure the demo site exists, then runs the server (scripts/http-server.ts: Next.js behind the front door).
+// DATABASE_URL is unset), applies migrations, makes sure the demo site exists, then runs the server
+// (scripts/http-server.ts: Next.js behind the front door). `npm run dev` passes --dev: no build, Next.js
+// in development mode (compiles on request, hot reload) behind the same front door, on the same database.
 import { spawn } from 'node:child_process'
 import { buildIfChanged } from './app-build.ts'
 import { openDatabase, secretKey } from './database.ts'
 
 const log = (line: string) => console.log(`[payin] ${line}`)
 const port = Number(process.env.PORT || 3000)
+const dev = process.argv.includes('--dev')
 
 async function main() {
-  buildIfChanged(log)
+  if (!dev) buildIfChanged(log)
   const database = await openDatabase(log)
   const { db, closeDb } = await import('../lib/db/client.ts')
   const { ensureSite, issueToken } = await import('../lib/sites/site-tokens.ts')
@@ -17,12 +20,12 @@ async function main() {
   const token = created ? await issueToken(db(), demo) : null
   await closeDb()
 
-  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts', ...(dev ? ['--dev'] : [])], {
     stdio: 'inherit',
     env: { ...process.env, DATABASE_URL: database.url, SECRET_KEY: secretKey(), NEXT_TELEMETRY_DISABLED: '1' },
   })
   const base = process.env.PUBLIC_BASE_URL || `http://localhost:${port}`
-  log(`API and payment form on ${base} (health: ${base}/api/health)`)
+  log(`API and payment form on ${base} (health: ${base}/api/health)${dev ? ': development mode, pages compile on first request and reload on change' : ''}`)
   log(`demo site id: ${demo}`)
   if (token) log(`demo site token (shown once): ${token}`)
   else log(`demo site token: printed at the first start; make another with: npm run site -- create ${demo}`)

@@ -221,7 +221,7 @@ describe('concurrent requests', () => {
   test('20 concurrent identical payment PUTs: all 200, one payment, identical bodies', async () => {
     const id = uid('pay')
     const answers = await Promise.all(Array.from({ length: 20 }, () => api.put(`/payments/${id}`, cardPayment())))
-    assert.deepEqual(statusesOf(answers), Array(20).fill(200), answers.find((a) => a.status !== 200)?.text)
+    assert.deepEqual(statusesOf(answers), Array(20).fill(200), answers.find((a) => a.status !== 200)?.text ?? '')
     const first = answers[0].body
     for (const a of answers) assert.deepEqual(a.body, first)
     assert.equal(first.status.value, 'COMPLETED')
@@ -233,7 +233,7 @@ describe('concurrent requests', () => {
     const id = uid('pay')
     const billId = uid('bill')
     const answers = await Promise.all(Array.from({ length: 20 }, () => api.put(`/payments/${id}`, cardPayment({ billId }))))
-    assert.deepEqual(statusesOf(answers), Array(20).fill(200), answers.find((a) => a.status !== 200)?.text)
+    assert.deepEqual(statusesOf(answers), Array(20).fill(200), answers.find((a) => a.status !== 200)?.text ?? '')
     for (const a of answers) assert.deepEqual(a.body, answers[0].body)
     assert.equal(answers[0].body.status.value, 'COMPLETED')
     assert.equal(answers[0].body.billId, billId)
@@ -245,7 +245,7 @@ describe('concurrent requests', () => {
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => api.put(`/payments/${p}/refunds/${uid('ref')}`, { amount: rub('20.00') })),
     )
-    assert.deepEqual(statusesOf(answers), Array(20).fill(200), answers.find((a) => a.status !== 200)?.text)
+    assert.deepEqual(statusesOf(answers), Array(20).fill(200), answers.find((a) => a.status !== 200)?.text ?? '')
     const completed = answers.filter((a) => a.body.status.value === 'COMPLETED')
     const declined = answers.filter((a) => a.body.status.value === 'DECLINED')
     assert.equal(completed.length, 5)
@@ -276,7 +276,7 @@ describe('concurrent requests', () => {
     assert.equal((await api.put(`/payments/${p}`, cardPayment())).status, 200)
     const r = uid('ref')
     const answers = await Promise.all(Array.from({ length: 20 }, () => api.put(`/payments/${p}/refunds/${r}`, { amount: rub('35.00') })))
-    assert.deepEqual(statusesOf(answers), Array(20).fill(200), answers.find((a) => a.status !== 200)?.text)
+    assert.deepEqual(statusesOf(answers), Array(20).fill(200), answers.find((a) => a.status !== 200)?.text ?? '')
     for (const a of answers) assert.deepEqual(a.body, answers[0].body)
     assert.equal(answers[0].body.status.value, 'COMPLETED')
     assert.deepEqual((await api.get(`/payments/${p}`)).body.refundedAmount, rub('35.00'))
@@ -290,7 +290,7 @@ describe('concurrent requests', () => {
       api.put(`/payments/${p}/captures/${uid('cap')}`, { amount: rub('50.00') }),
       ...Array.from({ length: 10 }, () => api.put(`/payments/${p}/refunds/${uid('ref')}`, { amount: rub('20.00') })),
     ])
-    assert.deepEqual(statusesOf(answers), Array(11).fill(200), answers.find((a) => a.status !== 200)?.text)
+    assert.deepEqual(statusesOf(answers), Array(11).fill(200), answers.find((a) => a.status !== 200)?.text ?? '')
     assert.equal(answers[0].body.status.value, 'COMPLETED', answers[0].text)
     const refunded = answers.slice(1).filter((a) => a.body.status.value === 'COMPLETED').length
     assert.ok(refunded <= 2, `${refunded} refunds of 20.00 completed on 50.00 captured`)

@@ -359,7 +359,7 @@ test('the last guard: a connection that lands on a refused address is closed bef
   const received: Buffer[] = []
   const closed: Array<Promise<unknown>> = []
   const raw = net.createServer((socket) => {
-    socket.on('data', (d) => received.push(d))
+    socket.on('data', (d) => received.push(Buffer.from(d)))
     socket.on('error', () => {})
     closed.push(once(socket, 'close'))
   })
