@@ -50,15 +50,20 @@ export const resendRoute = apiRoute({
   POST: endpoint({
     params: z.object({ siteId: idSchema, notificationId: z.uuid('must be a notification id') }),
     handle: async ({ siteId, params }) => {
-      // not while a delivery of it is under way (its lease holds, by the clock the workers claim by): that one's answer is coming
-      const count = await db().$executeRaw`
-        UPDATE "Notification" SET state = 'PENDING', "nextAttemptAt" = now(), "leaseUntil" = NULL
-        WHERE id = ${params.notificationId}::uuid AND "siteId" = ${siteId} AND ("leaseUntil" IS NULL OR "leaseUntil" < now())`
-      if (!count) {
+      // not while a delivery of it is under way (its lease holds, by the clock the workers claim by): that one's answer is coming.
+      // The answer is read under the row lock the update took: a worker cannot deliver it in between, so it
+      // says what the re-send did (PENDING), not how far a worker got since.
+      const queued = await db().$transaction(async (tx) => {
+        const count = await tx.$executeRaw`
+          UPDATE "Notification" SET state = 'PENDING', "nextAttemptAt" = now(), "leaseUntil" = NULL
+          WHERE id = ${params.notificationId}::uuid AND "siteId" = ${siteId} AND ("leaseUntil" IS NULL OR "leaseUntil" < now())`
+        return count ? tx.notification.findUniqueOrThrow({ where: { id: params.notificationId }, include: withAttempts }) : null
+      })
+      if (!queued) {
         const exists = await db().notification.count({ where: { id: params.notificationId, siteId } })
         throw exists ? incorrectInvocation('A delivery of this notification is under way') : notFound('Notification')
       }
-      return render(await db().notification.findUniqueOrThrow({ where: { id: params.notificationId }, include: withAttempts }))
+      return render(queued)
     },
   }),
 })
