@@ -3,7 +3,11 @@
 // the same database work). Writes bench/RESULTS.md.
 //   env: BENCH_CONNECTIONS (32), BENCH_DURATION seconds (10), DATABASE_POOL_SIZE (the service's, and the floor's),
 //   BENCH_ONLY (a word of the scenarios to run; then only those run, and the figures are printed, not written),
-//   BENCH_PROFILE (a directory for a CPU profile of the service)
+//   BENCH_PROFILE (a directory for a CPU profile of the service), BENCH_FLOOR=0 (with BENCH_ONLY: skip the floor),
+//   BENCH_PORT (4201; the floor on the next port, a second instance on the one after), BENCH_PG_PORT (54359)
+// Next.js's own bounds are measured in the same run, on the same server: an empty route handler
+// (app/api/bench-empty, which answers 204 only because the bench starts the server with BENCH_BOUNDS=1)
+// and a page without data (the home page). The targets of issue 13 are ratios to them.
 import autocannon from 'autocannon'
 import { spawn } from 'node:child_process'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
@@ -19,9 +23,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32)
 const DURATION = Number(process.env.BENCH_DURATION || 10)
 const POOL = Number(process.env.DATABASE_POOL_SIZE || 10)
 const ONLY = process.env.BENCH_ONLY
-const APP_PORT = 4201
-const FLOOR_PORT = 4202
-const PG = { dataDir: 'data/bench-pg', port: 54359, database: 'payin_bench' }
+// BENCH_PORT / BENCH_PG_PORT: other ports, for a bench beside another checkout's
+const APP_PORT = Number(process.env.BENCH_PORT || 4201)
+const FLOOR_PORT = APP_PORT + 1
+const PG = { dataDir: 'data/bench-pg', port: Number(process.env.BENCH_PG_PORT || 54359), database: 'payin_bench' }
 const log = (l: string) => console.log(`[bench] ${l}`)
 
 interface Figures {
@@ -29,18 +34,60 @@ interface Figures {
   p50: number
   p99: number
   errors: number
+  /** CPU seconds used while it ran: the service's processes, PostgreSQL's, this process (the load generator and the floor) */
+  cpu?: { service: number; postgres: number; bench: number; seconds: number }
 }
 
+// CPU time from /proc (Linux; elsewhere the figures are left out): utime + stime of the service's process
+// group, of every postgres process, and of this process
+const TICK = 100
+function cpuSnapshot(serviceGroup: number | undefined): { service: number; postgres: number; bench: number; at: number } | null {
+  if (!fs.existsSync('/proc/self/stat')) return null
+  let service = 0
+  let postgres = 0
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let stat: string
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    } catch {
+      continue
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // fields after the name: state ppid pgrp … utime (14th of the line) stime (15th)
+    const ticks = Number(f[11]) + Number(f[12])
+    if (Number(f[2]) === serviceGroup) service += ticks
+    else if (comm === 'postgres') postgres += ticks
+  }
+  const u = process.cpuUsage()
+  return { service: service / TICK, postgres: postgres / TICK, bench: (u.user + u.system) / 1e6, at: performance.now() / 1000 }
+}
+let serviceGroup: number | undefined
+
 function drive(url: string, request: autocannon.Request, headers: Record<string, string>, seconds = DURATION): Promise<Figures> {
+  const before = cpuSnapshot(serviceGroup)
   return new Promise((resolve, reject) => {
     autocannon(
       { url, connections: CONNECTIONS, duration: seconds, headers, requests: [request] },
       (err, r) => {
         if (err) return reject(err)
-        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx })
+        const after = cpuSnapshot(serviceGroup)
+        const cpu =
+          before && after
+            ? { service: after.service - before.service, postgres: after.postgres - before.postgres, bench: after.bench - before.bench, seconds: after.at - before.at }
+            : undefined
+        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx, cpu })
       },
     )
   })
+}
+
+/** `service 1.02 ms CPU/request (98% of a core), postgres 0.31 ms, load generator 0.20 ms` */
+function cpuPerRequest(f: Figures): string {
+  if (!f.cpu || !f.rps) return ''
+  const n = f.rps * f.cpu.seconds
+  const ms = (s: number) => ((s / n) * 1000).toFixed(2)
+  return `service ${ms(f.cpu.service)} ms CPU/request (${((f.cpu.service / f.cpu.seconds) * 100).toFixed(0)}% of a core), postgres ${ms(f.cpu.postgres)} ms, bench process ${ms(f.cpu.bench)} ms`
 }
 
 async function main() {
@@ -67,6 +114,8 @@ async function main() {
     NOTIFICATIONS_WORKER: 'off',
     DATABASE_POOL_SIZE: String(POOL),
     NEXT_TELEMETRY_DISABLED: '1',
+    // app/api/bench-empty answers 204 (an empty route handler) instead of the contract's 404
+    BENCH_BOUNDS: '1',
   }
   // BENCH_PROFILE=<dir>: the service runs under node --cpu-prof, its profile written there at exit
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
@@ -75,6 +124,7 @@ async function main() {
     stdio: 'ignore',
     detached: true,
   })
+  serviceGroup = app.pid
   const floor = await startFloor(url, FLOOR_PORT, POOL)
   const appBase = `http://127.0.0.1:${APP_PORT}`
   const floorBase = `http://127.0.0.1:${FLOOR_PORT}`
@@ -132,33 +182,51 @@ async function main() {
       },
     ]
 
-    // what Next.js alone costs on this machine: an API route that does nothing (the 404 catch-all) and
+    // what Next.js alone costs on this machine: an empty route handler (no wrapper, no database) and
     // the home page (server-rendered, no database)
+    const BOUND_ROUTE = { name: 'bound: an empty route handler (Next.js only)', path: '/api/bench-empty' }
+    const BOUND_PAGE = { name: 'bound: a page without data (Next.js rendering only)', path: '/' }
+    const bound = async (b: { name: string; path: string }): Promise<Figures> => {
+      await drive(appBase, { method: 'GET', path: b.path }, {}, 2)
+      const f = await drive(appBase, { method: 'GET', path: b.path }, {})
+      log(`${b.name}: ${f.rps.toFixed(0)} req/s p50 ${f.p50} ms p99 ${f.p99} ms errors ${f.errors} | ${cpuPerRequest(f)}`)
+      return f
+    }
+    const pct = (x: number) => `${(x * 100).toFixed(0)}%`
     if (ONLY) {
-      for (const s of scenarios.filter((x) => x.name.includes(ONLY))) {
+      const chosen = scenarios.filter((x) => x.name.includes(ONLY))
+      // under a profile, the bounds only when asked for (BENCH_ONLY=bound): the profile is then the scenario's alone
+      const withBounds = ONLY.includes('bound') || !process.env.BENCH_PROFILE
+      const routeBound = withBounds && (ONLY.includes('bound') || chosen.some((s) => !s.name.startsWith('render'))) ? await bound(BOUND_ROUTE) : null
+      const pageBound = withBounds && (ONLY.includes('bound') || chosen.some((s) => s.name.startsWith('render'))) ? await bound(BOUND_PAGE) : null
+      for (const s of chosen) {
         await drive(appBase, s.app, auth, 2)
         const a = await drive(appBase, s.app, auth)
-        const f = await drive(floorBase, s.floor, auth)
-        log(`${s.name}: service ${a.rps.toFixed(0)} req/s p50 ${a.p50} ms p99 ${a.p99} ms errors ${a.errors} | floor ${f.rps.toFixed(0)} req/s | ${((a.rps / f.rps) * 100).toFixed(0)}%`)
+        const f = process.env.BENCH_FLOOR === '0' ? null : await drive(floorBase, s.floor, auth)
+        const b = s.name.startsWith('render') ? pageBound : routeBound
+        log(
+          `${s.name}: service ${a.rps.toFixed(0)} req/s p50 ${a.p50} ms p99 ${a.p99} ms errors ${a.errors}` +
+            (f ? ` | floor ${f.rps.toFixed(0)} req/s | ${pct(a.rps / f.rps)} of the floor` : '') +
+            (b ? ` | ${pct(a.rps / b.rps)} of the Next.js bound` : '') +
+            ` | ${cpuPerRequest(a)}`,
+        )
       }
       return
     }
-    const bounds: string[] = []
-    for (const [name, path] of [
-      ['bound: an API route doing nothing (Next.js only)', '/api/nothing-here'],
-      ['bound: a page without data (Next.js rendering only)', '/'],
-    ] as const) {
-      await drive(appBase, { method: 'GET', path }, {}, 2)
-      const b = await drive(appBase, { method: 'GET', path }, {})
-      log(`${name}: ${b.rps.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms`)
-      bounds.push(`| ${name} | ${b.rps.toFixed(0)} | ${b.p50} | ${b.p99} | | | | | | |`)
-    }
+    const routeBound = await bound(BOUND_ROUTE)
+    const pageBound = await bound(BOUND_PAGE)
+    const bounds = [BOUND_ROUTE, BOUND_PAGE].map((b, i) => {
+      const f = i === 0 ? routeBound : pageBound
+      return `| ${b.name} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} | | | | | |`
+    })
+    const measured = new Map<string, Figures>()
     const rows: string[] = []
     for (const s of scenarios) {
       await drive(appBase, s.app, auth, 2) // warm-up
       const a = await drive(appBase, s.app, auth)
       const f = await drive(floorBase, s.floor, auth)
       const ratio = a.rps / f.rps
+      measured.set(s.name, a)
       log(`${s.name}: service ${a.rps.toFixed(0)} req/s p50 ${a.p50} ms p99 ${a.p99} ms errors ${a.errors} | floor ${f.rps.toFixed(0)} req/s p50 ${f.p50} ms p99 ${f.p99} ms | ${(ratio * 100).toFixed(0)}%`)
       rows.push(`| ${s.name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${a.errors} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${(ratio * 100).toFixed(0)}% | ${s.target ?? ''} |`)
     }
@@ -200,9 +268,27 @@ async function main() {
       '| scenario | service req/s | p50 ms | p99 ms | errors | floor req/s | floor p50 | floor p99 | service/floor | target |',
       '|---|---|---|---|---|---|---|---|---|---|',
     ]
+    // issue 13's targets: the work per request against Next.js's own bounds, measured in this run
+    const creation = measured.get(scenarios[0].name)!
+    const read = measured.get(scenarios[1].name)!
+    const page = measured.get(scenarios[4].name)!
+    const met = (ok: boolean) => (ok ? 'met' : 'not met')
+    const against = [
+      '',
+      '## Against Next.js\'s own bounds (same run)',
+      '',
+      'The service\'s throughput over that of Next.js doing nothing on the same server: the empty route handler for API requests, the page without data for the payment page.',
+      '',
+      '| measure | value | target | |',
+      '|---|---|---|---|',
+      `| create a one-step card payment / empty route handler | ${creation.rps.toFixed(0)} / ${routeBound.rps.toFixed(0)} = ${pct(creation.rps / routeBound.rps)} | ≥ 60% | ${met(creation.rps / routeBound.rps >= 0.6)} |`,
+      `| create a one-step card payment, p99 | ${creation.p99} ms | ≤ 60 ms | ${met(creation.p99 <= 60)} |`,
+      `| read a payment / empty route handler | ${read.rps.toFixed(0)} / ${routeBound.rps.toFixed(0)} = ${pct(read.rps / routeBound.rps)} | ≥ 80% | ${met(read.rps / routeBound.rps >= 0.8)} |`,
+      `| render /pay/<invoiceUid> / page without data | ${page.rps.toFixed(0)} / ${pageBound.rps.toFixed(0)} = ${pct(page.rps / pageBound.rps)} | ≥ 70% | ${met(page.rps / pageBound.rps >= 0.7)} |`,
+    ]
     const notesFile = 'bench/NOTES.md'
     const notes = fs.existsSync(notesFile) ? ['', fs.readFileSync(notesFile, 'utf8').trim()] : []
-    fs.writeFileSync('bench/RESULTS.md', [...header, ...rows, ...notes, ''].join('\n'))
+    fs.writeFileSync('bench/RESULTS.md', [...header, ...rows, ...against, ...notes, ''].join('\n'))
     log('written to bench/RESULTS.md')
   } finally {
     await db.end()
