@@ -39,10 +39,15 @@ interface Figures {
 }
 
 // CPU time from /proc (Linux; elsewhere the figures are left out): utime + stime of the service's process
-// group, of every postgres process, and of this process
+// group, of this bench's PostgreSQL processes, and of this process
 const TICK = 100
 function cpuSnapshot(serviceGroup: number | undefined): { service: number; postgres: number; bench: number; at: number } | null {
   if (!fs.existsSync('/proc/self/stat')) return null
+  // this bench's PostgreSQL: its postmaster (first line of postmaster.pid) and the backends it started
+  let postmaster = -1
+  try {
+    postmaster = Number(fs.readFileSync(`${PG.dataDir}/postmaster.pid`, 'utf8').split('\n')[0])
+  } catch {}
   let service = 0
   let postgres = 0
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
@@ -57,7 +62,7 @@ function cpuSnapshot(serviceGroup: number | undefined): { service: number; postg
     // fields after the name: state ppid pgrp … utime (14th of the line) stime (15th)
     const ticks = Number(f[11]) + Number(f[12])
     if (Number(f[2]) === serviceGroup) service += ticks
-    else if (comm === 'postgres') postgres += ticks
+    else if (comm === 'postgres' && (Number(pid) === postmaster || Number(f[1]) === postmaster)) postgres += ticks
   }
   const u = process.cpuUsage()
   return { service: service / TICK, postgres: postgres / TICK, bench: (u.user + u.system) / 1e6, at: performance.now() / 1000 }

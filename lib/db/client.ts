@@ -1,19 +1,50 @@
-// The one Prisma client of a process (a pool of `DATABASE_POOL_SIZE` connections).
+// The one database pool of a process (`DATABASE_POOL_SIZE` connections), shared by the Prisma client
+// and the plain statements of the hot paths (`sqlRows`: `pg` directly, without Prisma's runtime).
+import { createHash } from 'node:crypto'
 import { PrismaPg } from '@prisma/adapter-pg'
-import { PrismaClient } from '../generated/prisma/client'
+import pg from 'pg'
+import { PrismaClient, type Prisma } from '../generated/prisma/client'
 import { settings } from '../config'
 
 export type Db = PrismaClient
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>
 
-const holder = globalThis as unknown as { payinDb?: PrismaClient }
+const holder = globalThis as unknown as { payinDb?: PrismaClient; payinPool?: pg.Pool }
 
-export function db(): PrismaClient {
-  if (!holder.payinDb) {
+/**
+ * Statements are prepared once per connection (a named statement: PostgreSQL parses it once, and
+ * plans it once it has seen it a few times) under a name derived from their text. Only a bounded
+ * number of texts gets a name: statements are built from fixed templates, but should some code build
+ * texts without bound, the rest run unnamed rather than fill every connection with prepared statements.
+ */
+const MAX_NAMED_STATEMENTS = 500
+const statementNames = new Map<string, string>()
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text)
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `s${createHash('sha1').update(text).digest('base64url')}`
+    statementNames.set(text, name)
+  }
+  return name
+}
+
+function pool(): pg.Pool {
+  if (!holder.payinPool) {
     const connectionString = process.env.DATABASE_URL
     if (!connectionString) throw new Error('DATABASE_URL is not set')
     // application_name tells this instance's sessions apart in pg_stat_activity
-    const adapter = new PrismaPg({ connectionString, max: settings().databasePoolSize, application_name: `payin-${process.pid}` })
+    holder.payinPool = new pg.Pool({ connectionString, max: settings().databasePoolSize, application_name: `payin-${process.pid}` })
+  }
+  return holder.payinPool
+}
+
+export function db(): PrismaClient {
+  if (!holder.payinDb) {
+    const adapter = new PrismaPg(pool(), {
+      disposeExternalPool: true,
+      // the adapter passes the name to pg as is: undefined (past the bound) runs the statement unnamed
+      statementNameGenerator: (q) => statementName(q.sql) as string,
+    })
     // transactions wait for a pooled connection (and row locks) under load rather than fail fast
     holder.payinDb = new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 } })
   }
@@ -21,8 +52,29 @@ export function db(): PrismaClient {
 }
 
 export async function closeDb(): Promise<void> {
-  await holder.payinDb?.$disconnect()
+  if (holder.payinDb) await holder.payinDb.$disconnect()
+  else await holder.payinPool?.end()
   holder.payinDb = undefined
+  holder.payinPool = undefined
+}
+
+// rows as Prisma's $queryRaw gives them: bigint columns as BigInt (pg's default is a string); dates,
+// JSON, arrays and the rest as pg parses them, which is what Prisma's adapter does too
+const BIGINT_OID = 20
+const rowTypes = {
+  getTypeParser: ((oid: number, format?: string) => (oid === BIGINT_OID ? BigInt : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+}
+
+/**
+ * A statement (built with Prisma.sql, so its values are parameters) run on the pool directly, prepared:
+ * the hot paths' one-statement reads and writes, without Prisma's query runtime. Errors are pg's
+ * (isUniqueViolation and isRetryable know them). Rows as $queryRaw gives them.
+ */
+export async function sqlRows<T>(statement: Prisma.Sql): Promise<T[]> {
+  // Prisma.sql numbers its placeholders $1, $2… for PostgreSQL in `text`
+  const text = statement.text
+  const result = await pool().query({ name: statementName(text), text, values: statement.values as unknown[], types: rowTypes })
+  return result.rows as T[]
 }
 
 /** A JSON column's value as a statement parameter (cast with `::jsonb`): SQL NULL for none. */

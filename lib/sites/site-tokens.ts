@@ -1,7 +1,8 @@
 // Sites and their API tokens. A token is 32 random bytes (base64url) behind a `sk_` prefix; only its
 // SHA-256 is stored, so a database dump holds no usable token.
 import { createHash, randomBytes } from 'node:crypto'
-import type { Db } from '../db/client'
+import { sqlRows, type Db } from '../db/client'
+import { Prisma } from '../generated/prisma/client'
 
 export const SITE_ID = /^[A-Za-z0-9._:-]{1,200}$/
 
@@ -51,11 +52,12 @@ export type TokenCheck = { siteId: string } | { limited: true; retryAfterSeconds
  */
 export async function checkToken(db: Db, token: string, defaultPerMinute: number): Promise<TokenCheck> {
   const hash = hashToken(token)
+  // on every API request: a prepared statement on the pool, not through Prisma's runtime
   if (defaultPerMinute <= 0) {
-    const [row] = await db.$queryRaw<{ siteId: string }[]>`SELECT "siteId" FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL`
+    const [row] = await sqlRows<{ siteId: string }>(Prisma.sql`SELECT "siteId" FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL`)
     return row ? { siteId: row.siteId } : null
   }
-  const rows = await db.$queryRaw<{ siteId: string; lim: number; count: number; retryAfter: number }[]>`
+  const rows = await sqlRows<{ siteId: string; lim: number; count: number; retryAfter: number }>(Prisma.sql`
     WITH t AS (
       SELECT id, "siteId", COALESCE("rateLimitPerMinute", ${defaultPerMinute}::int) AS lim
       FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL
@@ -67,7 +69,7 @@ export async function checkToken(db: Db, token: string, defaultPerMinute: number
     )
     SELECT t."siteId", t.lim, w.count,
       EXTRACT(EPOCH FROM date_trunc('minute', now()) + interval '1 minute' - now())::float8 AS "retryAfter"
-    FROM t, w`
+    FROM t, w`)
   const row = rows[0]
   if (!row) return null
   if (row.lim > 0 && row.count > row.lim) return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(row.retryAfter)) }
