@@ -8,10 +8,25 @@ const REQUEST_LETTERS_AT = [6, 13]
 const HEX = '0123456789abcdef'
 const LETTERS = 'abcdef'
 
+// random bytes drawn 4 KiB at a time (one getRandomValues call per ~140 requests instead of two per
+// request): each byte is used once
+const POOL_SIZE = 4096
+const pool = new Uint8Array(POOL_SIZE)
+let used = POOL_SIZE
+
 /** random hex of `length` characters with a letter at each of `lettersAt` */
 function randomHex(length: number, lettersAt: number[]): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(length))
-  return Array.from(bytes, (b, i) => (lettersAt.includes(i) ? LETTERS[b % 6] : HEX[b % 16])).join('')
+  if (used + length > POOL_SIZE) {
+    crypto.getRandomValues(pool)
+    used = 0
+  }
+  let out = ''
+  for (let i = 0; i < length; i++) {
+    const b = pool[used + i]
+    out += lettersAt.includes(i) ? LETTERS[b % 6] : HEX[b % 16]
+  }
+  used += length
+  return out
 }
 
 export function newTraceId(): string {

@@ -57,8 +57,19 @@ export interface WireAmount {
   currency: string
 }
 
+/**
+ * `"100.00"` from minor units: what formatValue(money(minor, currency)) gives, without building a
+ * Dinero object (this runs for every amount of every answer and notification)
+ */
+export function formatMinor(minor: number | bigint): string {
+  const n = Number(minor)
+  const abs = Math.abs(n)
+  const cents = abs % 100
+  return `${n < 0 ? '-' : ''}${(abs - cents) / 100}.${cents < 10 ? '0' : ''}${cents}`
+}
+
 export function wireAmount(minor: number | bigint, currency: string): WireAmount {
-  return { value: formatValue(money(minor, currency)), currency }
+  return { value: formatMinor(minor), currency }
 }
 
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/

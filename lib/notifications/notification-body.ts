@@ -11,7 +11,7 @@ import { cardInfoOf } from '../acquirer/card-info'
 import type { CardProfile, DeclineReason } from '../acquirer/sandbox-acquirer'
 import type { Capture, Payment, Refund } from '../generated/prisma/client'
 import { RawNumber, stringifyJson } from '../http/json-text'
-import { formatValue, money } from '../money/money'
+import { formatMinor } from '../money/money'
 import { isOneStep } from '../payments/payment-rules'
 import { issuesToken, paymentTokenOf } from '../payments/payment-tokens'
 import { fingerprint } from '../security/keyed-hash'
@@ -42,7 +42,7 @@ const REASON_MESSAGES: Record<DeclineReason, string> = {
 }
 
 /** `60.50`: a JSON number with two decimals */
-const amountOf = (minor: bigint, currency: string) => ({ value: new RawNumber(formatValue(money(minor, currency))), currency })
+const amountOf = (minor: bigint, currency: string) => ({ value: new RawNumber(formatMinor(minor)), currency })
 
 function statusOf(status: string, changedAt: Date, reason: string | null, declined: 'DECLINED' | 'DECLINE') {
   const value = status === 'COMPLETED' ? 'SUCCESS' : status === 'DECLINED' ? declined : status
