@@ -7,7 +7,8 @@ import { callbackUrlSchema } from '../notifications/callback-url'
 import { capturePayment, readCapture } from './capture-service'
 import { completePayment } from './complete-service'
 import { paymentRequestSchema } from './payment-request'
-import { createPayment, readPayment } from './payment-service'
+import type { Payment } from '../generated/prisma/client'
+import { createPayment, paymentRowSql, readPayment } from './payment-service'
 import { listRefunds, readRefund, refundPayment } from './refund-service'
 
 const paymentPath = z.object({ siteId: idSchema, paymentId: idSchema })
@@ -20,7 +21,12 @@ export const paymentRoute = apiRoute({
     body: paymentRequestSchema,
     handle: ({ siteId, params, body }) => createPayment(siteId, params.paymentId, body),
   }),
-  GET: endpoint({ params: paymentPath, handle: ({ siteId, params }) => readPayment(siteId, params.paymentId) }),
+  GET: endpoint({
+    params: paymentPath,
+    // the payment's row comes with the token check (one statement)
+    preload: (params) => paymentRowSql(params.siteId, params.paymentId),
+    handle: ({ siteId, params, preloaded }) => readPayment(siteId, params.paymentId, preloaded as Payment | null | undefined),
+  }),
 })
 
 const completeRequestSchema = z

@@ -181,11 +181,17 @@ function paymentInsert(p: Payment): Prisma.Sql {
       ${p.seriesRef}::uuid, ${p.callbackUrl}, ${jsonParam(p.customFields)}::jsonb, ${p.pageAttemptKey})`
 }
 
-/** The payment as it is now: a change that fell due (3-D Secure timeout, operator answer) is applied first. */
-export async function findPayment(siteId: string, paymentId: string): Promise<Payment> {
+/** the site's payment's row, as a statement (alone, or preloaded with the token check) */
+export const paymentRowSql = (siteId: string, paymentId: string) => Prisma.sql`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId}`
+
+/**
+ * The payment as it is now: a change that fell due (3-D Secure timeout, operator answer) is applied
+ * first. `preloaded`: its row as already read by paymentRowSql (null: none), else it is read here.
+ */
+export async function findPayment(siteId: string, paymentId: string, preloaded?: Payment | null): Promise<Payment> {
   // a plain prepared statement on the pool: the hot read path (the query builder's findUnique costs about
   // twice a $queryRaw, which costs more than pg alone)
-  const [p] = await sqlRows<Payment>(Prisma.sql`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId}`)
+  const p = preloaded !== undefined ? preloaded : (await sqlRows<Payment>(paymentRowSql(siteId, paymentId)))[0]
   if (!p) throw notFound('Payment')
   if (!isDue(p, new Date())) return p
   return withRetry(() =>
@@ -193,6 +199,6 @@ export async function findPayment(siteId: string, paymentId: string): Promise<Pa
   )
 }
 
-export async function readPayment(siteId: string, paymentId: string) {
-  return renderPayment(await findPayment(siteId, paymentId))
+export async function readPayment(siteId: string, paymentId: string, preloaded?: Payment | null) {
+  return renderPayment(await findPayment(siteId, paymentId, preloaded))
 }

@@ -42,22 +42,33 @@ export async function listSites(db: Db) {
   })
 }
 
-export type TokenCheck = { siteId: string } | { limited: true; retryAfterSeconds: number } | null
+export type TokenCheck = { siteId: string; preloaded?: Record<string, unknown> | null } | { limited: true; retryAfterSeconds: number } | null
+
+// the token's own columns in a row that also carries a preloaded read's: names no table of ours has
+const SITE = 'payin:siteId'
+const FOUND = 'payin:found'
 
 /**
  * The site a bearer token belongs to (null: unknown or revoked), counting the request against the
  * token's per-minute limit (`limited` once it is over). One statement, one round trip. The lookup is
  * by the token's hash through a unique index: no secret is compared character by character, so the
  * answer time does not depend on how much of a guessed token is right.
+ *
+ * `preload`: a read of at most one row done in the same statement (see Endpoint.preload in
+ * lib/http/api-route.ts), evaluated only when the token is valid; its row comes back as `preloaded`.
  */
-export async function checkToken(db: Db, token: string, defaultPerMinute: number): Promise<TokenCheck> {
+export async function checkToken(db: Db, token: string, defaultPerMinute: number, preload?: Prisma.Sql): Promise<TokenCheck> {
   const hash = hashToken(token)
   // on every API request: a prepared statement on the pool, not through Prisma's runtime
+  const rider = preload ? Prisma.sql`LEFT JOIN LATERAL (SELECT true AS ${Prisma.raw(`"${FOUND}"`)}, q.* FROM (${preload}) q LIMIT 1) r ON true` : Prisma.empty
+  const riderColumns = preload ? Prisma.sql`, r.*` : Prisma.empty
   if (defaultPerMinute <= 0) {
-    const [row] = await sqlRows<{ siteId: string }>(Prisma.sql`SELECT "siteId" FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL`)
-    return row ? { siteId: row.siteId } : null
+    const [row] = await sqlRows<Record<string, unknown>>(
+      Prisma.sql`SELECT t."siteId" AS ${Prisma.raw(`"${SITE}"`)}${riderColumns} FROM (SELECT "siteId" FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL) t ${rider}`,
+    )
+    return row ? { siteId: row[SITE] as string, ...preloadedOf(row, preload) } : null
   }
-  const rows = await sqlRows<{ siteId: string; lim: number; count: number; retryAfter: number }>(Prisma.sql`
+  const rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
     WITH t AS (
       SELECT id, "siteId", COALESCE("rateLimitPerMinute", ${defaultPerMinute}::int) AS lim
       FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL
@@ -67,13 +78,24 @@ export async function checkToken(db: Db, token: string, defaultPerMinute: number
       ON CONFLICT ("tokenRef", "windowStart") DO UPDATE SET count = "RateWindow".count + 1
       RETURNING count
     )
-    SELECT t."siteId", t.lim, w.count,
-      EXTRACT(EPOCH FROM date_trunc('minute', now()) + interval '1 minute' - now())::float8 AS "retryAfter"
-    FROM t, w`)
+    SELECT t."siteId" AS ${Prisma.raw(`"${SITE}"`)}, t.lim AS "payin:lim", w.count AS "payin:count",
+      EXTRACT(EPOCH FROM date_trunc('minute', now()) + interval '1 minute' - now())::float8 AS "payin:retryAfter"${riderColumns}
+    FROM t CROSS JOIN w ${rider}`)
   const row = rows[0]
   if (!row) return null
-  if (row.lim > 0 && row.count > row.lim) return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(row.retryAfter)) }
+  const lim = row['payin:lim'] as number
+  const count = row['payin:count'] as number
+  if (lim > 0 && count > lim) return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(row['payin:retryAfter'] as number)) }
   // now and then, forget windows long past
   if (Math.random() < 0.001) await db.$executeRaw`DELETE FROM "RateWindow" WHERE "windowStart" < now() - interval '10 minutes'`
-  return { siteId: row.siteId }
+  return { siteId: row[SITE] as string, ...preloadedOf(row, preload) }
+}
+
+/** the preloaded read's row out of the token check's: its own columns, in its order; null when it found none */
+function preloadedOf(row: Record<string, unknown>, preload: Prisma.Sql | undefined): { preloaded?: Record<string, unknown> | null } {
+  if (!preload) return {}
+  if (row[FOUND] !== true) return { preloaded: null }
+  const own: Record<string, unknown> = {}
+  for (const k of Object.keys(row)) if (!k.startsWith('payin:')) own[k] = row[k]
+  return { preloaded: own }
 }
