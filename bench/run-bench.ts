@@ -87,6 +87,13 @@ function drive(url: string, request: autocannon.Request, headers: Record<string,
   })
 }
 
+/** `0.84 (0.30)`: the service's CPU milliseconds per request, PostgreSQL's in brackets */
+function cpuMs(f: Figures): string {
+  if (!f.cpu || !f.rps) return ''
+  const n = f.rps * f.cpu.seconds
+  return `${((f.cpu.service / n) * 1000).toFixed(2)} (${((f.cpu.postgres / n) * 1000).toFixed(2)})`
+}
+
 /** `service 1.02 ms CPU/request (98% of a core), postgres 0.31 ms, load generator 0.20 ms` */
 function cpuPerRequest(f: Figures): string {
   if (!f.cpu || !f.rps) return ''
@@ -191,9 +198,14 @@ async function main() {
     // the home page (server-rendered, no database)
     const BOUND_ROUTE = { name: 'bound: an empty route handler (Next.js only)', path: '/api/bench-empty' }
     const BOUND_PAGE = { name: 'bound: a page without data (Next.js rendering only)', path: '/' }
-    const bound = async (b: { name: string; path: string }): Promise<Figures> => {
-      await drive(appBase, { method: 'GET', path: b.path }, {}, 2)
-      const f = await drive(appBase, { method: 'GET', path: b.path }, {})
+    // not a target's measure: what Next.js alone costs for a request with a JSON body in and out (the
+    // creation's body), to tell Next's share of a creation from ours
+    const BOUND_BODY = { name: 'bound: an empty route handler reading the creation\'s body, answering {} (Next.js only)', path: '/api/bench-empty', body: JSON.stringify(card('10.00')) }
+    const bound = async (b: { name: string; path: string; body?: string }): Promise<Figures> => {
+      const request: autocannon.Request = b.body ? { method: 'PUT', path: b.path, body: b.body } : { method: 'GET', path: b.path }
+      const headers: Record<string, string> = b.body ? { 'Content-Type': 'application/json' } : {}
+      await drive(appBase, request, headers, 2)
+      const f = await drive(appBase, request, headers)
       log(`${b.name}: ${f.rps.toFixed(0)} req/s p50 ${f.p50} ms p99 ${f.p99} ms errors ${f.errors} | ${cpuPerRequest(f)}`)
       return f
     }
@@ -204,6 +216,7 @@ async function main() {
       const withBounds = ONLY.includes('bound') || !process.env.BENCH_PROFILE
       const routeBound = withBounds && (ONLY.includes('bound') || chosen.some((s) => !s.name.startsWith('render'))) ? await bound(BOUND_ROUTE) : null
       const pageBound = withBounds && (ONLY.includes('bound') || chosen.some((s) => s.name.startsWith('render'))) ? await bound(BOUND_PAGE) : null
+      if (withBounds && (ONLY.includes('bound') || chosen.some((s) => s.name.startsWith('create a one-step')))) await bound(BOUND_BODY)
       for (const s of chosen) {
         await drive(appBase, s.app, auth, 2)
         const a = await drive(appBase, s.app, auth)
@@ -220,10 +233,10 @@ async function main() {
     }
     const routeBound = await bound(BOUND_ROUTE)
     const pageBound = await bound(BOUND_PAGE)
-    const bounds = [BOUND_ROUTE, BOUND_PAGE].map((b, i) => {
-      const f = i === 0 ? routeBound : pageBound
-      return `| ${b.name} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} | | | | | |`
-    })
+    const bodyBound = await bound(BOUND_BODY)
+    const bounds = ([[BOUND_ROUTE, routeBound], [BOUND_PAGE, pageBound], [BOUND_BODY, bodyBound]] as const).map(
+      ([b, f]) => `| ${b.name} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} | | | | | | ${cpuMs(f)} |`,
+    )
     const measured = new Map<string, Figures>()
     const rows: string[] = []
     for (const s of scenarios) {
@@ -233,7 +246,7 @@ async function main() {
       const ratio = a.rps / f.rps
       measured.set(s.name, a)
       log(`${s.name}: service ${a.rps.toFixed(0)} req/s p50 ${a.p50} ms p99 ${a.p99} ms errors ${a.errors} | floor ${f.rps.toFixed(0)} req/s p50 ${f.p50} ms p99 ${f.p99} ms | ${(ratio * 100).toFixed(0)}%`)
-      rows.push(`| ${s.name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${a.errors} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${(ratio * 100).toFixed(0)}% | ${s.target ?? ''} |`)
+      rows.push(`| ${s.name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${a.errors} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${(ratio * 100).toFixed(0)}% | ${s.target ?? ''} | ${cpuMs(a)} |`)
     }
     // scale-out: the same creation load spread over two instances on the one database
     const second = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
@@ -255,7 +268,7 @@ async function main() {
           ),
         )
       const [x, y] = await Promise.all([half(appBase), half(`http://127.0.0.1:${APP_PORT + 2}`)])
-      twoInstances = `| create a one-step card payment, two instances (${CONNECTIONS / 2} connections each) | ${(x.rps + y.rps).toFixed(0)} | ${Math.max(x.p50, y.p50)} | ${Math.max(x.p99, y.p99)} | ${x.errors + y.errors} | | | | | |`
+      twoInstances = `| create a one-step card payment, two instances (${CONNECTIONS / 2} connections each) | ${(x.rps + y.rps).toFixed(0)} | ${Math.max(x.p50, y.p50)} | ${Math.max(x.p99, y.p99)} | ${x.errors + y.errors} | | | | | | |`
       log(`two instances: ${(x.rps + y.rps).toFixed(0)} req/s (p99 ${Math.max(x.p99, y.p99)} ms)`)
     } finally {
       if (second.pid) process.kill(-second.pid, 'SIGTERM')
@@ -270,8 +283,8 @@ async function main() {
       `autocannon: ${CONNECTIONS} connections, ${DURATION} s per scenario after a 2 s warm-up; service and floor each with a pool of ${POOL} connections; the service's rate limit off.`,
       'The floor is a minimal node:http server doing the same database work with `pg` directly (bench/floor-server.ts); the ratio is the service\'s throughput over the floor\'s.',
       '',
-      '| scenario | service req/s | p50 ms | p99 ms | errors | floor req/s | floor p50 | floor p99 | service/floor | target |',
-      '|---|---|---|---|---|---|---|---|---|---|',
+      '| scenario | service req/s | p50 ms | p99 ms | errors | floor req/s | floor p50 | floor p99 | service/floor | target | service CPU ms/request (PostgreSQL) |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
     ]
     // issue 13's targets: the work per request against Next.js's own bounds, measured in this run
     const creation = measured.get(scenarios[0].name)!

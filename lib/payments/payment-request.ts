@@ -49,6 +49,8 @@ const mobileMethodSchema = z.object({
 
 const METHODS = { CARD: cardMethodSchema, TOKEN: tokenMethodSchema, RECURRENT: recurrentMethodSchema, MOBILE: mobileMethodSchema }
 const METHOD_TYPES = Object.keys(METHODS) as (keyof typeof METHODS)[]
+// built once (it was built anew for every request)
+const methodByType = z.discriminatedUnion('type', [cardMethodSchema, tokenMethodSchema, recurrentMethodSchema, mobileMethodSchema])
 
 /** by `type`; an unknown type (SBP, APPLE_PAY_TOKEN, …) is a 400 on `paymentMethod.type` */
 const paymentMethodSchema = z.looseObject({ type: z.unknown() }, { error: 'is required' }).transform((m, ctx) => {
@@ -56,7 +58,7 @@ const paymentMethodSchema = z.looseObject({ type: z.unknown() }, { error: 'is re
     ctx.addIssue({ code: 'custom', path: ['type'], message: `must be one of ${METHOD_TYPES.join(', ')}` })
     return z.NEVER
   }
-  const parsed = z.discriminatedUnion('type', [cardMethodSchema, tokenMethodSchema, recurrentMethodSchema, mobileMethodSchema]).safeParse(m)
+  const parsed = methodByType.safeParse(m)
   if (!parsed.success) {
     for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message })
     return z.NEVER

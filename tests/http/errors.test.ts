@@ -266,6 +266,16 @@ describe('unknown resources and routes (404)', () => {
     assertErrorShape(await request('GET', '/partner/v1/nope', { token: api.site.token }), 404, 'payin.resource.not.found')
     assertErrorShape(await request('GET', '/partner/payin/v1/nope', { token: api.site.token }), 404, 'payin.resource.not.found')
   })
+
+  test("the benchmark's bound route is an unknown route unless the server runs with BENCH_BOUNDS=1", async () => {
+    for (const method of ['GET', 'PUT', 'POST', 'DELETE']) {
+      for (const path of ['/api/bench-empty', '/partner/v1/bench-empty']) {
+        const r = await request(method, path, { token: api.site.token, ...(method === 'PUT' || method === 'POST' ? { body: {} } : {}) })
+        assertErrorShape(r, 404, 'payin.resource.not.found')
+        assert.ok(r.headers.get('x-request-id'), `${method} ${path}: answered by the API wrapper`)
+      }
+    }
+  })
 })
 
 describe('methods (405)', () => {
