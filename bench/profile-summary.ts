@@ -1,7 +1,8 @@
 // Sums a --cpu-prof profile's self time by where the code lives: Node's internals, Next.js, Prisma,
 // pg, zod, React, the application's own code (its modules inside Next's server chunks are told apart
 // by their paths in the bundle), garbage collection. Idle time is left out of the shares.
-//   node --import tsx bench/profile-summary.ts <file.cpuprofile> [--top N] [--functions] [--last SECONDS]
+//   node --import tsx bench/profile-summary.ts <file.cpuprofile> [--top N] [--functions] [--last SECONDS] [--groups]
+// --groups: the shares of Next.js, Node's internals, socket writes, GC, pg, Prisma, zod, our code, other packages
 // --last: only the profile's last seconds (the measured load, without the start and the seeding)
 import fs from 'node:fs'
 
@@ -137,6 +138,24 @@ for (const [id, us] of self) {
 const rows = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1])
 console.log(`busy ${(busy / 1e6).toFixed(2)} s of ${(Math.min(total, last) / 1e6).toFixed(2)} s`)
 for (const [c, us] of rows(byCategory).slice(0, top)) console.log(`${((us / busy) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${c}`)
+/** the broad owner of a category */
+function group(c: string): string {
+  if (c.startsWith('next') || c.startsWith('turbopack') || c.startsWith('react')) return 'Next.js (incl. its bundled runtime)'
+  if (c === 'GC') return 'garbage collection'
+  if (/^native: (writev|writeUtf8String|writeBuffer|writeString|writeLatin1String)$/.test(c)) return 'socket and file writes (syscalls; includes time preempted by PostgreSQL and the load generator)'
+  if (c.startsWith('node ') || c.startsWith('native') || c.startsWith('program')) return "Node.js internals (HTTP, streams, Web Request/Response, promises, crypto)"
+  if (/^(pg|pg-protocol|pg-pool|pg-types|pg-connection-string|postgres-[a-z]+)( \(bundled\))?$/.test(c)) return 'pg driver'
+  if (c.includes('prisma')) return 'Prisma'
+  if (c.startsWith('zod')) return 'zod'
+  if (/^(lib|app|scripts|bench|components)\//.test(c) || c.startsWith('proxy.ts')) return 'our code (lib/, app/, scripts/)'
+  return `other: ${c}`
+}
+if (args.includes('--groups')) {
+  const groups = new Map<string, number>()
+  for (const [c, us] of byCategory) groups.set(group(c), (groups.get(group(c)) ?? 0) + us)
+  console.log('\nby owner:')
+  for (const [g, us] of rows(groups)) console.log(`${((us / busy) * 100).toFixed(1).padStart(5)}%  ${g}`)
+}
 if (args.includes('--functions')) {
   console.log('\nfunctions by self time:')
   for (const [f, us] of rows(byFunction).slice(0, top)) console.log(`${((us / busy) * 100).toFixed(1).padStart(5)}%  ${f}`)
