@@ -55,12 +55,16 @@ export function implicitBill(p: PaymentOnBill, now: Date): ImplicitBill {
   return { id: randomUUID(), billId: p.billId ?? randomUUID(), invoiceUid: randomUUID(), expiresAt: new Date(now.getTime() + IMPLICIT_BILL_LIFETIME_MS) }
 }
 
-/** The INSERT of an implicit bill, as a statement of its own or a part of a larger one. */
-export function implicitBillInsert(siteId: string, p: PaymentOnBill, b: ImplicitBill, paid: boolean, now: Date): Prisma.Sql {
+/**
+ * The INSERT of an implicit bill, as a statement of its own or a part of a larger one; with `gated`, a
+ * part that writes only through the CTE `gate` (see DeferredAuth in lib/http/api-route.ts).
+ */
+export function implicitBillInsert(siteId: string, p: PaymentOnBill, b: ImplicitBill, paid: boolean, now: Date, gated = false): Prisma.Sql {
+  const values = Prisma.sql`${b.id}::uuid, ${siteId}, ${b.billId}, ${b.invoiceUid}::uuid, ${p.currency}, ${p.amountMinor}, ${p.comment ?? null}, ${p.flags}::text[],
+            ${jsonParam(p.customer)}::jsonb, ${paid ? 'PAID' : 'CREATED'}, ${now}, ${now}, ${b.expiresAt}`
   return Prisma.sql`
     INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", currency, "amountMinor", comment, flags, customer, status, "statusChangedAt", "createdAt", "expiresAt")
-    VALUES (${b.id}::uuid, ${siteId}, ${b.billId}, ${b.invoiceUid}::uuid, ${p.currency}, ${p.amountMinor}, ${p.comment ?? null}, ${p.flags}::text[],
-            ${jsonParam(p.customer)}::jsonb, ${paid ? 'PAID' : 'CREATED'}, ${now}, ${now}, ${b.expiresAt})`
+    ${gated ? Prisma.sql`SELECT ${values} FROM gate` : Prisma.sql`VALUES (${values})`}`
 }
 
 /** A bill for a payment that named none (or one that does not exist yet), in the state given. */

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { settings } from '../config'
 import { db } from '../db/client'
 import type { Prisma } from '../generated/prisma/client'
-import { checkToken } from '../sites/site-tokens'
+import { checkToken, writeWithTokenCheck } from '../sites/site-tokens'
 import {
   ApiError,
   forbidden,
@@ -51,7 +51,39 @@ export interface Endpoint<P extends z.ZodType, B extends z.ZodType> {
    * the path's site's; when the token fails, it is not used.
    */
   preload?: (params: z.output<P>) => Prisma.Sql
-  handle: (input: { siteId: string; params: z.output<P>; body: z.output<B>; traceId: string; req: Request; preloaded?: Record<string, unknown> | null }) => Promise<unknown>
+  /**
+   * For a site endpoint whose work may be one write statement: when the path and the body are valid,
+   * `handle` runs before the token is checked, given `auth` (DeferredAuth) and the path's site id; it
+   * checks the token itself, either first (auth.check()) or inside its statement (auth.write()). The
+   * answers stay those of every endpoint: an unknown token is 401, one over its limit 429, another
+   * site's 403, whatever the path or the body; a path or body problem is answered after those, as usual.
+   */
+  deferredAuth?: boolean
+  handle: (input: {
+    siteId: string
+    params: z.output<P>
+    body: z.output<B>
+    traceId: string
+    req: Request
+    preloaded?: Record<string, unknown> | null
+    auth?: DeferredAuth
+  }) => Promise<unknown>
+}
+
+/** The token check left to an endpoint (Endpoint.deferredAuth): one of the two, before anything else is read or written. */
+export interface DeferredAuth {
+  /** whether the token has been checked (by check() or a write() that ran) */
+  readonly settled: boolean
+  /** the token check as the wrapper makes it for other endpoints (401, 429, then 403 for another site's token); once */
+  check(): Promise<void>
+  /**
+   * A write in the token check's own statement: `ctes` are WITH-clause parts that write only through the
+   * CTE `gate` (one row for a valid token of the path's site within its limit, none otherwise); the rows
+   * of the part named `result` come back. 401, 429 and 403 as check() gives them, with nothing written.
+   * When the statement fails (a unique key taken by a replay, say), it wrote and counted nothing: call
+   * check() before going on.
+   */
+  write<T>(ctes: Prisma.Sql, result: string): Promise<T[]>
 }
 
 /** Declares the endpoint for a type checker while keeping its own P and B. */
@@ -112,13 +144,25 @@ async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteCo
   let siteId = ''
   if (e.access === 'payer' && isCrossSite(req)) throw forbidden('Cross-site requests are refused')
   const rawParams = (await ctx?.params) ?? {}
-  // parsed before the token check only for a preload (which needs them); their problems are still answered after it
-  const preParsed = e.preload ? e.params.safeParse(rawParams) : undefined
+  const siteAccess = e.access !== 'public' && e.access !== 'payer'
+  // parsed before the token check only for a preload or a deferred check (which need them); their problems are still answered after it
+  const preParsed = e.preload || e.deferredAuth ? e.params.safeParse(rawParams) : undefined
+  const m = siteAccess ? /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '') : null
+  const token = m && m[1].length <= 256 ? m[1] : null
+  // a deferred check: the body is read first; its problems (and the path's) keep their usual place after the token check
+  let early: { body: unknown } | { error: unknown } | undefined
+  if (e.deferredAuth && siteAccess && token && preParsed?.success) {
+    try {
+      early = { body: await requestBody(e, req) }
+    } catch (err) {
+      early = { error: err }
+    }
+    if ('body' in early) return runWithDeferredAuth(e, req, traceId, token, preParsed.data, early.body)
+  }
   let preloaded: Record<string, unknown> | null | undefined
-  if (e.access !== 'public' && e.access !== 'payer') {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '')
+  if (siteAccess) {
     const preload = e.preload && preParsed?.success ? e.preload(preParsed.data) : undefined
-    const check = m && m[1].length <= 256 ? await checkToken(db(), m[1], settings().rateLimitPerMinute, preload) : null
+    const check = token ? await checkToken(db(), token, settings().rateLimitPerMinute, preload) : null
     if (!check) throw unauthorized()
     if ('limited' in check) throw rateLimited(check.retryAfterSeconds)
     siteId = check.siteId
@@ -127,26 +171,76 @@ async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteCo
   const params = preParsed?.success ? preParsed.data : parse(e.params, rawParams)
   if (siteId && (params as { siteId?: string }).siteId !== siteId) throw forbidden()
   let body: unknown = undefined
-  if (e.body) {
-    const text = await readBody(req)
-    // a body is JSON (application/json or a +json type, parameters allowed); with no body the type does not matter
-    const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
-    if (text.trim() !== '' && !JSON_TYPE.test(type)) throw unsupportedMediaType()
-    if (text.trim() === '') {
-      if (!e.bodyOptional) throw malformedBody('Required request body is missing')
-      body = parse(e.body, {})
-    } else {
-      let value: unknown
-      try {
-        value = parseJsonText(text)
-      } catch (err) {
-        if (err instanceof JsonSyntaxError) throw malformedBody(`Malformed JSON: ${err.message}`)
-        throw err
-      }
-      body = parseBody(e.body, value)
-    }
-  }
+  if (early && 'error' in early) throw early.error
+  if (e.body) body = await requestBody(e, req)
   return e.handle({ siteId, params, body, traceId, req, preloaded })
+}
+
+/** the request's body, read, typed and parsed against the endpoint's schema (undefined for bodiless endpoints) */
+async function requestBody(e: Endpoint<z.ZodType, z.ZodType>, req: Request): Promise<unknown> {
+  if (!e.body) return undefined
+  const text = await readBody(req)
+  // a body is JSON (application/json or a +json type, parameters allowed); with no body the type does not matter
+  const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
+  if (text.trim() !== '' && !JSON_TYPE.test(type)) throw unsupportedMediaType()
+  if (text.trim() === '') {
+    if (!e.bodyOptional) throw malformedBody('Required request body is missing')
+    return parse(e.body, {})
+  }
+  let value: unknown
+  try {
+    value = parseJsonText(text)
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) throw malformedBody(`Malformed JSON: ${err.message}`)
+    throw err
+  }
+  return parseBody(e.body, value)
+}
+
+/**
+ * An endpoint with a deferred token check, its path and body valid: `handle` gets the DeferredAuth and
+ * must settle the token through it before anything else. Should it fail or finish without having done
+ * so (a defect), the token is checked here first, so that an unknown token is still a 401.
+ */
+async function runWithDeferredAuth(e: Endpoint<z.ZodType, z.ZodType>, req: Request, traceId: string, token: string, params: unknown, body: unknown): Promise<unknown> {
+  const siteId = (params as { siteId: string }).siteId
+  let settled = false
+  const limit = settings().rateLimitPerMinute
+  const auth: DeferredAuth = {
+    get settled() {
+      return settled
+    },
+    async check() {
+      if (settled) return
+      const check = await checkToken(db(), token, limit)
+      settled = true
+      if (!check) throw unauthorized()
+      if ('limited' in check) throw rateLimited(check.retryAfterSeconds)
+      if (check.siteId !== siteId) throw forbidden()
+    },
+    async write<T>(ctes: Prisma.Sql, result: string): Promise<T[]> {
+      if (settled) throw new Error('the token was checked already: write without it')
+      // a failed statement counted nothing and leaves the check to do
+      const r = await writeWithTokenCheck<T>(db(), token, limit, siteId, ctes, result)
+      settled = true
+      if ('unauthorized' in r) throw unauthorized()
+      if ('limited' in r) throw rateLimited(r.retryAfterSeconds)
+      if ('forbidden' in r) throw forbidden()
+      return r.rows
+    },
+  }
+  let answer: unknown
+  try {
+    answer = await e.handle({ siteId, params, body, traceId, req, auth })
+  } catch (err) {
+    if (!settled) await auth.check()
+    throw err
+  }
+  if (!settled) {
+    await auth.check()
+    throw new Error('an endpoint with a deferred token check answered without checking the token')
+  }
+  return answer
 }
 
 /**

@@ -20,18 +20,21 @@ interface NewNotification {
   body: string
 }
 
-/** The INSERT of a change's notification (none when no URL is known), alone or in a larger statement. */
-function notificationInsert(n: NewNotification): Prisma.Sql {
+/**
+ * The INSERT of a change's notification (none when no URL is known), alone or in a larger statement;
+ * with `gated`, a part that writes only through the CTE `gate` (see DeferredAuth in lib/http/api-route.ts).
+ */
+function notificationInsert(n: NewNotification, gated = false): Prisma.Sql {
   return Prisma.sql`
     INSERT INTO "Notification" (id, "siteId", type, "resourceRef", "resourceId", status, url, body, state, "nextAttemptAt")
     SELECT gen_random_uuid(), ${n.siteId}, ${n.type}, ${n.resourceRef}::uuid, ${n.resourceId}, ${n.status}, u.url, ${n.body}, 'PENDING', now()
-    FROM (SELECT coalesce(${n.target}::text, (SELECT "notifyUrl" FROM "Site" WHERE id = ${n.siteId})) AS url) u
+    FROM (SELECT coalesce(${n.target}::text, (SELECT "notifyUrl" FROM "Site" WHERE id = ${n.siteId})) AS url) u${gated ? Prisma.sql`, gate` : Prisma.empty}
     WHERE u.url IS NOT NULL
     ON CONFLICT ("resourceRef", status, url) DO NOTHING`
 }
 
 /** The INSERT of a payment's notification, or null while its status is not final. */
-export function paymentNotificationInsert(p: Payment): Prisma.Sql | null {
+export function paymentNotificationInsert(p: Payment, gated = false): Prisma.Sql | null {
   if (!FINAL.has(p.status)) return null
   return notificationInsert({
     type: 'PAYMENT',
@@ -41,7 +44,7 @@ export function paymentNotificationInsert(p: Payment): Prisma.Sql | null {
     status: p.status,
     target: p.callbackUrl ?? invoiceCallbackUrl(p.customFields),
     body: paymentNotificationBody(p),
-  })
+  }, gated)
 }
 
 export async function notifyPayment(tx: Tx, p: Payment): Promise<void> {

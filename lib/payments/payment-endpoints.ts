@@ -19,7 +19,9 @@ export const paymentRoute = apiRoute({
   PUT: endpoint({
     params: paymentPath,
     body: paymentRequestSchema,
-    handle: ({ siteId, params, body }) => createPayment(siteId, params.paymentId, body),
+    // the token is checked in the payment's own statement when it is one (a card or phone payment naming no bill)
+    deferredAuth: true,
+    handle: ({ siteId, params, body, auth }) => createPayment(siteId, params.paymentId, body, undefined, auth),
   }),
   GET: endpoint({
     params: paymentPath,

@@ -5,7 +5,8 @@ import { issuePareq } from '../acquirer/three-ds'
 import { settings } from '../config'
 import { db, isUniqueViolation, jsonParam, sqlRows, withRetry, type Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
-import { fieldError, notFound, requestConflict } from '../http/api-error'
+import { ApiError, fieldError, notFound, requestConflict } from '../http/api-error'
+import type { DeferredAuth } from '../http/api-route'
 import { notifyPayment, paymentNotificationInsert } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
 import { recurrentExpiryProblem } from '../wire/common-schemas'
@@ -23,12 +24,17 @@ export interface PageOrigin {
   admit: (tx: Tx, bill: { id: string; state: BillState }, now: Date) => Promise<void>
 }
 
-/** Payment create (endpoint 1). An identical replay answers the payment as it is now; another request under the same id is a 409. */
-export async function createPayment(siteId: string, paymentId: string, req: PaymentRequest, page?: PageOrigin) {
+/**
+ * Payment create (endpoint 1). An identical replay answers the payment as it is now; another request under the same id is a 409.
+ * `auth`: the API's token check, left to this function (Endpoint.deferredAuth): made inside the one
+ * statement of a direct payment, else first of all.
+ */
+export async function createPayment(siteId: string, paymentId: string, req: PaymentRequest, page?: PageOrigin, auth?: DeferredAuth) {
   const print = fingerprint('payment', req)
   // a series that has ended cannot start; an identical replay of one started before still answers it
   const late = recurrentExpiryProblem(req.recurrent)
   if (late) {
+    await auth?.check()
     const existing = await db().payment.findUnique({ where: { siteId_paymentId: { siteId, paymentId } }, select: { fingerprint: true } })
     if (existing?.fingerprint !== print) throw fieldError('recurrent.expiryDate', late)
     return readPayment(siteId, paymentId)
@@ -36,7 +42,7 @@ export async function createPayment(siteId: string, paymentId: string, req: Paym
   const payment = await withRetry(async () => {
     try {
       // the common case first: a new payment
-      return await insertPayment(siteId, paymentId, req, print, page)
+      return await insertPayment(siteId, paymentId, req, print, page, auth)
     } catch (e) {
       if (!isUniqueViolation(e)) throw e
       // the id exists (a replay, or a concurrent twin that committed first)
@@ -54,7 +60,7 @@ export async function createPayment(siteId: string, paymentId: string, req: Paym
  * payment and its notifications are written by one statement (atomic, one round trip). Any other payment
  * (a named bill, a token, a recurrent charge, a token to issue) is written in a transaction.
  */
-async function insertPayment(siteId: string, paymentId: string, req: PaymentRequest, print: string, page?: PageOrigin): Promise<Payment> {
+async function insertPayment(siteId: string, paymentId: string, req: PaymentRequest, print: string, page?: PageOrigin, auth?: DeferredAuth): Promise<Payment> {
   const now = new Date()
   const direct = req.billId || page ? null : directInstrument(req, now)
   if (direct) {
@@ -63,16 +69,32 @@ async function insertPayment(siteId: string, paymentId: string, req: PaymentRequ
     const bill = implicitBill(onBill, now)
     const row = paymentRow(siteId, paymentId, req, print, direct, direct.answer, bill, now)
     if (!(approved && issuesToken(row))) {
-      const notification = paymentNotificationInsert(row)
+      const parts = (gated: boolean) => {
+        const notification = paymentNotificationInsert(row, gated)
+        return Prisma.sql`
+          bill AS (${implicitBillInsert(siteId, onBill, bill, approved, now, gated)}),
+          payment AS (${paymentInsert(row, gated)} RETURNING *)
+          ${notification ? Prisma.sql`, notification AS (${notification})` : Prisma.empty}`
+      }
+      if (auth && !auth.settled) {
+        // the token checked in the same statement: one round trip for the whole request
+        try {
+          const [payment] = await auth.write<Payment>(parts(true), 'payment')
+          return payment
+        } catch (e) {
+          if (e instanceof ApiError) throw e
+          // the statement failed (most often: the id is taken, a replay) and wrote nothing: the token is
+          // checked on its own, then the failure is handled as below
+          await auth.check()
+          throw e
+        }
+      }
       // a prepared statement on the pool (lib/db/client.ts sqlRows), not through Prisma's runtime
-      const [payment] = await sqlRows<Payment>(Prisma.sql`
-        WITH bill AS (${implicitBillInsert(siteId, onBill, bill, approved, now)}),
-             payment AS (${paymentInsert(row)} RETURNING *)
-             ${notification ? Prisma.sql`, notification AS (${notification})` : Prisma.empty}
-        SELECT * FROM payment`)
+      const [payment] = await sqlRows<Payment>(Prisma.sql`WITH ${parts(false)} SELECT * FROM payment`)
       return payment
     }
   }
+  await auth?.check()
   return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, now, page))
 }
 
@@ -168,17 +190,18 @@ function paymentRow(siteId: string, paymentId: string, req: PaymentRequest, prin
   }
 }
 
-/** The INSERT of a new payment's row (RETURNING is the caller's). */
-function paymentInsert(p: Payment): Prisma.Sql {
+/** The INSERT of a new payment's row (RETURNING is the caller's); with `gated`, written only through the CTE `gate`. */
+function paymentInsert(p: Payment, gated = false): Prisma.Sql {
+  const values = Prisma.sql`${p.id}::uuid, ${p.siteId}, ${p.paymentId}, ${p.billRef}::uuid, ${p.billId}, ${p.fingerprint}, ${p.methodType}, ${p.maskedPan}, ${p.flags}::text[], ${p.currency},
+      ${p.amountMinor}, ${p.capturedMinor}, ${p.refundedMinor}, ${p.reversed}, ${p.status}, ${p.statusReason}, ${p.statusChangedAt}, ${p.createdAt}, ${p.comment}, ${jsonParam(p.customer)}::jsonb,
+      ${jsonParam(p.receipt)}::jsonb, ${jsonParam(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.dueAt}, ${jsonParam(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
+      ${p.seriesRef}::uuid, ${p.callbackUrl}, ${jsonParam(p.customFields)}::jsonb, ${p.pageAttemptKey}`
   return Prisma.sql`
     INSERT INTO "Payment" (id, "siteId", "paymentId", "billRef", "billId", fingerprint, "methodType", "maskedPan", flags, currency,
       "amountMinor", "capturedMinor", "refundedMinor", reversed, status, "statusReason", "statusChangedAt", "createdAt", comment, customer,
       receipt, requirements, "authFlow", "otpAttempts", "dueAt", "cardProfile", "recurrentMinAuthDay", "recurrentExpiry",
       "seriesRef", "callbackUrl", "customFields", "pageAttemptKey")
-    VALUES (${p.id}::uuid, ${p.siteId}, ${p.paymentId}, ${p.billRef}::uuid, ${p.billId}, ${p.fingerprint}, ${p.methodType}, ${p.maskedPan}, ${p.flags}::text[], ${p.currency},
-      ${p.amountMinor}, ${p.capturedMinor}, ${p.refundedMinor}, ${p.reversed}, ${p.status}, ${p.statusReason}, ${p.statusChangedAt}, ${p.createdAt}, ${p.comment}, ${jsonParam(p.customer)}::jsonb,
-      ${jsonParam(p.receipt)}::jsonb, ${jsonParam(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.dueAt}, ${jsonParam(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
-      ${p.seriesRef}::uuid, ${p.callbackUrl}, ${jsonParam(p.customFields)}::jsonb, ${p.pageAttemptKey})`
+    ${gated ? Prisma.sql`SELECT ${values} FROM gate` : Prisma.sql`VALUES (${values})`}`
 }
 
 /** the site's payment's row, as a statement (alone, or preloaded with the token check) */

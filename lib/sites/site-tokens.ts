@@ -99,3 +99,59 @@ function preloadedOf(row: Record<string, unknown>, preload: Prisma.Sql | undefin
   for (const k of Object.keys(row)) if (!k.startsWith('payin:')) own[k] = row[k]
   return { preloaded: own }
 }
+
+export type TokenWrite<T> = { rows: T[] } | { unauthorized: true } | { limited: true; retryAfterSeconds: number } | { forbidden: true }
+
+/**
+ * A write made in the token check's own statement (one round trip, see DeferredAuth in
+ * lib/http/api-route.ts): `ctes` are WITH-clause parts that write only through the CTE `gate`, which
+ * has one row when the token is valid, within its limit and the path's site's, and none otherwise;
+ * `result` names the part whose rows come back. The token's request is counted as checkToken counts it.
+ * When the gate is closed nothing is written and the outcome says why, in checkToken's order (unknown
+ * token, over the limit, another site's).
+ */
+export async function writeWithTokenCheck<T>(db: Db, token: string, defaultPerMinute: number, siteId: string, ctes: Prisma.Sql, result: string): Promise<TokenWrite<T>> {
+  const hash = hashToken(token)
+  const found = Prisma.raw(`"${FOUND}"`)
+  const answer = Prisma.sql`LEFT JOIN (SELECT true AS ${found}, x.* FROM ${Prisma.raw(result)} x) r ON true`
+  let rows: Record<string, unknown>[]
+  if (defaultPerMinute <= 0) {
+    rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
+      WITH t AS (SELECT "siteId" FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL),
+      gate AS (SELECT 1 FROM t WHERE t."siteId" = ${siteId}),
+      ${ctes}
+      SELECT t."siteId" AS ${Prisma.raw(`"${SITE}"`)}, r.* FROM t ${answer}`)
+  } else {
+    rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
+      WITH t AS (
+        SELECT id, "siteId", COALESCE("rateLimitPerMinute", ${defaultPerMinute}::int) AS lim
+        FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL
+      ), w AS (
+        INSERT INTO "RateWindow" ("tokenRef", "windowStart", count)
+        SELECT id, date_trunc('minute', now()), 1 FROM t
+        ON CONFLICT ("tokenRef", "windowStart") DO UPDATE SET count = "RateWindow".count + 1
+        RETURNING count
+      ),
+      gate AS (SELECT 1 FROM t CROSS JOIN w WHERE t."siteId" = ${siteId} AND NOT (t.lim > 0 AND w.count > t.lim)),
+      ${ctes}
+      SELECT t."siteId" AS ${Prisma.raw(`"${SITE}"`)}, t.lim AS "payin:lim", w.count AS "payin:count",
+        EXTRACT(EPOCH FROM date_trunc('minute', now()) + interval '1 minute' - now())::float8 AS "payin:retryAfter", r.*
+      FROM t CROSS JOIN w ${answer}`)
+  }
+  const first = rows[0]
+  if (!first) return { unauthorized: true }
+  if (defaultPerMinute > 0) {
+    const lim = first['payin:lim'] as number
+    if (lim > 0 && (first['payin:count'] as number) > lim) return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(first['payin:retryAfter'] as number)) }
+    if (Math.random() < 0.001) await db.$executeRaw`DELETE FROM "RateWindow" WHERE "windowStart" < now() - interval '10 minutes'`
+  }
+  if (first[SITE] !== siteId) return { forbidden: true }
+  const own: T[] = []
+  for (const row of rows) {
+    if (row[FOUND] !== true) continue
+    const o: Record<string, unknown> = {}
+    for (const k of Object.keys(row)) if (!k.startsWith('payin:')) o[k] = row[k]
+    own.push(o as T)
+  }
+  return { rows: own }
+}

@@ -85,6 +85,23 @@ describe('authentication (401)', () => {
     assertErrorShape(r, 401, 'auth.unauthorized')
   })
 
+  test('an unknown token on a valid card payment is 401 and creates nothing; so is a revoked one', async () => {
+    const id = uid('pay')
+    assertErrorShape(await request('PUT', `/api/sites/${site.siteId}/payments/${id}`, { token: `unknown-${uid()}`, body: cardPayment() }), 401, 'auth.unauthorized')
+    assertErrorShape(await client(site).get(`/payments/${id}`), 404, 'payin.resource.not.found')
+  })
+
+  test('401 comes before every body problem on a create (type, size, JSON, schema)', async () => {
+    const path = `/api/sites/${site.siteId}/payments/${uid('pay')}`
+    const token = `unknown-${uid()}`
+    for (const opts of [
+      { rawBody: 'x=1', headers: { 'Content-Type': 'text/plain' } },
+      { rawBody: `{"comment":"${'x'.repeat(70_000)}"}` },
+      { rawBody: '{"amount":' },
+      { body: { amount: 'nope' } },
+    ]) assertErrorShape(await request('PUT', path, { token, ...opts }), 401, 'auth.unauthorized')
+  })
+
   test('an unknown token on another site path is 401, not 403', async () => {
     const other = await newSite()
     const r = await request('GET', `/api/sites/${other.siteId}/payments/${paymentId}`, { token: `unknown-${uid()}` })
@@ -167,7 +184,7 @@ describe('another site (403)', () => {
     assert.equal(r.status, 200, r.text)
   })
 
-  const asA = (method: string, path: string, opts: { body?: unknown; rawBody?: string } = {}) =>
+  const asA = (method: string, path: string, opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) =>
     request(method, `/api/sites/${b.site.siteId}${path}`, { token: a.site.token, ...opts })
 
   test("reading another site's payment is 403 auth.forbidden", async () => {
@@ -181,6 +198,11 @@ describe('another site (403)', () => {
     assertErrorShape(missing, 403, 'auth.forbidden')
     assert.deepEqual(stable(existing), stable(missing))
     assert.equal(existing.body.cause, undefined)
+  })
+
+  test("403 comes before body problems on a create under another site's path", async () => {
+    for (const opts of [{ rawBody: '{"amount":' }, { body: { amount: 'nope' } }, { rawBody: 'x', headers: { 'Content-Type': 'text/plain' } }])
+      assertErrorShape(await asA('PUT', `/payments/${uid('pay')}`, opts), 403, 'auth.forbidden')
   })
 
   test("creating a payment under another site's path is 403 and creates nothing there", async () => {
