@@ -23,7 +23,52 @@ function canonicalDecimal(raw: string): string | null {
   return `${m[1]}${whole}${fraction ? '.' + fraction : ''}`
 }
 
+/** the number's value, or its text when a double would not reproduce it */
+const numberValue = (raw: string, n = Number(raw)): number | RawNumber => (canonicalDecimal(raw) === String(n) ? n : new RawNumber(raw))
+
+// a JSON number's text (only valid JSON reaches the reviver)
+type ReviverContext = { source?: string }
+const keepNumberText = (_key: string, value: unknown, context?: ReviverContext) =>
+  typeof value === 'number' && context?.source !== undefined ? numberValue(context.source, value) : value
+
+/**
+ * The reader above, and as fast as the engine's own where it can be: JSON.parse reads the same
+ * grammar (the same whitespace, escapes, literals and numbers; keys as own data properties, the last of
+ * twins winning in the first one's place), so a text it accepts, nested at most MAX_DEPTH deep, gives
+ * the same value — numbers through a reviver that sees their source text. Whatever it refuses, or
+ * anything nested deeper, goes to the reader above, for its own answer and error message.
+ */
 export function parseJsonText(text: string): unknown {
+  // one pass outside strings: the deepest nesting, and whether any number is written
+  let depth = 0
+  let deepest = 0
+  let numbers = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 34) {
+      // a string: to its closing quote, over escapes
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i)
+        if (d === 92) i++
+        else if (d === 34) break
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > deepest) deepest = depth
+    } else if (c === 125 || c === 93) depth--
+    else if (c === 45 || (c >= 48 && c <= 57)) numbers = true
+  }
+  if (deepest <= MAX_DEPTH) {
+    try {
+      return numbers ? JSON.parse(text, keepNumberText as (key: string, value: unknown) => unknown) : JSON.parse(text)
+    } catch {
+      // refused: the reader below says why, in its own words
+    }
+  }
+  return parseJsonTextStrict(text)
+}
+
+/** the reader itself (see the top of this file) */
+export function parseJsonTextStrict(text: string): unknown {
   let i = 0
   const fail = (what: string): never => {
     throw new JsonSyntaxError(`${what} at position ${i}`)
@@ -48,9 +93,7 @@ export function parseJsonText(text: string): unknown {
     const m = NUMBER.exec(text)
     if (!m) return fail('unexpected character')
     i += m[0].length
-    const raw = m[0]
-    const n = Number(raw)
-    return canonicalDecimal(raw) === String(n) ? n : new RawNumber(raw)
+    return numberValue(m[0])
   }
   const string = (): string => {
     i++ // opening quote
