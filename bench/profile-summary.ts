@@ -156,6 +156,36 @@ if (args.includes('--groups')) {
   console.log('\nby owner:')
   for (const [g, us] of rows(groups)) console.log(`${((us / busy) * 100).toFixed(1).padStart(5)}%  ${g}`)
 }
+// --ours: the time spent under our code's frames (inclusive), by the owner of the code that ran
+if (args.includes('--ours')) {
+  const parent = new Map<number, number>()
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
+  const ourCache = new Map<number, boolean>()
+  const isOurs = (id: number): boolean => {
+    const n = byId.get(id)!
+    const c = category(n.callFrame.url, n.callFrame.functionName, n.callFrame.lineNumber, n.callFrame.columnNumber)
+    return group(c).startsWith('our code')
+  }
+  const underOurs = (id: number): boolean => {
+    const known = ourCache.get(id)
+    if (known !== undefined) return known
+    const p = parent.get(id)
+    const r = isOurs(id) || (p !== undefined && underOurs(p))
+    ourCache.set(id, r)
+    return r
+  }
+  const under = new Map<string, number>()
+  let inside = 0
+  for (const [id, us] of self) {
+    const n = byId.get(id)!
+    const c = category(n.callFrame.url, n.callFrame.functionName, n.callFrame.lineNumber, n.callFrame.columnNumber)
+    if (c === 'idle' || !underOurs(id)) continue
+    inside += us
+    under.set(group(c), (under.get(group(c)) ?? 0) + us)
+  }
+  console.log(`\nunder our code's frames (inclusive): ${((inside / busy) * 100).toFixed(1)}% of busy time, of which:`)
+  for (const [g, us] of rows(under)) console.log(`${((us / busy) * 100).toFixed(1).padStart(5)}%  ${g}`)
+}
 if (args.includes('--functions')) {
   console.log('\nfunctions by self time:')
   for (const [f, us] of rows(byFunction).slice(0, top)) console.log(`${((us / busy) * 100).toFixed(1).padStart(5)}%  ${f}`)

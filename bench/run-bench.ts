@@ -198,8 +198,9 @@ async function main() {
     // the home page (server-rendered, no database)
     const BOUND_ROUTE = { name: 'bound: an empty route handler (Next.js only)', path: '/api/bench-empty' }
     const BOUND_PAGE = { name: 'bound: a page without data (Next.js rendering only)', path: '/' }
-    // not a target's measure: what Next.js alone costs for a request with a JSON body in and out (the
-    // creation's body), to tell Next's share of a creation from ours
+    // not targets' measures: what Next.js alone costs for a read's answer (a payment's JSON) and for a
+    // request with a JSON body in and out (the creation's body), to tell Next's share of them from ours
+    const BOUND_JSON = { name: 'bound: an empty route handler answering a payment\'s JSON with the API\'s headers (Next.js only)', path: '/api/bench-empty?json' }
     const BOUND_BODY = { name: 'bound: an empty route handler reading the creation\'s body, answering {} (Next.js only)', path: '/api/bench-empty', body: JSON.stringify(card('10.00')) }
     const bound = async (b: { name: string; path: string; body?: string }): Promise<Figures> => {
       const request: autocannon.Request = b.body ? { method: 'PUT', path: b.path, body: b.body } : { method: 'GET', path: b.path }
@@ -217,6 +218,7 @@ async function main() {
       const routeBound = withBounds && (ONLY.includes('bound') || chosen.some((s) => !s.name.startsWith('render'))) ? await bound(BOUND_ROUTE) : null
       const pageBound = withBounds && (ONLY.includes('bound') || chosen.some((s) => s.name.startsWith('render'))) ? await bound(BOUND_PAGE) : null
       if (withBounds && (ONLY.includes('bound') || chosen.some((s) => s.name.startsWith('create a one-step')))) await bound(BOUND_BODY)
+      if (withBounds && (ONLY.includes('bound') || chosen.some((s) => s.name.startsWith('read')))) await bound(BOUND_JSON)
       for (const s of chosen) {
         await drive(appBase, s.app, auth, 2)
         const a = await drive(appBase, s.app, auth)
@@ -234,7 +236,8 @@ async function main() {
     const routeBound = await bound(BOUND_ROUTE)
     const pageBound = await bound(BOUND_PAGE)
     const bodyBound = await bound(BOUND_BODY)
-    const bounds = ([[BOUND_ROUTE, routeBound], [BOUND_PAGE, pageBound], [BOUND_BODY, bodyBound]] as const).map(
+    const jsonBound = await bound(BOUND_JSON)
+    const bounds = ([[BOUND_ROUTE, routeBound], [BOUND_PAGE, pageBound], [BOUND_JSON, jsonBound], [BOUND_BODY, bodyBound]] as const).map(
       ([b, f]) => `| ${b.name} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} | | | | | | ${cpuMs(f)} |`,
     )
     const measured = new Map<string, Figures>()
