@@ -62,7 +62,10 @@ function cpuSnapshot(serviceGroup: number | undefined): { service: number; postg
     // fields after the name: state ppid pgrp … utime (14th of the line) stime (15th)
     const ticks = Number(f[11]) + Number(f[12])
     if (Number(f[2]) === serviceGroup) service += ticks
-    else if (comm === 'postgres' && (Number(pid) === postmaster || Number(f[1]) === postmaster)) postgres += ticks
+    // the postmaster with the backends it has reaped (cutime, cstime), so that one ending between two
+    // snapshots still counts
+    else if (comm === 'postgres' && Number(pid) === postmaster) postgres += ticks + Number(f[13]) + Number(f[14])
+    else if (comm === 'postgres' && Number(f[1]) === postmaster) postgres += ticks
   }
   const u = process.cpuUsage()
   return { service: service / TICK, postgres: postgres / TICK, bench: (u.user + u.system) / 1e6, at: performance.now() / 1000 }
