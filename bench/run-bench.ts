@@ -44,7 +44,7 @@ function drive(url: string, request: autocannon.Request, headers: Record<string,
 }
 
 async function main() {
-  buildIfChanged(log)
+  await buildIfChanged(log)
   await stopEmbeddedPostgres(PG, 'immediate').catch(() => {})
   fs.rmSync(PG.dataDir, { recursive: true, force: true })
   const { url } = await startEmbeddedPostgres(PG)

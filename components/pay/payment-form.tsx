@@ -1,30 +1,25 @@
-'use client'
 // The payer's form: card (number grouped as typed, brand, MM/YY, CVV) or mobile balance, an amount
 // for open bills, then the code step, the 3-D Secure hand-off or the wait for the operator. Checked in
-// the browser with the schema the server checks again; card fields are cleared once sent.
+// the browser with the schema the server checks again; card fields are cleared once sent. Rendered on
+// the server by the page (pages/pay/[invoiceUid].tsx), then taken over in the browser by the page's own
+// small script (payment-form-island.tsx, bundled by scripts/pay-form-bundle.ts).
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { cardBrand, codeFormSchema, formatExpiry, groupCardNumber, payFormSchema, type PayFormInput } from '@/lib/pay-form/form-schema'
 import { errorText, type Messages } from '@/lib/pay-form/messages'
 import type { NextStep } from '@/lib/pay-form/form-service'
+import type { PaymentFormData } from '@/lib/pay-form/pay-page'
 
-export interface PaymentFormProps {
-  t: Messages
-  invoiceUid: string
-  currency: string
-  /** the bill's amount for people, or null for an open bill */
-  amountLabel: string | null
-  mobileAllowed: boolean
-  /** a decline to show at once (after returning from 3-D Secure) */
-  declinedReason?: string
-}
+/** where the page puts the form, and the data it was rendered with (for the browser script to take over) */
+export const PAY_FORM_ROOT = 'pay-form'
+export const PAY_FORM_DATA = 'pay-form-data'
 
 type Stage = { kind: 'form' } | { kind: 'otp'; attemptId: string; text: string } | { kind: 'wait'; attemptId: string } | { kind: 'leaving' }
 
 const FORM_FIELDS = ['pan', 'expiry', 'cvv', 'phone', 'amount', 'method'] as const
 
-export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowed, declinedReason }: PaymentFormProps) {
+export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowed, declinedReason }: PaymentFormData) {
   const schema = useMemo(() => payFormSchema({ openAmount: amountLabel === null }), [amountLabel])
   const form = useForm<PayFormInput, unknown, PayFormInput>({
     resolver: zodResolver(schema, undefined, { raw: true }),
@@ -33,7 +28,7 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
   })
   const { register, handleSubmit, watch, setValue, setError, formState } = form
   const [stage, setStage] = useState<Stage>({ kind: 'form' })
-  const [declined, setDeclined] = useState<string | undefined>(declinedReason)
+  const [declined, setDeclined] = useState<string | undefined>(declinedReason ?? undefined)
   const [status, setStatus] = useState('')
   const [generalError, setGeneralError] = useState('')
   const method = watch('method')

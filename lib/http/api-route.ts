@@ -35,7 +35,7 @@ type Method = (typeof METHODS)[number]
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> }
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>
 
-export interface Endpoint<P extends z.ZodType, B extends z.ZodType> {
+export interface Endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType> {
   params: P
   /** the request body's schema; omit for bodiless endpoints */
   body?: B
@@ -47,12 +47,12 @@ export interface Endpoint<P extends z.ZodType, B extends z.ZodType> {
 }
 
 /** Declares the endpoint for a type checker while keeping its own P and B. */
-export function endpoint<P extends z.ZodType, B extends z.ZodType = z.ZodUndefined>(e: Endpoint<P, B>): Endpoint<P, B> {
+export function endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType = z.ZodUndefined>(e: Endpoint<P, B>): Endpoint<P, B> {
   return e
 }
 
 /** Handlers for every HTTP method of a route: the given endpoints, 405 for the others. */
-export function apiRoute(endpoints: Partial<Record<Method, Endpoint<z.ZodType, z.ZodType>>>): Record<Method, RouteHandler> {
+export function apiRoute(endpoints: Partial<Record<Method, Endpoint<z.core.$ZodType, z.core.$ZodType>>>): Record<Method, RouteHandler> {
   const allowed = Object.keys(endpoints) as Method[]
   const out = {} as Record<Method, RouteHandler>
   for (const m of METHODS) {
@@ -100,7 +100,7 @@ function json(status: number, body: unknown, ids: { 'X-Trace-Id': string; 'X-Req
   })
 }
 
-async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
+async function run(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
   let siteId = ''
   if (e.access === 'payer' && isCrossSite(req)) throw forbidden('Cross-site requests are refused')
   if (e.access !== 'public' && e.access !== 'payer') {
@@ -150,13 +150,13 @@ export function isCrossSite(req: Request): boolean {
   return origin !== new URL(settings().publicBaseUrl).origin && origin !== `${proto}://${host}`
 }
 
-export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const r = schema.safeParse(value)
+export function parse<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S> {
+  const r = z.safeParse(schema, value)
   if (r.success) return r.data
   throw validationError(fieldErrors(r.error))
 }
 
-export function fieldErrors(error: z.ZodError): FieldErrors {
+export function fieldErrors(error: z.core.$ZodError): FieldErrors {
   const cause: FieldErrors = {}
   for (const issue of error.issues) addFieldError(cause, fieldPath(issue.path), issue.message)
   return cause
@@ -173,9 +173,9 @@ function addFieldError(cause: FieldErrors, key: string, message: string): void {
 }
 
 /** a request body: its schema's problems and its unstorable strings, all named in one 400 */
-function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+function parseBody<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S> {
   const unstorable = unstorableText(value)
-  const r = schema.safeParse(value)
+  const r = z.safeParse(schema, value)
   if (r.success && !unstorable.length) return r.data
   const cause = r.success ? {} : fieldErrors(r.error)
   for (const { path, message } of unstorable) addFieldError(cause, fieldPath(path), message)

@@ -1,5 +1,8 @@
 // `npm run dev`: Next.js in development mode behind the same front door, on an embedded PostgreSQL of
 // its own (migrated, with its demo site), reloading code when a file changes, without a restart.
+// Next.js allows one development server per checkout (its .next/dev): with an `npm run dev` of this
+// checkout running, this test fails saying so. (Another build directory would make Next.js rewrite
+// tsconfig.json.)
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'

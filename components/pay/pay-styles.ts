@@ -1,4 +1,6 @@
-/* The payment page: system fonts only, readable from 360 px up. */
+// The payment page's styles, inlined into its HTML (no stylesheet request before the first paint):
+// system fonts only, readable from 360 px up.
+export const PAY_PAGE_CSS = `body { margin:0 }
 .pay { --ink:#1d2330; --muted:#5b6475; --line:#d5d9e0; --accent:#1d4ed8; --bad:#b42318; --good:#067647;
   min-height:100vh; background:#f4f5f7; color:var(--ink); padding:1.5rem .75rem; box-sizing:border-box;
   font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif }
@@ -33,3 +35,4 @@
 .pay-result.good .pay-icon { color:var(--good) } .pay-result.bad .pay-icon { color:var(--bad) }
 .pay-visually-hidden { position:absolute; width:1px; height:1px; overflow:hidden; clip:rect(0 0 0 0); white-space:nowrap }
 .pay-link { color:var(--accent); font-weight:600 }
+`
