@@ -1,10 +1,17 @@
 // The payment page's browser script: React takes over the form the server rendered, with the data it
 // was rendered with. Bundled on its own by scripts/pay-form-bundle.ts (React, react-hook-form, zod/mini
-// and the form: about 95 KB gzipped), not by Next.js, whose app-router runtime alone is 135 KB gzipped.
+// and the form: about 92 KB gzipped), not by Next.js, whose app-router runtime alone is 135 KB gzipped.
+// The page runs it at the payer's first move on the form (pages/pay/[invoiceUid].tsx); hydration runs
+// as a transition, after the task that evaluated this module: React then works in slices of a few
+// milliseconds, so a slow phone's main thread is never blocked long while the payer types.
+import { startTransition } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import type { PaymentFormData } from '@/lib/pay-form/pay-page'
 import { PAY_FORM_DATA, PAY_FORM_ROOT, PaymentForm } from './payment-form'
 
 const root = document.getElementById(PAY_FORM_ROOT)
 const data = document.getElementById(PAY_FORM_DATA)?.textContent
-if (root && data) hydrateRoot(root, <PaymentForm {...(JSON.parse(data) as PaymentFormData)} />)
+if (root && data) {
+  const props = JSON.parse(data) as PaymentFormData
+  setTimeout(() => startTransition(() => void hydrateRoot(root, <PaymentForm {...props} />)), 0)
+}

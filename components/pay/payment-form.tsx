@@ -23,7 +23,9 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
   const schema = useMemo(() => payFormSchema({ openAmount: amountLabel === null }), [amountLabel])
   const form = useForm<PayFormInput, unknown, PayFormInput>({
     resolver: zodResolver(schema, undefined, { raw: true }),
-    defaultValues: { method: 'card', pan: '', expiry: '', cvv: '', phone: '', amount: '' },
+    // no defaults for the typed fields: what the payer typed before the page's script took the form over
+    // (it loads at the first interaction, see payment-form-island.tsx) is read from the inputs, not wiped
+    defaultValues: { method: 'card' },
     mode: 'onTouched',
   })
   const { register, handleSubmit, watch, setValue, setError, formState } = form
@@ -31,6 +33,9 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
   const [declined, setDeclined] = useState<string | undefined>(declinedReason ?? undefined)
   const [status, setStatus] = useState('')
   const [generalError, setGeneralError] = useState('')
+  // false as rendered on the server, true once the browser runs the form
+  const [live, setLive] = useState(false)
+  useEffect(() => setLive(true), [])
   const method = watch('method')
   const brand = cardBrand(watch('pan') ?? '')
   const base = `/pay/${invoiceUid}`
@@ -126,9 +131,10 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
 
   if (stage.kind === 'otp') return <CodeStep t={t} text={stage.text} onCode={(code) => post(`${base}/attempts/${encodeURIComponent(stage.attemptId)}/code`, { code })} onStep={follow} />
 
-  const busy = formState.isSubmitting || stage.kind !== 'form'
+  // until the page's script has taken the form over, it cannot be sent (and never as a GET with the card in its address)
+  const busy = !live || formState.isSubmitting || stage.kind !== 'form'
   return (
-    <form onSubmit={handleSubmit(onSubmit, () => setStatus(t.errorSummary))} noValidate aria-busy={busy}>
+    <form method="post" onSubmit={handleSubmit(onSubmit, () => setStatus(t.errorSummary))} noValidate aria-busy={busy}>
       {declined && (
         <div className="pay-alert" role="alert" data-testid="declined">
           <strong>{t.declined}</strong> {t.reasons[declined] ?? t.reasons.other} {declined !== 'BILL_ALREADY_PAID' && declined !== 'BILL_EXPIRED' ? t.tryAgain : ''}
@@ -265,6 +271,7 @@ function CodeStep({ t, text, onCode, onStep }: {
   const error = errorText(t, formState.errors.code?.message)
   return (
     <form
+      method="post"
       noValidate
       onSubmit={handleSubmit(async ({ code }) => {
         const r = await onCode(code)

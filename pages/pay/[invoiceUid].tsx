@@ -31,6 +31,17 @@ export const getServerSideProps: GetServerSideProps<Props> = async ({ params, qu
 /** JSON inside a <script> element: `<` escaped so no text can close it */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
 
+/**
+ * The form's script is fetched at once (modulepreload) but run at the payer's first move on the form
+ * (focus, touch, pointer, key): until then the main thread stays free and the page is fully usable as
+ * HTML (the inputs take typing; sending waits for the script, its button is disabled until then).
+ */
+const FIRST_MOVES = ['focusin', 'pointerdown', 'touchstart', 'keydown', 'mouseover']
+const loader = (src: string) =>
+  `const f=document.getElementById(${JSON.stringify(PAY_FORM_ROOT)}),m=${JSON.stringify(FIRST_MOVES)};` +
+  `if(f){const go=()=>{m.forEach(e=>f.removeEventListener(e,go,true));import(${JSON.stringify(src)})};` +
+  `m.forEach(e=>f.addEventListener(e,go,{capture:true,passive:true}))}`
+
 export default function PayPage(props: Props) {
   const { t } = props
   return (
@@ -42,7 +53,7 @@ export default function PayPage(props: Props) {
         <meta name="description" content={t.secure} />
         <link rel="icon" href="/icon.svg" type="image/svg+xml" />
         <style dangerouslySetInnerHTML={{ __html: PAY_PAGE_CSS }} />
-        {props.script && <script type="module" src={props.script} nonce={props.nonce ?? undefined} />}
+        {props.script && <link rel="modulepreload" href={props.script} fetchPriority="low" nonce={props.nonce ?? undefined} />}
       </Head>
       <main className="pay" lang={props.lang}>
         <div className="pay-card">
@@ -66,6 +77,7 @@ export default function PayPage(props: Props) {
                 <PaymentForm {...props.form} />
               </div>
               <script type="application/json" id={PAY_FORM_DATA} dangerouslySetInnerHTML={{ __html: scriptJson(props.form) }} />
+              {props.script && <script type="module" nonce={props.nonce ?? undefined} dangerouslySetInnerHTML={{ __html: loader(props.script) }} />}
               <p className="pay-note">
                 {t.secure} {t.sandbox}
               </p>
