@@ -23,9 +23,10 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
   const schema = useMemo(() => payFormSchema({ openAmount: amountLabel === null }), [amountLabel])
   const form = useForm<PayFormInput, unknown, PayFormInput>({
     resolver: zodResolver(schema, undefined, { raw: true }),
-    // no defaults for the typed fields: what the payer typed before the page's script took the form over
-    // (it loads at the first interaction, see payment-form-island.tsx) is read from the inputs, not wiped
-    defaultValues: { method: 'card' },
+    // no defaults for what the payer can have typed or chosen before the page's script took the form over
+    // (it runs at the first interaction, see pages/pay/[invoiceUid].tsx): read from the inputs, not wiped.
+    // Without the method choice the method is the card.
+    defaultValues: mobileAllowed ? {} : { method: 'card' },
     mode: 'onTouched',
   })
   const { register, handleSubmit, watch, setValue, setError, formState } = form
@@ -33,10 +34,22 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
   const [declined, setDeclined] = useState<string | undefined>(declinedReason ?? undefined)
   const [status, setStatus] = useState('')
   const [generalError, setGeneralError] = useState('')
-  // false as rendered on the server, true once the browser runs the form
-  const [live, setLive] = useState(false)
-  useEffect(() => setLive(true), [])
-  const method = watch('method')
+  // the form runs in the browser now: a submission the page held back until then (pages/pay/[invoiceUid].tsx) is made
+  const formRef = useRef<HTMLFormElement | null>(null)
+  // one more render once mounted: what react-hook-form read from the inputs (a card number or method
+  // chosen before) shows (brand, the method's fields)
+  const [, setMounted] = useState(false)
+  useEffect(() => {
+    setMounted(true)
+    const host = formRef.current?.parentElement
+    if (!host) return
+    host.dataset.live = '1'
+    if (host.dataset.pending) {
+      delete host.dataset.pending
+      formRef.current?.requestSubmit()
+    }
+  }, [])
+  const method = watch('method') ?? 'card'
   const brand = cardBrand(watch('pan') ?? '')
   const base = `/pay/${invoiceUid}`
 
@@ -131,10 +144,10 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
 
   if (stage.kind === 'otp') return <CodeStep t={t} text={stage.text} onCode={(code) => post(`${base}/attempts/${encodeURIComponent(stage.attemptId)}/code`, { code })} onStep={follow} />
 
-  // until the page's script has taken the form over, it cannot be sent (and never as a GET with the card in its address)
-  const busy = !live || formState.isSubmitting || stage.kind !== 'form'
+  const busy = formState.isSubmitting || stage.kind !== 'form'
   return (
-    <form method="post" onSubmit={handleSubmit(onSubmit, () => setStatus(t.errorSummary))} noValidate aria-busy={busy}>
+    // method post: even sent by the browser itself (no script at all), the card never goes into an address
+    <form ref={formRef} method="post" onSubmit={handleSubmit(onSubmit, () => setStatus(t.errorSummary))} noValidate aria-busy={busy}>
       {declined && (
         <div className="pay-alert" role="alert" data-testid="declined">
           <strong>{t.declined}</strong> {t.reasons[declined] ?? t.reasons.other} {declined !== 'BILL_ALREADY_PAID' && declined !== 'BILL_EXPIRED' ? t.tryAgain : ''}
@@ -155,7 +168,7 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
           <legend>{t.method}</legend>
           <div className="pay-methods">
             <label>
-              <input type="radio" value="card" {...register('method')} /> {t.card}
+              <input type="radio" value="card" defaultChecked {...register('method')} /> {t.card}
             </label>
             <label>
               <input type="radio" value="mobile" {...register('method')} /> {t.mobile}

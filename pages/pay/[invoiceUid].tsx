@@ -32,15 +32,17 @@ export const getServerSideProps: GetServerSideProps<Props> = async ({ params, qu
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
 
 /**
- * The form's script is fetched at once (modulepreload) but run at the payer's first move on the form
- * (focus, touch, pointer, key): until then the main thread stays free and the page is fully usable as
- * HTML (the inputs take typing; sending waits for the script, its button is disabled until then).
+ * The form's script is fetched at once (modulepreload, low priority) but run at the payer's first move
+ * on the form (focus, touch, pointer, key): until then the main thread stays free and the page is plain
+ * HTML whose fields take typing. A submission before the script runs is held (never sent by the browser
+ * itself) and made by the form once it runs (components/pay/payment-form.tsx).
  */
 const FIRST_MOVES = ['focusin', 'pointerdown', 'touchstart', 'keydown', 'mouseover']
 const loader = (src: string) =>
   `const f=document.getElementById(${JSON.stringify(PAY_FORM_ROOT)}),m=${JSON.stringify(FIRST_MOVES)};` +
-  `if(f){const go=()=>{m.forEach(e=>f.removeEventListener(e,go,true));import(${JSON.stringify(src)})};` +
-  `m.forEach(e=>f.addEventListener(e,go,{capture:true,passive:true}))}`
+  `if(f){let s=0;const go=()=>{if(s)return;s=1;m.forEach(e=>f.removeEventListener(e,go,true));import(${JSON.stringify(src)})};` +
+  `m.forEach(e=>f.addEventListener(e,go,{capture:true,passive:true}));` +
+  `f.addEventListener("submit",e=>{if(f.dataset.live)return;e.preventDefault();e.stopImmediatePropagation();f.dataset.pending="1";go()},true)}`
 
 export default function PayPage(props: Props) {
   const { t } = props

@@ -38,7 +38,7 @@ test('a page request is logged with its trace id; a static asset is not', async 
 
   // the payment page's own script, and a script of Next.js (the home page's)
   const home = await (await fetch(`${BASE_URL}/`)).text()
-  for (const script of [/src="(\/_pay\/[^"]+\.js)"/.exec(html)?.[1], /src="(\/_next\/static\/[^"]+\.js)"/.exec(home)?.[1]]) {
+  for (const script of [/"(\/_pay\/payment-form\.[0-9a-f]+\.js)"/.exec(html)?.[1], /src="(\/_next\/static\/[^"]+\.js)"/.exec(home)?.[1]]) {
     assert.ok(script, 'the page loads a script')
     const asset = await fetch(`${BASE_URL}${script}`)
     await asset.arrayBuffer()

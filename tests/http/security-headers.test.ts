@@ -49,7 +49,7 @@ test("the pages' scripts, and the 3-D Secure return, carry a trace id too", asyn
   const bill = await api.put(`/bills/${uid('b')}`, { amount: { value: '1.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86400_000).toISOString() })
   const home = await (await fetch(`${BASE_URL}/`)).text()
   const payPage = await (await fetch(`${BASE_URL}/pay/${bill.body.invoiceUid}`)).text()
-  const scripts = [/src="(\/_next\/static\/[^"]+\.js)"/.exec(home)?.[1], /src="(\/_pay\/payment-form\.[0-9a-f]+\.js)"/.exec(payPage)?.[1]]
+  const scripts = [/src="(\/_next\/static\/[^"]+\.js)"/.exec(home)?.[1], /"(\/_pay\/payment-form\.[0-9a-f]+\.js)"/.exec(payPage)?.[1]]
   for (const script of scripts) {
     assert.ok(script, 'the page loads a script')
     const { status, h } = await headersOf(script)
