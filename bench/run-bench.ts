@@ -3,7 +3,11 @@
 // the same database work). Writes bench/RESULTS.md.
 //   env: BENCH_CONNECTIONS (32), BENCH_DURATION seconds (10), DATABASE_POOL_SIZE (the service's, and the floor's),
 //   BENCH_ONLY (a word of the scenarios to run; then only those run, and the figures are printed, not written),
-//   BENCH_PROFILE (a directory for a CPU profile of the service)
+//   BENCH_PROFILE (a directory for a CPU profile of the service),
+//   BENCH_PORT (4201: the service; the floor on the next port, a second instance on the one after),
+//   BENCH_PG_PORT (54359), BENCH_PG_DIR (data/bench-pg): for two benches on one machine.
+//   BENCH_ONLY=lighthouse: only the payment page in the browser (bench/lighthouse.ts: Lighthouse and the
+//   page's script weight), which the full bench also runs; a figure short of its target exits non-zero.
 import autocannon from 'autocannon'
 import { spawn } from 'node:child_process'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
@@ -14,14 +18,15 @@ import { applyMigrations } from '../lib/db/migrations.ts'
 import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
 import { buildIfChanged } from '../scripts/app-build.ts'
 import { startFloor } from './floor-server.ts'
+import { benchPaymentPage } from './lighthouse.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32)
 const DURATION = Number(process.env.BENCH_DURATION || 10)
 const POOL = Number(process.env.DATABASE_POOL_SIZE || 10)
 const ONLY = process.env.BENCH_ONLY
-const APP_PORT = 4201
-const FLOOR_PORT = 4202
-const PG = { dataDir: 'data/bench-pg', port: 54359, database: 'payin_bench' }
+const APP_PORT = Number(process.env.BENCH_PORT || 4201)
+const FLOOR_PORT = APP_PORT + 1
+const PG = { dataDir: process.env.BENCH_PG_DIR || 'data/bench-pg', port: Number(process.env.BENCH_PG_PORT || 54359), database: 'payin_bench' }
 const log = (l: string) => console.log(`[bench] ${l}`)
 
 interface Figures {
@@ -96,6 +101,10 @@ async function main() {
       await put(`/payments/big-${i}`, card('1000000.00'))
       invoices.push((await put(`/bills/page-${i}`, { amount: { value: '1490.00', currency: 'RUB' }, comment: 'Order', expirationDateTime: new Date(Date.now() + 86400_000 * 10).toISOString() })).invoiceUid)
     }
+    // the payment page in the browser, before any load (bench/lighthouse.ts)
+    const browserPage = !ONLY || ONLY === 'lighthouse' ? await benchPaymentPage({ baseUrl: appBase, pagePath: `/pay/${invoices[0]}` }) : undefined
+    if (browserPage && !browserPage.ok) process.exitCode = 1 // once the results are written
+    if (ONLY === 'lighthouse') return
     let n = 0
     const next = <T,>(xs: T[]) => xs[n++ % xs.length]
     const uniq = () => `${Date.now().toString(36)}-${(n++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`
@@ -202,7 +211,7 @@ async function main() {
     ]
     const notesFile = 'bench/NOTES.md'
     const notes = fs.existsSync(notesFile) ? ['', fs.readFileSync(notesFile, 'utf8').trim()] : []
-    fs.writeFileSync('bench/RESULTS.md', [...header, ...rows, ...notes, ''].join('\n'))
+    fs.writeFileSync('bench/RESULTS.md', [...header, ...rows, ...(browserPage?.markdown ?? []), ...notes, ''].join('\n'))
     log('written to bench/RESULTS.md')
   } finally {
     await db.end()
