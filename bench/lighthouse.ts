@@ -6,6 +6,7 @@
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, chromiumVersion } from './chromium.ts'
 import { GZIP_LEVEL, SCRIPT_BUDGET_GZIP, describePageWeight, kb, measurePageWeight, type PageWeight } from './page-weight.ts'
@@ -26,7 +27,9 @@ export interface LighthouseRun {
   scriptTransferBytes: number
   /** the script requests Lighthouse saw */
   scriptUrls: string[]
-  /** what is not passing: audits of the three categories scoring below 1, and insights with savings */
+  /** the element Lighthouse took as the largest contentful paint (a CSS selector and its text) */
+  lcpElement: string
+  /** what is not passing: audits and insights of the three categories scoring below 1 (metrics aside) */
   findings: { id: string; title: string; displayValue: string; score: number | null }[]
   lighthouseVersion: string
   userAgent: string
@@ -47,20 +50,23 @@ function figures(lhr: any, report: string): LighthouseRun {
   const requests: any[] = audits['network-requests']?.details?.items ?? []
   const scripts = requests.filter((r) => r.resourceType === 'Script')
   // the metrics are figures of their own; what else the categories weigh or show
+  const metrics = new Set(['largest-contentful-paint', 'total-blocking-time', 'interactive', 'first-contentful-paint', 'cumulative-layout-shift', 'speed-index'])
   const inCategories = new Set(
     CATEGORIES.flatMap((c) => lhr.categories[c].auditRefs.filter((a: { group?: string }) => a.group !== 'metrics').map((a: { id: string }) => a.id)),
   )
   const findings = Object.values(audits)
-    .filter((a) => inCategories.has(a.id))
-    .filter((a) =>
-      a.scoreDisplayMode === 'metricSavings'
-        ? (a.score ?? 1) < 1 || Object.values(a.metricSavings ?? {}).some((v) => v > 0)
-        : ['binary', 'numeric'].includes(a.scoreDisplayMode) && a.score !== null && a.score < 1,
-    )
-    .map((a) => ({ id: a.id, title: a.title, displayValue: a.displayValue ?? '', score: a.score }))
+    .filter((a) => inCategories.has(a.id) && !metrics.has(a.id))
+    .filter((a) => ['binary', 'numeric', 'metricSavings'].includes(a.scoreDisplayMode) && a.score !== null && a.score < 1)
+    .map((a) => {
+      // what the issues panel holds (e.g. "Content security policy") says more than the audit's title
+      const issues = a.id === 'inspector-issues' ? (a.details?.items ?? []).map((i: { issueType?: string }) => i.issueType).filter(Boolean).join(', ') : ''
+      return { id: a.id, title: a.title, displayValue: a.displayValue ?? issues, score: a.score }
+    })
+  const lcpNode = (audits['lcp-breakdown-insight']?.details?.items ?? []).find((i: { type?: string }) => i.type === 'node')
   return {
     scores: Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c].score ?? 0) * 100)])) as LighthouseRun['scores'],
     lcpMs: num('largest-contentful-paint'),
+    lcpElement: lcpNode ? `${lcpNode.selector} (“${String(lcpNode.nodeLabel ?? '').slice(0, 60)}”)` : 'unknown',
     tbtMs: num('total-blocking-time'),
     interactiveMs: num('interactive'),
     fcpMs: num('first-contentful-paint'),
@@ -95,7 +101,7 @@ export async function runLighthouse(url: string, runs = 3, log: (l: string) => v
   const all: LighthouseRun[] = []
   for (let i = 0; i < runs; i++) {
     const r = await runOnce(url)
-    log(`Lighthouse run ${i + 1}/${runs}: performance ${r.scores.performance}, LCP ${ms(r.lcpMs)}, TBT ${ms(r.tbtMs)}, interactive ${ms(r.interactiveMs)}`)
+    log(`Lighthouse run ${i + 1}/${runs}: performance ${r.scores.performance}, LCP ${ms(r.lcpMs)}, TBT ${ms(r.tbtMs)}, interactive ${ms(r.interactiveMs)}; LCP element ${r.lcpElement}`)
     all.push(r)
   }
   const sorted = [...all].sort((a, b) => a.scores.performance - b.scores.performance || b.lcpMs - a.lcpMs)
@@ -146,7 +152,9 @@ export async function benchPaymentPage({
   const url = new URL(pagePath, baseUrl).href
   // the server's first renders (code loaded, caches filled) are not the page's
   for (let i = 0; i < 5; i++) await fetch(url).then((r) => r.text())
-  log(`the payment page in the browser: Lighthouse ${runs}× (mobile, simulated throttling) on ${chromiumVersion()}`)
+  // the runs' TBT and LCP move with whatever else the machine's cores are doing
+  const load = `load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`
+  log(`the payment page in the browser: Lighthouse ${runs}× (mobile, simulated throttling) on ${chromiumVersion()}; ${load}`)
   const { median, runs: all } = await runLighthouse(url, runs, log)
   fs.mkdirSync(path.dirname(reportFile), { recursive: true })
   fs.writeFileSync(reportFile, median.report)
@@ -157,6 +165,7 @@ export async function benchPaymentPage({
   const list = checks(median, weight)
   log(`payment page (median of ${runs} Lighthouse runs by performance score):`)
   for (const c of list) log(`  ${c.figure}: ${c.value} (target ${c.target}) ${c.met ? 'met' : 'NOT MET'}`)
+  log(`  LCP element ${median.lcpElement}`)
   log(`  first contentful paint ${ms(median.fcpMs)}, speed index ${ms(median.speedIndexMs)}, CLS ${median.cls.toFixed(3)}, unused JavaScript ${kb(median.unusedJsBytes)}, scripts transferred ${kb(median.scriptTransferBytes)}`)
   for (const f of median.findings) log(`  finding: ${f.title}${f.displayValue ? ` — ${f.displayValue}` : ''} [${f.id}]`)
   const ok = list.every((c) => c.met)
@@ -167,12 +176,13 @@ export async function benchPaymentPage({
     '## Payment page in the browser',
     '',
     `Lighthouse ${median.lighthouseVersion} (\`bench/lighthouse.ts\`; \`BENCH_ONLY=lighthouse npm run bench\` runs this part alone) on ${esc(chromiumVersion())} (headless), Node ${process.version}: its defaults — mobile form factor and screen, simulated throttling (slow 4G, 4× CPU) — on a bill's page \`/pay/<invoiceUid>\` served by the production build. ` +
-      `${runs} runs; the median one by performance score is shown (performance scores of the runs: ${all.map((r) => r.scores.performance).join(', ')}). ` +
+      `${runs} runs; the median one by performance score is shown (the runs: performance ${all.map((r) => r.scores.performance).join(', ')}; LCP ${all.map((r) => ms(r.lcpMs)).join(', ')}; TBT ${all.map((r) => ms(r.tbtMs)).join(', ')}; ${load} before the runs: the machine's other work lengthens TBT and LCP). ` +
       `Script weight (\`bench/page-weight.ts\`): every script file the page loads (its HTML's \`<script src>\` and every script Chromium fetches while loading it), each body gzipped by zlib at level ${GZIP_LEVEL}.`,
     '',
     '| figure | measured | target | |',
     '|---|---|---|---|',
     ...list.map((c) => `| ${c.figure} | ${c.value} | ${c.target} | ${c.met ? 'met' : '**not met**'} |`),
+    `| LCP element | ${esc(median.lcpElement)} | | |`,
     `| first contentful paint | ${ms(median.fcpMs)} | | |`,
     `| speed index | ${ms(median.speedIndexMs)} | | |`,
     `| cumulative layout shift | ${median.cls.toFixed(3)} | | |`,
@@ -187,8 +197,34 @@ export async function benchPaymentPage({
     `| total | ${kb(weight.totalBytes)} | ${kb(weight.totalGzipBytes)} (${weight.totalGzipBytes} bytes) |`,
     ...(weight.totalGzipBytesModern !== weight.totalGzipBytes ? [`| total without nomodule scripts | | ${kb(weight.totalGzipBytesModern)} |`] : []),
     '',
-    median.findings.length ? "What Lighthouse finds (audits of the three categories not passing, insights with estimated savings):" : 'Lighthouse finds nothing to improve.',
+    median.findings.length ? 'What Lighthouse finds (audits and insights of the three categories not passing):' : 'Lighthouse finds nothing to improve.',
     ...median.findings.map((f) => `- ${esc(f.title)}${f.displayValue ? `: ${esc(f.displayValue)}` : ''} (\`${f.id}\`)`),
   ]
   return { ok, markdown }
+}
+
+const SECTION = '## Payment page in the browser'
+
+/**
+ * Puts `markdown` (benchPaymentPage's section) into the results file in place of the section there, or
+ * after the figures' table when it has none, leaving everything else as it is: what
+ * BENCH_ONLY=lighthouse writes.
+ */
+export function replaceBrowserSection(file: string, markdown: string[]): void {
+  const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').replace(/\n+$/, '').split('\n') : ['# Benchmark results']
+  const body = markdown.join('\n').trim().split('\n')
+  let start = lines.indexOf(SECTION)
+  let end: number
+  if (start >= 0) {
+    end = lines.findIndex((l, i) => i > start && l.startsWith('## '))
+    if (end < 0) end = lines.length
+  } else {
+    // after the first table (the API scenarios), before any section
+    const next = lines.findIndex((l) => l.startsWith('## '))
+    start = end = next < 0 ? lines.length : next
+  }
+  const before = lines.slice(0, start)
+  while (before.length && before[before.length - 1] === '') before.pop()
+  const after = lines.slice(end)
+  fs.writeFileSync(file, [...before, '', ...body, ...(after.length ? ['', ...after] : []), ''].join('\n'))
 }

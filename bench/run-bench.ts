@@ -8,6 +8,7 @@
 //   BENCH_PG_PORT (54359), BENCH_PG_DIR (data/bench-pg): for two benches on one machine.
 //   BENCH_ONLY=lighthouse: only the payment page in the browser (bench/lighthouse.ts: Lighthouse and the
 //   page's script weight), which the full bench also runs; a figure short of its target exits non-zero.
+//   It rewrites only its own section of bench/RESULTS.md.
 import autocannon from 'autocannon'
 import { spawn } from 'node:child_process'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
@@ -18,7 +19,7 @@ import { applyMigrations } from '../lib/db/migrations.ts'
 import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
 import { buildIfChanged } from '../scripts/app-build.ts'
 import { startFloor } from './floor-server.ts'
-import { benchPaymentPage } from './lighthouse.ts'
+import { benchPaymentPage, replaceBrowserSection } from './lighthouse.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32)
 const DURATION = Number(process.env.BENCH_DURATION || 10)
@@ -104,7 +105,11 @@ async function main() {
     // the payment page in the browser, before any load (bench/lighthouse.ts)
     const browserPage = !ONLY || ONLY === 'lighthouse' ? await benchPaymentPage({ baseUrl: appBase, pagePath: `/pay/${invoices[0]}` }) : undefined
     if (browserPage && !browserPage.ok) process.exitCode = 1 // once the results are written
-    if (ONLY === 'lighthouse') return
+    if (ONLY === 'lighthouse') {
+      replaceBrowserSection('bench/RESULTS.md', browserPage!.markdown) // that section alone
+      log('its section written to bench/RESULTS.md')
+      return
+    }
     let n = 0
     const next = <T,>(xs: T[]) => xs[n++ % xs.length]
     const uniq = () => `${Date.now().toString(36)}-${(n++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`
