@@ -139,7 +139,7 @@ export function checks(lh: LighthouseRun, weight: PageWeight): Check[] {
 export async function benchPaymentPage({
   baseUrl,
   pagePath,
-  runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 3),
+  runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 5),
   reportFile = 'data/lighthouse-pay.json',
   log = (l: string) => console.log(`[bench] ${l}`),
 }: {

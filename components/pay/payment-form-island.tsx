@@ -6,8 +6,13 @@
 // milliseconds, so a slow phone's main thread is never blocked long while the payer types.
 import { startTransition } from 'react'
 import { hydrateRoot } from 'react-dom/client'
+import { config } from 'zod/mini'
 import type { PaymentFormData } from '@/lib/pay-form/pay-page'
 import { PAY_FORM_DATA, PAY_FORM_ROOT, PaymentForm } from './payment-form'
+
+// zod would probe whether it may compile code (new Function), which the page's Content-Security-Policy
+// refuses and reports as an error: it is told not to
+config({ jitless: true })
 
 const root = document.getElementById(PAY_FORM_ROOT)
 const data = document.getElementById(PAY_FORM_DATA)?.textContent
