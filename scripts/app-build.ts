@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { PAY_FORM_MANIFEST, PAY_FORM_OUT_DIR } from '../lib/pay-form/pay-form-script.ts'
+import { PAY_FORM_OUT_DIR, payFormScriptBuilt } from '../lib/pay-form/pay-form-script.ts'
 import { bundlePayForm } from './pay-form-bundle.ts'
 
 function sourceHash(): string {
@@ -18,7 +18,7 @@ function sourceHash(): string {
     }
   }
   for (const d of ['app', 'pages', 'components', 'lib']) walk(d)
-  for (const f of ['proxy.ts', 'global.d.ts']) if (fs.existsSync(f)) h.update(f).update(fs.readFileSync(f))
+  for (const f of ['proxy.ts', 'instrumentation.ts', 'global.d.ts']) if (fs.existsSync(f)) h.update(f).update(fs.readFileSync(f))
   for (const f of ['next.config.mjs', 'package-lock.json', 'tsconfig.json', 'prisma/schema.prisma', 'scripts/pay-form-bundle.ts']) if (fs.existsSync(f)) h.update(f).update(fs.readFileSync(f))
   return h.digest('hex')
 }
@@ -28,7 +28,7 @@ export async function buildIfChanged(log: (line: string) => void = console.log, 
   const dist = process.env.NEXT_DIST_DIR || '.next'
   const stamp = path.join(dist, 'source-hash')
   const hash = sourceHash()
-  const built = fs.existsSync(path.join(dist, 'BUILD_ID')) && fs.existsSync(path.join(PAY_FORM_OUT_DIR, PAY_FORM_MANIFEST))
+  const built = fs.existsSync(path.join(dist, 'BUILD_ID')) && payFormScriptBuilt()
   if (!force && built && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return
   log("building the payment page's script (esbuild) ...")
   const script = await bundlePayForm()

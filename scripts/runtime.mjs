@@ -21,7 +21,7 @@ function executable(file) {
   }
 }
 
-/** the first `node` on PATH that is not inside `root`/node_modules (npm puts node_modules/.bin first) */
+/** the first working `node` on PATH that is not inside `root`/node_modules (npm puts node_modules/.bin first) */
 export function machineNode(root, searchPath = process.env.PATH ?? '', platform = process.platform) {
   const name = platform === 'win32' ? 'node.exe' : 'node'
   const inside = path.join(path.resolve(root), 'node_modules') + path.sep
@@ -31,9 +31,9 @@ export function machineNode(root, searchPath = process.env.PATH ?? '', platform 
     if (!executable(candidate)) continue
     try {
       const version = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim()
-      return { file: candidate, version }
+      if (/^\d+\.\d+\.\d+/.test(version)) return { file: candidate, version }
     } catch {
-      return null
+      // a node that does not run (a broken version-manager shim): the next one on PATH
     }
   }
   return null

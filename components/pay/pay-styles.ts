@@ -29,6 +29,7 @@ export const PAY_PAGE_CSS = `body { margin:0 }
 .pay button.pay-submit[disabled] { opacity:.6; cursor:progress }
 .pay-alert { border-radius:8px; padding:.7rem .8rem; margin-bottom:1rem; background:#fef3f2; color:var(--bad); border:1px solid #fecdca }
 .pay-status { min-height:1.2em; color:var(--muted); margin:.75rem 0 0 }
+.pay-notice { color:var(--muted); margin:.5rem 0 0 } .pay-notice:empty { display:none }
 .pay-note { color:var(--muted); font-size:.82rem; margin-top:1rem }
 .pay-result { text-align:center; padding:1rem 0 }
 .pay-result .pay-icon { font-size:2.4rem; line-height:1 }

@@ -18,5 +18,9 @@ const root = document.getElementById(PAY_FORM_ROOT)
 const data = document.getElementById(PAY_FORM_DATA)?.textContent
 if (root && data) {
   const props = JSON.parse(data) as PaymentFormData
+  // the method the payer chose before this script ran, as the page's HTML has it: the form applies it
+  // once mounted (react-hook-form's registration of the radios would otherwise reset it)
+  const chosen = root.querySelector<HTMLInputElement>('input[name="method"]:checked')?.value
+  if (chosen) root.dataset.method = chosen
   setTimeout(() => startTransition(() => void hydrateRoot(root, <PaymentForm {...props} />)), 0)
 }

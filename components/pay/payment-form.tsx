@@ -14,6 +14,7 @@ import type { PaymentFormData } from '@/lib/pay-form/pay-page'
 /** where the page puts the form, and the data it was rendered with (for the browser script to take over) */
 export const PAY_FORM_ROOT = 'pay-form'
 export const PAY_FORM_DATA = 'pay-form-data'
+export const PAY_FORM_NOTICE = 'pay-form-notice'
 
 type Stage = { kind: 'form' } | { kind: 'otp'; attemptId: string; text: string } | { kind: 'wait'; attemptId: string } | { kind: 'leaving' }
 
@@ -44,6 +45,11 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
     const host = formRef.current?.parentElement
     if (!host) return
     host.dataset.live = '1'
+    host.removeAttribute('aria-busy')
+    const notice = document.getElementById(PAY_FORM_NOTICE)
+    if (notice) notice.textContent = ''
+    const chosen = host.dataset.method
+    if (chosen === 'card' || chosen === 'mobile') setValue('method', chosen)
     if (host.dataset.pending) {
       delete host.dataset.pending
       formRef.current?.requestSubmit()

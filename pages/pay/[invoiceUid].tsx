@@ -5,7 +5,7 @@
 import type { GetServerSideProps } from 'next'
 import Head from 'next/head'
 import { BillSummary } from '@/components/pay/bill-summary'
-import { PaymentForm, PAY_FORM_DATA, PAY_FORM_ROOT } from '@/components/pay/payment-form'
+import { PaymentForm, PAY_FORM_DATA, PAY_FORM_NOTICE, PAY_FORM_ROOT } from '@/components/pay/payment-form'
 import { PAY_PAGE_CSS } from '@/components/pay/pay-styles'
 import { ResultScreen } from '@/components/pay/result-screen'
 import { payFormScript } from '@/lib/pay-form/pay-form-script'
@@ -35,14 +35,19 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
  * The form's script is fetched at once (modulepreload, low priority) but run at the payer's first move
  * on the form (focus, touch, pointer, key): until then the main thread stays free and the page is plain
  * HTML whose fields take typing. A submission before the script runs is held (never sent by the browser
- * itself) and made by the form once it runs (components/pay/payment-form.tsx).
+ * itself), announced, and made by the form once it runs (components/pay/payment-form.tsx); if the script
+ * cannot be loaded the payer is told and the next press tries again. A classic script right after the
+ * form, so it is in place as soon as the form is.
  */
 const FIRST_MOVES = ['focusin', 'pointerdown', 'touchstart', 'keydown', 'mouseover']
-const loader = (src: string) =>
-  `const f=document.getElementById(${JSON.stringify(PAY_FORM_ROOT)}),m=${JSON.stringify(FIRST_MOVES)};` +
-  `if(f){let s=0;const go=()=>{if(s)return;s=1;m.forEach(e=>f.removeEventListener(e,go,true));import(${JSON.stringify(src)})};` +
+const loader = (src: string, t: { processing: string; somethingWrong: string }) =>
+  `(()=>{const f=document.getElementById(${JSON.stringify(PAY_FORM_ROOT)}),m=${JSON.stringify(FIRST_MOVES)};if(!f)return;` +
+  `const n=document.getElementById(${JSON.stringify(PAY_FORM_NOTICE)}),say=x=>{if(n)n.textContent=x};let s=0;` +
+  // a failed import is not fetched again under the same address: a retry asks under another one
+
+  `let r=0;const go=()=>{if(s)return;s=1;import(${JSON.stringify(src)}+(r?"?retry="+r:"")).catch(()=>{s=0;r++;if(f.dataset.pending){delete f.dataset.pending;f.removeAttribute("aria-busy");say(${JSON.stringify(t.somethingWrong)})}})};` +
   `m.forEach(e=>f.addEventListener(e,go,{capture:true,passive:true}));` +
-  `f.addEventListener("submit",e=>{if(f.dataset.live)return;e.preventDefault();e.stopImmediatePropagation();f.dataset.pending="1";go()},true)}`
+  `f.addEventListener("submit",e=>{if(f.dataset.live)return;e.preventDefault();e.stopImmediatePropagation();f.dataset.pending="1";f.setAttribute("aria-busy","true");say(${JSON.stringify(t.processing)});go()},true)})()`
 
 export default function PayPage(props: Props) {
   const { t } = props
@@ -78,8 +83,13 @@ export default function PayPage(props: Props) {
               <div id={PAY_FORM_ROOT}>
                 <PaymentForm {...props.form} />
               </div>
+              {/* what the page says before the form's script runs (outside the form, which React takes over as rendered) */}
+              <p className="pay-notice" id={PAY_FORM_NOTICE} aria-live="polite" />
               <script type="application/json" id={PAY_FORM_DATA} dangerouslySetInnerHTML={{ __html: scriptJson(props.form) }} />
-              {props.script && <script type="module" nonce={props.nonce ?? undefined} dangerouslySetInnerHTML={{ __html: loader(props.script) }} />}
+              {props.script && <script nonce={props.nonce ?? undefined} dangerouslySetInnerHTML={{ __html: loader(props.script, t) }} />}
+              <noscript>
+                <p className="pay-alert">{t.noScript}</p>
+              </noscript>
               <p className="pay-note">
                 {t.secure} {t.sandbox}
               </p>
