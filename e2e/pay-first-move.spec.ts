@@ -40,8 +40,22 @@ test('typed and pressed before the script runs: kept, announced, and paid once w
   script.release()
   await expect(paidHeading(page)).toBeVisible()
   const d = await m.details(bill.billId)
+  expect(d.payments).toHaveLength(1)
   expect(outcomes(d.payments)).toEqual([['COMPLETED', null]])
   expect(d.payments[0].amount).toEqual(rub('7.00'))
+})
+
+test('a card number typed before the script runs is grouped, with its brand, once it runs', async ({ page }) => {
+  const bill = await m.bill()
+  const script = await holdScript(page)
+  await page.goto(bill.payUrl)
+  await page.getByLabel('Card number').pressSequentially('5555555555554444')
+  await page.getByLabel('Expiry date (MM/YY)').pressSequentially('1230')
+  await expect(page.getByLabel('Card number')).toHaveValue('5555555555554444')
+  script.release()
+  await expect(page.getByLabel('Card number')).toHaveValue('5555 5555 5555 4444')
+  await expect(page.getByLabel('Expiry date (MM/YY)')).toHaveValue('12/30')
+  await expect(page.getByTestId('brand')).toHaveText('Mastercard')
 })
 
 test('the mobile method chosen before the script runs stays chosen', async ({ page }) => {

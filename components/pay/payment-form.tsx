@@ -50,6 +50,12 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
     if (notice) notice.textContent = ''
     const chosen = host.dataset.method
     if (chosen === 'card' || chosen === 'mobile') setValue('method', chosen)
+    // a card number or expiry typed before: shown as the form shows what is typed from now on
+    const typed = (id: string) => host.querySelector<HTMLInputElement>(`#${id}`)?.value
+    const pan = typed('pan')
+    if (pan) setValue('pan', groupCardNumber(pan))
+    const expiry = typed('expiry')
+    if (expiry) setValue('expiry', formatExpiry(expiry))
     if (host.dataset.pending) {
       delete host.dataset.pending
       formRef.current?.requestSubmit()
