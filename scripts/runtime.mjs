@@ -27,7 +27,7 @@ export function machineNode(root, searchPath = process.env.PATH ?? '', platform 
   const inside = path.join(path.resolve(root), 'node_modules') + path.sep
   for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
     const candidate = path.resolve(dir, name)
-    if ((candidate + path.sep).startsWith(inside) || candidate.startsWith(inside)) continue
+    if (candidate.startsWith(inside)) continue
     if (!executable(candidate)) continue
     try {
       const version = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim()

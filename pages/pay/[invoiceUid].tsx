@@ -44,7 +44,6 @@ const loader = (src: string, t: { processing: string; somethingWrong: string }) 
   `(()=>{const f=document.getElementById(${JSON.stringify(PAY_FORM_ROOT)}),m=${JSON.stringify(FIRST_MOVES)};if(!f)return;` +
   `const n=document.getElementById(${JSON.stringify(PAY_FORM_NOTICE)}),say=x=>{if(n)n.textContent=x};let s=0;` +
   // a failed import is not fetched again under the same address: a retry asks under another one
-
   `let r=0;const go=()=>{if(s)return;s=1;import(${JSON.stringify(src)}+(r?"?retry="+r:"")).catch(()=>{s=0;r++;if(f.dataset.pending){delete f.dataset.pending;f.removeAttribute("aria-busy");say(${JSON.stringify(t.somethingWrong)})}})};` +
   `m.forEach(e=>f.addEventListener(e,go,{capture:true,passive:true}));` +
   `f.addEventListener("submit",e=>{if(f.dataset.live)return;e.preventDefault();e.stopImmediatePropagation();f.dataset.pending="1";f.setAttribute("aria-busy","true");say(${JSON.stringify(t.processing)});go()},true)})()`
