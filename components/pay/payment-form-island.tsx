@@ -18,9 +18,13 @@ const root = document.getElementById(PAY_FORM_ROOT)
 const data = document.getElementById(PAY_FORM_DATA)?.textContent
 if (root && data) {
   const props = JSON.parse(data) as PaymentFormData
-  // the method the payer chose before this script ran, as the page's HTML has it: the form applies it
-  // once mounted (react-hook-form's registration of the radios would otherwise reset it)
-  const chosen = root.querySelector<HTMLInputElement>('input[name="method"]:checked')?.value
-  if (chosen) root.dataset.method = chosen
+  // the method the payer chose, as the page's HTML has it now and as the payer changes it until the form
+  // is mounted (hydration takes a moment): the form applies it once mounted (react-hook-form's
+  // registration of the radios resets them, without a change event)
+  const note = (radio: HTMLInputElement | null | undefined) => {
+    if (radio?.name === 'method' && radio.checked) root.dataset.method = radio.value
+  }
+  note(root.querySelector<HTMLInputElement>('input[name="method"]:checked'))
+  root.addEventListener('change', (e) => note(e.target as HTMLInputElement))
   setTimeout(() => startTransition(() => void hydrateRoot(root, <PaymentForm {...props} />)), 0)
 }

@@ -30,31 +30,27 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
     defaultValues: mobileAllowed ? {} : { method: 'card' },
     mode: 'onTouched',
   })
-  const { register, handleSubmit, watch, setValue, setError, formState } = form
+  const { register, handleSubmit, watch, setValue, getValues, setError, formState } = form
   const [stage, setStage] = useState<Stage>({ kind: 'form' })
   const [declined, setDeclined] = useState<string | undefined>(declinedReason ?? undefined)
   const [status, setStatus] = useState('')
   const [generalError, setGeneralError] = useState('')
   // the form runs in the browser now: a submission the page held back until then (pages/pay/[invoiceUid].tsx) is made
   const formRef = useRef<HTMLFormElement | null>(null)
-  // one more render once mounted: what react-hook-form read from the inputs (a card number or method
-  // chosen before) shows (brand, the method's fields)
-  const [, setMounted] = useState(false)
   useEffect(() => {
-    setMounted(true)
     const host = formRef.current?.parentElement
     if (!host) return
     host.dataset.live = '1'
     host.removeAttribute('aria-busy')
     const notice = document.getElementById(PAY_FORM_NOTICE)
     if (notice) notice.textContent = ''
+    // what the payer chose or typed before (react-hook-form read the typed fields from the inputs as it
+    // registered them; the radios' registration reset the method, which the page's script noted first),
+    // shown as the form shows what is typed from now on: the method's fields, the number grouped with its brand
     const chosen = host.dataset.method
     if (chosen === 'card' || chosen === 'mobile') setValue('method', chosen)
-    // a card number or expiry typed before: shown as the form shows what is typed from now on
-    const typed = (id: string) => host.querySelector<HTMLInputElement>(`#${id}`)?.value
-    const pan = typed('pan')
+    const { pan, expiry } = getValues()
     if (pan) setValue('pan', groupCardNumber(pan))
-    const expiry = typed('expiry')
     if (expiry) setValue('expiry', formatExpiry(expiry))
     if (host.dataset.pending) {
       delete host.dataset.pending
