@@ -4,8 +4,12 @@
 //   env: BENCH_CONNECTIONS (32), BENCH_DURATION seconds (10), DATABASE_POOL_SIZE (the service's, and the floor's),
 //   BENCH_ONLY (a word of the scenarios to run; then only those run, and the figures are printed, not written),
 //   BENCH_PROFILE (a directory for a CPU profile of the service), BENCH_FLOOR=0 (with BENCH_ONLY: skip the floor),
-//   BENCH_PORT (4201; the floor on the next port, a second instance on the one after), BENCH_PG_PORT (54359),
+//   BENCH_PORT (4201: the service; the floor on the next port, a second instance on the one after),
+//   BENCH_PG_PORT (54359), BENCH_PG_DIR (data/bench-pg): for two benches on one machine.
 //   BENCH_RETRIES (2: how often a measurement disturbed by other processes is taken again)
+//   BENCH_ONLY=lighthouse: only the payment page in the browser (bench/lighthouse.ts: Lighthouse and the
+//   page's script weight), which the full bench also runs; a figure short of its target exits non-zero.
+//   It rewrites only its own section of bench/RESULTS.md.
 // Next.js's own bounds are measured in the same run, on the same server: an empty route handler
 // (app/api/bench-empty, which answers 204 only because the bench starts the server with BENCH_BOUNDS=1)
 // and a page without data (the home page). The targets of issue 13 are ratios to them.
@@ -19,15 +23,15 @@ import { applyMigrations } from '../lib/db/migrations.ts'
 import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
 import { buildIfChanged } from '../scripts/app-build.ts'
 import { startFloor } from './floor-server.ts'
+import { benchPaymentPage, replaceBrowserSection } from './lighthouse.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32)
 const DURATION = Number(process.env.BENCH_DURATION || 10)
 const POOL = Number(process.env.DATABASE_POOL_SIZE || 10)
 const ONLY = process.env.BENCH_ONLY
-// BENCH_PORT / BENCH_PG_PORT: other ports, for a bench beside another checkout's
 const APP_PORT = Number(process.env.BENCH_PORT || 4201)
 const FLOOR_PORT = APP_PORT + 1
-const PG = { dataDir: 'data/bench-pg', port: Number(process.env.BENCH_PG_PORT || 54359), database: 'payin_bench' }
+const PG = { dataDir: process.env.BENCH_PG_DIR || 'data/bench-pg', port: Number(process.env.BENCH_PG_PORT || 54359), database: 'payin_bench' }
 const log = (l: string) => console.log(`[bench] ${l}`)
 
 interface Figures {
@@ -145,7 +149,7 @@ function cpuPerRequest(f: Figures): string {
 }
 
 async function main() {
-  buildIfChanged(log)
+  await buildIfChanged(log)
   await stopEmbeddedPostgres(PG, 'immediate').catch(() => {})
   fs.rmSync(PG.dataDir, { recursive: true, force: true })
   const { url } = await startEmbeddedPostgres(PG)
@@ -199,6 +203,14 @@ async function main() {
       refundIds.push(`big-${i}`)
       await put(`/payments/big-${i}`, card('1000000.00'))
       invoices.push((await put(`/bills/page-${i}`, { amount: { value: '1490.00', currency: 'RUB' }, comment: 'Order', expirationDateTime: new Date(Date.now() + 86400_000 * 10).toISOString() })).invoiceUid)
+    }
+    // the payment page in the browser, before any load (bench/lighthouse.ts)
+    const browserPage = !ONLY || ONLY === 'lighthouse' ? await benchPaymentPage({ baseUrl: appBase, pagePath: `/pay/${invoices[0]}` }) : undefined
+    if (browserPage && !browserPage.ok) process.exitCode = 1 // once the results are written
+    if (ONLY === 'lighthouse') {
+      replaceBrowserSection('bench/RESULTS.md', browserPage!.markdown) // that section alone
+      log('its section written to bench/RESULTS.md')
+      return
     }
     let n = 0
     const next = <T,>(xs: T[]) => xs[n++ % xs.length]
@@ -352,7 +364,7 @@ async function main() {
     ]
     const notesFile = 'bench/NOTES.md'
     const notes = fs.existsSync(notesFile) ? ['', fs.readFileSync(notesFile, 'utf8').trim()] : []
-    fs.writeFileSync('bench/RESULTS.md', [...header, ...rows, ...against, ...notes, ''].join('\n'))
+    fs.writeFileSync('bench/RESULTS.md', [...header, ...rows, ...against, ...(browserPage?.markdown ?? []), ...notes, ''].join('\n'))
     log('written to bench/RESULTS.md')
   } finally {
     await db.end()

@@ -1,6 +1,6 @@
 // Installs what the project needs, using nothing but Node's own modules (it runs before node_modules
 // exists): `npm ci` when node_modules is missing or older than package-lock.json, then the Prisma
-// client when it is missing or older than the schema. Used by `npm start`, `npm test`, `npm run site`.
+// client when it is missing or older than the schema. Run first by scripts/launch.mjs, i.e. by every npm script.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'

@@ -8,6 +8,7 @@ import next from 'next'
 import { ApiError, errorBody, internalError, JSON_ANSWER_HEADERS, malformedBody } from '../lib/http/api-error.ts'
 import { admitTarget, clientAddress, CLIENT_ADDRESS_HEADER, markFrontDoor } from '../lib/http/front-door.ts'
 import { describeFailure, logLine } from '../lib/http/request-log.ts'
+import { payFormScript } from '../lib/pay-form/pay-form-script.ts'
 import { newRequestId, newTraceId } from '../lib/http/trace-id.ts'
 
 const port = Number(process.env.PORT || 3000)
@@ -27,6 +28,8 @@ function answerError(res: http.ServerResponse, err: ApiError, method: string | u
 }
 
 async function main() {
+  // the payment page's script (production): read now, as Next.js takes its list of public files; missing, no start
+  if (!dev) process.env.PAY_FORM_SCRIPT = payFormScript()
   const app = next({ dev, dir: process.cwd(), hostname: host ?? 'localhost', port })
   const handle = app.getRequestHandler()
   await app.prepare()

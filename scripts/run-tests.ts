@@ -171,6 +171,8 @@ async function main(): Promise<number> {
     log(`server ready on ${BASE_URL} (log: ${path.relative(process.cwd(), SERVER_LOG)})`)
     // SERVER_PGID: the server's process group, whose memory a test watches
     const testEnv = { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret, MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS, SERVER_LOG, SERVER_PGID: String(server.pid), TEST_PG_PORT: String(PG.port) }
+    // the page-weight test loads the payment page in Chromium
+    if (files('tests/http').some((f) => f.includes('page-weight'))) ensureChromium()
     nodeTests('HTTP tests', files('tests/http'), testEnv)
     if (!only.length) browserTests(testEnv)
   } finally {

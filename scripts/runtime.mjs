@@ -21,19 +21,19 @@ function executable(file) {
   }
 }
 
-/** the first `node` on PATH that is not inside `root`/node_modules (npm puts node_modules/.bin first) */
+/** the first working `node` on PATH that is not inside `root`/node_modules (npm puts node_modules/.bin first) */
 export function machineNode(root, searchPath = process.env.PATH ?? '', platform = process.platform) {
   const name = platform === 'win32' ? 'node.exe' : 'node'
   const inside = path.join(path.resolve(root), 'node_modules') + path.sep
   for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
     const candidate = path.resolve(dir, name)
-    if ((candidate + path.sep).startsWith(inside) || candidate.startsWith(inside)) continue
+    if (candidate.startsWith(inside)) continue
     if (!executable(candidate)) continue
     try {
       const version = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim()
-      return { file: candidate, version }
+      if (/^\d+\.\d+\.\d+/.test(version)) return { file: candidate, version }
     } catch {
-      return null
+      // a node that does not run (a broken version-manager shim): the next one on PATH
     }
   }
   return null

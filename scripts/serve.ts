@@ -11,7 +11,7 @@ const port = Number(process.env.PORT || 3000)
 const dev = process.argv.includes('--dev')
 
 async function main() {
-  if (!dev) buildIfChanged(log)
+  if (!dev) await buildIfChanged(log)
   const database = await openDatabase(log)
   const { db, closeDb } = await import('../lib/db/client.ts')
   const { ensureSite, issueToken } = await import('../lib/sites/site-tokens.ts')

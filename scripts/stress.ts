@@ -362,7 +362,7 @@ async function main() {
   const { applyMigrations } = await import('../lib/db/migrations.ts')
   const { startEmbeddedPostgres, stopEmbeddedPostgres } = await import('../lib/db/embedded-postgres.ts')
   const fs = await import('node:fs')
-  buildIfChanged()
+  await buildIfChanged()
   const pgOpts = { dataDir: 'data/stress-pg', port: Number(process.env.STRESS_PG_PORT || 54349), database: 'payin_stress' }
   let url = process.env.STRESS_DATABASE_URL
   if (!url) {

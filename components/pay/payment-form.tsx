@@ -1,42 +1,63 @@
-'use client'
 // The payer's form: card (number grouped as typed, brand, MM/YY, CVV) or mobile balance, an amount
 // for open bills, then the code step, the 3-D Secure hand-off or the wait for the operator. Checked in
-// the browser with the schema the server checks again; card fields are cleared once sent.
+// the browser with the schema the server checks again; card fields are cleared once sent. Rendered on
+// the server by the page (pages/pay/[invoiceUid].tsx), then taken over in the browser by the page's own
+// small script (payment-form-island.tsx, bundled by scripts/pay-form-bundle.ts).
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { cardBrand, codeFormSchema, formatExpiry, groupCardNumber, payFormSchema, type PayFormInput } from '@/lib/pay-form/form-schema'
 import { errorText, type Messages } from '@/lib/pay-form/messages'
 import type { NextStep } from '@/lib/pay-form/form-service'
+import type { PaymentFormData } from '@/lib/pay-form/pay-page'
 
-export interface PaymentFormProps {
-  t: Messages
-  invoiceUid: string
-  currency: string
-  /** the bill's amount for people, or null for an open bill */
-  amountLabel: string | null
-  mobileAllowed: boolean
-  /** a decline to show at once (after returning from 3-D Secure) */
-  declinedReason?: string
-}
+/** where the page puts the form, and the data it was rendered with (for the browser script to take over) */
+export const PAY_FORM_ROOT = 'pay-form'
+export const PAY_FORM_DATA = 'pay-form-data'
+export const PAY_FORM_NOTICE = 'pay-form-notice'
 
 type Stage = { kind: 'form' } | { kind: 'otp'; attemptId: string; text: string } | { kind: 'wait'; attemptId: string } | { kind: 'leaving' }
 
 const FORM_FIELDS = ['pan', 'expiry', 'cvv', 'phone', 'amount', 'method'] as const
 
-export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowed, declinedReason }: PaymentFormProps) {
+export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowed, declinedReason }: PaymentFormData) {
   const schema = useMemo(() => payFormSchema({ openAmount: amountLabel === null }), [amountLabel])
   const form = useForm<PayFormInput, unknown, PayFormInput>({
     resolver: zodResolver(schema, undefined, { raw: true }),
-    defaultValues: { method: 'card', pan: '', expiry: '', cvv: '', phone: '', amount: '' },
+    // no defaults for what the payer can have typed or chosen before the page's script took the form over
+    // (it runs at the first interaction, see pages/pay/[invoiceUid].tsx): read from the inputs, not wiped.
+    // Without the method choice the method is the card.
+    defaultValues: mobileAllowed ? {} : { method: 'card' },
     mode: 'onTouched',
   })
-  const { register, handleSubmit, watch, setValue, setError, formState } = form
+  const { register, handleSubmit, watch, setValue, getValues, setError, formState } = form
   const [stage, setStage] = useState<Stage>({ kind: 'form' })
-  const [declined, setDeclined] = useState<string | undefined>(declinedReason)
+  const [declined, setDeclined] = useState<string | undefined>(declinedReason ?? undefined)
   const [status, setStatus] = useState('')
   const [generalError, setGeneralError] = useState('')
-  const method = watch('method')
+  // the form runs in the browser now: a submission the page held back until then (pages/pay/[invoiceUid].tsx) is made
+  const formRef = useRef<HTMLFormElement | null>(null)
+  useEffect(() => {
+    const host = formRef.current?.parentElement
+    if (!host) return
+    host.dataset.live = '1'
+    host.removeAttribute('aria-busy')
+    const notice = document.getElementById(PAY_FORM_NOTICE)
+    if (notice) notice.textContent = ''
+    // what the payer chose or typed before (react-hook-form read the typed fields from the inputs as it
+    // registered them; the radios' registration reset the method, which the page's script noted first),
+    // shown as the form shows what is typed from now on: the method's fields, the number grouped with its brand
+    const chosen = host.dataset.method
+    if (chosen === 'card' || chosen === 'mobile') setValue('method', chosen)
+    const { pan, expiry } = getValues()
+    if (pan) setValue('pan', groupCardNumber(pan))
+    if (expiry) setValue('expiry', formatExpiry(expiry))
+    if (host.dataset.pending) {
+      delete host.dataset.pending
+      formRef.current?.requestSubmit()
+    }
+  }, [])
+  const method = watch('method') ?? 'card'
   const brand = cardBrand(watch('pan') ?? '')
   const base = `/pay/${invoiceUid}`
 
@@ -133,7 +154,8 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
 
   const busy = formState.isSubmitting || stage.kind !== 'form'
   return (
-    <form onSubmit={handleSubmit(onSubmit, () => setStatus(t.errorSummary))} noValidate aria-busy={busy}>
+    // method post: even sent by the browser itself (no script at all), the card never goes into an address
+    <form ref={formRef} method="post" onSubmit={handleSubmit(onSubmit, () => setStatus(t.errorSummary))} noValidate aria-busy={busy}>
       {declined && (
         <div className="pay-alert" role="alert" data-testid="declined">
           <strong>{t.declined}</strong> {t.reasons[declined] ?? t.reasons.other} {declined !== 'BILL_ALREADY_PAID' && declined !== 'BILL_EXPIRED' ? t.tryAgain : ''}
@@ -154,7 +176,7 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
           <legend>{t.method}</legend>
           <div className="pay-methods">
             <label>
-              <input type="radio" value="card" {...register('method')} /> {t.card}
+              <input type="radio" value="card" defaultChecked {...register('method')} /> {t.card}
             </label>
             <label>
               <input type="radio" value="mobile" {...register('method')} /> {t.mobile}
@@ -270,6 +292,7 @@ function CodeStep({ t, text, onCode, onStep }: {
   const error = errorText(t, formState.errors.code?.message)
   return (
     <form
+      method="post"
       noValidate
       onSubmit={handleSubmit(async ({ code }) => {
         const r = await onCode(code)

@@ -36,7 +36,7 @@ type Method = (typeof METHODS)[number]
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> }
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>
 
-export interface Endpoint<P extends z.ZodType, B extends z.ZodType> {
+export interface Endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType> {
   params: P
   /** the request body's schema; omit for bodiless endpoints */
   body?: B
@@ -87,12 +87,12 @@ export interface DeferredAuth {
 }
 
 /** Declares the endpoint for a type checker while keeping its own P and B. */
-export function endpoint<P extends z.ZodType, B extends z.ZodType = z.ZodUndefined>(e: Endpoint<P, B>): Endpoint<P, B> {
+export function endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType = z.ZodUndefined>(e: Endpoint<P, B>): Endpoint<P, B> {
   return e
 }
 
 /** Handlers for every HTTP method of a route: the given endpoints, 405 for the others. */
-export function apiRoute(endpoints: Partial<Record<Method, Endpoint<z.ZodType, z.ZodType>>>): Record<Method, RouteHandler> {
+export function apiRoute(endpoints: Partial<Record<Method, Endpoint<z.core.$ZodType, z.core.$ZodType>>>): Record<Method, RouteHandler> {
   const allowed = Object.keys(endpoints) as Method[]
   const out = {} as Record<Method, RouteHandler>
   for (const m of METHODS) {
@@ -140,13 +140,13 @@ function json(status: number, body: unknown, ids: { 'X-Trace-Id': string; 'X-Req
   })
 }
 
-async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
+async function run(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
   let siteId = ''
   if (e.access === 'payer' && isCrossSite(req)) throw forbidden('Cross-site requests are refused')
   const rawParams = (await ctx?.params) ?? {}
   const siteAccess = e.access !== 'public' && e.access !== 'payer'
   // parsed before the token check only for a preload or a deferred check (which need them); their problems are still answered after it
-  const preParsed = e.preload || e.deferredAuth ? e.params.safeParse(rawParams) : undefined
+  const preParsed = e.preload || e.deferredAuth ? z.safeParse(e.params, rawParams) : undefined
   const m = siteAccess ? /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '') : null
   const token = m && m[1].length <= 256 ? m[1] : null
   // a deferred check: the body is read first; its problems (and the path's) keep their usual place after the token check
@@ -177,7 +177,7 @@ async function run(e: Endpoint<z.ZodType, z.ZodType>, req: Request, ctx: RouteCo
 }
 
 /** the request's body, read, typed and parsed against the endpoint's schema (undefined for bodiless endpoints) */
-async function requestBody(e: Endpoint<z.ZodType, z.ZodType>, req: Request): Promise<unknown> {
+async function requestBody(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: Request): Promise<unknown> {
   if (!e.body) return undefined
   const text = await readBody(req)
   // a body is JSON (application/json or a +json type, parameters allowed); with no body the type does not matter
@@ -202,7 +202,7 @@ async function requestBody(e: Endpoint<z.ZodType, z.ZodType>, req: Request): Pro
  * must settle the token through it before anything else. Should it fail or finish without having done
  * so (a defect), the token is checked here first, so that an unknown token is still a 401.
  */
-async function runWithDeferredAuth(e: Endpoint<z.ZodType, z.ZodType>, req: Request, traceId: string, token: string, params: unknown, body: unknown): Promise<unknown> {
+async function runWithDeferredAuth(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: Request, traceId: string, token: string, params: unknown, body: unknown): Promise<unknown> {
   const siteId = (params as { siteId: string }).siteId
   let settled = false
   const limit = settings().rateLimitPerMinute
@@ -258,13 +258,13 @@ export function isCrossSite(req: Request): boolean {
   return origin !== new URL(settings().publicBaseUrl).origin && origin !== `${proto}://${host}`
 }
 
-export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const r = schema.safeParse(value)
+export function parse<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S> {
+  const r = z.safeParse(schema, value)
   if (r.success) return r.data
   throw validationError(fieldErrors(r.error))
 }
 
-export function fieldErrors(error: z.ZodError): FieldErrors {
+export function fieldErrors(error: z.core.$ZodError): FieldErrors {
   const cause: FieldErrors = {}
   for (const issue of error.issues) addFieldError(cause, fieldPath(issue.path), issue.message)
   return cause
@@ -281,9 +281,9 @@ function addFieldError(cause: FieldErrors, key: string, message: string): void {
 }
 
 /** a request body: its schema's problems and its unstorable strings, all named in one 400 */
-function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+function parseBody<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S> {
   const unstorable = unstorableText(value)
-  const r = schema.safeParse(value)
+  const r = z.safeParse(schema, value)
   if (r.success && !unstorable.length) return r.data
   const cause = r.success ? {} : fieldErrors(r.error)
   for (const { path, message } of unstorable) addFieldError(cause, fieldPath(path), message)

@@ -4,11 +4,12 @@
 import { add, dinero, subtract, toDecimal, toSnapshot, lessThanOrEqual, type Dinero } from 'dinero.js'
 import * as currencies from 'dinero.js/currencies'
 import { memoized } from '../memoized'
+import { MAX_AMOUNT_MINOR, parseAmountValue, type ParsedValue } from './amount-value'
 
 export type Money = Dinero<number>
 
-/** 1,000,000,000.00 */
-export const MAX_AMOUNT_MINOR = 100_000_000_000
+// the amount parser has a module of its own (no dinero.js in it): the payment page's browser script uses it
+export { MAX_AMOUNT_MINOR, parseAmountValue, type ParsedValue }
 
 const knownCurrencies = new Set(Object.keys(currencies).filter((k) => /^[A-Z]{3}$/.test(k)))
 
@@ -70,25 +71,4 @@ export function formatMinor(minor: number | bigint): string {
 
 export function wireAmount(minor: number | bigint, currency: string): WireAmount {
   return { value: formatMinor(minor), currency }
-}
-
-const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/
-
-export type ParsedValue = { ok: true; minor: number } | { ok: false; message: string }
-
-/**
- * A wire amount value (the JSON text of a number, or a string) in plain decimal notation, rounded
- * DOWN to two decimals, > 0.00 and ≤ 1,000,000,000.00 after rounding. Nothing is trimmed: `" 10.00"` is
- * not plain decimal notation (the payment page trims what a payer types before it comes here).
- */
-export function parseAmountValue(s: string): ParsedValue {
-  if (!PLAIN_DECIMAL.test(s)) return { ok: false, message: 'must be a decimal number in plain notation, e.g. "100.00"' }
-  if (s.startsWith('-')) return { ok: false, message: 'must be greater than 0' }
-  const [whole, fraction = ''] = s.split('.')
-  const units = whole.replace(/^0+(?=\d)/, '')
-  if (units.length > 10) return { ok: false, message: 'must not exceed 1000000000.00' }
-  const minor = Number(units) * 100 + Number((fraction + '00').slice(0, 2))
-  if (minor <= 0) return { ok: false, message: 'must be greater than 0' }
-  if (minor > MAX_AMOUNT_MINOR) return { ok: false, message: 'must not exceed 1000000000.00' }
-  return { ok: true, minor }
 }

@@ -52,6 +52,7 @@ const en = {
   sandbox: 'Sandbox: no real money is charged.',
   errorSummary: 'Please correct the highlighted fields.',
   somethingWrong: 'Something went wrong. Please try again.',
+  noScript: 'Paying on this page needs JavaScript: turn it on, or open the page in another browser.',
   errors: {
     required: 'Fill in this field',
     'pan.invalid': 'Enter a valid card number',
@@ -119,6 +120,7 @@ const ru: Messages = {
   sandbox: 'Тестовая среда: реальные деньги не списываются.',
   errorSummary: 'Исправьте отмеченные поля.',
   somethingWrong: 'Что-то пошло не так. Попробуйте ещё раз.',
+  noScript: 'Для оплаты на этой странице нужен JavaScript: включите его или откройте страницу в другом браузере.',
   errors: {
     required: 'Заполните поле',
     'pan.invalid': 'Введите правильный номер карты',

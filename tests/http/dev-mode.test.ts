@@ -1,8 +1,12 @@
 // `npm run dev`: Next.js in development mode behind the same front door, on an embedded PostgreSQL of
 // its own (migrated, with its demo site), reloading code when a file changes, without a restart.
+// Next.js allows one development server per checkout (its .next/dev): with an `npm run dev` of this
+// checkout running, this test fails saying so. (Another build directory would make Next.js rewrite
+// tsconfig.json.)
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { after, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -16,6 +20,7 @@ const pgDir = path.resolve(`data/test-dev-pg-${port}`)
 const probeDir = path.resolve('app/api/dev-reload-probe')
 
 fs.rmSync(pgDir, { recursive: true, force: true })
+fs.rmSync(probeDir, { recursive: true, force: true }) // left by a run cut short
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   PORT: String(port),
@@ -115,4 +120,16 @@ test('npm run dev: the API, the payment page and the front door on the embedded 
   })
   socket.close()
   assert.match(first, /"type"/)
+
+  // stopped as docker or systemd stop it: SIGTERM to npm alone reaches the service (npm's script
+  // shell is replaced by the launcher), which stops its server and its embedded PostgreSQL
+  process.kill(dev.pid!, 'SIGTERM')
+  const deadline = Date.now() + 60_000
+  while (groupAlive() && Date.now() < deadline) await sleep(100)
+  assert.equal(groupAlive(), false, `processes of npm run dev left after SIGTERM to npm:\n${output}`)
+  const pgUp = await new Promise<boolean>((resolve) => {
+    const c = net.connect(pgPort, '127.0.0.1', () => (c.destroy(), resolve(true)))
+    c.on('error', () => resolve(false))
+  })
+  assert.equal(pgUp, false, 'the embedded PostgreSQL is still running')
 })

@@ -44,13 +44,20 @@ test('the access-control page: its own CSP, nosniff, no caching', async () => {
   assert.equal(h.get('cache-control'), 'no-store')
 })
 
-test("the page's scripts, and the 3-D Secure return, carry a trace id too", async () => {
-  const html = await (await fetch(`${BASE_URL}/`)).text()
-  const script = /src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1]
-  assert.ok(script, 'the page loads a script')
-  const { status, h } = await headersOf(script!)
-  assert.equal(status, 200)
-  assert.match(h.get('x-trace-id') ?? '', /^[0-9a-f]{16}$/)
+test("the pages' scripts, and the 3-D Secure return, carry a trace id too", async () => {
+  const api = client(await newSite('headers'))
+  const bill = await api.put(`/bills/${uid('b')}`, { amount: { value: '1.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86400_000).toISOString() })
+  const home = await (await fetch(`${BASE_URL}/`)).text()
+  const payPage = await (await fetch(`${BASE_URL}/pay/${bill.body.invoiceUid}`)).text()
+  const scripts = [/src="(\/_next\/static\/[^"]+\.js)"/.exec(home)?.[1], /"(\/_pay\/payment-form\.[0-9a-f]+\.js)"/.exec(payPage)?.[1]]
+  for (const script of scripts) {
+    assert.ok(script, 'the page loads a script')
+    const { status, h } = await headersOf(script)
+    assert.equal(status, 200, script)
+    assert.match(h.get('content-type') ?? '', /javascript/, script)
+    assert.equal(h.get('x-content-type-options'), 'nosniff', script)
+    assert.match(h.get('x-trace-id') ?? '', /^[0-9a-f]{16}$/, script)
+  }
   const back = await headersOf(`/pay/${crypto.randomUUID()}/3ds-return`, { method: 'POST', body: new URLSearchParams({ PaRes: 'x', MD: 'y' }) })
   assert.equal(back.status, 303)
   assert.match(back.h.get('x-trace-id') ?? '', /^[0-9a-f]{16}$/)

@@ -1,4 +1,6 @@
-/* The payment page: system fonts only, readable from 360 px up. */
+// The payment page's styles, inlined into its HTML (no stylesheet request before the first paint):
+// system fonts only, readable from 360 px up.
+export const PAY_PAGE_CSS = `body { margin:0 }
 .pay { --ink:#1d2330; --muted:#5b6475; --line:#d5d9e0; --accent:#1d4ed8; --bad:#b42318; --good:#067647;
   min-height:100vh; background:#f4f5f7; color:var(--ink); padding:1.5rem .75rem; box-sizing:border-box;
   font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif }
@@ -27,9 +29,11 @@
 .pay button.pay-submit[disabled] { opacity:.6; cursor:progress }
 .pay-alert { border-radius:8px; padding:.7rem .8rem; margin-bottom:1rem; background:#fef3f2; color:var(--bad); border:1px solid #fecdca }
 .pay-status { min-height:1.2em; color:var(--muted); margin:.75rem 0 0 }
+.pay-notice { color:var(--muted); margin:.5rem 0 0 } .pay-notice:empty { display:none }
 .pay-note { color:var(--muted); font-size:.82rem; margin-top:1rem }
 .pay-result { text-align:center; padding:1rem 0 }
 .pay-result .pay-icon { font-size:2.4rem; line-height:1 }
 .pay-result.good .pay-icon { color:var(--good) } .pay-result.bad .pay-icon { color:var(--bad) }
 .pay-visually-hidden { position:absolute; width:1px; height:1px; overflow:hidden; clip:rect(0 0 0 0); white-space:nowrap }
 .pay-link { color:var(--accent); font-weight:600 }
+`

@@ -1,0 +1,51 @@
+// What the hosted payment page of a bill shows, in the payer's language: the data of
+// pages/pay/[invoiceUid].tsx, plain JSON (it is also what the page's browser script is started with).
+import { settings } from '../config'
+import { memoized } from '../memoized'
+import { formatForPeople } from '../money/money'
+import { mobileAllowed, pageState, returnUrl } from './form-service'
+import { messagesFor, pickLanguage, type Lang, type Messages } from './messages'
+
+/** what the payment form (components/pay/payment-form.tsx) is rendered with, on the server and in the browser */
+export interface PaymentFormData {
+  t: Messages
+  invoiceUid: string
+  currency: string
+  /** the bill's amount for people, or null for an open bill */
+  amountLabel: string | null
+  mobileAllowed: boolean
+  /** a decline to show at once (after returning from 3-D Secure) */
+  declinedReason: string | null
+}
+
+export type PayPageView = { lang: Lang; t: Messages } & (
+  | { view: 'not-found' }
+  | { view: 'expired' }
+  | { view: 'paid'; successUrl: string | null }
+  | { view: 'form'; siteId: string; amount: string | null; comment: string | null; deadline: string; form: PaymentFormData }
+)
+
+// one formatter per language for the life of the process
+const deadlineFormat = memoized((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: settings().timeZone }))
+
+export async function payPageView(invoiceUid: string, declined: string | undefined, acceptLanguage: string | null | undefined): Promise<PayPageView> {
+  const lang = pickLanguage(acceptLanguage)
+  const t = messagesFor(lang)
+  const page = await pageState(invoiceUid, declined)
+  if (!page) return { lang, t, view: 'not-found' }
+  const { bill, state } = page
+  if (state === 'PAID') return { lang, t, view: 'paid', successUrl: bill.successUrl ? returnUrl(bill.successUrl, bill) : null }
+  if (state === 'EXPIRED') return { lang, t, view: 'expired' }
+  const locale = lang === 'ru' ? 'ru-RU' : 'en-US'
+  const amount = bill.amountMinor === null ? null : formatForPeople(bill.amountMinor, bill.currency, locale)
+  return {
+    lang,
+    t,
+    view: 'form',
+    siteId: bill.siteId,
+    amount,
+    comment: bill.comment,
+    deadline: deadlineFormat(locale).format(bill.expiresAt),
+    form: { t, invoiceUid: bill.invoiceUid, currency: bill.currency, amountLabel: amount, mobileAllowed: mobileAllowed(bill), declinedReason: page.declinedReason ?? null },
+  }
+}
