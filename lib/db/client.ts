@@ -5,6 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg'
 import pg from 'pg'
 import { PrismaClient, type Prisma } from '../generated/prisma/client'
 import { settings } from '../config'
+import { logLine } from '../http/request-log'
 
 export type Db = PrismaClient
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>
@@ -33,18 +34,20 @@ function pool(): pg.Pool {
     const connectionString = process.env.DATABASE_URL
     if (!connectionString) throw new Error('DATABASE_URL is not set')
     // application_name tells this instance's sessions apart in pg_stat_activity
-    holder.payinPool = new pg.Pool({ connectionString, max: settings().databasePoolSize, application_name: `payin-${process.pid}` })
+    const created = new pg.Pool({ connectionString, max: settings().databasePoolSize, application_name: `payin-${process.pid}` })
+    // an idle connection's error (the server restarted, failed over, or ended the session) is the pool's
+    // to report; with no listener Node would end the process. The pool drops that connection.
+    created.on('error', (e) => logLine({ level: 'warn', kind: 'database', message: `idle database connection lost: ${e.message}` }))
+    holder.payinPool = created
   }
   return holder.payinPool
 }
 
 export function db(): PrismaClient {
   if (!holder.payinDb) {
-    const adapter = new PrismaPg(pool(), {
-      disposeExternalPool: true,
-      // the adapter passes the name to pg as is: undefined (past the bound) runs the statement unnamed
-      statementNameGenerator: (q) => statementName(q.sql) as string,
-    })
+    // Prisma's statements stay unnamed: its raw reads and RETURNING * would break as named statements when
+    // a migration adds a column (see PAYMENT_COLUMNS); the pool is ours to end (closeDb)
+    const adapter = new PrismaPg(pool(), { disposeExternalPool: false })
     // transactions wait for a pooled connection (and row locks) under load rather than fail fast
     holder.payinDb = new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 } })
   }
@@ -52,8 +55,9 @@ export function db(): PrismaClient {
 }
 
 export async function closeDb(): Promise<void> {
-  if (holder.payinDb) await holder.payinDb.$disconnect()
-  else await holder.payinPool?.end()
+  // the pool is ended here whether or not Prisma ever connected (its adapter ends only a pool it used)
+  await holder.payinDb?.$disconnect()
+  await holder.payinPool?.end()
   holder.payinDb = undefined
   holder.payinPool = undefined
 }
@@ -73,9 +77,20 @@ const rowTypes = {
 export async function sqlRows<T>(statement: Prisma.Sql): Promise<T[]> {
   // Prisma.sql numbers its placeholders $1, $2… for PostgreSQL in `text`
   const text = statement.text
-  const result = await pool().query({ name: statementName(text), text, values: statement.values as unknown[], types: rowTypes })
-  return result.rows as T[]
+  const query = { name: statementName(text), text, values: statement.values as unknown[], types: rowTypes }
+  // a named statement prepared before a migration changed a type it returns fails before it runs (it
+  // wrote nothing); pg drops the connection that held it, so the next try prepares it afresh
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await pool().query(query)).rows as T[]
+    } catch (e) {
+      if (!isStalePlan(e) || attempt > settings().databasePoolSize) throw e
+    }
+  }
 }
+
+/** PostgreSQL refused a prepared statement whose result type a schema change altered */
+const isStalePlan = (e: unknown) => (e as { code?: string })?.code === '0A000' && /cached plan must not change result type/.test(String((e as Error)?.message))
 
 /** A JSON column's value as a statement parameter (cast with `::jsonb`): SQL NULL for none. */
 export const jsonParam = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value))

@@ -73,7 +73,7 @@ async function insertPayment(siteId: string, paymentId: string, req: PaymentRequ
         const notification = paymentNotificationInsert(row, gated)
         return Prisma.sql`
           bill AS (${implicitBillInsert(siteId, onBill, bill, approved, now, gated)}),
-          payment AS (${paymentInsert(row, gated)} RETURNING *)
+          payment AS (${paymentInsert(row, gated)} RETURNING ${PAYMENT_COLUMNS})
           ${notification ? Prisma.sql`, notification AS (${notification})` : Prisma.empty}`
       }
       if (auth && !auth.settled) {
@@ -204,8 +204,15 @@ function paymentInsert(p: Payment, gated = false): Prisma.Sql {
     ${gated ? Prisma.sql`SELECT ${values} FROM gate` : Prisma.sql`VALUES (${values})`}`
 }
 
+/**
+ * A payment row's columns by name, for the prepared (named) statements: `*` in a prepared statement
+ * changes its result type when a migration adds a column, and PostgreSQL then refuses the statement on
+ * every connection of instances still running the older code ("cached plan must not change result type").
+ */
+const PAYMENT_COLUMNS = Prisma.raw(Object.values(Prisma.PaymentScalarFieldEnum).map((c) => `"${c}"`).join(', '))
+
 /** the site's payment's row, as a statement (alone, or preloaded with the token check) */
-export const paymentRowSql = (siteId: string, paymentId: string) => Prisma.sql`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId}`
+export const paymentRowSql = (siteId: string, paymentId: string) => Prisma.sql`SELECT ${PAYMENT_COLUMNS} FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId}`
 
 /**
  * The payment as it is now: a change that fell due (3-D Secure timeout, operator answer) is applied

@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { sqlRows, type Db } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
+import { logLine } from '../http/request-log'
 
 export const SITE_ID = /^[A-Za-z0-9._:-]{1,200}$/
 
@@ -86,9 +87,19 @@ export async function checkToken(db: Db, token: string, defaultPerMinute: number
   const lim = row['payin:lim'] as number
   const count = row['payin:count'] as number
   if (lim > 0 && count > lim) return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(row['payin:retryAfter'] as number)) }
-  // now and then, forget windows long past
-  if (Math.random() < 0.001) await db.$executeRaw`DELETE FROM "RateWindow" WHERE "windowStart" < now() - interval '10 minutes'`
+  forgetOldWindowsNowAndThen(db)
   return { siteId: row[SITE] as string, ...preloadedOf(row, preload) }
+}
+
+/**
+ * Now and then (one request in a thousand) the windows long past are deleted, apart from the request:
+ * its answer (and a write it already made) does not depend on that clean-up, which may fail alone.
+ */
+function forgetOldWindowsNowAndThen(db: Db): void {
+  if (Math.random() >= 0.001) return
+  db.$executeRaw`DELETE FROM "RateWindow" WHERE "windowStart" < now() - interval '10 minutes'`.catch((e: Error) =>
+    logLine({ level: 'warn', kind: 'database', message: `old rate-limit windows not deleted: ${e.message}` }),
+  )
 }
 
 /** the preloaded read's row out of the token check's: its own columns, in its order; null when it found none */
@@ -143,7 +154,7 @@ export async function writeWithTokenCheck<T>(db: Db, token: string, defaultPerMi
   if (defaultPerMinute > 0) {
     const lim = first['payin:lim'] as number
     if (lim > 0 && (first['payin:count'] as number) > lim) return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(first['payin:retryAfter'] as number)) }
-    if (Math.random() < 0.001) await db.$executeRaw`DELETE FROM "RateWindow" WHERE "windowStart" < now() - interval '10 minutes'`
+    forgetOldWindowsNowAndThen(db)
   }
   if (first[SITE] !== siteId) return { forbidden: true }
   const own: T[] = []
