@@ -32,7 +32,7 @@ export const getServerSideProps: GetServerSideProps<Props> = async ({ params, qu
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
 
 /**
- * The form's script is fetched at once (modulepreload, low priority) but run at the payer's first move
+ * The form's script is fetched once the page has loaded (modulepreload, low priority) and run at the payer's first move
  * on the form (focus, touch, pointer, key): until then the main thread stays free and the page is plain
  * HTML whose fields take typing. A submission before the script runs is held (never sent by the browser
  * itself), announced, and made by the form once it runs (components/pay/payment-form.tsx); if the script
@@ -42,6 +42,9 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
 const FIRST_MOVES = ['focusin', 'pointerdown', 'touchstart', 'keydown', 'mouseover']
 const loader = (src: string, t: { processing: string; somethingWrong: string }) =>
   `(()=>{const f=document.getElementById(${JSON.stringify(PAY_FORM_ROOT)}),m=${JSON.stringify(FIRST_MOVES)};if(!f)return;` +
+  // fetched once the page has loaded: the download never competes with what the payer sees first
+  `const k=document.currentScript&&document.currentScript.nonce,p=()=>{const l=document.createElement("link");l.rel="modulepreload";l.href=${JSON.stringify(src)};l.fetchPriority="low";if(k)l.nonce=k;document.head.append(l)};` +
+  `if(document.readyState==="complete")p();else addEventListener("load",p,{once:true});` +
   `const n=document.getElementById(${JSON.stringify(PAY_FORM_NOTICE)}),say=x=>{if(n)n.textContent=x};let s=0;` +
   // a failed import is not fetched again under the same address: a retry asks under another one
   `let r=0;const go=()=>{if(s)return;s=1;import(${JSON.stringify(src)}+(r?"?retry="+r:"")).catch(()=>{s=0;r++;if(f.dataset.pending){delete f.dataset.pending;f.removeAttribute("aria-busy");say(${JSON.stringify(t.somethingWrong)})}})};` +
@@ -59,7 +62,6 @@ export default function PayPage(props: Props) {
         <meta name="description" content={t.secure} />
         <link rel="icon" href="/icon.svg" type="image/svg+xml" />
         <style dangerouslySetInnerHTML={{ __html: PAY_PAGE_CSS }} />
-        {props.script && <link rel="modulepreload" href={props.script} fetchPriority="low" nonce={props.nonce ?? undefined} />}
       </Head>
       <main className="pay" lang={props.lang}>
         <div className="pay-card">
