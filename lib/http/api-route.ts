@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { settings } from '../config'
 import { db } from '../db/client'
 import type { Prisma } from '../generated/prisma/client'
-import { checkToken, writeWithTokenCheck } from '../sites/site-tokens'
+import { checkToken, writeWithTokenCheck, type TokenCheck } from '../sites/site-tokens'
 import {
   ApiError,
   forbidden,
@@ -162,9 +162,7 @@ async function run(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: Request, 
   let preloaded: Record<string, unknown> | null | undefined
   if (siteAccess) {
     const preload = e.preload && preParsed?.success ? e.preload(preParsed.data) : undefined
-    const check = token ? await checkToken(db(), token, settings().rateLimitPerMinute, preload) : null
-    if (!check) throw unauthorized()
-    if ('limited' in check) throw rateLimited(check.retryAfterSeconds)
+    const check = admitted(token ? await checkToken(db(), token, settings().rateLimitPerMinute, preload) : null)
     siteId = check.siteId
     preloaded = check.preloaded
   }
@@ -174,6 +172,13 @@ async function run(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: Request, 
   if (early && 'error' in early) throw early.error
   if (e.body) body = await requestBody(e, req)
   return e.handle({ siteId, params, body, traceId, req, preloaded })
+}
+
+/** a token check that let the request in, or its refusal as every endpoint answers it: 401 for an unknown token, 429 over its limit */
+function admitted(check: TokenCheck): Exclude<TokenCheck, null | { limited: true }> {
+  if (!check) throw unauthorized()
+  if ('limited' in check) throw rateLimited(check.retryAfterSeconds)
+  return check
 }
 
 /** the request's body, read, typed and parsed against the endpoint's schema (undefined for bodiless endpoints) */
@@ -214,9 +219,7 @@ async function runWithDeferredAuth(e: Endpoint<z.core.$ZodType, z.core.$ZodType>
       if (settled) return
       const check = await checkToken(db(), token, limit)
       settled = true
-      if (!check) throw unauthorized()
-      if ('limited' in check) throw rateLimited(check.retryAfterSeconds)
-      if (check.siteId !== siteId) throw forbidden()
+      if (admitted(check).siteId !== siteId) throw forbidden()
     },
     async write<T>(ctes: Prisma.Sql, result: string): Promise<T[]> {
       if (settled) throw new Error('the token was checked already: write without it')

@@ -45,9 +45,57 @@ export async function listSites(db: Db) {
 
 export type TokenCheck = { siteId: string; preloaded?: Record<string, unknown> | null } | { limited: true; retryAfterSeconds: number } | null
 
-// the token's own columns in a row that also carries a preloaded read's: names no table of ours has
+// the token's own columns in a row that also carries a preloaded read's or a write's: names no table of ours has
 const SITE = 'payin:siteId'
 const FOUND = 'payin:found'
+const column = (name: string) => Prisma.raw(`"${name}"`)
+
+/**
+ * The token's part of a statement: `ctes` finds the token's row (`t`, none when unknown or revoked)
+ * and, with a limit, counts the request in the minute's window (`w`); `columns` are its answer's,
+ * `from` joins them, `withinLimit` is the condition (after a WHERE) of a request within the limit.
+ */
+function tokenParts(token: string, defaultPerMinute: number) {
+  const hash = hashToken(token)
+  if (defaultPerMinute <= 0)
+    return {
+      ctes: Prisma.sql`t AS (SELECT "siteId" FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL)`,
+      columns: Prisma.sql`t."siteId" AS ${column(SITE)}`,
+      from: Prisma.sql`t`,
+      withinLimit: Prisma.empty,
+    }
+  return {
+    ctes: Prisma.sql`t AS (
+        SELECT id, "siteId", COALESCE("rateLimitPerMinute", ${defaultPerMinute}::int) AS lim
+        FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL
+      ), w AS (
+        INSERT INTO "RateWindow" ("tokenRef", "windowStart", count)
+        SELECT id, date_trunc('minute', now()), 1 FROM t
+        ON CONFLICT ("tokenRef", "windowStart") DO UPDATE SET count = "RateWindow".count + 1
+        RETURNING count
+      )`,
+    columns: Prisma.sql`t."siteId" AS ${column(SITE)}, t.lim AS "payin:lim", w.count AS "payin:count",
+        EXTRACT(EPOCH FROM date_trunc('minute', now()) + interval '1 minute' - now())::float8 AS "payin:retryAfter"`,
+    from: Prisma.sql`t CROSS JOIN w`,
+    withinLimit: Prisma.sql` AND NOT (t.lim > 0 AND w.count > t.lim)`,
+  }
+}
+
+/** a counted request over its token's limit: the seconds to the window's end; otherwise null (and, now and then, old windows go) */
+function overLimit(db: Db, row: Record<string, unknown>): { limited: true; retryAfterSeconds: number } | null {
+  const lim = row['payin:lim'] as number | undefined
+  if (lim === undefined) return null // no limit: nothing counted
+  if (lim > 0 && (row['payin:count'] as number) > lim) return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(row['payin:retryAfter'] as number)) }
+  forgetOldWindowsNowAndThen(db)
+  return null
+}
+
+/** a row's own columns (the preloaded read's, or the write's), in their order, without the token check's */
+function ownColumns<T>(row: Record<string, unknown>): T {
+  const own: Record<string, unknown> = {}
+  for (const k of Object.keys(row)) if (!k.startsWith('payin:')) own[k] = row[k]
+  return own as T
+}
 
 /**
  * The site a bearer token belongs to (null: unknown or revoked), counting the request against the
@@ -59,36 +107,16 @@ const FOUND = 'payin:found'
  * lib/http/api-route.ts), evaluated only when the token is valid; its row comes back as `preloaded`.
  */
 export async function checkToken(db: Db, token: string, defaultPerMinute: number, preload?: Prisma.Sql): Promise<TokenCheck> {
-  const hash = hashToken(token)
+  const p = tokenParts(token, defaultPerMinute)
   // on every API request: a prepared statement on the pool, not through Prisma's runtime
-  const rider = preload ? Prisma.sql`LEFT JOIN LATERAL (SELECT true AS ${Prisma.raw(`"${FOUND}"`)}, q.* FROM (${preload}) q LIMIT 1) r ON true` : Prisma.empty
-  const riderColumns = preload ? Prisma.sql`, r.*` : Prisma.empty
-  if (defaultPerMinute <= 0) {
-    const [row] = await sqlRows<Record<string, unknown>>(
-      Prisma.sql`SELECT t."siteId" AS ${Prisma.raw(`"${SITE}"`)}${riderColumns} FROM (SELECT "siteId" FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL) t ${rider}`,
-    )
-    return row ? { siteId: row[SITE] as string, ...preloadedOf(row, preload) } : null
-  }
-  const rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
-    WITH t AS (
-      SELECT id, "siteId", COALESCE("rateLimitPerMinute", ${defaultPerMinute}::int) AS lim
-      FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL
-    ), w AS (
-      INSERT INTO "RateWindow" ("tokenRef", "windowStart", count)
-      SELECT id, date_trunc('minute', now()), 1 FROM t
-      ON CONFLICT ("tokenRef", "windowStart") DO UPDATE SET count = "RateWindow".count + 1
-      RETURNING count
-    )
-    SELECT t."siteId" AS ${Prisma.raw(`"${SITE}"`)}, t.lim AS "payin:lim", w.count AS "payin:count",
-      EXTRACT(EPOCH FROM date_trunc('minute', now()) + interval '1 minute' - now())::float8 AS "payin:retryAfter"${riderColumns}
-    FROM t CROSS JOIN w ${rider}`)
-  const row = rows[0]
+  const rider = preload
+    ? Prisma.sql`, r.* FROM ${p.from} LEFT JOIN LATERAL (SELECT true AS ${column(FOUND)}, q.* FROM (${preload}) q LIMIT 1) r ON true`
+    : Prisma.sql` FROM ${p.from}`
+  const [row] = await sqlRows<Record<string, unknown>>(Prisma.sql`WITH ${p.ctes} SELECT ${p.columns}${rider}`)
   if (!row) return null
-  const lim = row['payin:lim'] as number
-  const count = row['payin:count'] as number
-  if (lim > 0 && count > lim) return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(row['payin:retryAfter'] as number)) }
-  forgetOldWindowsNowAndThen(db)
-  return { siteId: row[SITE] as string, ...preloadedOf(row, preload) }
+  const limited = overLimit(db, row)
+  if (limited) return limited
+  return { siteId: row[SITE] as string, ...(preload ? { preloaded: row[FOUND] === true ? ownColumns<Record<string, unknown>>(row) : null } : {}) }
 }
 
 /**
@@ -102,15 +130,6 @@ function forgetOldWindowsNowAndThen(db: Db): void {
   )
 }
 
-/** the preloaded read's row out of the token check's: its own columns, in its order; null when it found none */
-function preloadedOf(row: Record<string, unknown>, preload: Prisma.Sql | undefined): { preloaded?: Record<string, unknown> | null } {
-  if (!preload) return {}
-  if (row[FOUND] !== true) return { preloaded: null }
-  const own: Record<string, unknown> = {}
-  for (const k of Object.keys(row)) if (!k.startsWith('payin:')) own[k] = row[k]
-  return { preloaded: own }
-}
-
 export type TokenWrite<T> = { rows: T[] } | { unauthorized: true } | { limited: true; retryAfterSeconds: number } | { forbidden: true }
 
 /**
@@ -122,47 +141,16 @@ export type TokenWrite<T> = { rows: T[] } | { unauthorized: true } | { limited: 
  * token, over the limit, another site's).
  */
 export async function writeWithTokenCheck<T>(db: Db, token: string, defaultPerMinute: number, siteId: string, ctes: Prisma.Sql, result: string): Promise<TokenWrite<T>> {
-  const hash = hashToken(token)
-  const found = Prisma.raw(`"${FOUND}"`)
-  const answer = Prisma.sql`LEFT JOIN (SELECT true AS ${found}, x.* FROM ${Prisma.raw(result)} x) r ON true`
-  let rows: Record<string, unknown>[]
-  if (defaultPerMinute <= 0) {
-    rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
-      WITH t AS (SELECT "siteId" FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL),
-      gate AS (SELECT 1 FROM t WHERE t."siteId" = ${siteId}),
-      ${ctes}
-      SELECT t."siteId" AS ${Prisma.raw(`"${SITE}"`)}, r.* FROM t ${answer}`)
-  } else {
-    rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
-      WITH t AS (
-        SELECT id, "siteId", COALESCE("rateLimitPerMinute", ${defaultPerMinute}::int) AS lim
-        FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL
-      ), w AS (
-        INSERT INTO "RateWindow" ("tokenRef", "windowStart", count)
-        SELECT id, date_trunc('minute', now()), 1 FROM t
-        ON CONFLICT ("tokenRef", "windowStart") DO UPDATE SET count = "RateWindow".count + 1
-        RETURNING count
-      ),
-      gate AS (SELECT 1 FROM t CROSS JOIN w WHERE t."siteId" = ${siteId} AND NOT (t.lim > 0 AND w.count > t.lim)),
-      ${ctes}
-      SELECT t."siteId" AS ${Prisma.raw(`"${SITE}"`)}, t.lim AS "payin:lim", w.count AS "payin:count",
-        EXTRACT(EPOCH FROM date_trunc('minute', now()) + interval '1 minute' - now())::float8 AS "payin:retryAfter", r.*
-      FROM t CROSS JOIN w ${answer}`)
-  }
+  const p = tokenParts(token, defaultPerMinute)
+  const rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
+    WITH ${p.ctes},
+    gate AS (SELECT 1 FROM ${p.from} WHERE t."siteId" = ${siteId}${p.withinLimit}),
+    ${ctes}
+    SELECT ${p.columns}, r.* FROM ${p.from} LEFT JOIN (SELECT true AS ${column(FOUND)}, x.* FROM ${Prisma.raw(result)} x) r ON true`)
   const first = rows[0]
   if (!first) return { unauthorized: true }
-  if (defaultPerMinute > 0) {
-    const lim = first['payin:lim'] as number
-    if (lim > 0 && (first['payin:count'] as number) > lim) return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(first['payin:retryAfter'] as number)) }
-    forgetOldWindowsNowAndThen(db)
-  }
+  const limited = overLimit(db, first)
+  if (limited) return limited
   if (first[SITE] !== siteId) return { forbidden: true }
-  const own: T[] = []
-  for (const row of rows) {
-    if (row[FOUND] !== true) continue
-    const o: Record<string, unknown> = {}
-    for (const k of Object.keys(row)) if (!k.startsWith('payin:')) o[k] = row[k]
-    own.push(o as T)
-  }
-  return { rows: own }
+  return { rows: rows.filter((row) => row[FOUND] === true).map((row) => ownColumns<T>(row)) }
 }
