@@ -28,6 +28,13 @@ export interface Settings {
     clientAttempts: number
     clientWindowMs: number
   }
+  /** the merchant dashboard's sessions and sign-in limits (lib/dashboard/dashboard-session.ts) */
+  dashboard: {
+    idleMinutes: number
+    failuresPerClient: number
+    failuresPerSite: number
+    windowSeconds: number
+  }
 }
 
 function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -56,6 +63,12 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       clientAttempts: whole(env.PAGE_CLIENT_ATTEMPTS, 20),
       // at most 10⁹ s (the window's length is an int in SQL)
       clientWindowMs: Math.min(positive(env.PAGE_CLIENT_WINDOW_SECONDS, 600, true), 1e9) * 1000,
+    },
+    dashboard: {
+      idleMinutes: Math.min(positive(env.DASHBOARD_IDLE_MINUTES, 480, true), 1e6),
+      failuresPerClient: positive(env.DASHBOARD_SIGN_IN_FAILURES_PER_CLIENT, 10, true),
+      failuresPerSite: positive(env.DASHBOARD_SIGN_IN_FAILURES_PER_SITE, 20, true),
+      windowSeconds: Math.min(positive(env.DASHBOARD_SIGN_IN_WINDOW_SECONDS, 900, true), 1e9),
     },
   }
 }

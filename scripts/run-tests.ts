@@ -157,6 +157,8 @@ async function main(): Promise<number> {
     // every payer of the suite comes from 127.0.0.1: the per-client limit of the payment page is tested
     // on an instance of its own (tests/http/page-attempts.test.ts)
     PAGE_CLIENT_ATTEMPTS: '100000',
+    // so is every dashboard sign-in: its limits are tested on an instance of their own (tests/http/dashboard-sessions.test.ts)
+    DASHBOARD_SIGN_IN_FAILURES_PER_CLIENT: '100000',
     NEXT_TELEMETRY_DISABLED: '1',
   }
   fs.writeFileSync(SERVER_LOG, '')

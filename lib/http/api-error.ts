@@ -25,8 +25,8 @@ export const fieldError = (field: string, message: string) => validationError({ 
 export const malformedBody = (detail = 'Bad request') =>
   new ApiError(400, 'http.message.conversion.failed', detail, 'Bad request')
 
-export const unauthorized = () =>
-  new ApiError(401, 'auth.unauthorized', 'Missing or unknown bearer token', 'Unauthorized')
+export const unauthorized = (description = 'Missing or unknown bearer token') =>
+  new ApiError(401, 'auth.unauthorized', description, 'Unauthorized')
 
 export const forbidden = (description = 'The token does not grant access to this site') =>
   new ApiError(403, 'auth.forbidden', description, 'Forbidden')

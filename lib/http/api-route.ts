@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { settings } from '../config'
 import { db } from '../db/client'
 import type { Prisma } from '../generated/prisma/client'
+import { SESSION_COOKIE, sessionOf, type DashboardSession } from '../dashboard/dashboard-session'
 import { checkToken, writeWithTokenCheck, type TokenCheck } from '../sites/site-tokens'
 import {
   ApiError,
@@ -42,8 +43,13 @@ export interface Endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType> 
   body?: B
   /** an empty body counts as `{}` */
   bodyOptional?: boolean
-  /** `public` endpoints need no token; `payer` endpoints (the payment form's) need none but refuse cross-site requests */
-  access?: 'site' | 'public' | 'payer'
+  /**
+   * `public` endpoints need no token; `payer` endpoints (the payment form's) need none but refuse cross-site
+   * requests; `dashboard` endpoints need the merchant dashboard's session cookie (its site is `siteId`) and
+   * a request from the service's own origin (Origin is required: CSRF); `dashboard-public` (signing in and
+   * out) the origin only.
+   */
+  access?: 'site' | 'public' | 'payer' | 'dashboard' | 'dashboard-public'
   /**
    * For a site endpoint whose work starts with reading one row: that read (a SELECT of at most one row,
    * given the valid path parameters), done in the token check's own statement — one round trip instead
@@ -67,7 +73,17 @@ export interface Endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType> 
     req: Request
     preloaded?: Record<string, unknown> | null
     auth?: DeferredAuth
+    /** a `dashboard` endpoint's session */
+    session?: DashboardSession
   }) => Promise<unknown>
+}
+
+/** An answer with headers of its own (a dashboard session's cookie): `handle` returns it instead of the body alone. */
+export class Reply {
+  constructor(
+    readonly body: unknown,
+    readonly headers: Record<string, string>,
+  ) {}
 }
 
 /** The token check left to an endpoint (Endpoint.deferredAuth): one of the two, before anything else is read or written. */
@@ -113,7 +129,8 @@ async function serve(req: Request, work: (traceId: string) => Promise<unknown>):
   let res: Response
   let failure: unknown
   try {
-    res = json(200, await work(traceId), ids)
+    const answer = await work(traceId)
+    res = answer instanceof Reply ? json(200, answer.body, ids, answer.headers) : json(200, answer, ids)
   } catch (e) {
     let err: ApiError
     if (e instanceof ApiError) err = e
@@ -143,6 +160,7 @@ function json(status: number, body: unknown, ids: { 'X-Trace-Id': string; 'X-Req
 async function run(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
   let siteId = ''
   if (e.access === 'payer' && isCrossSite(req)) throw forbidden('Cross-site requests are refused')
+  if (e.access === 'dashboard' || e.access === 'dashboard-public') return runDashboard(e, req, ctx, traceId)
   const rawParams = (await ctx?.params) ?? {}
   const siteAccess = e.access !== 'public' && e.access !== 'payer'
   // parsed before the token check only for a preload or a deferred check (which need them); their problems are still answered after it
@@ -179,6 +197,41 @@ function admitted(check: TokenCheck): Exclude<TokenCheck, null | { limited: true
   if (!check) throw unauthorized()
   if ('limited' in check) throw rateLimited(check.retryAfterSeconds)
   return check
+}
+
+/**
+ * A dashboard request: from the service's own origin (a browser sends Origin with every POST; none, or
+ * another, is refused), then the session (401 without one), then the path and the body. The session's
+ * site is the only site it reaches: another site's ids are simply not found.
+ */
+async function runDashboard(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
+  if (!isSameOrigin(req)) throw forbidden('Cross-site requests are refused')
+  let session: DashboardSession | undefined
+  if (e.access === 'dashboard') {
+    session = (await sessionOf(cookieOf(req, SESSION_COOKIE))) ?? undefined
+    if (!session) throw unauthorized('Your dashboard session has ended: sign in again')
+  }
+  const params = parse(e.params, (await ctx?.params) ?? {})
+  const body = e.body ? await requestBody(e, req) : undefined
+  return e.handle({ siteId: session?.siteId ?? '', params, body, traceId, req, session })
+}
+
+/** a state-changing request from a page of this service: Origin present and ours, and the browser agreeing */
+export function isSameOrigin(req: Request): boolean {
+  const origin = req.headers.get('origin')
+  if (!origin) return false
+  const fetchSite = req.headers.get('sec-fetch-site')
+  if (fetchSite && fetchSite !== 'same-origin') return false
+  return isOwnOrigin(req, origin)
+}
+
+/** a cookie's value from the request's Cookie header */
+export function cookieOf(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=')
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim()
+  }
+  return undefined
 }
 
 /** the request's body, read, typed and parsed against the endpoint's schema (undefined for bodiless endpoints) */
@@ -256,9 +309,14 @@ export function isCrossSite(req: Request): boolean {
   if (fetchSite) return fetchSite !== 'same-origin' && fetchSite !== 'none'
   const origin = req.headers.get('origin')
   if (!origin) return false
+  return !isOwnOrigin(req, origin)
+}
+
+/** the service's public origin, or the one the request was addressed to */
+function isOwnOrigin(req: Request, origin: string): boolean {
   const host = req.headers.get('host')
   const proto = req.headers.get('x-forwarded-proto') ?? new URL(req.url).protocol.replace(':', '')
-  return origin !== new URL(settings().publicBaseUrl).origin && origin !== `${proto}://${host}`
+  return origin === new URL(settings().publicBaseUrl).origin || origin === `${proto}://${host}`
 }
 
 export function parse<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S> {

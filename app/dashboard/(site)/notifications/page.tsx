@@ -1,0 +1,13 @@
+// Not built yet (issue 14): the navigation already leads here.
+import { currentMessages } from '../../dashboard-request'
+
+export default async function Page() {
+  const t = await currentMessages()
+  return (
+    <>
+      <title>{`${t.notifications} · Payin`}</title>
+      <h1>{t.notifications}</h1>
+      <p className="dash-card">{t.comingSoon}</p>
+    </>
+  )
+}

@@ -1,0 +1,143 @@
+// A payment of the site: its fields, captures, refunds, what happened to it, and the actions on it.
+import Link from 'next/link'
+import { notFound } from 'next/navigation'
+import { PaymentActionForm } from '@/components/dashboard/payment-action-form'
+import { paymentDetails } from '@/lib/dashboard/dashboard-payments'
+import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
+import { formatMinor } from '@/lib/money/money'
+import { currentLanguage, currentMessages, currentSession } from '../../../dashboard-request'
+
+export default async function PaymentPage({ params }: { params: Promise<{ paymentId: string }> }) {
+  const session = (await currentSession())!
+  const [t, lang] = [await currentMessages(), await currentLanguage()]
+  const paymentId = decodeURIComponent((await params).paymentId)
+  const d = await paymentDetails(session.siteId, paymentId)
+  if (!d) notFound()
+  const p = d.payment
+  const amount = (minor: bigint | number) => shownAmount(minor, p.currency, lang)
+  const refundable = p.capturedMinor - p.refundedMinor
+  return (
+    <>
+      <title>{`${t.payment} ${p.paymentId} · Payin`}</title>
+      <p>
+        <Link href="/dashboard/payments">{t.backToPayments}</Link>
+      </p>
+      <h1>
+        {t.payment} {p.paymentId}
+      </h1>
+      <section className="dash-card" aria-labelledby="fields">
+        <h2 id="fields">{t.payment}</h2>
+        <dl>
+          <dt>{t.status}</dt>
+          <dd>{p.status}</dd>
+          {p.statusReason && (
+            <>
+              <dt>{t.reason}</dt>
+              <dd>{p.statusReason}</dd>
+            </>
+          )}
+          <dt>{t.amount}</dt>
+          <dd>{amount(p.amountMinor)}</dd>
+          <dt>{t.captured}</dt>
+          <dd>{amount(p.capturedMinor)}</dd>
+          <dt>{t.refunded}</dt>
+          <dd>{amount(p.refundedMinor)}</dd>
+          <dt>{t.method}</dt>
+          <dd>{p.methodType}</dd>
+          {p.maskedPan && (
+            <>
+              <dt>{t.card}</dt>
+              <dd>{p.maskedPan}</dd>
+            </>
+          )}
+          <dt>{t.bill}</dt>
+          <dd>{p.billId}</dd>
+          <dt>{t.date}</dt>
+          <dd>{shownTime(p.createdAt, lang)}</dd>
+        </dl>
+      </section>
+      <section className="dash-card" aria-labelledby="capture">
+        <h2 id="capture">{t.capture}</h2>
+        <PaymentActionForm kind="capture" paymentId={p.paymentId} currency={p.currency} defaultAmount={formatMinor(p.amountMinor)} t={t} />
+      </section>
+      <section className="dash-card" aria-labelledby="refund">
+        <h2 id="refund">{t.refund}</h2>
+        <PaymentActionForm kind="refund" paymentId={p.paymentId} currency={p.currency} defaultAmount={formatMinor(refundable > 0n ? refundable : p.amountMinor)} t={t} />
+      </section>
+      <section className="dash-card dash-table-wrap" aria-labelledby="captures">
+        <h2 id="captures">{t.captures}</h2>
+        {d.captures.length === 0 ? (
+          <p>{t.none}</p>
+        ) : (
+          <table>
+            <tbody>
+              {d.captures.map((c) => (
+                <tr key={c.captureId}>
+                  <td>{shownTime(c.createdAt, lang)}</td>
+                  <td>{amount(c.amountMinor)}</td>
+                  <td>{c.statusReason ? `${c.status} (${c.statusReason})` : c.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="dash-card dash-table-wrap" aria-labelledby="refunds">
+        <h2 id="refunds">{t.refunds}</h2>
+        {d.refunds.length === 0 ? (
+          <p>{t.none}</p>
+        ) : (
+          <table>
+            <tbody>
+              {d.refunds.map((r) => (
+                <tr key={r.refundId}>
+                  <td>{shownTime(r.createdAt, lang)}</td>
+                  <td>{amount(r.amountMinor)}</td>
+                  <td>{r.statusReason ? `${r.status} (${r.statusReason})` : r.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="dash-card" aria-labelledby="timeline">
+        <h2 id="timeline">{t.timeline}</h2>
+        <ol>
+          {d.timeline.map((e, i) => (
+            <li key={i}>
+              <time dateTime={e.at.toISOString()}>{shownTime(e.at, lang)}</time> — {t.event[e.kind] ?? e.kind}
+              {e.detail ? `: ${e.detail}` : ''}
+            </li>
+          ))}
+        </ol>
+      </section>
+      <section className="dash-card dash-table-wrap" aria-labelledby="audit">
+        <h2 id="audit">{t.auditLog}</h2>
+        {d.audit.length === 0 ? (
+          <p>{t.none}</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t.when}</th>
+                <th scope="col">{t.who}</th>
+                <th scope="col">{t.what}</th>
+                <th scope="col">{t.outcome}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.audit.map((a, i) => (
+                <tr key={i}>
+                  <td>{shownTime(a.at, lang)}</td>
+                  <td>{a.actor}</td>
+                  <td>{a.action}</td>
+                  <td>{a.outcome}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  )
+}

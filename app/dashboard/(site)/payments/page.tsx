@@ -1,0 +1,77 @@
+// The site's payments, newest first, a page at a time (by cursor), found by id, bill or last four digits.
+import Link from 'next/link'
+import { listPayments, PAYMENT_STATUSES, type PaymentStatus } from '@/lib/dashboard/dashboard-payments'
+import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
+import { currentLanguage, currentMessages, currentSession } from '../../dashboard-request'
+
+type Search = { q?: string | string[]; status?: string | string[]; after?: string | string[] }
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? ''
+
+export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const session = (await currentSession())!
+  const [t, lang, sp] = [await currentMessages(), await currentLanguage(), await searchParams]
+  const q = one(sp.q).slice(0, 200)
+  const status = (PAYMENT_STATUSES as readonly string[]).includes(one(sp.status)) ? (one(sp.status) as PaymentStatus) : undefined
+  const { rows, nextCursor } = await listPayments(session.siteId, { search: q, status, after: one(sp.after) || undefined })
+  const keep = (extra: Record<string, string>) => new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status } : {}), ...extra }).toString()
+  return (
+    <>
+      <title>{`${t.payments} · Payin`}</title>
+      <h1>{t.payments}</h1>
+      <form method="get" className="dash-card dash-inline" role="search">
+        <label>
+          {t.search}
+          <input name="q" defaultValue={q} placeholder={t.searchHint} />
+        </label>
+        <label>
+          {t.status}
+          <select name="status" defaultValue={status ?? ''}>
+            <option value="">{t.anyStatus}</option>
+            {PAYMENT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">{t.find}</button>
+      </form>
+      <div className="dash-card dash-table-wrap">
+        {rows.length === 0 ? (
+          <p>{t.noPayments}</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t.id}</th>
+                <th scope="col">{t.date}</th>
+                <th scope="col">{t.amount}</th>
+                <th scope="col">{t.status}</th>
+                <th scope="col">{t.method}</th>
+                <th scope="col">{t.card}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((p) => (
+                <tr key={p.paymentId}>
+                  <td>
+                    <Link href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}>{p.paymentId}</Link>
+                  </td>
+                  <td>{shownTime(p.createdAt, lang)}</td>
+                  <td>{shownAmount(p.amountMinor, p.currency, lang)}</td>
+                  <td>{p.statusReason ? `${p.status} (${p.statusReason})` : p.status}</td>
+                  <td>{p.methodType}</td>
+                  <td>{p.maskedPan ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <p className="dash-inline">
+          {one(sp.after) && <Link href={`/dashboard/payments?${keep({})}`}>{t.firstPage}</Link>}
+          {nextCursor && <Link href={`/dashboard/payments?${keep({ after: nextCursor })}`}>{t.nextPage}</Link>}
+        </p>
+      </div>
+    </>
+  )
+}

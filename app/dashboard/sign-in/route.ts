@@ -1,0 +1,3 @@
+import { signInRoute } from '@/lib/dashboard/dashboard-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = signInRoute

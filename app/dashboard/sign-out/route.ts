@@ -1,0 +1,3 @@
+import { signOutRoute } from '@/lib/dashboard/dashboard-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = signOutRoute

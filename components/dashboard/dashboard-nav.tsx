@@ -1,0 +1,21 @@
+'use client'
+// The dashboard's navigation landmark; the page shown is marked as current.
+import Link from 'next/link'
+import { usePathname } from 'next/navigation'
+
+export function DashboardNav({ label, links }: { label: string; links: { href: string; text: string }[] }) {
+  const path = usePathname()
+  return (
+    <nav aria-label={label}>
+      <ul>
+        {links.map((l) => (
+          <li key={l.href}>
+            <Link href={l.href} aria-current={path === l.href || path.startsWith(`${l.href}/`) ? 'page' : undefined}>
+              {l.text}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}

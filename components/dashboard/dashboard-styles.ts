@@ -1,0 +1,30 @@
+// The dashboard's styles, inline in its pages (no stylesheet request, no web fonts); readable from 360 px up.
+export const dashboardCss = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1a1a2e;background:#f6f7fb}
+a{color:#2346c8}
+.dash{max-width:1100px;margin:0 auto;padding:1rem}
+.dash-top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;margin-bottom:1rem}
+.dash-top nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0}
+.dash-top nav a[aria-current=page]{font-weight:700}
+.dash-card{background:#fff;border:1px solid #dde1ee;border-radius:8px;padding:1rem;margin-bottom:1rem;overflow-wrap:anywhere}
+.dash-form{display:grid;gap:.4rem;max-width:420px}
+.dash-form input,.dash-form select,.dash-inline input,.dash-inline select{font:inherit;padding:.5rem;border:1px solid #9aa3bd;border-radius:6px;width:100%}
+button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #2346c8;background:#2346c8;color:#fff;cursor:pointer}
+button[disabled]{opacity:.6}
+.dash-secondary{background:#fff;color:#2346c8}
+.dash-link-button{background:none;border:none;color:#2346c8;text-decoration:underline;padding:.25rem}
+.dash-error{color:#b00020;margin:0;min-height:0}
+.dash-ok{color:#106b2e;margin:0}
+.dash-inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}
+.dash-inline label{display:grid;gap:.2rem;flex:1 1 12rem}
+.dash-table-wrap{overflow-x:auto}
+table{border-collapse:collapse;width:100%;font-size:.95rem}
+th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e3e6f0;vertical-align:top}
+dl{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.25rem 1rem;margin:0}
+dt{color:#555}
+dd{margin:0;overflow-wrap:anywhere}
+.dash-confirm{border:2px solid #2346c8;border-radius:8px;padding:.75rem;margin-top:.5rem}
+h1{font-size:1.4rem;margin:.25rem 0 1rem}
+h2{font-size:1.15rem;margin:0 0 .5rem}
+`

@@ -1,0 +1,102 @@
+// The merchant dashboard in Chromium, by labels and roles: signing in and out, finding a payment by its
+// card's last four digits, capturing and refunding it (the API agrees), a refund over the captured
+// amount refused inline, Russian on a 360 px screen.
+import { expect, test, type Page } from '@playwright/test'
+import { client, newSite, rub, twoStepPayment, uid } from '../tests/support/api.ts'
+
+async function signIn(page: Page, site: { siteId: string; token: string }) {
+  await page.goto('/dashboard')
+  await page.getByLabel('Site ID').fill(site.siteId)
+  await page.getByLabel('API token').fill(site.token)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('heading', { name: 'Payments', level: 1 })).toBeVisible()
+}
+
+test('sign in, find a payment by its last four digits, capture, refund part of it, sign out', async ({ page }) => {
+  const site = await newSite('e2e-dash')
+  const api = client(site)
+  const held = uid('held')
+  const other = uid('other')
+  expect((await api.put(`/payments/${held}`, twoStepPayment({ amount: rub('50.00') }, { pan: '5555555555554444' }))).status).toBe(200)
+  expect((await api.put(`/payments/${other}`, twoStepPayment({ amount: rub('20.00') }))).status).toBe(200)
+
+  await signIn(page, site)
+  const nav = page.getByRole('navigation')
+  for (const link of ['Payments', 'Bills', 'Notifications', 'Settings']) await expect(nav.getByRole('link', { name: link })).toBeVisible()
+  await expect(page.getByRole('link', { name: held })).toBeVisible()
+  await expect(page.getByRole('link', { name: other })).toBeVisible()
+
+  await page.getByLabel('Search').fill('4444')
+  await page.getByRole('button', { name: 'Find' }).click()
+  await expect(page.getByRole('link', { name: held })).toBeVisible()
+  await expect(page.getByRole('link', { name: other })).toHaveCount(0)
+  await page.getByRole('link', { name: held }).click()
+  await expect(page.getByRole('heading', { name: `Payment ${held}` })).toBeVisible()
+
+  const capture = page.getByRole('region', { name: 'Capture' })
+  await capture.getByLabel('Amount').fill('40.00')
+  await capture.getByRole('button', { name: 'Capture' }).click()
+  const confirmCapture = page.getByRole('alertdialog', { name: 'Capture' })
+  await expect(confirmCapture).toContainText('Capture 40.00 RUB?')
+  await confirmCapture.getByRole('button', { name: 'Confirm' }).click()
+  await expect(capture.getByRole('status')).toHaveText('Capture: COMPLETED')
+  await expect.poll(async () => (await api.get(`/payments/${held}`)).body.capturedAmount.value).toBe('40.00')
+
+  const refund = page.getByRole('region', { name: 'Refund' })
+  await refund.getByLabel('Amount').fill('15.50')
+  await refund.getByRole('button', { name: 'Refund' }).click()
+  await page.getByRole('alertdialog', { name: 'Refund' }).getByRole('button', { name: 'Confirm' }).click()
+  await expect(refund.getByRole('status')).toHaveText('Refund: COMPLETED')
+  const read = (await api.get(`/payments/${held}`)).body
+  expect(read.refundedAmount.value).toBe('15.50')
+
+  // more than what is left of the capture: refused, shown where it was asked
+  await refund.getByLabel('Amount').fill('30.00')
+  await refund.getByRole('button', { name: 'Refund' }).click()
+  await page.getByRole('alertdialog', { name: 'Refund' }).getByRole('button', { name: 'Confirm' }).click()
+  await expect(refund.getByRole('alert')).toHaveText('Refund declined: INVALID_AMOUNT')
+  expect((await api.get(`/payments/${held}`)).body.refundedAmount.value).toBe('15.50')
+
+  // the page's figures and the audit log follow
+  const fields = page.getByRole('region', { name: 'Payment', exact: true })
+  await expect(fields).toContainText('40,00')
+  const audit = page.getByRole('region', { name: 'Audit log' })
+  await expect(audit.getByRole('row')).toHaveCount(4) // the heading's row and three actions
+  await expect(audit).toContainText(site.token.slice(0, 9))
+  await expect(page.getByRole('region', { name: 'Timeline' })).toContainText('Refund declined: INVALID_AMOUNT')
+
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible()
+  await page.goto(`/dashboard/payments/${held}`)
+  await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible()
+})
+
+test('a wrong token: one message, no session', async ({ page }) => {
+  const site = await newSite('e2e-dash')
+  await page.goto('/dashboard')
+  await page.getByLabel('Site ID').fill(site.siteId)
+  await page.getByLabel('API token').fill(`${site.token}x`)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('alert')).toHaveText('Wrong site ID or API token.')
+  await page.goto('/dashboard/payments')
+  await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible()
+})
+
+test.describe('in Russian on a 360 px screen', () => {
+  test.use({ locale: 'ru-RU', extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' }, viewport: { width: 360, height: 740 } })
+
+  test('sign-in and the payments, without horizontal scrolling', async ({ page }) => {
+    const site = await newSite('e2e-dash-ru')
+    expect((await client(site).put(`/payments/${uid('ru')}`, twoStepPayment())).status).toBe(200)
+    await page.goto('/dashboard')
+    await expect(page.getByRole('heading', { name: 'Вход в кабинет' })).toBeVisible()
+    const noSideways = () => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)
+    expect(await noSideways()).toBe(true)
+    await page.getByLabel('Идентификатор сайта').fill(site.siteId)
+    await page.getByLabel('API-токен').fill(site.token)
+    await page.getByRole('button', { name: 'Войти' }).click()
+    await expect(page.getByRole('heading', { name: 'Платежи', level: 1 })).toBeVisible()
+    await expect(page.getByRole('navigation').getByRole('link', { name: 'Настройки' })).toBeVisible()
+    expect(await noSideways()).toBe(true)
+  })
+})

@@ -1,0 +1,114 @@
+// What the dashboard shows of a site's payments: the list (newest first, by cursor, searchable), and a
+// payment with its captures, refunds, notifications and audit entries as one timeline. Reads only; every
+// change goes through the services the API uses (lib/dashboard/dashboard-actions.ts).
+import { db } from '../db/client'
+import { Prisma, type Payment } from '../generated/prisma/client'
+import { findPayment } from '../payments/payment-service'
+
+export const PAYMENT_STATUSES = ['CREATED', 'WAITING', 'COMPLETED', 'DECLINED'] as const
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+export const PAGE_SIZE = 20
+
+export interface PaymentListQuery {
+  /** a payment id, a bill id, or a card's last four digits */
+  search?: string
+  status?: PaymentStatus
+  /** the cursor of the page's last row, as `nextCursor` gave it */
+  after?: string
+}
+
+export interface PaymentListRow {
+  paymentId: string
+  billId: string
+  createdAt: Date
+  amountMinor: bigint
+  currency: string
+  status: string
+  statusReason: string | null
+  methodType: string
+  maskedPan: string | null
+}
+
+/** A cursor is the last row's creation time and id: a page never repeats or skips a row that others insert meanwhile. */
+const encodeCursor = (r: { createdAt: Date; id: string }) => Buffer.from(JSON.stringify([r.createdAt.toISOString(), r.id])).toString('base64url')
+
+function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string } | null {
+  if (!cursor || cursor.length > 200) return null
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string]
+    const createdAt = new Date(at)
+    if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) return null
+    return { createdAt, id }
+  } catch {
+    return null
+  }
+}
+
+export async function listPayments(siteId: string, q: PaymentListQuery): Promise<{ rows: PaymentListRow[]; nextCursor: string | null }> {
+  const search = q.search?.trim().slice(0, 200) ?? ''
+  const where: Prisma.Sql[] = [Prisma.sql`"siteId" = ${siteId}`]
+  if (search) {
+    const lastFour = /^\d{4}$/.test(search) ? Prisma.sql` OR ("maskedPan" IS NOT NULL AND right("maskedPan", 4) = ${search})` : Prisma.empty
+    where.push(Prisma.sql`("paymentId" = ${search} OR "billId" = ${search}${lastFour})`)
+  }
+  if (q.status) where.push(Prisma.sql`status = ${q.status}`)
+  const cursor = decodeCursor(q.after)
+  if (cursor) where.push(Prisma.sql`("createdAt", id) < (${cursor.createdAt}, ${cursor.id}::uuid)`)
+  const rows = await db().$queryRaw<(PaymentListRow & { id: string })[]>`
+    SELECT id, "paymentId", "billId", "createdAt", "amountMinor", currency, status, "statusReason", "methodType", "maskedPan"
+    FROM "Payment" WHERE ${Prisma.join(where, ' AND ')}
+    ORDER BY "createdAt" DESC, id DESC LIMIT ${PAGE_SIZE + 1}`
+  const more = rows.length > PAGE_SIZE
+  const page = rows.slice(0, PAGE_SIZE)
+  return { rows: page, nextCursor: more ? encodeCursor(page[page.length - 1]) : null }
+}
+
+export type TimelineEvent = { at: Date; kind: string; detail?: string }
+
+export interface PaymentDetails {
+  payment: Payment
+  captures: { captureId: string; amountMinor: bigint; status: string; statusReason: string | null; createdAt: Date }[]
+  refunds: { refundId: string; amountMinor: bigint; status: string; statusReason: string | null; createdAt: Date }[]
+  audit: { at: Date; actor: string; action: string; outcome: string; detail: unknown }[]
+  timeline: TimelineEvent[]
+}
+
+/** The site's payment (as the API reads it: due changes applied) with all that happened to it; null when the site has none by that id. */
+export async function paymentDetails(siteId: string, paymentId: string): Promise<PaymentDetails | null> {
+  const payment = await findPayment(siteId, paymentId).catch((e) => {
+    if ((e as { status?: number }).status === 404) return null
+    throw e
+  })
+  if (!payment) return null
+  const [captures, refunds, audit] = await Promise.all([
+    db().capture.findMany({ where: { paymentRef: payment.id }, orderBy: { createdAt: 'asc' } }),
+    db().refund.findMany({ where: { paymentRef: payment.id }, orderBy: { createdAt: 'asc' } }),
+    db().auditEntry.findMany({ where: { siteId, paymentRef: payment.id }, orderBy: { at: 'asc' } }),
+  ])
+  // the payment's notifications, and its captures' and refunds'
+  const notifications = await db().notification.findMany({
+    where: { siteId, resourceRef: { in: [payment.id, ...captures.map((c) => c.id), ...refunds.map((r) => r.id)] } },
+    include: { attemptLog: { orderBy: { at: 'asc' } } },
+    orderBy: { createdAt: 'asc' },
+  })
+  const timeline: TimelineEvent[] = [{ at: payment.createdAt, kind: 'created' }]
+  if (payment.authFlow === 'THREE_DS') timeline.push({ at: payment.createdAt, kind: 'threeDS' })
+  if (payment.authFlow === 'OTP') timeline.push({ at: payment.createdAt, kind: 'code' })
+  if (payment.status === 'COMPLETED') timeline.push({ at: payment.statusChangedAt, kind: 'completed' })
+  if (payment.status === 'DECLINED') timeline.push({ at: payment.statusChangedAt, kind: 'declined', detail: payment.statusReason ?? undefined })
+  for (const c of captures) timeline.push({ at: c.createdAt, kind: c.status === 'COMPLETED' ? 'captured' : 'captureDeclined', detail: c.statusReason ?? undefined })
+  for (const r of refunds) timeline.push({ at: r.createdAt, kind: r.status === 'COMPLETED' ? 'refunded' : 'refundDeclined', detail: r.statusReason ?? undefined })
+  for (const n of notifications) {
+    for (const a of n.attemptLog)
+      timeline.push({ at: a.at, kind: 'notification', detail: `${n.type} ${n.status} → ${a.httpStatus ?? a.error ?? 'no answer'} (${a.durationMs} ms)` })
+  }
+  for (const a of audit) timeline.push({ at: a.at, kind: 'audit', detail: `${a.action} by ${a.actor}: ${a.outcome}` })
+  timeline.sort((a, b) => a.at.getTime() - b.at.getTime())
+  return {
+    payment,
+    captures: captures.map((c) => ({ captureId: c.captureId, amountMinor: c.amountMinor, status: c.status, statusReason: c.statusReason, createdAt: c.createdAt })),
+    refunds: refunds.map((r) => ({ refundId: r.refundId, amountMinor: r.amountMinor, status: r.status, statusReason: r.statusReason, createdAt: r.createdAt })),
+    audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, outcome: a.outcome, detail: a.detail })),
+    timeline,
+  }
+}

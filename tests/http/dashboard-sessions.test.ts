@@ -1,0 +1,203 @@
+// The merchant dashboard's session rules over HTTP: signing in with a site's token, the cookie, the
+// Origin check on every state-changing request, idle expiry, signing out and token revocation ending
+// sessions server-side, failed sign-ins limited per client and per site (on an instance of its own:
+// every test of the suite signs in from 127.0.0.1), and the audit log of a capture and a refund.
+import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
+import { after, test } from 'node:test'
+import { BASE_URL, client, newSite, request, rub, twoStepPayment, uid, type Answer } from '../support/api.ts'
+import { sql } from '../support/db.ts'
+import { startInstance, type Instance } from '../support/instances.ts'
+
+const ORIGIN = new URL(BASE_URL).origin
+const COOKIE = 'payin_dashboard'
+const instances: Instance[] = []
+after(() => instances.forEach((i) => i.kill()))
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}, base = BASE_URL) =>
+  request('POST', path, { body, headers: { Origin: ORIGIN, ...headers }, base })
+
+/** signs in; answers the cookie's value */
+async function signIn(site: { siteId: string; token: string }): Promise<string> {
+  const r = await post('/dashboard/sign-in', { siteId: site.siteId, token: site.token })
+  assert.equal(r.status, 200, r.text)
+  const cookie = r.headers.get('set-cookie') ?? ''
+  const value = new RegExp(`^${COOKIE}=([^;]+)`).exec(cookie)?.[1]
+  assert.ok(value, cookie)
+  return value
+}
+
+const asSession = (value: string) => ({ Cookie: `${COOKIE}=${value}` })
+
+/** a page of the dashboard with the session: 200, or the sign-in page's redirect when the session is gone */
+const dashboardPage = (value: string, path = '/dashboard/payments') => fetch(`${BASE_URL}${path}`, { headers: asSession(value), redirect: 'manual' })
+
+function assertError(a: Answer, status: number, errorCode: string) {
+  assert.equal(a.status, status, a.text)
+  assert.equal(a.body.errorCode, errorCode)
+  assert.equal(typeof a.body.description, 'string')
+  assert.equal(typeof a.body.traceId, 'string')
+}
+
+test('signing in: a session cookie (httpOnly, SameSite=Strict, dashboard paths), stored only as a hash', async () => {
+  const site = await newSite('dash')
+  const r = await post('/dashboard/sign-in', { siteId: site.siteId, token: site.token })
+  assert.equal(r.status, 200, r.text)
+  const cookie = r.headers.get('set-cookie')!
+  assert.match(cookie, /^payin_dashboard=[A-Za-z0-9_-]{43}; /)
+  assert.match(cookie, /; HttpOnly/)
+  assert.match(cookie, /; SameSite=Strict/)
+  assert.match(cookie, /; Path=\/dashboard/)
+  assert.doesNotMatch(cookie, /Secure/, 'plain http here: a Secure cookie would never come back')
+  const value = /^payin_dashboard=([^;]+)/.exec(cookie)![1]
+  const rows = await sql(`SELECT "idHash" FROM "DashboardSession" WHERE "siteId" = $1`, [site.siteId])
+  assert.equal(rows.length, 1)
+  assert.notEqual(rows[0].idHash, value)
+  assert.equal(JSON.stringify(await sql(`SELECT * FROM "DashboardSession" WHERE "siteId" = $1`, [site.siteId])).includes(value), false)
+  assert.equal((await dashboardPage(value)).status, 200)
+})
+
+test('wrong credentials: one answer for an unknown site, a wrong token and another site’s token', async () => {
+  const site = await newSite('dash')
+  const other = await newSite('dash-other')
+  const answers = await Promise.all([
+    post('/dashboard/sign-in', { siteId: uid('no-such-site'), token: site.token }),
+    post('/dashboard/sign-in', { siteId: site.siteId, token: `${site.token}x` }),
+    post('/dashboard/sign-in', { siteId: site.siteId, token: other.token }),
+  ])
+  for (const a of answers) {
+    assertError(a, 401, 'auth.unauthorized')
+    assert.equal(a.body.description, 'Wrong site ID or API token')
+    assert.equal(a.headers.get('set-cookie'), null)
+  }
+  assertError(await post('/dashboard/sign-in', { siteId: '', token: '' }), 400, 'validation.error')
+})
+
+test('every state-changing request needs the service’s own Origin', async () => {
+  const site = await newSite('dash')
+  const value = await signIn(site)
+  const api = client(site)
+  const p = uid('p')
+  assert.equal((await api.put(`/payments/${p}`, twoStepPayment({ amount: rub('10.00') }))).status, 200)
+  const capture = { amount: '10.00', key: crypto.randomUUID() }
+  for (const origin of [undefined, 'http://evil.example', 'null']) {
+    const headers: Record<string, string> = { ...asSession(value), 'Content-Type': 'application/json' }
+    if (origin) headers.Origin = origin
+    const r = await request('POST', `/dashboard/payments/${p}/capture`, { rawBody: JSON.stringify(capture), headers })
+    assertError(r, 403, 'auth.forbidden')
+  }
+  // the browser's own word counts too
+  assertError(await post(`/dashboard/payments/${p}/capture`, capture, { ...asSession(value), 'Sec-Fetch-Site': 'cross-site' }), 403, 'auth.forbidden')
+  assertError(await request('POST', '/dashboard/sign-in', { body: { siteId: site.siteId, token: site.token }, headers: { Origin: 'http://evil.example' } }), 403, 'auth.forbidden')
+  // nothing was captured
+  assert.equal((await api.get(`/payments/${p}`)).body.capturedAmount.value, '0.00')
+  const ok = await post(`/dashboard/payments/${p}/capture`, capture, asSession(value))
+  assert.equal(ok.status, 200, ok.text)
+  assert.equal((await api.get(`/payments/${p}`)).body.capturedAmount.value, '10.00')
+})
+
+test('without a session: 401 for actions, the sign-in page for pages', async () => {
+  assertError(await post(`/dashboard/payments/${uid('p')}/refund`, { amount: '1.00', key: crypto.randomUUID() }), 401, 'auth.unauthorized')
+  assertError(await post(`/dashboard/payments/${uid('p')}/refund`, { amount: '1.00', key: crypto.randomUUID() }, asSession('not-a-session')), 401, 'auth.unauthorized')
+  const page = await fetch(`${BASE_URL}/dashboard/payments`, { redirect: 'manual' })
+  assert.ok([303, 307, 308].includes(page.status), String(page.status))
+  assert.equal(new URL(page.headers.get('location')!, BASE_URL).pathname, '/dashboard')
+})
+
+test('a session ends: idle for 8 hours, signed out, or its token revoked', async () => {
+  const site = await newSite('dash')
+  const idle = await signIn(site)
+  const signedOut = await signIn(site)
+  const revoked = await signIn(site)
+  // idle: 8 hours and a minute since its last request
+  await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '8 hours 1 minute' WHERE "idHash" = $1`, [sha(idle)])
+  assert.equal((await dashboardPage(idle)).status, 307)
+  // a request within the 8 hours restarts the clock
+  await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '7 hours 59 minutes' WHERE "idHash" = $1`, [sha(signedOut)])
+  assert.equal((await dashboardPage(signedOut)).status, 200)
+  // signed out: the same cookie value no longer works, whoever holds it
+  const out = await post('/dashboard/sign-out', undefined, asSession(signedOut))
+  assert.equal(out.status, 200, out.text)
+  assert.match(out.headers.get('set-cookie') ?? '', /^payin_dashboard=; .*Max-Age=0/)
+  assert.equal((await dashboardPage(signedOut)).status, 307)
+  assertError(await post(`/dashboard/payments/${uid('p')}/capture`, { amount: '1.00', key: crypto.randomUUID() }, asSession(signedOut)), 401, 'auth.unauthorized')
+  // the token revoked: every session opened with it ends
+  assert.equal((await dashboardPage(revoked)).status, 200)
+  await sql(`UPDATE "SiteToken" SET "revokedAt" = now() WHERE "siteId" = $1`, [site.siteId])
+  assert.equal((await dashboardPage(revoked)).status, 307)
+  assertError(await post('/dashboard/sign-in', { siteId: site.siteId, token: site.token }), 401, 'auth.unauthorized')
+})
+
+const sha = (value: string) => createHash('sha256').update(`dashboard-session\0${value}`).digest('hex')
+
+test('another site’s payment: 404 on its page and for actions, nothing done', async () => {
+  const mine = await newSite('dash')
+  const theirs = await newSite('dash-theirs')
+  const p = uid('p')
+  assert.equal((await client(theirs).put(`/payments/${p}`, twoStepPayment({ amount: rub('10.00') }))).status, 200)
+  const value = await signIn(mine)
+  assert.equal((await dashboardPage(value, `/dashboard/payments/${p}`)).status, 404)
+  assertError(await post(`/dashboard/payments/${p}/capture`, { amount: '10.00', key: crypto.randomUUID() }, asSession(value)), 404, 'payin.resource.not.found')
+  assert.equal((await client(theirs).get(`/payments/${p}`)).body.capturedAmount.value, '0.00')
+})
+
+test('capture and refund through the dashboard: the API agrees, a form sent twice acts once, each action in the audit log', async () => {
+  const site = await newSite('dash')
+  const api = client(site)
+  const value = await signIn(site)
+  const p = uid('p')
+  assert.equal((await api.put(`/payments/${p}`, twoStepPayment({ amount: rub('50.00') }))).status, 200)
+  const key = crypto.randomUUID()
+  const [a, b] = await Promise.all([
+    post(`/dashboard/payments/${p}/capture`, { amount: '40.00', key }, asSession(value)),
+    post(`/dashboard/payments/${p}/capture`, { amount: '40.00', key }, asSession(value)),
+  ])
+  for (const r of [a, b]) {
+    assert.equal(r.status, 200, r.text)
+    assert.equal(r.body.status, 'COMPLETED')
+  }
+  const refund = await post(`/dashboard/payments/${p}/refund`, { amount: '15.50', key: crypto.randomUUID() }, asSession(value))
+  assert.equal(refund.status, 200, refund.text)
+  assert.equal(refund.body.status, 'COMPLETED')
+  // over what is left of the capture: declined by the refund service, as through the API
+  const over = await post(`/dashboard/payments/${p}/refund`, { amount: '30.00', key: crypto.randomUUID() }, asSession(value))
+  assert.equal(over.status, 200, over.text)
+  assert.deepEqual(over.body, { status: 'DECLINED', reason: 'INVALID_AMOUNT' })
+  assertError(await post(`/dashboard/payments/${p}/refund`, { amount: 'ten', key: crypto.randomUUID() }, asSession(value)), 400, 'validation.error')
+  const read = (await api.get(`/payments/${p}`)).body
+  assert.equal(read.capturedAmount.value, '40.00')
+  assert.equal(read.refundedAmount.value, '15.50')
+  const refunds = (await api.get(`/payments/${p}/refunds`)).body
+  assert.equal(refunds.length, 2)
+  const audit = await sql(`SELECT actor, action, subject, outcome FROM "AuditEntry" WHERE "siteId" = $1 ORDER BY at`, [site.siteId])
+  const hint = site.token.slice(0, 9)
+  assert.ok(audit.every((e) => e.actor === hint && e.subject === p))
+  assert.deepEqual(
+    audit.map((e) => `${e.action} ${e.outcome}`),
+    ['capture COMPLETED', 'capture COMPLETED', 'refund COMPLETED', 'refund DECLINED (INVALID_AMOUNT)'],
+  )
+})
+
+test('failed sign-ins are limited per client and per site; the right token then waits too', async () => {
+  const instance = await startInstance(Number(new URL(BASE_URL).port) + 120, {
+    DASHBOARD_SIGN_IN_FAILURES_PER_CLIENT: '3',
+    DASHBOARD_SIGN_IN_FAILURES_PER_SITE: '5',
+    // the client address is taken from X-Forwarded-For behind one trusted proxy
+    TRUSTED_PROXY_HOPS: '1',
+  })
+  instances.push(instance)
+  const site = await newSite('dash-limits')
+  const from = (client: string, token: string, siteId = site.siteId) =>
+    post('/dashboard/sign-in', { siteId, token }, { 'X-Forwarded-For': client }, instance.base)
+  for (let i = 0; i < 3; i++) assert.equal((await from('203.0.113.1', 'sk_wrong')).status, 401)
+  const limited = await from('203.0.113.1', site.token)
+  assertError(limited, 429, 'rate.limit.exceeded')
+  assert.ok(Number(limited.headers.get('retry-after')) > 0)
+  // another client is not held back by the first one's failures, until the site's own count is full
+  assert.equal((await from('203.0.113.2', site.token)).status, 200)
+  for (let i = 0; i < 2; i++) assert.equal((await from(`203.0.113.${10 + i}`, 'sk_wrong')).status, 401)
+  assertError(await from('203.0.113.3', site.token), 429, 'rate.limit.exceeded')
+  // another site is not held back
+  const other = await newSite('dash-limits-other')
+  assert.equal((await from('203.0.113.4', other.token, other.siteId)).status, 200)
+})
