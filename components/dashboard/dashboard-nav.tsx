@@ -4,7 +4,7 @@ import Link from 'next/link'
 import { usePathname } from 'next/navigation'
 
 export function DashboardNav({ label, links }: { label: string; links: { href: string; text: string }[] }) {
-  const path = usePathname()
+  const path = usePathname() ?? ''
   return (
     <nav aria-label={label}>
       <ul>
