@@ -188,7 +188,7 @@ test('failed sign-ins are limited per client and per site; the right token then 
   instances.push(instance)
   const site = await newSite('dash-limits')
   const from = (client: string, token: string, siteId = site.siteId) =>
-    post('/dashboard/sign-in', { siteId, token }, { 'X-Forwarded-For': client }, instance.base)
+    post('/dashboard/sign-in', { siteId, token }, { Origin: instance.base, 'X-Forwarded-For': client }, instance.base)
   for (let i = 0; i < 3; i++) assert.equal((await from('203.0.113.1', 'sk_wrong')).status, 401)
   const limited = await from('203.0.113.1', site.token)
   assertError(limited, 429, 'rate.limit.exceeded')
