@@ -49,6 +49,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // not the API, the access-control pages, the payment page's or the dashboard's endpoints: those answer with headers of their own
-  matcher: ['/((?!api/|partner/|acs|pay/[^/]+/attempts|pay/[^/]+/3ds-return|dashboard/sign-in$|dashboard/sign-out$|dashboard/payments/[^/]+/capture$|dashboard/payments/[^/]+/refund$).*)'],
+  // not the API, the access-control pages, the payment page's or the dashboard's endpoints (its state-changing requests are all under /dashboard/actions/): those answer with headers of their own
+  matcher: ['/((?!api/|partner/|acs|pay/[^/]+/attempts|pay/[^/]+/3ds-return|dashboard/actions/).*)'],
 }

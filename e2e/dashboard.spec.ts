@@ -59,7 +59,8 @@ test('sign in, find a payment by its last four digits, capture, refund part of i
 
   // the page's figures and the audit log follow
   const fields = page.getByRole('region', { name: 'Payment', exact: true })
-  await expect(fields).toContainText('40,00')
+  await expect(fields).toContainText('CapturedRUB 40.00')
+  await expect(fields).toContainText('RefundedRUB 15.50')
   const audit = page.getByRole('region', { name: 'Audit log' })
   await expect(audit.getByRole('row')).toHaveCount(4) // the heading's row and three actions
   await expect(audit).toContainText(site.token.slice(0, 9))
@@ -77,7 +78,7 @@ test('a wrong token: one message, no session', async ({ page }) => {
   await page.getByLabel('Site ID').fill(site.siteId)
   await page.getByLabel('API token').fill(`${site.token}x`)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page.getByRole('alert')).toHaveText('Wrong site ID or API token.')
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Wrong site ID or API token.')
   await page.goto('/dashboard/payments')
   await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible()
 })

@@ -18,12 +18,16 @@ const BASE_URL = `http://127.0.0.1:${PORT}`
 
 // TEST_ONLY=notif,bills runs just the unit and HTTP test files whose names hold one of the words (no
 // audit, browser, stress or after-suite checks): for working on a part; CI runs everything.
+// TEST_E2E=dashboard likewise runs the browser journeys whose file names hold one of the words (with the
+// HTTP files TEST_ONLY names, if any).
 const only = (process.env.TEST_ONLY ?? '').split(',').filter(Boolean)
+const onlyE2e = (process.env.TEST_E2E ?? '').split(',').filter(Boolean)
+const partial = only.length > 0 || onlyE2e.length > 0
 const files = (dir: string) =>
   fs.existsSync(dir)
     ? fs
         .readdirSync(dir)
-        .filter((f) => f.endsWith('.test.ts') && (!only.length || only.some((w) => f.includes(w))))
+        .filter((f) => f.endsWith('.test.ts') && (!partial || only.some((w) => f.includes(w))))
         .sort()
         .map((f) => path.join(dir, f))
     : []
@@ -62,7 +66,7 @@ function browserTests(env: Record<string, string>): void {
   if (!fs.existsSync('e2e') || !fs.readdirSync('e2e').some((f) => f.endsWith('.spec.ts'))) return
   ensureChromium()
   log('browser tests (Playwright, Chromium)')
-  const r = spawnSync('node_modules/.bin/playwright', ['test'], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  const r = spawnSync('node_modules/.bin/playwright', ['test', ...onlyE2e], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
   process.stdout.write(r.stdout)
   process.stderr.write(r.stderr)
   const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}`, 'm').exec(r.stdout)?.[1] ?? 0)
@@ -127,7 +131,7 @@ async function main(): Promise<number> {
 
   // the production dependencies against the registry's advisories (passes as "not checked" where the
   // registry does not serve them)
-  if (!only.length) {
+  if (!partial) {
     log('dependency audit (npm audit --omit=dev)')
     const audit = spawnSync(process.execPath, ['scripts/audit.mjs'], { encoding: 'utf8' })
     process.stdout.write(audit.stdout + audit.stderr)
@@ -176,11 +180,11 @@ async function main(): Promise<number> {
     // the page-weight test loads the payment page in Chromium
     if (files('tests/http').some((f) => f.includes('page-weight'))) ensureChromium()
     nodeTests('HTTP tests', files('tests/http'), testEnv)
-    if (!only.length) browserTests(testEnv)
+    if (!partial || onlyE2e.length) browserTests(testEnv)
   } finally {
     await stopServer(server)
   }
-  if (only.length) {
+  if (partial) {
     await stopEmbeddedPostgres(PG)
     return totals.failed ? 1 : 0
   }

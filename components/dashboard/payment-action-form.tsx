@@ -1,6 +1,6 @@
 'use client'
 // "Capture" or "Refund" on a payment's page: the amount, a confirmation, then the same service the API
-// runs (POST /dashboard/payments/<id>/capture|refund). Its answer (or refusal) is shown here; the page's
+// runs (POST /dashboard/actions/payments/<id>/capture|refund). Its answer (or refusal) is shown here; the page's
 // figures are then read again. The key made when the form is shown makes a repeated send act once.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useRouter } from 'next/navigation'
@@ -25,7 +25,7 @@ export function PaymentActionForm({ kind, paymentId, currency, defaultAmount, t 
   const send = async () => {
     if (!pending) return
     setBusy(true)
-    const res = await fetch(`/dashboard/payments/${encodeURIComponent(paymentId)}/${kind}`, {
+    const res = await fetch(`/dashboard/actions/payments/${encodeURIComponent(paymentId)}/${kind}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ amount: pending, key }),

@@ -1,5 +1,5 @@
 'use client'
-// The dashboard's sign-in form: site ID and API token, checked by the service (POST /dashboard/sign-in),
+// The dashboard's sign-in form: site ID and API token, checked by the service (POST /dashboard/actions/sign-in),
 // which sets the session cookie. One message for any wrong pair.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
@@ -15,7 +15,7 @@ export function SignInForm({ t, ended }: { t: DashboardMessages; ended: boolean 
   const [problem, setProblem] = useState<string | null>(ended ? t.sessionEnded : null)
   const onSubmit = async (values: Values) => {
     setProblem(null)
-    const res = await fetch('/dashboard/sign-in', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(values) }).catch(() => null)
+    const res = await fetch('/dashboard/actions/sign-in', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(values) }).catch(() => null)
     if (res?.ok) {
       window.location.assign('/dashboard/payments')
       return

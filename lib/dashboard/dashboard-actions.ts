@@ -3,11 +3,11 @@
 // with who did it (the session's token hint), what, and how it ended. The form sends a key made when it
 // was shown: it becomes the capture's or refund's id, so a form sent twice (a double click, a retry after
 // a lost answer) captures or refunds once, as an API replay does.
-import { db } from '../db/client'
 import { ApiError, notFound } from '../http/api-error'
 import { capturePayment } from '../payments/capture-service'
 import { findPayment } from '../payments/payment-service'
 import { refundPayment } from '../payments/refund-service'
+import { recordAudit } from './dashboard-audit'
 import type { DashboardSession } from './dashboard-session'
 
 export type ActionOutcome = { status: string; reason?: string }
@@ -26,17 +26,15 @@ export async function actOnPayment(session: DashboardSession, kind: Kind, paymen
     outcome = { status: answer.status.value, ...(answer.status.reason ? { reason: answer.status.reason } : {}) }
   } catch (e) {
     if (!(e instanceof ApiError)) throw e
-    await audit(session, kind, paymentId, payment.id, `refused: ${e.description}`, { id, amountMinor: String(amountMinor), currency: payment.currency })
+    await recordAudit(session, { action: kind, subject: paymentId, paymentRef: payment.id, outcome: `refused: ${e.description}`, detail: { id, amountMinor: String(amountMinor), currency: payment.currency } })
     throw e
   }
-  await audit(session, kind, paymentId, payment.id, outcome.reason ? `${outcome.status} (${outcome.reason})` : outcome.status, {
-    id,
-    amountMinor: String(amountMinor),
-    currency: payment.currency,
+  await recordAudit(session, {
+    action: kind,
+    subject: paymentId,
+    paymentRef: payment.id,
+    outcome: outcome.reason ? `${outcome.status} (${outcome.reason})` : outcome.status,
+    detail: { id, amountMinor: String(amountMinor), currency: payment.currency },
   })
   return outcome
-}
-
-async function audit(session: DashboardSession, action: string, subject: string, paymentRef: string | null, outcome: string, detail: Record<string, string>) {
-  await db().auditEntry.create({ data: { siteId: session.siteId, actor: session.tokenHint, action, subject, paymentRef, outcome, detail } })
 }

@@ -19,7 +19,7 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {},
 
 /** signs in; answers the cookie's value */
 async function signIn(site: { siteId: string; token: string }): Promise<string> {
-  const r = await post('/dashboard/sign-in', { siteId: site.siteId, token: site.token })
+  const r = await post('/dashboard/actions/sign-in', { siteId: site.siteId, token: site.token })
   assert.equal(r.status, 200, r.text)
   const cookie = r.headers.get('set-cookie') ?? ''
   const value = new RegExp(`^${COOKIE}=([^;]+)`).exec(cookie)?.[1]
@@ -41,7 +41,7 @@ function assertError(a: Answer, status: number, errorCode: string) {
 
 test('signing in: a session cookie (httpOnly, SameSite=Strict, dashboard paths), stored only as a hash', async () => {
   const site = await newSite('dash')
-  const r = await post('/dashboard/sign-in', { siteId: site.siteId, token: site.token })
+  const r = await post('/dashboard/actions/sign-in', { siteId: site.siteId, token: site.token })
   assert.equal(r.status, 200, r.text)
   const cookie = r.headers.get('set-cookie')!
   assert.match(cookie, /^payin_dashboard=[A-Za-z0-9_-]{43}; /)
@@ -61,16 +61,16 @@ test('wrong credentials: one answer for an unknown site, a wrong token and anoth
   const site = await newSite('dash')
   const other = await newSite('dash-other')
   const answers = await Promise.all([
-    post('/dashboard/sign-in', { siteId: uid('no-such-site'), token: site.token }),
-    post('/dashboard/sign-in', { siteId: site.siteId, token: `${site.token}x` }),
-    post('/dashboard/sign-in', { siteId: site.siteId, token: other.token }),
+    post('/dashboard/actions/sign-in', { siteId: uid('no-such-site'), token: site.token }),
+    post('/dashboard/actions/sign-in', { siteId: site.siteId, token: `${site.token}x` }),
+    post('/dashboard/actions/sign-in', { siteId: site.siteId, token: other.token }),
   ])
   for (const a of answers) {
     assertError(a, 401, 'auth.unauthorized')
     assert.equal(a.body.description, 'Wrong site ID or API token')
     assert.equal(a.headers.get('set-cookie'), null)
   }
-  assertError(await post('/dashboard/sign-in', { siteId: '', token: '' }), 400, 'validation.error')
+  assertError(await post('/dashboard/actions/sign-in', { siteId: '', token: '' }), 400, 'validation.error')
 })
 
 test('every state-changing request needs the service’s own Origin', async () => {
@@ -83,22 +83,22 @@ test('every state-changing request needs the service’s own Origin', async () =
   for (const origin of [undefined, 'http://evil.example', 'null']) {
     const headers: Record<string, string> = { ...asSession(value), 'Content-Type': 'application/json' }
     if (origin) headers.Origin = origin
-    const r = await request('POST', `/dashboard/payments/${p}/capture`, { rawBody: JSON.stringify(capture), headers })
+    const r = await request('POST', `/dashboard/actions/payments/${p}/capture`, { rawBody: JSON.stringify(capture), headers })
     assertError(r, 403, 'auth.forbidden')
   }
   // the browser's own word counts too
-  assertError(await post(`/dashboard/payments/${p}/capture`, capture, { ...asSession(value), 'Sec-Fetch-Site': 'cross-site' }), 403, 'auth.forbidden')
-  assertError(await request('POST', '/dashboard/sign-in', { body: { siteId: site.siteId, token: site.token }, headers: { Origin: 'http://evil.example' } }), 403, 'auth.forbidden')
+  assertError(await post(`/dashboard/actions/payments/${p}/capture`, capture, { ...asSession(value), 'Sec-Fetch-Site': 'cross-site' }), 403, 'auth.forbidden')
+  assertError(await request('POST', '/dashboard/actions/sign-in', { body: { siteId: site.siteId, token: site.token }, headers: { Origin: 'http://evil.example' } }), 403, 'auth.forbidden')
   // nothing was captured
   assert.equal((await api.get(`/payments/${p}`)).body.capturedAmount.value, '0.00')
-  const ok = await post(`/dashboard/payments/${p}/capture`, capture, asSession(value))
+  const ok = await post(`/dashboard/actions/payments/${p}/capture`, capture, asSession(value))
   assert.equal(ok.status, 200, ok.text)
   assert.equal((await api.get(`/payments/${p}`)).body.capturedAmount.value, '10.00')
 })
 
 test('without a session: 401 for actions, the sign-in page for pages', async () => {
-  assertError(await post(`/dashboard/payments/${uid('p')}/refund`, { amount: '1.00', key: crypto.randomUUID() }), 401, 'auth.unauthorized')
-  assertError(await post(`/dashboard/payments/${uid('p')}/refund`, { amount: '1.00', key: crypto.randomUUID() }, asSession('not-a-session')), 401, 'auth.unauthorized')
+  assertError(await post(`/dashboard/actions/payments/${uid('p')}/refund`, { amount: '1.00', key: crypto.randomUUID() }), 401, 'auth.unauthorized')
+  assertError(await post(`/dashboard/actions/payments/${uid('p')}/refund`, { amount: '1.00', key: crypto.randomUUID() }, asSession('not-a-session')), 401, 'auth.unauthorized')
   const page = await fetch(`${BASE_URL}/dashboard/payments`, { redirect: 'manual' })
   assert.ok([303, 307, 308].includes(page.status), String(page.status))
   assert.equal(new URL(page.headers.get('location')!, BASE_URL).pathname, '/dashboard')
@@ -116,16 +116,16 @@ test('a session ends: idle for 8 hours, signed out, or its token revoked', async
   await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '7 hours 59 minutes' WHERE "idHash" = $1`, [sha(signedOut)])
   assert.equal((await dashboardPage(signedOut)).status, 200)
   // signed out: the same cookie value no longer works, whoever holds it
-  const out = await post('/dashboard/sign-out', undefined, asSession(signedOut))
+  const out = await post('/dashboard/actions/sign-out', undefined, asSession(signedOut))
   assert.equal(out.status, 200, out.text)
   assert.match(out.headers.get('set-cookie') ?? '', /^payin_dashboard=; .*Max-Age=0/)
   assert.equal((await dashboardPage(signedOut)).status, 307)
-  assertError(await post(`/dashboard/payments/${uid('p')}/capture`, { amount: '1.00', key: crypto.randomUUID() }, asSession(signedOut)), 401, 'auth.unauthorized')
+  assertError(await post(`/dashboard/actions/payments/${uid('p')}/capture`, { amount: '1.00', key: crypto.randomUUID() }, asSession(signedOut)), 401, 'auth.unauthorized')
   // the token revoked: every session opened with it ends
   assert.equal((await dashboardPage(revoked)).status, 200)
   await sql(`UPDATE "SiteToken" SET "revokedAt" = now() WHERE "siteId" = $1`, [site.siteId])
   assert.equal((await dashboardPage(revoked)).status, 307)
-  assertError(await post('/dashboard/sign-in', { siteId: site.siteId, token: site.token }), 401, 'auth.unauthorized')
+  assertError(await post('/dashboard/actions/sign-in', { siteId: site.siteId, token: site.token }), 401, 'auth.unauthorized')
 })
 
 const sha = (value: string) => createHash('sha256').update(`dashboard-session\0${value}`).digest('hex')
@@ -137,7 +137,7 @@ test('another site’s payment: 404 on its page and for actions, nothing done', 
   assert.equal((await client(theirs).put(`/payments/${p}`, twoStepPayment({ amount: rub('10.00') }))).status, 200)
   const value = await signIn(mine)
   assert.equal((await dashboardPage(value, `/dashboard/payments/${p}`)).status, 404)
-  assertError(await post(`/dashboard/payments/${p}/capture`, { amount: '10.00', key: crypto.randomUUID() }, asSession(value)), 404, 'payin.resource.not.found')
+  assertError(await post(`/dashboard/actions/payments/${p}/capture`, { amount: '10.00', key: crypto.randomUUID() }, asSession(value)), 404, 'payin.resource.not.found')
   assert.equal((await client(theirs).get(`/payments/${p}`)).body.capturedAmount.value, '0.00')
 })
 
@@ -149,21 +149,21 @@ test('capture and refund through the dashboard: the API agrees, a form sent twic
   assert.equal((await api.put(`/payments/${p}`, twoStepPayment({ amount: rub('50.00') }))).status, 200)
   const key = crypto.randomUUID()
   const [a, b] = await Promise.all([
-    post(`/dashboard/payments/${p}/capture`, { amount: '40.00', key }, asSession(value)),
-    post(`/dashboard/payments/${p}/capture`, { amount: '40.00', key }, asSession(value)),
+    post(`/dashboard/actions/payments/${p}/capture`, { amount: '40.00', key }, asSession(value)),
+    post(`/dashboard/actions/payments/${p}/capture`, { amount: '40.00', key }, asSession(value)),
   ])
   for (const r of [a, b]) {
     assert.equal(r.status, 200, r.text)
     assert.equal(r.body.status, 'COMPLETED')
   }
-  const refund = await post(`/dashboard/payments/${p}/refund`, { amount: '15.50', key: crypto.randomUUID() }, asSession(value))
+  const refund = await post(`/dashboard/actions/payments/${p}/refund`, { amount: '15.50', key: crypto.randomUUID() }, asSession(value))
   assert.equal(refund.status, 200, refund.text)
   assert.equal(refund.body.status, 'COMPLETED')
   // over what is left of the capture: declined by the refund service, as through the API
-  const over = await post(`/dashboard/payments/${p}/refund`, { amount: '30.00', key: crypto.randomUUID() }, asSession(value))
+  const over = await post(`/dashboard/actions/payments/${p}/refund`, { amount: '30.00', key: crypto.randomUUID() }, asSession(value))
   assert.equal(over.status, 200, over.text)
   assert.deepEqual(over.body, { status: 'DECLINED', reason: 'INVALID_AMOUNT' })
-  assertError(await post(`/dashboard/payments/${p}/refund`, { amount: 'ten', key: crypto.randomUUID() }, asSession(value)), 400, 'validation.error')
+  assertError(await post(`/dashboard/actions/payments/${p}/refund`, { amount: 'ten', key: crypto.randomUUID() }, asSession(value)), 400, 'validation.error')
   const read = (await api.get(`/payments/${p}`)).body
   assert.equal(read.capturedAmount.value, '40.00')
   assert.equal(read.refundedAmount.value, '15.50')
@@ -188,7 +188,7 @@ test('failed sign-ins are limited per client and per site; the right token then 
   instances.push(instance)
   const site = await newSite('dash-limits')
   const from = (client: string, token: string, siteId = site.siteId) =>
-    post('/dashboard/sign-in', { siteId, token }, { Origin: instance.base, 'X-Forwarded-For': client }, instance.base)
+    post('/dashboard/actions/sign-in', { siteId, token }, { Origin: instance.base, 'X-Forwarded-For': client }, instance.base)
   for (let i = 0; i < 3; i++) assert.equal((await from('203.0.113.1', 'sk_wrong')).status, 401)
   const limited = await from('203.0.113.1', site.token)
   assertError(limited, 429, 'rate.limit.exceeded')
