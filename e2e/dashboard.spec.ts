@@ -1,16 +1,9 @@
 // The merchant dashboard in Chromium, by labels and roles: signing in and out, finding a payment by its
 // card's last four digits, capturing and refunding it (the API agrees), a refund over the captured
 // amount refused inline, Russian on a 360 px screen.
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { client, newSite, rub, twoStepPayment, uid } from '../tests/support/api.ts'
-
-async function signIn(page: Page, site: { siteId: string; token: string }) {
-  await page.goto('/dashboard')
-  await page.getByLabel('Site ID').fill(site.siteId)
-  await page.getByLabel('API token').fill(site.token)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page.getByRole('heading', { name: 'Payments', level: 1 })).toBeVisible()
-}
+import { fitsWidth, signIn } from './dashboard-support.ts'
 
 test('sign in, find a payment by its last four digits, capture, refund part of it, sign out', async ({ page }) => {
   const site = await newSite('e2e-dash')
@@ -91,13 +84,12 @@ test.describe('in Russian on a 360 px screen', () => {
     expect((await client(site).put(`/payments/${uid('ru')}`, twoStepPayment())).status).toBe(200)
     await page.goto('/dashboard')
     await expect(page.getByRole('heading', { name: 'Вход в кабинет' })).toBeVisible()
-    const noSideways = () => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)
-    expect(await noSideways()).toBe(true)
+    expect(await fitsWidth(page)).toBe(true)
     await page.getByLabel('Идентификатор сайта').fill(site.siteId)
     await page.getByLabel('API-токен').fill(site.token)
     await page.getByRole('button', { name: 'Войти' }).click()
     await expect(page.getByRole('heading', { name: 'Платежи', level: 1 })).toBeVisible()
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Настройки' })).toBeVisible()
-    expect(await noSideways()).toBe(true)
+    expect(await fitsWidth(page)).toBe(true)
   })
 })

@@ -5,39 +5,13 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { after, test } from 'node:test'
-import { BASE_URL, client, newSite, request, rub, twoStepPayment, uid, type Answer } from '../support/api.ts'
+import { BASE_URL, client, newSite, request, rub, twoStepPayment, uid } from '../support/api.ts'
+import { asSession, assertError, COOKIE, dashboardPage, post, signIn } from '../support/dashboard.ts'
 import { sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 
-const ORIGIN = new URL(BASE_URL).origin
-const COOKIE = 'payin_dashboard'
 const instances: Instance[] = []
 after(() => instances.forEach((i) => i.kill()))
-
-const post = (path: string, body: unknown, headers: Record<string, string> = {}, base = BASE_URL) =>
-  request('POST', path, { body, headers: { Origin: ORIGIN, ...headers }, base })
-
-/** signs in; answers the cookie's value */
-async function signIn(site: { siteId: string; token: string }): Promise<string> {
-  const r = await post('/dashboard/actions/sign-in', { siteId: site.siteId, token: site.token })
-  assert.equal(r.status, 200, r.text)
-  const cookie = r.headers.get('set-cookie') ?? ''
-  const value = new RegExp(`^${COOKIE}=([^;]+)`).exec(cookie)?.[1]
-  assert.ok(value, cookie)
-  return value
-}
-
-const asSession = (value: string) => ({ Cookie: `${COOKIE}=${value}` })
-
-/** a page of the dashboard with the session: 200, or the sign-in page's redirect when the session is gone */
-const dashboardPage = (value: string, path = '/dashboard/payments') => fetch(`${BASE_URL}${path}`, { headers: asSession(value), redirect: 'manual' })
-
-function assertError(a: Answer, status: number, errorCode: string) {
-  assert.equal(a.status, status, a.text)
-  assert.equal(a.body.errorCode, errorCode)
-  assert.equal(typeof a.body.description, 'string')
-  assert.equal(typeof a.body.traceId, 'string')
-}
 
 test('signing in: a session cookie (httpOnly, SameSite=Strict, dashboard paths), stored only as a hash', async () => {
   const site = await newSite('dash')
