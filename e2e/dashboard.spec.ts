@@ -3,7 +3,9 @@
 // amount refused inline, Russian on a 360 px screen.
 import { expect, test } from '@playwright/test'
 import { client, newSite, rub, twoStepPayment, uid } from '../tests/support/api.ts'
+import { sql } from '../tests/support/db.ts'
 import { fitsWidth, signIn } from './dashboard-support.ts'
+import { merchantWebSite } from './support.ts'
 
 test('sign in, find a payment by its last four digits, capture, refund part of it, sign out', async ({ page }) => {
   const site = await newSite('e2e-dash')
@@ -74,6 +76,71 @@ test('a wrong token: one message, no session', async ({ page }) => {
   await expect(page.getByRole('main').getByRole('alert')).toHaveText('Wrong site ID or API token.')
   await page.goto('/dashboard/payments')
   await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible()
+})
+
+test('an idle session ends: the next action lands on the sign-in page, nothing is captured', async ({ page }) => {
+  const site = await newSite('e2e-dash')
+  const api = client(site)
+  const held = uid('held')
+  expect((await api.put(`/payments/${held}`, twoStepPayment({ amount: rub('30.00') }))).status).toBe(200)
+  await signIn(page, site)
+  await page.goto(`/dashboard/payments/${held}`)
+  const capture = page.getByRole('region', { name: 'Capture' })
+  await capture.getByLabel('Amount').fill('30.00')
+  // 8 hours and a minute without a request pass (the idle limit is DASHBOARD_IDLE_MINUTES, 480)
+  await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '481 minutes' WHERE "siteId" = $1`, [site.siteId])
+  await capture.getByRole('button', { name: 'Capture' }).click()
+  await page.getByRole('alertdialog', { name: 'Capture' }).getByRole('button', { name: 'Confirm' }).click()
+  await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible()
+  await expect(page.getByRole('main')).toContainText('Your session has ended. Sign in again.')
+  expect((await api.get(`/payments/${held}`)).body.capturedAmount.value).toBe('0.00')
+  // and a page read after the idle limit shows the sign-in page too
+  await signIn(page, site)
+  await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '481 minutes' WHERE "siteId" = $1`, [site.siteId])
+  await page.getByRole('navigation').getByRole('link', { name: 'Bills' }).click()
+  await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible()
+})
+
+test("another site's payment is not found; a form posted from another origin is refused", async ({ page }) => {
+  const mine = await newSite('e2e-dash')
+  const theirs = await newSite('e2e-dash-other')
+  const theirPayment = uid('theirs')
+  expect((await client(theirs).put(`/payments/${theirPayment}`, twoStepPayment())).status).toBe(200)
+  await signIn(page, mine)
+  const answer = await page.goto(`/dashboard/payments/${theirPayment}`)
+  expect(answer?.status()).toBe(404)
+  await expect(page.getByRole('heading', { name: 'Not found', level: 1 })).toBeVisible()
+  await expect(page.getByRole('navigation').getByRole('link', { name: 'Payments' })).toBeVisible()
+
+  // a page of another origin (a port of its own on this host: the browser still sends the SameSite=Strict
+  // cookie, which makes the Origin check the one thing that stands) posts a capture of my own payment
+  const held = uid('held')
+  expect((await client(mine).put(`/payments/${held}`, twoStepPayment({ amount: rub('10.00') }))).status).toBe(200)
+  const elsewhere = await merchantWebSite()
+  try {
+    await page.goto(`${elsewhere.origin}/shop`)
+    const target = new URL(`/dashboard/actions/payments/${held}/capture`, process.env.BASE_URL ?? 'http://127.0.0.1:3999').toString()
+    const refused = page.waitForResponse((r) => r.url() === target)
+    await page.evaluate((action) => {
+      const form = document.createElement('form')
+      form.method = 'POST'
+      form.action = action
+      form.enctype = 'text/plain'
+      const field = document.createElement('input')
+      field.name = '{"amount":"10.00","key":"00000000-0000-4000-8000-00000000000'
+      field.value = '1"}'
+      form.append(field)
+      document.body.append(form)
+      form.submit()
+    }, target)
+    const response = await refused
+    expect((await response.request().allHeaders()).cookie ?? '').toContain('payin_dashboard=')
+    expect(response.status()).toBe(403)
+    expect((await response.json()).errorCode).toBe('auth.forbidden')
+  } finally {
+    await elsewhere.close()
+  }
+  expect((await client(mine).get(`/payments/${held}`)).body.capturedAmount.value).toBe('0.00')
 })
 
 test.describe('in Russian on a 360 px screen', () => {

@@ -1,5 +1,6 @@
 // The dashboard page's request: its session (read once per request) and its language.
 import { cookies, headers } from 'next/headers'
+import { redirect } from 'next/navigation'
 import { cache } from 'react'
 import { dashboardMessages } from '@/lib/dashboard/dashboard-messages'
 import { SESSION_COOKIE, sessionOf } from '@/lib/dashboard/dashboard-session'
@@ -10,3 +11,14 @@ export const currentSession = cache(async () => sessionOf((await cookies()).get(
 export const currentLanguage = cache(async () => pickLanguage((await headers()).get('accept-language')))
 
 export const currentMessages = cache(async () => dashboardMessages(await currentLanguage()))
+
+/**
+ * The session of a signed-in page, or the sign-in page. Every page calls it itself: a layout is not
+ * rendered again when the browser moves between the pages under it, so a check in the layout alone would
+ * let a page be read after its session ended.
+ */
+export async function requireSession() {
+  const session = await currentSession()
+  if (!session) redirect('/dashboard')
+  return session
+}

@@ -1,8 +1,9 @@
 // What a merchant does to a payment in the dashboard: capture and refund, through the very services the
 // API uses (the same limits, the same errors, the same notifications), each recorded in the audit log
-// with who did it (the session's token hint), what, and how it ended. The form sends a key made when it
+// with who did it (the session's token hint), what, and how it ended, in the same transaction. The form sends a key made when it
 // was shown: it becomes the capture's or refund's id, so a form sent twice (a double click, a retry after
 // a lost answer) captures or refunds once, as an API replay does.
+import type { Tx } from '../db/client'
 import { ApiError, notFound } from '../http/api-error'
 import { capturePayment } from '../payments/capture-service'
 import { findPayment } from '../payments/payment-service'
@@ -20,21 +21,23 @@ export async function actOnPayment(session: DashboardSession, kind: Kind, paymen
   })
   const id = `dashboard-${key}`
   const amount = { value: amountMinor, currency: payment.currency }
+  const detail = { id, amountMinor: String(amountMinor), currency: payment.currency }
+  // the entry is written in the action's own transaction: no capture or refund without its entry, and a
+  // replay of the same key (a form sent twice) adds none
+  const record = (tx: Tx, row: { status: string; statusReason: string | null }) =>
+    recordAudit(session, { action: kind, subject: paymentId, paymentRef: payment.id, outcome: row.statusReason ? `${row.status} (${row.statusReason})` : row.status, detail }, tx)
   let outcome: ActionOutcome
   try {
-    const answer = kind === 'capture' ? await capturePayment(session.siteId, paymentId, id, amount) : await refundPayment(session.siteId, paymentId, id, amount)
+    const answer =
+      kind === 'capture'
+        ? await capturePayment(session.siteId, paymentId, id, amount, undefined, record)
+        : await refundPayment(session.siteId, paymentId, id, amount, undefined, record)
     outcome = { status: answer.status.value, ...(answer.status.reason ? { reason: answer.status.reason } : {}) }
   } catch (e) {
     if (!(e instanceof ApiError)) throw e
-    await recordAudit(session, { action: kind, subject: paymentId, paymentRef: payment.id, outcome: `refused: ${e.description}`, detail: { id, amountMinor: String(amountMinor), currency: payment.currency } })
+    // a refusal changed nothing: its entry is written on its own
+    await recordAudit(session, { action: kind, subject: paymentId, paymentRef: payment.id, outcome: `refused: ${e.description}`, detail })
     throw e
   }
-  await recordAudit(session, {
-    action: kind,
-    subject: paymentId,
-    paymentRef: payment.id,
-    outcome: outcome.reason ? `${outcome.status} (${outcome.reason})` : outcome.status,
-    detail: { id, amountMinor: String(amountMinor), currency: payment.currency },
-  })
   return outcome
 }

@@ -57,6 +57,8 @@ const en = {
   actionDone: '{action}: {status}',
   actionDeclined: '{action} declined: {reason}',
   notFound: 'Payment not found.',
+  notFoundTitle: 'Not found',
+  notFoundHelp: 'This site has nothing at this address. Check the ID, or find it from the lists.',
   backToPayments: 'Back to payments',
   comingSoon: 'This part of the dashboard is not built yet.',
   event: {
@@ -132,6 +134,8 @@ const ru: DashboardMessages = {
   actionDone: '{action}: {status}',
   actionDeclined: '{action}: отказ, {reason}',
   notFound: 'Платёж не найден.',
+  notFoundTitle: 'Не найдено',
+  notFoundHelp: 'У этого сайта нет ничего по этому адресу. Проверьте идентификатор или найдите его в списках.',
   backToPayments: 'К платежам',
   comingSoon: 'Этот раздел кабинета ещё не готов.',
   event: {

@@ -1,5 +1,6 @@
 // Captures of authorised (two-step) payments (endpoint 4 and its read).
-import { db, withRetry } from '../db/client'
+import { db, withRetry, type Tx } from '../db/client'
+import type { Capture } from '../generated/prisma/client'
 import { fieldError, incorrectInvocation, notFound, requestConflict } from '../http/api-error'
 import { notifyCapture } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
@@ -8,7 +9,15 @@ import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideCapture, totalsOf } from './payment-rules'
 import { renderCapture } from './payment-wire'
 
-export async function capturePayment(siteId: string, paymentId: string, captureId: string, amount: AmountInput | undefined, callbackUrl?: string) {
+/** `alsoWrite`: what the caller records with a new capture, in its transaction (the dashboard's audit entry); not on a replay */
+export async function capturePayment(
+  siteId: string,
+  paymentId: string,
+  captureId: string,
+  amount: AmountInput | undefined,
+  callbackUrl?: string,
+  alsoWrite?: (tx: Tx, capture: Capture) => Promise<unknown>,
+) {
   const capture = await withRetry(() =>
     db().$transaction(async (tx) => {
       const p = await lockPayment(tx, siteId, paymentId)
@@ -42,6 +51,7 @@ export async function capturePayment(siteId: string, paymentId: string, captureI
         },
       })
       await notifyCapture(tx, capture, p)
+      await alsoWrite?.(tx, capture)
       return capture
     }),
   )

@@ -1,7 +1,7 @@
 // Refunds of completed payments, partial or whole, and reversals of uncaptured holds (endpoints 5, 6
 // and the refund list).
 import { randomUUID } from 'node:crypto'
-import { db, withRetry } from '../db/client'
+import { db, withRetry, type Tx } from '../db/client'
 import { Prisma, type Refund } from '../generated/prisma/client'
 import { fieldError, notFound, requestConflict } from '../http/api-error'
 import { refundNotificationInsert } from '../notifications/outbox'
@@ -11,7 +11,15 @@ import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideRefund, totalsOf } from './payment-rules'
 import { renderRefund } from './payment-wire'
 
-export async function refundPayment(siteId: string, paymentId: string, refundId: string, amount: AmountInput, callbackUrl?: string) {
+/** `alsoWrite`: what the caller records with a new refund, in its transaction (the dashboard's audit entry); not on a replay */
+export async function refundPayment(
+  siteId: string,
+  paymentId: string,
+  refundId: string,
+  amount: AmountInput,
+  callbackUrl?: string,
+  alsoWrite?: (tx: Tx, refund: Refund) => Promise<unknown>,
+) {
   const refund = await withRetry(() =>
     db().$transaction(async (tx) => {
       const p = await lockPayment(tx, siteId, paymentId)
@@ -53,6 +61,7 @@ export async function refundPayment(siteId: string, paymentId: string, refundId:
             RETURNING *),
           notification AS (${refundNotificationInsert(row, p)})
         SELECT * FROM refund`
+      await alsoWrite?.(tx, refund)
       return refund
     }),
   )

@@ -138,6 +138,9 @@ test('capture and refund through the dashboard: the API agrees, a form sent twic
   assert.equal(over.status, 200, over.text)
   assert.deepEqual(over.body, { status: 'DECLINED', reason: 'INVALID_AMOUNT' })
   assertError(await post(`/dashboard/actions/payments/${p}/refund`, { amount: 'ten', key: crypto.randomUUID() }, asSession(value)), 400, 'validation.error')
+  // a second capture is refused by the capture service (an API error, shown inline), and recorded as refused
+  const again = await post(`/dashboard/actions/payments/${p}/capture`, { amount: '5.00', key: crypto.randomUUID() }, asSession(value))
+  assert.equal(again.status, 409, again.text)
   const read = (await api.get(`/payments/${p}`)).body
   assert.equal(read.capturedAmount.value, '40.00')
   assert.equal(read.refundedAmount.value, '15.50')
@@ -148,7 +151,7 @@ test('capture and refund through the dashboard: the API agrees, a form sent twic
   assert.ok(audit.every((e) => e.actor === hint && e.subject === p))
   assert.deepEqual(
     audit.map((e) => `${e.action} ${e.outcome}`),
-    ['capture COMPLETED', 'capture COMPLETED', 'refund COMPLETED', 'refund DECLINED (INVALID_AMOUNT)'],
+    ['capture COMPLETED', 'refund COMPLETED', 'refund DECLINED (INVALID_AMOUNT)', `capture refused: ${again.body.description}`],
   )
 })
 

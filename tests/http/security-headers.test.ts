@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { BASE_URL, client, newSite, uid } from '../support/api.ts'
+import { asSession, signIn } from '../support/dashboard.ts'
 
 async function headersOf(path: string, init?: RequestInit) {
   const res = await fetch(`${BASE_URL}${path}`, { redirect: 'manual', ...init })
@@ -25,8 +26,24 @@ test('pages: CSP with a script nonce and no framing, nosniff, no referrer, a tra
   }
 })
 
+test("the dashboard's pages: the payment page's CSP and headers, and signed-in pages never cached", async () => {
+  const site = await newSite('headers')
+  const session = asSession(await signIn(site))
+  for (const [path, init] of [['/dashboard', {}], ['/dashboard/payments', { headers: session }], [`/dashboard/payments/${uid('none')}`, { headers: session }]] as const) {
+    const { status, h } = await headersOf(path, init)
+    assert.ok(status === 200 || status === 404, `${path}: ${status}`)
+    const csp = h.get('content-security-policy') ?? ''
+    assert.match(csp, /frame-ancestors 'none'/, path)
+    assert.match(csp, /script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/, path)
+    assert.equal(h.get('x-frame-options'), 'DENY', path)
+    assert.equal(h.get('x-content-type-options'), 'nosniff', path)
+    assert.equal(h.get('referrer-policy'), 'no-referrer', path)
+    if (path !== '/dashboard') assert.match(h.get('cache-control') ?? '', /no-store/, path)
+  }
+})
+
 test('API answers: nosniff, no caching, a locked-down CSP, a trace id', async () => {
-  for (const path of ['/api/health', '/api/nope', '/partner/v1/sites/x/payments/y']) {
+  for (const path of ['/api/health', '/api/nope', '/partner/v1/sites/x/payments/y', '/dashboard/actions/sign-out']) {
     const { h } = await headersOf(path)
     assert.equal(h.get('x-content-type-options'), 'nosniff', path)
     assert.equal(h.get('cache-control'), 'no-store', path)

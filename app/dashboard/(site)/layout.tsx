@@ -1,17 +1,15 @@
 // Every signed-in page of the dashboard: the session checked (none: the sign-in page), the site named,
 // the navigation and "Sign out".
-import { redirect } from 'next/navigation'
 import type { ReactNode } from 'react'
 import { DashboardNav } from '@/components/dashboard/dashboard-nav'
 import { dashboardCss } from '@/components/dashboard/dashboard-styles'
 import { SignOutButton } from '@/components/dashboard/sign-out-button'
-import { currentMessages, currentSession } from '../dashboard-request'
+import { currentMessages, requireSession } from '../dashboard-request'
 
 export const dynamic = 'force-dynamic'
 
 export default async function SiteLayout({ children }: { children: ReactNode }) {
-  const session = await currentSession()
-  if (!session) redirect('/dashboard')
+  const session = await requireSession()
   const t = await currentMessages()
   return (
     <div className="dash">

@@ -1,7 +1,8 @@
 // Not built yet (issue 14): the navigation already leads here.
-import { currentMessages } from '../../dashboard-request'
+import { currentMessages, requireSession } from '../../dashboard-request'
 
 export default async function Page() {
+  await requireSession()
   const t = await currentMessages()
   return (
     <>

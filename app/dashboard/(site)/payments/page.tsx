@@ -2,13 +2,13 @@
 import Link from 'next/link'
 import { listPayments, PAYMENT_STATUSES, type PaymentStatus } from '@/lib/dashboard/dashboard-payments'
 import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
-import { currentLanguage, currentMessages, currentSession } from '../../dashboard-request'
+import { currentLanguage, currentMessages, requireSession } from '../../dashboard-request'
 
 type Search = { q?: string | string[]; status?: string | string[]; after?: string | string[] }
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? ''
 
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Search> }) {
-  const session = (await currentSession())!
+  const session = await requireSession()
   const [t, lang, sp] = [await currentMessages(), await currentLanguage(), await searchParams]
   const q = one(sp.q).slice(0, 200)
   const status = (PAYMENT_STATUSES as readonly string[]).includes(one(sp.status)) ? (one(sp.status) as PaymentStatus) : undefined

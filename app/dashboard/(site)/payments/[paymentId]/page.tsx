@@ -5,10 +5,10 @@ import { PaymentActionForm } from '@/components/dashboard/payment-action-form'
 import { paymentDetails } from '@/lib/dashboard/dashboard-payments'
 import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
 import { formatMinor } from '@/lib/money/money'
-import { currentLanguage, currentMessages, currentSession } from '../../../dashboard-request'
+import { currentLanguage, currentMessages, requireSession } from '../../../dashboard-request'
 
 export default async function PaymentPage({ params }: { params: Promise<{ paymentId: string }> }) {
-  const session = (await currentSession())!
+  const session = await requireSession()
   const [t, lang] = [await currentMessages(), await currentLanguage()]
   const paymentId = decodeURIComponent((await params).paymentId)
   const d = await paymentDetails(session.siteId, paymentId)
