@@ -143,6 +143,38 @@ test("another site's payment is not found; a form posted from another origin is 
   expect((await client(mine).get(`/payments/${held}`)).body.capturedAmount.value).toBe('0.00')
 })
 
+test('a refund whose answer is lost: trying again replays it, the money moves once', async ({ page }) => {
+  const site = await newSite('e2e-dash')
+  const api = client(site)
+  const paid = uid('paid')
+  expect((await api.put(`/payments/${paid}`, twoStepPayment({ amount: rub('50.00') }))).status).toBe(200)
+  expect((await api.put(`/payments/${paid}/captures/${uid('c')}`, { amount: rub('50.00') })).status).toBe(200)
+  await signIn(page, site)
+  await page.goto(`/dashboard/payments/${paid}`)
+  // the first send reaches the service and is done there, but its answer never comes back
+  const sent: string[] = []
+  await page.route('**/dashboard/actions/payments/*/refund', async (route) => {
+    sent.push(route.request().postData() ?? '')
+    if (sent.length === 1) {
+      await route.fetch()
+      await route.abort('connectionreset')
+    } else await route.continue()
+  })
+  const refund = page.getByRole('region', { name: 'Refund' })
+  await refund.getByLabel('Amount').fill('10.00')
+  await refund.getByRole('button', { name: 'Refund' }).click()
+  await page.getByRole('alertdialog', { name: 'Refund' }).getByRole('button', { name: 'Confirm' }).click()
+  await expect(refund.getByRole('alert')).toHaveText(/^No answer from the service/)
+  expect((await api.get(`/payments/${paid}`)).body.refundedAmount.value).toBe('10.00')
+  await refund.getByRole('button', { name: 'Refund' }).click()
+  await page.getByRole('alertdialog', { name: 'Refund' }).getByRole('button', { name: 'Confirm' }).click()
+  await expect(refund.getByRole('status')).toHaveText('Refund: COMPLETED')
+  expect(sent).toHaveLength(2)
+  expect(JSON.parse(sent[1]).key).toBe(JSON.parse(sent[0]).key)
+  expect((await api.get(`/payments/${paid}`)).body.refundedAmount.value).toBe('10.00')
+  expect((await api.get(`/payments/${paid}/refunds`)).body).toHaveLength(1)
+})
+
 test.describe('in Russian on a 360 px screen', () => {
   test.use({ locale: 'ru-RU', extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' }, viewport: { width: 360, height: 740 } })
 

@@ -40,9 +40,13 @@ export function PaymentActionForm({ kind, paymentId, currency, defaultAmount, t 
     if (res?.ok) {
       setResult(body.reason ? { ok: false, text: fill(t.actionDeclined, { action: label, reason: body.reason }) } : { ok: true, text: fill(t.actionDone, { action: label, status: body.status }) })
       setKey(crypto.randomUUID())
+    } else if (!res || res.status >= 500) {
+      // no answer, or the service failed: the action may have happened. The key stays, so trying again
+      // replays it (acts at most once) instead of acting a second time
+      setResult({ ok: false, text: t.noAnswer })
     } else {
       const cause = body?.cause ? Object.values(body.cause as Record<string, string[]>).flat().join('; ') : ''
-      setResult({ ok: false, text: [body?.description ?? `HTTP ${res?.status ?? '—'}`, cause].filter(Boolean).join(': ') })
+      setResult({ ok: false, text: [body?.description ?? `HTTP ${res.status}`, cause].filter(Boolean).join(': ') })
       // a refusal consumed nothing, but a new key keeps the next try from replaying this one
       setKey(crypto.randomUUID())
     }
@@ -60,12 +64,16 @@ export function PaymentActionForm({ kind, paymentId, currency, defaultAmount, t 
     >
       <label htmlFor={id}>
         {t.amount}
-        <input id={id} inputMode="decimal" aria-invalid={!!formState.errors.amount} {...register('amount')} />
+        <input id={id} inputMode="decimal" aria-invalid={!!formState.errors.amount} aria-describedby={formState.errors.amount ? `${id}-error` : undefined} {...register('amount')} />
       </label>
       <button type="submit" disabled={busy || pending !== null}>
         {label}
       </button>
-      {formState.errors.amount && <p className="dash-error">{t.amount}: 0.00</p>}
+      {formState.errors.amount && (
+        <p className="dash-error" id={`${id}-error`}>
+          {t.amountFormat}
+        </p>
+      )}
       {pending && (
         <div role="alertdialog" aria-label={label} className="dash-confirm">
           <p>{fill(kind === 'capture' ? t.confirmCapture : t.confirmRefund, { amount: `${pending} ${currency}` })}</p>
