@@ -12,6 +12,14 @@ const PAY_URL = /^https?:\/\/[^/]+\/pay\/[0-9a-f-]{36}$/
 /** the bill's id, from the bill page's address */
 const billIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!)
 
+/** a datetime-local value `days` from now, in the browser's own time zone */
+const daysAhead = (page: Page, days: number) =>
+  page.evaluate((ms) => {
+    const d = new Date(Date.now() + ms)
+    const pad = (n: number) => String(n).padStart(2, '0')
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+  }, days * 24 * 3600_000)
+
 async function openNewBill(page: Page) {
   await page.getByRole('navigation').getByRole('link', { name: 'Bills' }).click()
   await expect(page.getByRole('heading', { name: 'Bills', level: 1 })).toBeVisible()
@@ -108,19 +116,20 @@ test('the service’s refusals next to their fields; nothing made until the bill
 
   await success.fill('https://shop.example.com/ok')
   // 60 days ahead, in the browser's time: past the 45-day window
-  const far = await page.evaluate(() => {
-    const d = new Date(Date.now() + 60 * 24 * 3600_000)
-    const pad = (n: number) => String(n).padStart(2, '0')
-    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
-  })
   const expires = page.getByLabel('Expires')
-  await expires.fill(far)
+  await expires.fill(await daysAhead(page, 60))
   await page.getByRole('button', { name: 'Create bill' }).click()
   await expect(expires).toHaveAttribute('aria-invalid', 'true')
   await expect(expires).toHaveAccessibleDescription(/must be at most 45 days ahead/)
   await expect(success).not.toHaveAttribute('aria-invalid', 'true')
-  await page.goto('/dashboard/bills')
-  await expect(page.getByText('No bills yet.')).toBeVisible()
+
+  // right at last: the same form makes the bill; the refusals made none
+  await expires.fill(await daysAhead(page, 10))
+  await page.getByRole('button', { name: 'Create bill' }).click()
+  await expect(page.getByRole('heading', { name: /^Bill /, level: 1 })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Bill', exact: true })).toContainText('https://shop.example.com/ok')
+  await page.getByRole('link', { name: 'Back to bills' }).click()
+  await expect(page.getByRole('table').getByRole('row')).toHaveCount(2) // the heading's row and the one bill
 })
 
 test.describe('in Russian on a 360 px screen', () => {

@@ -10,4 +10,6 @@ export const billsCss = `
 .bill-link{font-family:ui-monospace,monospace;overflow-wrap:anywhere;word-break:break-all}
 .bill-qr{width:220px;max-width:100%;margin-top:.75rem;background:#fff}
 .bill-qr svg{display:block;width:100%;height:auto}
+.bill-table th,.bill-table td{overflow-wrap:normal}
+@media (max-width:30rem){.bill-fields dl{grid-template-columns:1fr;gap:0}.bill-fields dd{margin-bottom:.5rem}}
 `

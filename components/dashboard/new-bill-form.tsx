@@ -5,7 +5,7 @@
 // their fields. The bill id is made when the form is shown and kept until a bill is made: a form sent
 // twice (a double click, a retry after a lost answer) creates one bill.
 // The deadline is typed in the browser's local time and sent as an ISO date-time with the browser's
-// offset for that moment: the server never guesses the merchant's time zone.
+// offset for that moment (lib/dashboard/local-date-time.ts): the server never guesses a time zone.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useRouter } from 'next/navigation'
 import { useEffect, useState } from 'react'
@@ -13,6 +13,7 @@ import { useForm } from 'react-hook-form'
 import { z } from 'zod'
 import { fill } from '@/lib/dashboard/dashboard-messages'
 import type { BillsMessages } from '@/lib/dashboard/bills-messages'
+import { localInput, withLocalOffset } from '@/lib/dashboard/local-date-time'
 
 const schema = z.object({
   amount: z.string(),
@@ -35,22 +36,6 @@ const FIELD_OF_CAUSE: Record<string, Field> = {
   expirationDateTime: 'expires',
   successUrl: 'successUrl',
   failedUrl: 'failedUrl',
-}
-
-const pad = (n: number, w = 2) => String(n).padStart(w, '0')
-
-/** a datetime-local value (YYYY-MM-DDThh:mm) for a moment, in the browser's time zone */
-const localInput = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
-
-/** a datetime-local value as an ISO 8601 date-time with the browser's offset at that moment; null when it is no date-time */
-export function withLocalOffset(value: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value)) return null
-  const d = new Date(value) // a date-time without an offset is local time
-  if (Number.isNaN(d.getTime())) return null
-  const offset = -d.getTimezoneOffset()
-  const abs = Math.abs(offset)
-  // the moment's own local fields: a time inside a daylight-saving gap is moved as the browser moved it
-  return `${localInput(d)}:${pad(d.getSeconds())}${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
 }
 
 export function NewBillForm({ t, currencies, defaultCurrency }: { t: BillsMessages; currencies: readonly string[]; defaultCurrency: string }) {

@@ -27,7 +27,7 @@ export default async function BillsPage({ searchParams }: { searchParams: Promis
         {rows.length === 0 ? (
           <p>{t.noBills}</p>
         ) : (
-          <table>
+          <table className="bill-table">
             <thead>
               <tr>
                 <th scope="col">{t.billId}</th>

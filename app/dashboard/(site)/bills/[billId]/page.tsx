@@ -38,7 +38,7 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
       <h1>
         {t.bill} {b.billId}
       </h1>
-      <section className="dash-card" aria-labelledby="bill-fields">
+      <section className="dash-card bill-fields" aria-labelledby="bill-fields">
         <h2 id="bill-fields">{t.bill}</h2>
         <dl>
           <dt>{t.status}</dt>
@@ -70,7 +70,7 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
         {d.payments.length === 0 ? (
           <p>{t.noPayments}</p>
         ) : (
-          <table>
+          <table className="bill-table">
             <thead>
               <tr>
                 <th scope="col">{t.paymentId}</th>
@@ -101,7 +101,7 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
         {d.audit.length === 0 ? (
           <p>{t.none}</p>
         ) : (
-          <table>
+          <table className="bill-table">
             <thead>
               <tr>
                 <th scope="col">{t.when}</th>
