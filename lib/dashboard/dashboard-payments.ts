@@ -29,10 +29,10 @@ export interface PaymentListRow {
   maskedPan: string | null
 }
 
-/** A cursor is the last row's creation time and id: a page never repeats or skips a row that others insert meanwhile. */
-const encodeCursor = (r: { createdAt: Date; id: string }) => Buffer.from(JSON.stringify([r.createdAt.toISOString(), r.id])).toString('base64url')
+/** A cursor is the last row's creation time and id: a page never repeats or skips a row that others insert meanwhile. (Bills' list uses it too.) */
+export const encodeCursor = (r: { createdAt: Date; id: string }) => Buffer.from(JSON.stringify([r.createdAt.toISOString(), r.id])).toString('base64url')
 
-function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string } | null {
+export function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string } | null {
   if (!cursor || cursor.length > 200) return null
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string]

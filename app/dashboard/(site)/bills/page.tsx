@@ -1,14 +1,64 @@
-// Not built yet (issue 14): the navigation already leads here.
-import { currentMessages, requireSession } from '../../dashboard-request'
+// The site's bills, newest first, a page at a time (by cursor), and the way to a new one.
+import Link from 'next/link'
+import { billsCss } from '@/components/dashboard/bills-styles'
+import { billsMessages } from '@/lib/dashboard/bills-messages'
+import { listBills } from '@/lib/dashboard/dashboard-bills'
+import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
+import { currentLanguage, requireSession } from '../../dashboard-request'
 
-export default async function Page() {
-  await requireSession()
-  const t = await currentMessages()
+type Search = { after?: string | string[] }
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? ''
+
+export default async function BillsPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const session = await requireSession()
+  const lang = await currentLanguage()
+  const t = billsMessages(lang)
+  const after = one((await searchParams).after)
+  const { rows, nextCursor } = await listBills(session.siteId, after || undefined)
   return (
     <>
       <title>{`${t.bills} · Payin`}</title>
+      <style>{billsCss}</style>
       <h1>{t.bills}</h1>
-      <p className="dash-card">{t.comingSoon}</p>
+      <Link href="/dashboard/bills/new" className="bill-new">
+        {t.newBill}
+      </Link>
+      <div className="dash-card dash-table-wrap">
+        {rows.length === 0 ? (
+          <p>{t.noBills}</p>
+        ) : (
+          <table className="bill-table">
+            <thead>
+              <tr>
+                <th scope="col">{t.billId}</th>
+                <th scope="col">{t.date}</th>
+                <th scope="col">{t.amount}</th>
+                <th scope="col">{t.currency}</th>
+                <th scope="col">{t.status}</th>
+                <th scope="col">{t.expires}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((b) => (
+                <tr key={b.billId}>
+                  <td>
+                    <Link href={`/dashboard/bills/${encodeURIComponent(b.billId)}`}>{b.billId}</Link>
+                  </td>
+                  <td>{shownTime(b.createdAt, lang)}</td>
+                  <td>{b.amountMinor === null ? t.openAmount : shownAmount(b.amountMinor, b.currency, lang)}</td>
+                  <td>{b.currency}</td>
+                  <td>{b.status}</td>
+                  <td>{shownTime(b.expiresAt, lang)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <p className="dash-inline">
+          {after && <Link href="/dashboard/bills">{t.firstPage}</Link>}
+          {nextCursor && <Link href={`/dashboard/bills?${new URLSearchParams({ after: nextCursor })}`}>{t.nextPage}</Link>}
+        </p>
+      </div>
     </>
   )
 }

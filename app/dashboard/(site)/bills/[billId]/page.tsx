@@ -1,0 +1,126 @@
+// A bill of the site: its fields, its payment link (to copy, and as a QR code drawn here as inline SVG),
+// its payments and the dashboard's actions on it. Another site's bill id is not found.
+import Link from 'next/link'
+import { notFound } from 'next/navigation'
+import QRCode from 'qrcode'
+import { billsCss } from '@/components/dashboard/bills-styles'
+import { CopyLinkButton } from '@/components/dashboard/copy-link-button'
+import { billsMessages } from '@/lib/dashboard/bills-messages'
+import { billDetails } from '@/lib/dashboard/dashboard-bills'
+import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
+import { currentLanguage, requireSession } from '../../../dashboard-request'
+
+const decoded = (s: string) => {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return null
+  }
+}
+
+export default async function BillPage({ params }: { params: Promise<{ billId: string }> }) {
+  const session = await requireSession()
+  const lang = await currentLanguage()
+  const t = billsMessages(lang)
+  const billId = decoded((await params).billId)
+  const d = billId ? await billDetails(session.siteId, billId) : null
+  if (!d) notFound()
+  const b = d.bill
+  // the payUrl is the service's base URL and a UUID: the SVG holds nothing else
+  const qr = await QRCode.toString(d.payUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' })
+  return (
+    <>
+      <title>{`${t.bill} ${b.billId} · Payin`}</title>
+      <style>{billsCss}</style>
+      <p>
+        <Link href="/dashboard/bills">{t.backToBills}</Link>
+      </p>
+      <h1>
+        {t.bill} {b.billId}
+      </h1>
+      <section className="dash-card bill-fields" aria-labelledby="bill-fields">
+        <h2 id="bill-fields">{t.bill}</h2>
+        <dl>
+          <dt>{t.status}</dt>
+          <dd>{d.status}</dd>
+          <dt>{t.amount}</dt>
+          <dd>{b.amountMinor === null ? t.openAmount : shownAmount(b.amountMinor, b.currency, lang)}</dd>
+          <dt>{t.currency}</dt>
+          <dd>{b.currency}</dd>
+          <dt>{t.comment}</dt>
+          <dd>{b.comment ?? t.none}</dd>
+          <dt>{t.created}</dt>
+          <dd>{shownTime(b.createdAt, lang)}</dd>
+          <dt>{t.expires}</dt>
+          <dd>{shownTime(b.expiresAt, lang)}</dd>
+          <dt>{t.successUrl}</dt>
+          <dd>{b.successUrl ?? t.none}</dd>
+          <dt>{t.failedUrl}</dt>
+          <dd>{b.failedUrl ?? t.none}</dd>
+        </dl>
+      </section>
+      <section className="dash-card" aria-labelledby="bill-link">
+        <h2 id="bill-link">{t.payLink}</h2>
+        <p className="bill-link">{d.payUrl}</p>
+        <CopyLinkButton url={d.payUrl} label={t.copyLink} copied={t.copied} failed={t.copyFailed} />
+        <div className="bill-qr" role="img" aria-label={t.qrCode} dangerouslySetInnerHTML={{ __html: qr }} />
+      </section>
+      <section className="dash-card dash-table-wrap" aria-labelledby="bill-payments">
+        <h2 id="bill-payments">{t.payments}</h2>
+        {d.payments.length === 0 ? (
+          <p>{t.noPayments}</p>
+        ) : (
+          <table className="bill-table">
+            <thead>
+              <tr>
+                <th scope="col">{t.paymentId}</th>
+                <th scope="col">{t.date}</th>
+                <th scope="col">{t.amount}</th>
+                <th scope="col">{t.status}</th>
+                <th scope="col">{t.card}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.payments.map((p) => (
+                <tr key={p.paymentId}>
+                  <td>
+                    <Link href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}>{p.paymentId}</Link>
+                  </td>
+                  <td>{shownTime(p.createdAt, lang)}</td>
+                  <td>{shownAmount(p.amountMinor, p.currency, lang)}</td>
+                  <td>{p.statusReason ? `${p.status} (${p.statusReason})` : p.status}</td>
+                  <td>{p.maskedPan ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="dash-card dash-table-wrap" aria-labelledby="bill-audit">
+        <h2 id="bill-audit">{t.auditLog}</h2>
+        {d.audit.length === 0 ? (
+          <p>{t.none}</p>
+        ) : (
+          <table className="bill-table">
+            <thead>
+              <tr>
+                <th scope="col">{t.when}</th>
+                <th scope="col">{t.who}</th>
+                <th scope="col">{t.outcome}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.audit.map((a, i) => (
+                <tr key={i}>
+                  <td>{shownTime(a.at, lang)}</td>
+                  <td>{a.actor}</td>
+                  <td>{a.outcome}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  )
+}

@@ -1,0 +1,86 @@
+// What the dashboard shows and does with a site's bills: the list (newest first, by cursor), a bill with
+// its payments and audit entries, and "New bill". A new bill goes through the very service the API's
+// PUT .../bills/{billId} runs (lib/bills/bill-service.ts: the same parsing, limits, 45-day window, URL
+// rules, idempotency and errors); the form's bill id is made when the form is shown, so a form sent
+// twice creates one bill, as an API replay does. Reads only otherwise; no framework imports.
+import * as currencies from 'dinero.js/currencies'
+import { billState, type BillState } from '../bills/bill-for-payment'
+import type { BillRequest } from '../bills/bill-request'
+import { createBill, loadBill } from '../bills/bill-service'
+import { payUrlOf } from '../bills/bill-wire'
+import { db } from '../db/client'
+import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
+import { isKnownCurrency } from '../money/money'
+import { recordAudit } from './dashboard-audit'
+import { decodeCursor, encodeCursor } from './dashboard-payments'
+import type { DashboardSession } from './dashboard-session'
+
+export const BILL_PAGE_SIZE = 20
+
+/** the currencies the bill API accepts (its own check decides), for the form's select */
+export const BILL_CURRENCIES: readonly string[] = Object.keys(currencies).filter(isKnownCurrency).sort()
+
+export interface BillListRow {
+  billId: string
+  createdAt: Date
+  /** null: an open amount (the payer enters it) */
+  amountMinor: bigint | null
+  currency: string
+  status: BillState
+  expiresAt: Date
+}
+
+/** the site's bills, newest first, a page at a time: `after` is the cursor `nextCursor` gave */
+export async function listBills(siteId: string, after?: string, now = new Date()): Promise<{ rows: BillListRow[]; nextCursor: string | null }> {
+  const where: Prisma.Sql[] = [Prisma.sql`"siteId" = ${siteId}`]
+  const cursor = decodeCursor(after)
+  if (cursor) where.push(Prisma.sql`("createdAt", id) < (${cursor.createdAt}, ${cursor.id}::uuid)`)
+  const rows = await db().$queryRaw<Pick<Bill, 'id' | 'billId' | 'createdAt' | 'amountMinor' | 'currency' | 'status' | 'expiresAt'>[]>`
+    SELECT id, "billId", "createdAt", "amountMinor", currency, status, "expiresAt"
+    FROM "Bill" WHERE ${Prisma.join(where, ' AND ')}
+    ORDER BY "createdAt" DESC, id DESC LIMIT ${BILL_PAGE_SIZE + 1}`
+  const more = rows.length > BILL_PAGE_SIZE
+  const page = rows.slice(0, BILL_PAGE_SIZE)
+  return {
+    // EXPIRED once the deadline has passed unpaid, whether or not the scheduler has written it yet
+    rows: page.map((b) => ({ billId: b.billId, createdAt: b.createdAt, amountMinor: b.amountMinor, currency: b.currency, status: billState(b, now), expiresAt: b.expiresAt })),
+    nextCursor: more ? encodeCursor(page[page.length - 1]) : null,
+  }
+}
+
+export interface BillDetails {
+  bill: Bill
+  status: BillState
+  payUrl: string
+  payments: Payment[]
+  audit: { at: Date; actor: string; outcome: string }[]
+}
+
+/** The site's bill as the API reads it (its payments' due changes applied), with its payments (newest first) and dashboard actions; null when the site has none by that id. */
+export async function billDetails(siteId: string, billId: string): Promise<BillDetails | null> {
+  const loaded = await loadBill({ siteId, billId })
+  if (!loaded) return null
+  const audit = await db().auditEntry.findMany({ where: { siteId, action: 'bill', subject: billId }, orderBy: { at: 'asc' }, select: { at: true, actor: true, outcome: true } })
+  return {
+    bill: loaded.bill,
+    status: billState(loaded.bill, new Date()),
+    payUrl: payUrlOf(loaded.bill.invoiceUid),
+    payments: [...loaded.payments].reverse(),
+    audit,
+  }
+}
+
+/**
+ * "Create bill": the API's bill creation for the session's site, then an audit entry (who, which bill,
+ * its status). A refusal (400, 409) is the service's own and is answered as is; it writes nothing.
+ */
+export async function createBillFromDashboard(session: DashboardSession, billId: string, req: BillRequest) {
+  const bill = await createBill(session.siteId, billId, req)
+  await recordAudit(session, {
+    action: 'bill',
+    subject: billId,
+    outcome: bill.status.value,
+    detail: { amount: 'value' in bill.amount && bill.amount.value ? bill.amount.value : 'open', currency: bill.amount.currency, expires: bill.expirationDateTime },
+  })
+  return bill
+}
