@@ -14,7 +14,6 @@ import { fitsWidth, signIn } from './dashboard-support.ts'
 const PORT = Number(new URL(BASE_URL).port) + 130
 const BASE = `http://127.0.0.1:${PORT}`
 
-test.describe.configure({ mode: 'serial' })
 test.use({ baseURL: BASE })
 
 const rx = receiver()
@@ -59,7 +58,7 @@ test('a delivery with its attempt and body; Resend, confirmed: PENDING, then del
   await expect(row).toContainText('COMPLETED')
   await expect(row).toContainText(`${hook}${path}`)
   await expect(row).toContainText('DELIVERED')
-  await expect(row.getByRole('link', { name: paymentId })).toHaveAttribute('href', `/dashboard/payments/${paymentId}`)
+  await expect(row.getByRole('link', { name: paymentId, exact: true })).toHaveAttribute('href', `/dashboard/payments/${paymentId}`)
 
   await row.getByRole('link', { name: `Details of PAYMENT ${paymentId}` }).click()
   await expect(page.getByRole('heading', { name: `Notification PAYMENT ${paymentId}`, level: 1 })).toBeVisible()

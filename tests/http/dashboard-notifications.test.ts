@@ -56,7 +56,9 @@ describe('dashboard: notifications', () => {
 
   before(async () => {
     hook = await rx.start()
-    ;[mine, theirs] = await Promise.all([newSite('dash-notif'), newSite('dash-notif-theirs')])
+    // one after the other: newSite closes the database pool it opened
+    mine = await newSite('dash-notif')
+    theirs = await newSite('dash-notif-theirs')
     await notifyTo(mine.siteId, `${hook}/${mine.siteId}`)
     await notifyTo(theirs.siteId, `${hook}/${theirs.siteId}`)
     worker = await startInstance(Number(new URL(BASE_URL).port) + 130, WORKER_ENV)

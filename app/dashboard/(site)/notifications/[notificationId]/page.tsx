@@ -30,8 +30,8 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
       <h1 className="notif-wrap">
         {t.notification} {n.type} {n.resourceId}
       </h1>
-      <section className="dash-card" aria-labelledby="notification">
-        <h2 id="notification">{t.notification}</h2>
+      <section className="dash-card" aria-labelledby="notif-notification">
+        <h2 id="notif-notification">{t.notification}</h2>
         <dl>
           <dt>{t.notificationId}</dt>
           <dd>{n.id}</dd>
@@ -65,12 +65,12 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
           )}
         </dl>
       </section>
-      <section className="dash-card" aria-labelledby="resend">
-        <h2 id="resend">{t.resend}</h2>
+      <section className="dash-card" aria-labelledby="notif-resend">
+        <h2 id="notif-resend">{t.resend}</h2>
         <NotificationResendForm notificationId={n.id} url={n.url} t={t} locale={lang === 'ru' ? 'ru-RU' : 'en-GB'} timeZone={settings().timeZone} />
       </section>
-      <section className="dash-card dash-table-wrap" aria-labelledby="attempts">
-        <h2 id="attempts">{t.attemptLog}</h2>
+      <section className="dash-card dash-table-wrap" aria-labelledby="notif-attempts">
+        <h2 id="notif-attempts">{t.attemptLog}</h2>
         {n.attemptLog.length === 0 ? (
           <p>{t.noAttempts}</p>
         ) : (
@@ -96,15 +96,15 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
           </table>
         )}
       </section>
-      <section className="dash-card">
-        <h2 id="body">{t.body}</h2>
+      <section className="dash-card" aria-labelledby="notif-body">
+        <h2 id="notif-body">{t.body}</h2>
         <p className="notif-muted">{t.bodyHelp}</p>
         <pre className="notif-pre">
           {n.body}
         </pre>
       </section>
-      <section className="dash-card dash-table-wrap" aria-labelledby="audit">
-        <h2 id="audit">{t.auditLog}</h2>
+      <section className="dash-card dash-table-wrap" aria-labelledby="notif-audit">
+        <h2 id="notif-audit">{t.auditLog}</h2>
         {n.audit.length === 0 ? (
           <p>—</p>
         ) : (
