@@ -12,7 +12,7 @@ import { db } from '../db/client'
 import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
 import { isKnownCurrency } from '../money/money'
 import { recordAudit } from './dashboard-audit'
-import { decodeCursor, encodeCursor } from './dashboard-payments'
+import { decodeCursor, encodeCursor } from './dashboard-cursor'
 import type { DashboardSession } from './dashboard-session'
 
 export const BILL_PAGE_SIZE = 20

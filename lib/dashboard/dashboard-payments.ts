@@ -4,6 +4,7 @@
 import { db } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { findPayment } from '../payments/payment-service'
+import { decodeCursor, encodeCursor } from './dashboard-cursor'
 
 export const PAYMENT_STATUSES = ['CREATED', 'WAITING', 'COMPLETED', 'DECLINED'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
@@ -27,21 +28,6 @@ export interface PaymentListRow {
   statusReason: string | null
   methodType: string
   maskedPan: string | null
-}
-
-/** A cursor is the last row's creation time and id: a page never repeats or skips a row that others insert meanwhile. (Bills' list uses it too.) */
-export const encodeCursor = (r: { createdAt: Date; id: string }) => Buffer.from(JSON.stringify([r.createdAt.toISOString(), r.id])).toString('base64url')
-
-export function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string } | null {
-  if (!cursor || cursor.length > 200) return null
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string]
-    const createdAt = new Date(at)
-    if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) return null
-    return { createdAt, id }
-  } catch {
-    return null
-  }
 }
 
 export async function listPayments(siteId: string, q: PaymentListQuery): Promise<{ rows: PaymentListRow[]; nextCursor: string | null }> {

@@ -1,15 +1,15 @@
 // The merchant's view of its notifications: GET /api/sites/{siteId}/notifications (the latest 100, with
-// every attempt) and POST …/notifications/{notificationId}/resend.
+// every attempt) and POST …/notifications/{notificationId}/resend (lib/notifications/notification-resend.ts,
+// which the dashboard's "Resend" runs too).
 import { z } from 'zod'
 import { db } from '../db/client'
-import type { Notification, NotificationAttempt } from '../generated/prisma/client'
-import { incorrectInvocation, notFound } from '../http/api-error'
 import { apiRoute, endpoint } from '../http/api-route'
 import { paymentTime } from '../time/wire-time'
 import { withPaymentToken } from './notification-body'
+import { resendNotification, withAttempts, type NotificationWithAttempts } from './notification-resend'
 import { idSchema } from '../wire/common-schemas'
 
-function render(n: Notification & { attemptLog: NotificationAttempt[] }) {
+function render(n: NotificationWithAttempts) {
   const posted = withPaymentToken(n.body, n.type, n.resourceRef)
   return {
     notificationId: n.id,
@@ -34,8 +34,6 @@ function render(n: Notification & { attemptLog: NotificationAttempt[] }) {
   }
 }
 
-const withAttempts = { attemptLog: { orderBy: { at: 'asc' as const } } }
-
 export const notificationsRoute = apiRoute({
   GET: endpoint({
     params: z.object({ siteId: idSchema }),
@@ -49,21 +47,6 @@ export const notificationsRoute = apiRoute({
 export const resendRoute = apiRoute({
   POST: endpoint({
     params: z.object({ siteId: idSchema, notificationId: z.uuid('must be a notification id') }),
-    handle: async ({ siteId, params }) => {
-      // not while a delivery of it is under way (its lease holds, by the clock the workers claim by): that one's answer is coming.
-      // The answer is read under the row lock the update took: a worker cannot deliver it in between, so it
-      // says what the re-send did (PENDING), not how far a worker got since.
-      const queued = await db().$transaction(async (tx) => {
-        const count = await tx.$executeRaw`
-          UPDATE "Notification" SET state = 'PENDING', "nextAttemptAt" = now(), "leaseUntil" = NULL
-          WHERE id = ${params.notificationId}::uuid AND "siteId" = ${siteId} AND ("leaseUntil" IS NULL OR "leaseUntil" < now())`
-        return count ? tx.notification.findUniqueOrThrow({ where: { id: params.notificationId }, include: withAttempts }) : null
-      })
-      if (!queued) {
-        const exists = await db().notification.count({ where: { id: params.notificationId, siteId } })
-        throw exists ? incorrectInvocation('A delivery of this notification is under way') : notFound('Notification')
-      }
-      return render(queued)
-    },
+    handle: async ({ siteId, params }) => render(await resendNotification(siteId, params.notificationId)),
   }),
 })

@@ -1,14 +1,80 @@
-// Not built yet (issue 14): the navigation already leads here.
-import { currentMessages, requireSession } from '../../dashboard-request'
+// The site's notification deliveries, newest first, a page at a time (by cursor): what each told of (a
+// link to its payment's page), where it went, how its delivery stands, and a link to its attempts, its
+// body and "Resend".
+import Link from 'next/link'
+import { NotificationResource } from '@/components/dashboard/notification-resource'
+import { notificationsCss } from '@/components/dashboard/notifications-styles'
+import { shownTime } from '@/lib/dashboard/dashboard-format'
+import { fill } from '@/lib/dashboard/dashboard-messages'
+import { listNotifications } from '@/lib/dashboard/dashboard-notifications'
+import { notificationsMessages } from '@/lib/dashboard/notifications-messages'
+import { currentLanguage, requireSession } from '../../dashboard-request'
 
-export default async function Page() {
-  await requireSession()
-  const t = await currentMessages()
+type Search = { after?: string | string[] }
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? ''
+
+export default async function NotificationsPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const session = await requireSession()
+  const lang = await currentLanguage()
+  const t = notificationsMessages(lang)
+  const after = one((await searchParams).after)
+  const { rows, nextCursor } = await listNotifications(session.siteId, after || undefined)
   return (
     <>
-      <title>{`${t.notifications} · Payin`}</title>
-      <h1>{t.notifications}</h1>
-      <p className="dash-card">{t.comingSoon}</p>
+      <title>{`${t.title} · Payin`}</title>
+      <style>{notificationsCss}</style>
+      <h1>{t.title}</h1>
+      <p className="notif-muted">{t.intro}</p>
+      <div className="dash-card dash-table-wrap">
+        {rows.length === 0 ? (
+          <p>{t.none}</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t.created}</th>
+                <th scope="col">{t.type}</th>
+                <th scope="col">{t.resource}</th>
+                <th scope="col">{t.status}</th>
+                <th scope="col">{t.url}</th>
+                <th scope="col">{t.state}</th>
+                <th scope="col">{t.attempts}</th>
+                <th scope="col">{t.lastAttempt}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((n) => (
+                <tr key={n.id}>
+                  <td>
+                    <time dateTime={n.createdAt.toISOString()}>{shownTime(n.createdAt, lang)}</time>
+                    <br />
+                    <Link href={`/dashboard/notifications/${n.id}`} aria-label={fill(t.detailsOf, { type: n.type, id: n.resourceId })}>
+                      {t.details}
+                    </Link>
+                  </td>
+                  <td>{n.type}</td>
+                  <td className="notif-wrap">
+                    <NotificationResource type={n.type} resourceId={n.resourceId} paymentId={n.paymentId} ofPayment={t.ofPayment} />
+                  </td>
+                  <td>{n.status}</td>
+                  <td className="notif-wrap">{n.url}</td>
+                  <td className={`notif-state-${n.state}`}>{n.state}</td>
+                  <td>{n.attempts}</td>
+                  <td className="notif-wrap">
+                    {n.lastAttempt
+                      ? `${n.lastAttempt.httpStatus ?? n.lastAttempt.error ?? '—'} · ${fill(t.ms, { ms: String(n.lastAttempt.durationMs) })}`
+                      : '—'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <p className="dash-inline">
+          {after && <Link href="/dashboard/notifications">{t.firstPage}</Link>}
+          {nextCursor && <Link href={`/dashboard/notifications?${new URLSearchParams({ after: nextCursor })}`}>{t.nextPage}</Link>}
+        </p>
+      </div>
     </>
   )
 }

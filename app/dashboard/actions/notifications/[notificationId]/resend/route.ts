@@ -1,0 +1,3 @@
+import { resendNotificationActionRoute } from '@/lib/dashboard/dashboard-notification-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = resendNotificationActionRoute

@@ -1,0 +1,185 @@
+// What the dashboard shows of a site's notifications: the deliveries, newest first, a page at a time (by
+// cursor), and one delivery with every attempt and the body exactly as posted; and "Resend", through the
+// very function the API's re-send runs (lib/notifications/notification-resend.ts), recorded in the audit
+// log. A notification's resourceId is its own object's id: a payment's paymentId, a capture's captureId, a
+// refund's refundId; the payment it belongs to (for the link to the payment's page) is read by its row.
+import { db } from '../db/client'
+import { ApiError } from '../http/api-error'
+import { Prisma } from '../generated/prisma/client'
+import { withPaymentToken } from '../notifications/notification-body'
+import { resendNotification, withAttempts } from '../notifications/notification-resend'
+import { paymentTime } from '../time/wire-time'
+import { recordAudit } from './dashboard-audit'
+import type { DashboardSession } from './dashboard-session'
+import { decodeCursor, encodeCursor } from './dashboard-cursor'
+
+export const NOTIFICATIONS_PAGE_SIZE = 20
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export interface NotificationListRow {
+  id: string
+  type: string
+  resourceId: string
+  /** the site's id of the payment the notification tells of (itself, or the capture's or refund's) */
+  paymentId: string | null
+  status: string
+  url: string
+  state: string
+  attempts: number
+  createdAt: Date
+  lastAttempt: { at: Date; httpStatus: number | null; durationMs: number; error: string | null } | null
+}
+
+/** the payment (its row) a notification's resource belongs to: its own row for PAYMENT, the capture's or refund's payment otherwise */
+const paymentJoin = Prisma.sql`
+  LEFT JOIN "Capture" c ON n.type = 'CAPTURE' AND c.id = n."resourceRef"
+  LEFT JOIN "Refund" r ON n.type = 'REFUND' AND r.id = n."resourceRef"
+  LEFT JOIN "Payment" p ON p.id = CASE n.type WHEN 'PAYMENT' THEN n."resourceRef" WHEN 'CAPTURE' THEN c."paymentRef" ELSE r."paymentRef" END`
+
+type ListSqlRow = Omit<NotificationListRow, 'lastAttempt'> & { lastAt: Date | null; lastHttpStatus: number | null; lastDurationMs: number | null; lastError: string | null }
+
+/** The site's notifications, newest first, after the cursor `after` (as `nextCursor` gave it). */
+export async function listNotifications(siteId: string, after?: string): Promise<{ rows: NotificationListRow[]; nextCursor: string | null }> {
+  const cursor = decodeCursor(after)
+  const rows = await db().$queryRaw<ListSqlRow[]>`
+    SELECT n.id::text AS id, n.type, n."resourceId", p."paymentId", n.status, n.url, n.state, n.attempts, n."createdAt",
+           la.at AS "lastAt", la."httpStatus" AS "lastHttpStatus", la."durationMs" AS "lastDurationMs", la.error AS "lastError"
+    FROM "Notification" n
+    ${paymentJoin}
+    LEFT JOIN LATERAL (
+      SELECT a.at, a."httpStatus", a."durationMs", a.error FROM "NotificationAttempt" a
+      WHERE a."notificationRef" = n.id ORDER BY a.at DESC LIMIT 1) la ON true
+    WHERE n."siteId" = ${siteId}${cursor ? Prisma.sql` AND (n."createdAt", n.id) < (${cursor.createdAt}, ${cursor.id}::uuid)` : Prisma.empty}
+    ORDER BY n."createdAt" DESC, n.id DESC
+    LIMIT ${NOTIFICATIONS_PAGE_SIZE + 1}`
+  const more = rows.length > NOTIFICATIONS_PAGE_SIZE
+  const page = rows.slice(0, NOTIFICATIONS_PAGE_SIZE).map(({ lastAt, lastHttpStatus, lastDurationMs, lastError, ...n }) => ({
+    ...n,
+    lastAttempt: lastAt ? { at: lastAt, httpStatus: lastHttpStatus, durationMs: lastDurationMs ?? 0, error: lastError } : null,
+  }))
+  return { rows: page, nextCursor: more ? encodeCursor(page[page.length - 1]) : null }
+}
+
+/**
+ * JSON text indented for reading, every token kept as written (a number stays `60.50`, where
+ * JSON.parse and JSON.stringify would make it `60.5`): only whitespace is added, outside strings.
+ */
+export function indentJson(text: string, indent = '  '): string {
+  let out = ''
+  let depth = 0
+  let inString = false
+  const newline = () => `\n${indent.repeat(depth)}`
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]
+    if (inString) {
+      out += ch
+      if (ch === '\\') out += text[++i] ?? ''
+      else if (ch === '"') inString = false
+      continue
+    }
+    if (ch === '"') {
+      inString = true
+      out += ch
+    } else if (ch === '{' || ch === '[') {
+      // an empty object or array stays on its line
+      const close = ch === '{' ? '}' : ']'
+      if (text[i + 1] === close) {
+        out += ch + close
+        i++
+      } else {
+        depth++
+        out += ch + newline()
+      }
+    } else if (ch === '}' || ch === ']') {
+      depth = Math.max(0, depth - 1)
+      out += newline() + ch
+    } else if (ch === ',') out += `,${newline()}`
+    else if (ch === ':') out += ': '
+    else if (!/\s/.test(ch)) out += ch
+  }
+  return out
+}
+
+export interface NotificationDetails {
+  id: string
+  type: string
+  resourceId: string
+  paymentId: string | null
+  status: string
+  url: string
+  state: string
+  attempts: number
+  createdAt: Date
+  deliveredAt: Date | null
+  /** when the next attempt is due (PENDING only) */
+  nextAttemptAt: Date | null
+  attemptLog: { at: Date; httpStatus: number | null; durationMs: number; error: string | null }[]
+  /** the exact text posted (the payment token filled in, as the worker sends it), indented */
+  body: string
+  audit: { at: Date; actor: string; action: string; outcome: string }[]
+}
+
+/** the site's id of the payment a notification tells of, and that payment's row */
+async function paymentOf(notificationId: string): Promise<{ paymentId: string; paymentRef: string } | null> {
+  const rows = await db().$queryRaw<{ paymentId: string; paymentRef: string }[]>`
+    SELECT p."paymentId", p.id::text AS "paymentRef" FROM "Notification" n ${paymentJoin}
+    WHERE n.id = ${notificationId}::uuid AND p.id IS NOT NULL`
+  return rows[0] ?? null
+}
+
+/** One of the site's notifications with all that happened to it; null when the site has none by that id. */
+export async function notificationDetails(siteId: string, notificationId: string): Promise<NotificationDetails | null> {
+  if (!UUID.test(notificationId)) return null
+  const n = await db().notification.findFirst({ where: { id: notificationId, siteId }, include: withAttempts })
+  if (!n) return null
+  const [payment, audit] = await Promise.all([
+    paymentOf(n.id),
+    db().auditEntry.findMany({ where: { siteId, action: 'resend', subject: n.id }, orderBy: { at: 'asc' } }),
+  ])
+  return {
+    id: n.id,
+    type: n.type,
+    resourceId: n.resourceId,
+    paymentId: payment?.paymentId ?? null,
+    status: n.status,
+    url: n.url,
+    state: n.state,
+    attempts: n.attempts,
+    createdAt: n.createdAt,
+    deliveredAt: n.deliveredAt,
+    nextAttemptAt: n.state === 'PENDING' ? n.nextAttemptAt : null,
+    attemptLog: n.attemptLog.map((a) => ({ at: a.at, httpStatus: a.httpStatus, durationMs: a.durationMs, error: a.error })),
+    body: indentJson(withPaymentToken(n.body, n.type, n.resourceRef)),
+    audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, outcome: a.outcome })),
+  }
+}
+
+export interface ResendAnswer {
+  notificationId: string
+  state: string
+  attempts: number
+  nextAttemptDateTime: string
+}
+
+/**
+ * "Resend": the API's re-send (the same refusals: 404 for a notification the site does not have, 409
+ * while a delivery of it is under way), recorded in the audit log — a refusal too — under the
+ * notification's id, and on its payment's page.
+ */
+export async function resendFromDashboard(session: DashboardSession, notificationId: string): Promise<ResendAnswer> {
+  const audit = async (outcome: string, detail?: Record<string, string>) => {
+    const payment = await paymentOf(notificationId)
+    await recordAudit(session, { action: 'resend', subject: notificationId, paymentRef: payment?.paymentRef ?? null, outcome, detail })
+  }
+  let n
+  try {
+    n = await resendNotification(session.siteId, notificationId)
+  } catch (e) {
+    // a notification of another site (or none) is not the session's to log anything about
+    if (e instanceof ApiError && e.status !== 404) await audit(`refused: ${e.description}`)
+    throw e
+  }
+  await audit(n.state, { type: n.type, resourceId: n.resourceId, url: n.url })
+  return { notificationId: n.id, state: n.state, attempts: n.attempts, nextAttemptDateTime: paymentTime(n.nextAttemptAt) }
+}
