@@ -10,6 +10,7 @@ import { startInstance, type Instance } from '../tests/support/instances.ts'
 import { receiver } from '../tests/support/notification-receiver.ts'
 import { notifyTo, WORKER_ENV } from '../tests/support/notify-site.ts'
 import { fitsWidth, signIn } from './dashboard-support.ts'
+import { paidHeading, payByCard } from './support.ts'
 
 const PORT = Number(new URL(BASE_URL).port) + 130
 const BASE = `http://127.0.0.1:${PORT}`
@@ -115,6 +116,49 @@ test('a delivery with its attempt and body; Resend, confirmed: PENDING, then del
     await sql(`UPDATE "Notification" SET state = 'DELIVERED', "leaseUntil" = NULL WHERE id = $1`, [n.notificationId])
   }
   expect(rx.forPath(path).length).toBe(2)
+})
+
+test('a bill made in the dashboard, paid through its copied link in a second page: its notification shown, then sent again', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE })
+  const site = await newSite('e2e-notif-bill')
+  const path = `/${site.siteId}`
+  await notifyTo(site.siteId, `${hook}${path}`)
+  await signIn(page, site)
+  await page.getByRole('navigation').getByRole('link', { name: 'Bills' }).click()
+  await page.getByRole('link', { name: 'New bill' }).click()
+  await page.getByLabel('Amount').fill('12.00')
+  await page.getByRole('button', { name: 'Create bill' }).click()
+  await expect(page.getByRole('heading', { name: /^Bill [0-9a-f-]{36}$/, level: 1 })).toBeVisible()
+  const link = page.getByRole('region', { name: 'Payment link' })
+  await link.getByRole('button', { name: 'Copy link' }).click()
+  await expect(link.getByRole('status')).toHaveText('Copied')
+  const copied = await page.evaluate(() => navigator.clipboard.readText())
+
+  const payer = await context.newPage()
+  await payer.goto(copied)
+  await payByCard(payer, '4111111111111111')
+  await expect(paidHeading(payer)).toBeVisible()
+  await payer.close()
+
+  // the merchant's receiver gets the payment's notification; the dashboard shows it delivered
+  await expect.poll(() => rx.forPath(path).length).toBe(1)
+  const sent = JSON.parse(rx.forPath(path)[0].body)
+  const paymentId: string = sent.payment.paymentId
+  expect(sent.payment.status.value).toBe('COMPLETED')
+  await page.getByRole('navigation').getByRole('link', { name: 'Notifications' }).click()
+  const row = page.getByRole('row').filter({ hasText: paymentId })
+  await expect(async () => {
+    await page.reload()
+    await expect(row).toContainText('DELIVERED', { timeout: 1000 })
+  }).toPass()
+  await row.getByRole('link', { name: `Details of PAYMENT ${paymentId}` }).click()
+  await expect(page.getByRole('region', { name: 'Body sent' })).toContainText(`"paymentId": "${paymentId}"`)
+  const resend = page.getByRole('region', { name: 'Resend' })
+  await resend.getByRole('button', { name: 'Resend' }).click()
+  await page.getByRole('alertdialog', { name: 'Resend' }).getByRole('button', { name: 'Confirm' }).click()
+  await expect(resend.getByRole('status')).toContainText('Queued again: PENDING')
+  await expect.poll(() => rx.forPath(path).length).toBe(2)
+  expect(rx.forPath(path)[1].body).toBe(rx.forPath(path)[0].body)
 })
 
 test.describe('in Russian on a 360 px screen', () => {
