@@ -144,7 +144,7 @@ test('a bill made in the dashboard, paid through its copied link in a second pag
   await expect.poll(() => rx.forPath(path).length).toBe(1)
   const sent = JSON.parse(rx.forPath(path)[0].body)
   const paymentId: string = sent.payment.paymentId
-  expect(sent.payment.status.value).toBe('COMPLETED')
+  expect(sent.payment.status.value).toBe('SUCCESS')
   await page.getByRole('navigation').getByRole('link', { name: 'Notifications' }).click()
   const row = page.getByRole('row').filter({ hasText: paymentId })
   await expect(async () => {
