@@ -4,7 +4,7 @@
 // opened with it: revoking this session's own token signs out at once. The site's last active token
 // cannot be revoked (the service refuses it too). "Create token" shows the new token once.
 import { useRouter } from 'next/navigation'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { fill } from '@/lib/dashboard/dashboard-messages'
 import type { SettingsMessages } from '@/lib/dashboard/settings-messages'
 import { ShownOnce } from './shown-once'
@@ -26,6 +26,15 @@ export function ApiTokens({ tokens, t }: { tokens: ShownToken[]; t: SettingsMess
   const [created, setCreated] = useState<{ token: string; hint: string } | null>(null)
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
   const active = tokens.filter((k) => !k.revoked).length
+  // the "Revoke" that opened the confirmation gets the focus back when it closes
+  const opener = useRef<HTMLButtonElement | null>(null)
+  useEffect(() => {
+    if (confirming === null && opener.current) {
+      const button = opener.current
+      opener.current = null
+      if (button.isConnected && !button.disabled) button.focus()
+    }
+  }, [confirming])
 
   const revoke = async () => {
     if (!confirming) return
@@ -73,22 +82,26 @@ export function ApiTokens({ tokens, t }: { tokens: ShownToken[]; t: SettingsMess
           <tbody>
             {tokens.map((k) => (
               <tr key={k.id}>
-                <td>
+                <td data-label={t.token}>
                   <span className="set-mono">{`${k.hint}…`}</span>
                   {k.thisSession && <span className="set-badge">{t.thisSession}</span>}
                 </td>
-                <td>
+                <td data-label={t.created}>
                   <time dateTime={k.createdIso}>{k.created}</time>
                 </td>
-                <td>{k.revoked ? fill(t.revokedOn, { at: k.revoked }) : t.active}</td>
-                <td>
+                <td data-label={t.state}>{k.revoked ? fill(t.revokedOn, { at: k.revoked }) : t.active}</td>
+                <td data-label={t.actions}>
                   {!k.revoked && (
                     <button
                       type="button"
                       className="dash-secondary"
                       disabled={busy || confirming !== null || active <= 1}
                       aria-describedby={active <= 1 ? 'last-token-note' : undefined}
-                      onClick={() => (setMessage(null), setConfirming(k))}
+                      onClick={(e) => {
+                        opener.current = e.currentTarget
+                        setMessage(null)
+                        setConfirming(k)
+                      }}
                     >
                       {t.revoke}
                     </button>

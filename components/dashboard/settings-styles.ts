@@ -10,6 +10,15 @@ export const settingsCss = `
 .set-table td,.set-table th{overflow-wrap:normal}
 .set-table td.set-any{overflow-wrap:anywhere;min-width:6rem}
 .set-table button{padding:.25rem .75rem}
+@media (max-width:40rem){
+.set-table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.set-table,.set-table tbody,.set-table tr,.set-table td{display:block}
+.set-table tr{padding:.5rem 0;border-bottom:1px solid #e3e6f0}
+.set-table td{border:none;padding:.1rem 0}
+.set-table td:empty{display:none}
+.set-table td::before{content:attr(data-label);display:inline-block;min-width:6.5rem;margin-right:.5rem;color:#555;font-family:system-ui,sans-serif}
+.set-table td.set-any{min-width:0}
+}
 .set-badge{display:inline-block;margin-left:.25rem;padding:0 .4rem;border-radius:4px;background:#e6ebfb;color:#1a2f86;font-size:.85rem;white-space:nowrap}
 .set-actions{margin-top:.75rem}
 .set-mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}

@@ -102,7 +102,8 @@ export async function createToken(session: DashboardSession): Promise<{ token: s
  * with none left the merchant could neither call the API nor sign in here again. Every dashboard session
  * opened with the token ends with it; `signedOut` says whether this one did.
  */
-export async function revokeToken(session: DashboardSession, tokenId: string): Promise<{ revoked: string; signedOut: boolean }> {
+export async function revokeToken(session: DashboardSession, id: string): Promise<{ revoked: string; signedOut: boolean }> {
+  const tokenId = id.toLowerCase() // as PostgreSQL writes a uuid
   const own = await db().dashboardSession.findUnique({ where: { id: session.id }, select: { tokenRef: true } })
   const r = await revokeTokenById(db(), session.siteId, tokenId, { keepOneActive: true })
   if (r.outcome === 'not-found') throw notFound('Token')

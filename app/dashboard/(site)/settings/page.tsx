@@ -73,13 +73,13 @@ export default async function SettingsPage() {
               <tbody>
                 {d.audit.map((a, i) => (
                   <tr key={i}>
-                    <td>
+                    <td data-label={t.when}>
                       <time dateTime={a.at.toISOString()}>{time(a.at)}</time>
                     </td>
-                    <td className="set-mono">{`${a.actor}…`}</td>
-                    <td>{t.action[a.action] ?? a.action}</td>
-                    <td className="set-any">{a.action === 'create-token' || a.action === 'revoke-token' ? `${a.subject}…` : (t.subjects[a.subject] ?? a.subject)}</td>
-                    <td>{shownOutcome(t, a.outcome)}</td>
+                    <td data-label={t.who} className="set-mono">{`${a.actor}…`}</td>
+                    <td data-label={t.what}>{t.action[a.action] ?? a.action}</td>
+                    <td data-label={t.subject} className="set-any">{a.action === 'create-token' || a.action === 'revoke-token' ? `${a.subject}…` : (t.subjects[a.subject] ?? a.subject)}</td>
+                    <td data-label={t.outcome}>{shownOutcome(t, a.outcome)}</td>
                   </tr>
                 ))}
               </tbody>
