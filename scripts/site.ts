@@ -40,7 +40,12 @@ async function main(): Promise<number> {
       const notify = await import('../lib/notifications/site-notify.ts')
       let secrets
       if (command === 'notify') {
-        secrets = await notify.setNotifyUrl(db(), siteId, url === 'off' ? null : url)
+        secrets = await notify.setNotifyUrl(db(), siteId, url === 'off' ? null : url).catch((e: unknown) => {
+          // the rule's own words, and which networks this command's environment allows (the server's may differ)
+          if (e instanceof notify.NotifyUrlRefused)
+            throw new Error(`${e.message} (networks allowed by NOTIFY_ALLOW_NETWORKS in this command's environment: ${process.env.NOTIFY_ALLOW_NETWORKS || 'none'})`)
+          throw e
+        })
         console.log(url === 'off' ? `notifications of ${siteId} go to each operation's callbackUrl only` : `notifications of ${siteId} go to ${url}`)
       } else if (command === 'rotate-secret') {
         if (token !== undefined && token !== '--now') throw new Error(usage)

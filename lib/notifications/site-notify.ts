@@ -1,9 +1,31 @@
 // A site's notification settings: its URL, and the secret that signs its notifications (it exists
-// from the site's creation; the merchant can see it at any time and rotate it).
+// from the site's creation; the merchant can see it at any time and rotate it). The site command
+// (scripts/site.ts) and the dashboard's settings (lib/dashboard/dashboard-settings.ts) both come here,
+// so one rule decides which URLs a site may have.
 import { settings } from '../config'
 import type { Db } from '../db/client'
 import { callbackUrlSchema } from './callback-url'
 import { siteSecrets, type SiteSecrets } from './signing'
+
+/** A notification URL the rule refuses; `reason` is the contract's field message ("must not point to a private address"). */
+export class NotifyUrlRefused extends Error {
+  constructor(readonly reason: string) {
+    super(`the notification URL ${reason}`)
+  }
+}
+
+/**
+ * The one rule for a site's notification URL: `null` or blank means none; otherwise an absolute
+ * http(s) URL whose host is not a literal address this process refuses to call (NOTIFY_ALLOW_NETWORKS
+ * opens networks). Answers the URL to store (trimmed) or throws NotifyUrlRefused.
+ */
+export function checkedNotifyUrl(url: string | null): string | null {
+  const trimmed = url?.trim() ?? ''
+  if (trimmed === '') return null
+  const parsed = callbackUrlSchema.safeParse(trimmed)
+  if (!parsed.success) throw new NotifyUrlRefused(parsed.error.issues[0].message)
+  return trimmed
+}
 
 async function siteOf(db: Db, siteId: string) {
   const site = await db.site.findUnique({ where: { id: siteId }, select: { id: true, notifySecretVersion: true, notifySecretRotatedAt: true } })
@@ -16,21 +38,37 @@ export async function notifySecrets(db: Db, siteId: string): Promise<SiteSecrets
   return siteSecrets(await siteOf(db, siteId), settings().notifySecretGraceMs)
 }
 
-/** sets (or, with null, clears) the site's URL; its secrets */
-export async function setNotifyUrl(db: Db, siteId: string, url: string | null): Promise<SiteSecrets> {
-  if (url !== null) {
-    const parsed = callbackUrlSchema.safeParse(url)
-    if (!parsed.success)
-      throw new Error(`the notification URL ${parsed.error.issues[0].message} (networks allowed by NOTIFY_ALLOW_NETWORKS in this command's environment: ${process.env.NOTIFY_ALLOW_NETWORKS || 'none'})`)
+/** the site's notification settings without any secret: its URL, and when its secret was last rotated and the previous one stops signing */
+export async function notifySettings(db: Db, siteId: string): Promise<{ url: string | null; secretVersion: number; rotatedAt: Date | null; previousUntil: Date | null }> {
+  const site = await db.site.findUnique({ where: { id: siteId }, select: { id: true, notifyUrl: true, notifySecretVersion: true, notifySecretRotatedAt: true } })
+  if (!site) throw new Error(`there is no site ${siteId}`)
+  return {
+    url: site.notifyUrl,
+    secretVersion: site.notifySecretVersion,
+    rotatedAt: site.notifySecretRotatedAt,
+    previousUntil: siteSecrets(site, settings().notifySecretGraceMs).previousUntil,
   }
+}
+
+/** sets (or, with null or blank, clears) the site's URL, by checkedNotifyUrl's rule (NotifyUrlRefused); its secrets */
+export async function setNotifyUrl(db: Db, siteId: string, url: string | null): Promise<SiteSecrets> {
+  const checked = checkedNotifyUrl(url)
   await siteOf(db, siteId)
-  await db.site.update({ where: { id: siteId }, data: { notifyUrl: url } })
+  await db.site.update({ where: { id: siteId }, data: { notifyUrl: checked } })
   return notifySecrets(db, siteId)
 }
 
-/** makes a new secret; the one it replaces still signs for NOTIFY_SECRET_GRACE_HOURS, or not at all `immediately` (after a leak) */
-export async function rotateNotifySecret(db: Db, siteId: string, immediately = false): Promise<SiteSecrets> {
+/**
+ * Makes a new secret; the one it replaces still signs for NOTIFY_SECRET_GRACE_HOURS, or not at all
+ * `immediately` (after a leak). The secrets answered are those of the row this rotation wrote (two
+ * rotations at once each answer their own version).
+ */
+export async function rotateNotifySecret(db: Db, siteId: string, immediately = false): Promise<SiteSecrets & { version: number }> {
   await siteOf(db, siteId)
-  await db.site.update({ where: { id: siteId }, data: { notifySecretVersion: { increment: 1 }, notifySecretRotatedAt: immediately ? null : new Date() } })
-  return notifySecrets(db, siteId)
+  const site = await db.site.update({
+    where: { id: siteId },
+    data: { notifySecretVersion: { increment: 1 }, notifySecretRotatedAt: immediately ? null : new Date() },
+    select: { id: true, notifySecretVersion: true, notifySecretRotatedAt: true },
+  })
+  return { ...siteSecrets(site, settings().notifySecretGraceMs), version: site.notifySecretVersion }
 }

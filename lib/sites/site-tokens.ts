@@ -36,6 +36,31 @@ export async function revokeToken(db: Db, siteId: string, tokenOrHint: string): 
   return count
 }
 
+/** One site's tokens, oldest first: their row ids, hints and state (never a hash). */
+export async function siteTokens(db: Db, siteId: string) {
+  return db.siteToken.findMany({ where: { siteId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, hint: true, createdAt: true, revokedAt: true } })
+}
+
+export type RevokeById = { outcome: 'revoked'; hint: string } | { outcome: 'not-found' } | { outcome: 'revoked-already'; hint: string } | { outcome: 'last-active'; hint: string }
+
+/**
+ * Revokes one token of the site by its row id. With `keepOneActive` the site's last active token is
+ * not revoked (`last-active`): the site's row is locked first, so two revocations at once cannot take
+ * the last two together. The sessions the token opened end with it (every session lookup joins the
+ * token's row: see lib/dashboard/dashboard-session.ts).
+ */
+export async function revokeTokenById(db: Db, siteId: string, tokenId: string, opts: { keepOneActive: boolean }): Promise<RevokeById> {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT 1 FROM "Site" WHERE id = ${siteId} FOR UPDATE`
+    const token = await tx.siteToken.findFirst({ where: { id: tokenId, siteId }, select: { id: true, hint: true, revokedAt: true } })
+    if (!token) return { outcome: 'not-found' }
+    if (token.revokedAt) return { outcome: 'revoked-already', hint: token.hint }
+    if (opts.keepOneActive && (await tx.siteToken.count({ where: { siteId, revokedAt: null } })) <= 1) return { outcome: 'last-active', hint: token.hint }
+    await tx.siteToken.update({ where: { id: token.id }, data: { revokedAt: new Date() } })
+    return { outcome: 'revoked', hint: token.hint }
+  })
+}
+
 export async function listSites(db: Db) {
   return db.site.findMany({
     orderBy: { id: 'asc' },

@@ -1,0 +1,3 @@
+import { createTokenRoute } from '@/lib/dashboard/dashboard-settings-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = createTokenRoute

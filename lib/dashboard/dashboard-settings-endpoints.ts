@@ -1,0 +1,57 @@
+// The settings' state-changing requests (under /dashboard/actions/settings/): the notification URL, a
+// new signing secret, a new API token, a token revoked. Each goes through the API's wrapper
+// (lib/http/api-route.ts) with `access: 'dashboard'`: the service's own origin and a live session are
+// required, answers and errors are in the contract's shape. The answers that carry a secret or a token
+// are never stored by a cache (Cache-Control: no-store, as every JSON answer of the wrapper, said again
+// here because it must hold).
+import { z } from 'zod'
+import { apiRoute, endpoint, Reply } from '../http/api-route'
+import { changeNotifyUrl, createToken, revokeToken, rotateSecret, URL_FIELD } from './dashboard-settings'
+
+const noParams = z.object({})
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' }
+
+export const notifyUrlBodySchema = z.object({
+  // blank: no site URL (notifications go to each operation's callbackUrl only); the rule itself is the service's
+  [URL_FIELD]: z.string({ error: 'must be a string' }),
+})
+
+export const rotateSecretBodySchema = z.object({
+  /** after a leak: the previous secret stops signing at once */
+  immediately: z.boolean({ error: 'must be true or false' }).optional().default(false),
+})
+
+export const notifyUrlRoute = apiRoute({
+  POST: endpoint({
+    access: 'dashboard',
+    params: noParams,
+    body: notifyUrlBodySchema,
+    handle: async ({ session, body }) => changeNotifyUrl(session!, body[URL_FIELD]),
+  }),
+})
+
+export const rotateSecretRoute = apiRoute({
+  POST: endpoint({
+    access: 'dashboard',
+    params: noParams,
+    body: rotateSecretBodySchema,
+    bodyOptional: true,
+    handle: async ({ session, body }) => new Reply(await rotateSecret(session!, body.immediately), NO_STORE),
+  }),
+})
+
+export const createTokenRoute = apiRoute({
+  POST: endpoint({
+    access: 'dashboard',
+    params: noParams,
+    handle: async ({ session }) => new Reply(await createToken(session!), NO_STORE),
+  }),
+})
+
+export const revokeTokenRoute = apiRoute({
+  POST: endpoint({
+    access: 'dashboard',
+    params: z.object({ tokenId: z.uuid({ error: 'must be a token’s id' }) }),
+    handle: async ({ session, params }) => revokeToken(session!, params.tokenId),
+  }),
+})

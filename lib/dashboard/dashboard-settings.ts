@@ -1,0 +1,118 @@
+// The dashboard's settings of a site: its notification URL, its signing secret and its API tokens,
+// through the services the site command uses (lib/notifications/site-notify.ts, lib/sites/site-tokens.ts),
+// each change recorded in the audit log (who: the session's token hint). No framework imports.
+//
+// Secrets and tokens: a new API token and a rotated signing secret are answered once, to the request
+// that made them, and never written anywhere (a token's SHA-256 and hint are stored; a secret is
+// derived from SECRET_KEY and its version, see lib/notifications/signing.ts). The settings overview
+// the page reads carries neither: the page never shows a secret, so a reload shows nothing to copy. The
+// operator's `npm run site -- secret` can still derive it; in the dashboard, a merchant who lost it
+// rotates (the previous one keeps signing for the grace period, so nothing breaks meanwhile).
+import { settings } from '../config'
+import { db } from '../db/client'
+import { fieldError, incorrectInvocation, notFound } from '../http/api-error'
+import { checkedNotifyUrl, notifySettings, NotifyUrlRefused, rotateNotifySecret, setNotifyUrl } from '../notifications/site-notify'
+import { issueToken, revokeTokenById, siteTokens } from '../sites/site-tokens'
+import { recordAudit } from './dashboard-audit'
+import type { DashboardSession } from './dashboard-session'
+
+export const SETTINGS_ACTIONS = ['notify-url', 'rotate-secret', 'create-token', 'revoke-token'] as const
+export type SettingsAction = (typeof SETTINGS_ACTIONS)[number]
+
+/** the audit log's subject of a rotation (what was acted on) */
+export const SIGNING_SECRET = 'signing secret'
+/** the audit log's subject of a URL cleared */
+export const NO_URL = '(none)'
+
+/** the field of the notification URL, in requests and in the contract's field errors */
+export const URL_FIELD = 'url'
+
+export interface SettingsOverview {
+  notifyUrl: string | null
+  secret: { version: number; rotatedAt: Date | null; previousUntil: Date | null; graceHours: number }
+  tokens: { id: string; hint: string; createdAt: Date; revokedAt: Date | null; thisSession: boolean }[]
+  audit: { at: Date; actor: string; action: string; subject: string; outcome: string }[]
+}
+
+const AUDIT_SHOWN = 20
+
+/** what the settings page shows: no secret, no token, no hash */
+export async function settingsOverview(session: DashboardSession): Promise<SettingsOverview> {
+  const [notify, tokens, own, audit] = await Promise.all([
+    notifySettings(db(), session.siteId),
+    siteTokens(db(), session.siteId),
+    db().dashboardSession.findUnique({ where: { id: session.id }, select: { tokenRef: true } }),
+    db().auditEntry.findMany({
+      where: { siteId: session.siteId, paymentRef: null, action: { in: [...SETTINGS_ACTIONS] } },
+      orderBy: { at: 'desc' },
+      take: AUDIT_SHOWN,
+      select: { at: true, actor: true, action: true, subject: true, outcome: true },
+    }),
+  ])
+  return {
+    notifyUrl: notify.url,
+    secret: { version: notify.secretVersion, rotatedAt: notify.rotatedAt, previousUntil: notify.previousUntil, graceHours: graceHours() },
+    tokens: tokens.map((t) => ({ ...t, thisSession: t.id === own?.tokenRef })),
+    audit,
+  }
+}
+
+const graceHours = () => Math.round((settings().notifySecretGraceMs / 3600_000) * 100) / 100
+
+/** sets or (blank) clears the site's notification URL by the service's one rule; a refusal is the contract's 400 naming `url` */
+export async function changeNotifyUrl(session: DashboardSession, input: string): Promise<{ url: string | null }> {
+  let url: string | null
+  try {
+    url = checkedNotifyUrl(input)
+  } catch (e) {
+    if (!(e instanceof NotifyUrlRefused)) throw e
+    await recordAudit(session, { action: 'notify-url', subject: shownUrl(input.trim()).slice(0, 300), outcome: `refused: ${e.reason}` })
+    throw fieldError(URL_FIELD, e.reason)
+  }
+  await setNotifyUrl(db(), session.siteId, url)
+  await recordAudit(session, { action: 'notify-url', subject: url ? shownUrl(url) : NO_URL, outcome: url ? 'set' : 'cleared' })
+  return { url }
+}
+
+/** a URL for the audit log: a password in it (https://user:password@…) is not repeated there */
+const shownUrl = (url: string) => url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1…@')
+
+/** a new signing secret, answered once; the previous one signs until `previousUntil` (null: not at all) */
+export async function rotateSecret(session: DashboardSession, immediately: boolean): Promise<{ secret: string; previousUntil: string | null; graceHours: number }> {
+  const s = await rotateNotifySecret(db(), session.siteId, immediately)
+  await recordAudit(session, {
+    action: 'rotate-secret',
+    subject: SIGNING_SECRET,
+    outcome: s.previousUntil ? 'rotated' : 'rotated, previous ended',
+    detail: { version: String(s.version), ...(s.previousUntil ? { previousUntil: s.previousUntil.toISOString() } : {}) },
+  })
+  return { secret: s.current, previousUntil: s.previousUntil?.toISOString() ?? null, graceHours: graceHours() }
+}
+
+/** a new API token of the site, answered once (only its hash and hint are stored) */
+export async function createToken(session: DashboardSession): Promise<{ token: string; hint: string }> {
+  const token = await issueToken(db(), session.siteId)
+  const hint = token.slice(0, 9)
+  await recordAudit(session, { action: 'create-token', subject: hint, outcome: 'created' })
+  return { token, hint }
+}
+
+/**
+ * Revokes one of the site's tokens (by its row id). The site's last active token is refused (409):
+ * with none left the merchant could neither call the API nor sign in here again. Every dashboard session
+ * opened with the token ends with it; `signedOut` says whether this one did.
+ */
+export async function revokeToken(session: DashboardSession, id: string): Promise<{ revoked: string; signedOut: boolean }> {
+  const tokenId = id.toLowerCase() // as PostgreSQL writes a uuid
+  const own = await db().dashboardSession.findUnique({ where: { id: session.id }, select: { tokenRef: true } })
+  const r = await revokeTokenById(db(), session.siteId, tokenId, { keepOneActive: true })
+  if (r.outcome === 'not-found') throw notFound('Token')
+  if (r.outcome === 'revoked-already') throw incorrectInvocation('The token is revoked already')
+  if (r.outcome === 'last-active') {
+    await recordAudit(session, { action: 'revoke-token', subject: r.hint, outcome: 'refused: last active token' })
+    throw incorrectInvocation('The site’s last active token cannot be revoked: create another one first')
+  }
+  const signedOut = own?.tokenRef === tokenId
+  await recordAudit(session, { action: 'revoke-token', subject: r.hint, outcome: signedOut ? 'revoked, this session ended' : 'revoked' })
+  return { revoked: r.hint, signedOut }
+}
