@@ -31,6 +31,8 @@ export interface Settings {
   /** the merchant dashboard's sessions and sign-in limits (lib/dashboard/dashboard-session.ts) */
   dashboard: {
     idleMinutes: number
+    /** a session's whole life, however busy */
+    maxHours: number
     failuresPerClient: number
     failuresPerSite: number
     windowSeconds: number
@@ -66,6 +68,7 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     },
     dashboard: {
       idleMinutes: Math.min(positive(env.DASHBOARD_IDLE_MINUTES, 480, true), 1e6),
+      maxHours: Math.min(positive(env.DASHBOARD_SESSION_MAX_HOURS, 24, true), 1e6),
       failuresPerClient: positive(env.DASHBOARD_SIGN_IN_FAILURES_PER_CLIENT, 10, true),
       failuresPerSite: positive(env.DASHBOARD_SIGN_IN_FAILURES_PER_SITE, 20, true),
       windowSeconds: Math.min(positive(env.DASHBOARD_SIGN_IN_WINDOW_SECONDS, 900, true), 1e9),

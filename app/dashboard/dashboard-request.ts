@@ -1,12 +1,14 @@
 // The dashboard page's request: its session (read once per request) and its language.
-import { cookies, headers } from 'next/headers'
+import { headers } from 'next/headers'
 import { redirect } from 'next/navigation'
 import { cache } from 'react'
 import { dashboardMessages } from '@/lib/dashboard/dashboard-messages'
 import { SESSION_COOKIE, sessionOf } from '@/lib/dashboard/dashboard-session'
+import { cookieOf } from '@/lib/http/api-route'
 import { pickLanguage } from '@/lib/pay-form/messages'
 
-export const currentSession = cache(async () => sessionOf((await cookies()).get(SESSION_COOKIE)?.value))
+// the session cookie sent once; sent twice (a sibling host can plant one) is no session, as for the actions
+export const currentSession = cache(async () => sessionOf(cookieOf(await headers(), SESSION_COOKIE)))
 
 export const currentLanguage = cache(async () => pickLanguage((await headers()).get('accept-language')))
 

@@ -14,6 +14,7 @@ import { z } from 'zod'
 import { fill } from '@/lib/dashboard/dashboard-messages'
 import type { BillsMessages } from '@/lib/dashboard/bills-messages'
 import { localInput, withLocalOffset } from '@/lib/dashboard/local-date-time'
+import { newKey } from './new-key'
 
 const schema = z.object({
   amount: z.string(),
@@ -40,7 +41,7 @@ const FIELD_OF_CAUSE: Record<string, Field> = {
 
 export function NewBillForm({ t, currencies, defaultCurrency }: { t: BillsMessages; currencies: readonly string[]; defaultCurrency: string }) {
   const router = useRouter()
-  const [billId, setBillId] = useState(() => crypto.randomUUID())
+  const [billId, setBillId] = useState(() => newKey())
   const [ready, setReady] = useState(false)
   const [zone, setZone] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
@@ -99,7 +100,7 @@ export function NewBillForm({ t, currencies, defaultCurrency }: { t: BillsMessag
     if (unplaced.length || !Object.keys(cause).length) setProblem(fill(t.notCreated, { message: [answer?.description ?? `HTTP ${res.status}`, ...unplaced].join('; ') }))
     // a refusal made nothing: the bill id stays. A 409 means a bill exists under it with another request
     // (an earlier send whose answer was lost, then changed): the next try is a new bill, under a new id.
-    if (res.status === 409) setBillId(crypto.randomUUID())
+    if (res.status === 409) setBillId(newKey())
   }
 
   const { errors, isSubmitting } = formState

@@ -6,14 +6,14 @@ import Link from 'next/link'
 export function NotificationResource({ type, resourceId, paymentId, ofPayment }: { type: string; resourceId: string; paymentId: string | null; ofPayment: string }) {
   if (!paymentId) return <>{resourceId}</>
   const href = `/dashboard/payments/${encodeURIComponent(paymentId)}`
-  if (type === 'PAYMENT') return <Link href={href}>{resourceId}</Link>
+  if (type === 'PAYMENT') return <Link prefetch={false} href={href}>{resourceId}</Link>
   const [before, afterId] = ofPayment.split('{id}')
   return (
     <>
       {resourceId}{' '}
       <span className="notif-muted">
         ({before}
-        <Link href={href}>{paymentId}</Link>
+        <Link prefetch={false} href={href}>{paymentId}</Link>
         {afterId})
       </span>
     </>

@@ -8,13 +8,14 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
 import { fill, type DashboardMessages } from '@/lib/dashboard/dashboard-messages'
+import { newKey } from './new-key'
 
 const schema = z.object({ amount: z.string().trim().regex(/^\d{1,10}([.,]\d{1,2})?$/) })
 type Values = z.infer<typeof schema>
 
 export function PaymentActionForm({ kind, paymentId, currency, defaultAmount, t }: { kind: 'capture' | 'refund'; paymentId: string; currency: string; defaultAmount: string; t: DashboardMessages }) {
   const router = useRouter()
-  const [key, setKey] = useState(() => crypto.randomUUID())
+  const [key, setKey] = useState(() => newKey())
   const [pending, setPending] = useState<string | null>(null)
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null)
   const [busy, setBusy] = useState(false)
@@ -39,7 +40,7 @@ export function PaymentActionForm({ kind, paymentId, currency, defaultAmount, t 
     }
     if (res?.ok) {
       setResult(body.reason ? { ok: false, text: fill(t.actionDeclined, { action: label, reason: body.reason }) } : { ok: true, text: fill(t.actionDone, { action: label, status: body.status }) })
-      setKey(crypto.randomUUID())
+      setKey(newKey())
     } else if (!res || res.status >= 500) {
       // no answer, or the service failed: the action may have happened. The key stays, so trying again
       // replays it (acts at most once) instead of acting a second time
@@ -48,7 +49,7 @@ export function PaymentActionForm({ kind, paymentId, currency, defaultAmount, t 
       const cause = body?.cause ? Object.values(body.cause as Record<string, string[]>).flat().join('; ') : ''
       setResult({ ok: false, text: [body?.description ?? `HTTP ${res.status}`, cause].filter(Boolean).join(': ') })
       // a refusal consumed nothing, but a new key keeps the next try from replaying this one
-      setKey(crypto.randomUUID())
+      setKey(newKey())
     }
     router.refresh()
   }

@@ -4,11 +4,11 @@
 import { z } from 'zod'
 import { settings } from '../config'
 import { ApiError, fieldError } from '../http/api-error'
-import { apiRoute, cookieOf, endpoint, Reply } from '../http/api-route'
-import { CLIENT_ADDRESS_HEADER } from '../http/front-door'
+import { apiRoute, cookieValuesOf, endpoint, Reply } from '../http/api-route'
+import { requestClientAddress } from '../http/front-door'
 import { parseAmountValue } from '../money/money'
 import { actOnPayment } from './dashboard-actions'
-import { endSession, SESSION_COOKIE, signIn } from './dashboard-session'
+import { endSession, SESSION_COOKIE, signIn, signInRetryAfter } from './dashboard-session'
 
 const noParams = z.object({})
 
@@ -29,11 +29,11 @@ export const signInRoute = apiRoute({
     params: noParams,
     body: signInBodySchema,
     handle: async ({ body, req }) => {
-      const outcome = await signIn(body.siteId, body.token, req.headers.get(CLIENT_ADDRESS_HEADER) ?? '')
+      const outcome = await signIn(body.siteId, body.token, requestClientAddress(req.headers))
       if (!outcome.ok) {
         // one message for every wrong pair: whether the site exists or the token is another site's is not said
         if (outcome.reason === 'limited')
-          throw new ApiError(429, 'rate.limit.exceeded', 'Too many failed sign-ins: try again later', 'Too many requests', undefined, { 'Retry-After': String(settings().dashboard.windowSeconds) })
+          throw new ApiError(429, 'rate.limit.exceeded', 'Too many failed sign-ins: try again later', 'Too many requests', undefined, { 'Retry-After': String(signInRetryAfter()) })
         throw new ApiError(401, 'auth.unauthorized', 'Wrong site ID or API token', 'Unauthorized')
       }
       return new Reply({ siteId: outcome.session.siteId }, { 'Set-Cookie': sessionCookie(req, outcome.cookieValue) })
@@ -46,7 +46,8 @@ export const signOutRoute = apiRoute({
     access: 'dashboard-public',
     params: noParams,
     handle: async ({ req }) => {
-      await endSession(cookieOf(req, SESSION_COOKIE))
+      // every session the request names ends (a planted second cookie must not keep the real one alive)
+      for (const value of cookieValuesOf(req, SESSION_COOKIE)) await endSession(value)
       return new Reply({ signedOut: true }, { 'Set-Cookie': sessionCookie(req, '', 0) })
     },
   }),

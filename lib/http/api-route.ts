@@ -225,13 +225,21 @@ export function isSameOrigin(req: Request): boolean {
   return isOwnOrigin(req, origin)
 }
 
-/** a cookie's value from the request's Cookie header */
-export function cookieOf(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.get('cookie') ?? '').split(';')) {
+/** every value the request's Cookie header gives the name (a sibling host can plant a second one) */
+export function cookieValuesOf(req: Request | Headers, name: string): string[] {
+  const values: string[] = []
+  const header = ('headers' in req ? req.headers : req).get('cookie') ?? ''
+  for (const part of header.split(';')) {
     const eq = part.indexOf('=')
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim()
+    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim())
   }
-  return undefined
+  return values
+}
+
+/** a cookie's one value; none when it is missing or sent more than once (which one a page would read is not for us to guess) */
+export function cookieOf(req: Request | Headers, name: string): string | undefined {
+  const values = cookieValuesOf(req, name)
+  return values.length === 1 ? values[0] : undefined
 }
 
 /** the request's body, read, typed and parsed against the endpoint's schema (undefined for bodiless endpoints) */
@@ -313,10 +321,16 @@ export function isCrossSite(req: Request): boolean {
 }
 
 /** the service's public origin, or the one the request was addressed to */
+/**
+ * The service's own origin: PUBLIC_BASE_URL's when it is set (then a Host header naming another origin
+ * is not believed), else the one the request was addressed to (X-Forwarded-Proto believed only behind
+ * TRUSTED_PROXY_HOPS proxies of one's own).
+ */
 function isOwnOrigin(req: Request, origin: string): boolean {
-  const host = req.headers.get('host')
-  const proto = req.headers.get('x-forwarded-proto') ?? new URL(req.url).protocol.replace(':', '')
-  return origin === new URL(settings().publicBaseUrl).origin || origin === `${proto}://${host}`
+  if (process.env.PUBLIC_BASE_URL) return origin === new URL(settings().publicBaseUrl).origin
+  const behindProxy = Number(process.env.TRUSTED_PROXY_HOPS ?? 0) > 0
+  const proto = (behindProxy && req.headers.get('x-forwarded-proto')) || new URL(req.url).protocol.replace(':', '')
+  return origin === `${proto}://${req.headers.get('host')}`
 }
 
 export function parse<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S> {

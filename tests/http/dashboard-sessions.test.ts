@@ -62,7 +62,20 @@ test('every state-changing request needs the service’s own Origin', async () =
   }
   // the browser's own word counts too
   assertError(await post(`/dashboard/actions/payments/${p}/capture`, capture, { ...asSession(value), 'Sec-Fetch-Site': 'cross-site' }), 403, 'auth.forbidden')
+  assertError(await post(`/dashboard/actions/payments/${p}/capture`, capture, { ...asSession(value), 'Sec-Fetch-Site': 'same-site' }), 403, 'auth.forbidden')
   assertError(await request('POST', '/dashboard/actions/sign-in', { body: { siteId: site.siteId, token: site.token }, headers: { Origin: 'http://evil.example' } }), 403, 'auth.forbidden')
+  // with PUBLIC_BASE_URL set (as on this server), a Host header naming the attacker's origin is not believed
+  assertError(
+    await request('POST', '/dashboard/actions/sign-in', { body: { siteId: site.siteId, token: site.token }, headers: { Origin: 'http://evil.example', Host: 'evil.example' } }),
+    403,
+    'auth.forbidden',
+  )
+  // a second session cookie (a sibling host can plant one): no session at all, for actions and pages alike
+  const mine = await signIn(site)
+  const twice = { Cookie: `${COOKIE}=${mine}; ${COOKIE}=${value}` }
+  assertError(await post(`/dashboard/actions/payments/${p}/capture`, capture, twice), 401, 'auth.unauthorized')
+  const page = await fetch(`${BASE_URL}/dashboard/payments`, { headers: twice, redirect: 'manual' })
+  assert.equal(page.status, 307)
   // nothing was captured
   assert.equal((await api.get(`/payments/${p}`)).body.capturedAmount.value, '0.00')
   const ok = await post(`/dashboard/actions/payments/${p}/capture`, capture, asSession(value))
@@ -83,6 +96,10 @@ test('a session ends: idle for 8 hours, signed out, or its token revoked', async
   const idle = await signIn(site)
   const signedOut = await signIn(site)
   const revoked = await signIn(site)
+  const old = await signIn(site)
+  // busy, but signed in 24 hours and a minute ago: over, however recent its last request
+  await sql(`UPDATE "DashboardSession" SET "createdAt" = now() - interval '24 hours 1 minute' WHERE "idHash" = $1`, [sha(old)])
+  assert.equal((await dashboardPage(old)).status, 307)
   // idle: 8 hours and a minute since its last request
   await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '8 hours 1 minute' WHERE "idHash" = $1`, [sha(idle)])
   assert.equal((await dashboardPage(idle)).status, 307)
@@ -155,7 +172,7 @@ test('capture and refund through the dashboard: the API agrees, a form sent twic
   )
 })
 
-test('failed sign-ins are limited per client and per site; the right token then waits too', async () => {
+test('failed sign-ins are limited per client and per site, counted before they are judged; a client with a clean record still gets in', async () => {
   const instance = await startInstance(Number(new URL(BASE_URL).port) + 120, {
     DASHBOARD_SIGN_IN_FAILURES_PER_CLIENT: '3',
     DASHBOARD_SIGN_IN_FAILURES_PER_SITE: '5',
@@ -166,14 +183,28 @@ test('failed sign-ins are limited per client and per site; the right token then 
   const site = await newSite('dash-limits')
   const from = (client: string, token: string, siteId = site.siteId) =>
     post('/dashboard/actions/sign-in', { siteId, token }, { Origin: instance.base, 'X-Forwarded-For': client }, instance.base)
+  // per client: three failures, then even the right token waits for the window's end
   for (let i = 0; i < 3; i++) assert.equal((await from('203.0.113.1', 'sk_wrong')).status, 401)
   const limited = await from('203.0.113.1', site.token)
   assertError(limited, 429, 'rate.limit.exceeded')
-  assert.ok(Number(limited.headers.get('retry-after')) > 0)
-  // another client is not held back by the first one's failures, until the site's own count is full
+  const retryAfter = Number(limited.headers.get('retry-after'))
+  assert.ok(retryAfter > 0 && retryAfter <= 900, `Retry-After ${retryAfter}`)
+  // another client is not held back by the first one's failures
   assert.equal((await from('203.0.113.2', site.token)).status, 200)
-  for (let i = 0; i < 2; i++) assert.equal((await from(`203.0.113.${10 + i}`, 'sk_wrong')).status, 401)
-  assertError(await from('203.0.113.3', site.token), 429, 'rate.limit.exceeded')
+  // per site: past its limit (5), a client that has failed for it waits; a client with a clean record
+  // still gets its check, so wrong tokens from many addresses cannot lock the merchant out
+  assert.equal((await from('203.0.113.10', 'sk_wrong')).status, 401) // the site's 5th (the limited attempt counted too)
+  assert.equal((await from('203.0.113.11', 'sk_wrong')).status, 401) // 6th: this client's first, checked
+  assertError(await from('203.0.113.11', 'sk_wrong'), 429, 'rate.limit.exceeded')
+  assertError(await from('203.0.113.10', site.token), 429, 'rate.limit.exceeded')
+  assert.equal((await from('203.0.113.3', site.token)).status, 200)
+  // sent all at once, no attempt slips past the limit: exactly three are judged, the rest refused
+  const burst = await newSite('dash-limits-burst')
+  const answers = await Promise.all(Array.from({ length: 20 }, () => from('203.0.113.60', 'sk_wrong', burst.siteId)))
+  assert.deepEqual(
+    answers.map((a) => a.status).sort(),
+    [...Array(3).fill(401), ...Array(17).fill(429)],
+  )
   // another site is not held back
   const other = await newSite('dash-limits-other')
   assert.equal((await from('203.0.113.4', other.token, other.siteId)).status, 200)

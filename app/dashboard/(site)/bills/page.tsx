@@ -20,7 +20,7 @@ export default async function BillsPage({ searchParams }: { searchParams: Promis
       <title>{`${t.bills} · Payin`}</title>
       <style>{billsCss}</style>
       <h1>{t.bills}</h1>
-      <Link href="/dashboard/bills/new" className="bill-new">
+      <Link prefetch={false} href="/dashboard/bills/new" className="bill-new">
         {t.newBill}
       </Link>
       <div className="dash-card dash-table-wrap">
@@ -42,7 +42,7 @@ export default async function BillsPage({ searchParams }: { searchParams: Promis
               {rows.map((b) => (
                 <tr key={b.billId}>
                   <td>
-                    <Link href={`/dashboard/bills/${encodeURIComponent(b.billId)}`}>{b.billId}</Link>
+                    <Link prefetch={false} href={`/dashboard/bills/${encodeURIComponent(b.billId)}`}>{b.billId}</Link>
                   </td>
                   <td>{shownTime(b.createdAt, lang)}</td>
                   <td>{b.amountMinor === null ? t.openAmount : shownAmount(b.amountMinor, b.currency, lang)}</td>
@@ -55,8 +55,8 @@ export default async function BillsPage({ searchParams }: { searchParams: Promis
           </table>
         )}
         <p className="dash-inline">
-          {after && <Link href="/dashboard/bills">{t.firstPage}</Link>}
-          {nextCursor && <Link href={`/dashboard/bills?${new URLSearchParams({ after: nextCursor })}`}>{t.nextPage}</Link>}
+          {after && <Link prefetch={false} href="/dashboard/bills">{t.firstPage}</Link>}
+          {nextCursor && <Link prefetch={false} href={`/dashboard/bills?${new URLSearchParams({ after: nextCursor })}`}>{t.nextPage}</Link>}
         </p>
       </div>
     </>

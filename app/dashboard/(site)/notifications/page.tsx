@@ -48,7 +48,7 @@ export default async function NotificationsPage({ searchParams }: { searchParams
                   <td>
                     <time dateTime={n.createdAt.toISOString()}>{shownTime(n.createdAt, lang)}</time>
                     <br />
-                    <Link href={`/dashboard/notifications/${n.id}`} aria-label={fill(t.detailsOf, { type: n.type, id: n.resourceId })}>
+                    <Link prefetch={false} href={`/dashboard/notifications/${n.id}`} aria-label={fill(t.detailsOf, { type: n.type, id: n.resourceId })}>
                       {t.details}
                     </Link>
                   </td>
@@ -71,8 +71,8 @@ export default async function NotificationsPage({ searchParams }: { searchParams
           </table>
         )}
         <p className="dash-inline">
-          {after && <Link href="/dashboard/notifications">{t.firstPage}</Link>}
-          {nextCursor && <Link href={`/dashboard/notifications?${new URLSearchParams({ after: nextCursor })}`}>{t.nextPage}</Link>}
+          {after && <Link prefetch={false} href="/dashboard/notifications">{t.firstPage}</Link>}
+          {nextCursor && <Link prefetch={false} href={`/dashboard/notifications?${new URLSearchParams({ after: nextCursor })}`}>{t.nextPage}</Link>}
         </p>
       </div>
     </>

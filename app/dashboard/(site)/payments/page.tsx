@@ -55,7 +55,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
               {rows.map((p) => (
                 <tr key={p.paymentId}>
                   <td>
-                    <Link href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}>{p.paymentId}</Link>
+                    <Link prefetch={false} href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}>{p.paymentId}</Link>
                   </td>
                   <td>{shownTime(p.createdAt, lang)}</td>
                   <td>{shownAmount(p.amountMinor, p.currency, lang)}</td>
@@ -68,8 +68,8 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           </table>
         )}
         <p className="dash-inline">
-          {one(sp.after) && <Link href={`/dashboard/payments?${keep({})}`}>{t.firstPage}</Link>}
-          {nextCursor && <Link href={`/dashboard/payments?${keep({ after: nextCursor })}`}>{t.nextPage}</Link>}
+          {one(sp.after) && <Link prefetch={false} href={`/dashboard/payments?${keep({})}`}>{t.firstPage}</Link>}
+          {nextCursor && <Link prefetch={false} href={`/dashboard/payments?${keep({ after: nextCursor })}`}>{t.nextPage}</Link>}
         </p>
       </div>
     </>

@@ -33,7 +33,7 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
       <title>{`${t.bill} ${b.billId} · Payin`}</title>
       <style>{billsCss}</style>
       <p>
-        <Link href="/dashboard/bills">{t.backToBills}</Link>
+        <Link prefetch={false} href="/dashboard/bills">{t.backToBills}</Link>
       </p>
       <h1>
         {t.bill} {b.billId}
@@ -84,7 +84,7 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
               {d.payments.map((p) => (
                 <tr key={p.paymentId}>
                   <td>
-                    <Link href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}>{p.paymentId}</Link>
+                    <Link prefetch={false} href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}>{p.paymentId}</Link>
                   </td>
                   <td>{shownTime(p.createdAt, lang)}</td>
                   <td>{shownAmount(p.amountMinor, p.currency, lang)}</td>

@@ -25,7 +25,7 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
       <title>{`${t.notification} ${n.type} ${n.resourceId} · Payin`}</title>
       <style>{notificationsCss}</style>
       <p>
-        <Link href="/dashboard/notifications">{t.backToList}</Link>
+        <Link prefetch={false} href="/dashboard/notifications">{t.backToList}</Link>
       </p>
       <h1 className="notif-wrap">
         {t.notification} {n.type} {n.resourceId}

@@ -20,7 +20,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
     <>
       <title>{`${t.payment} ${p.paymentId} · Payin`}</title>
       <p>
-        <Link href="/dashboard/payments">{t.backToPayments}</Link>
+        <Link prefetch={false} href="/dashboard/payments">{t.backToPayments}</Link>
       </p>
       <h1>
         {t.payment} {p.paymentId}
