@@ -228,7 +228,7 @@ export function isSameOrigin(req: Request): boolean {
 /** every value the request's Cookie header gives the name (a sibling host can plant a second one) */
 export function cookieValuesOf(req: Request | Headers, name: string): string[] {
   const values: string[] = []
-  const header = ('headers' in req ? req.headers : req).get('cookie') ?? ''
+  const header = (req instanceof Request ? req.headers : req).get('cookie') ?? ''
   for (const part of header.split(';')) {
     const eq = part.indexOf('=')
     if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim())
