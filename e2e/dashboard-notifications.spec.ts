@@ -146,6 +146,7 @@ test('a bill made in the dashboard, paid through its copied link in a second pag
   const paymentId: string = sent.payment.paymentId
   expect(sent.payment.status.value).toBe('SUCCESS')
   await page.getByRole('navigation').getByRole('link', { name: 'Notifications' }).click()
+  await expect(page.getByRole('heading', { name: 'Notifications', level: 1 })).toBeVisible()
   const row = page.getByRole('row').filter({ hasText: paymentId })
   await expect(async () => {
     await page.reload()

@@ -19,3 +19,21 @@ export async function recordAudit(session: DashboardSession, r: AuditRecord, tx:
     data: { siteId: session.siteId, actor: session.tokenHint, action: r.action, subject: r.subject, paymentRef: r.paymentRef ?? null, outcome: r.outcome, detail: r.detail ?? {} },
   })
 }
+
+/**
+ * A URL as the audit log may keep it: any user name or password taken out (`https://…@shop.example/`),
+ * parsed as browsers parse it (a password may hold an `@`); what does not parse as a URL is not kept.
+ */
+export function auditableUrl(input: string): string {
+  try {
+    const url = new URL(input.trim())
+    if (!url.host) return '(not a URL)'
+    const hadCredentials = url.username !== '' || url.password !== ''
+    url.username = ''
+    url.password = ''
+    const shown = url.toString()
+    return (hadCredentials ? shown.replace('://', '://…@') : shown).slice(0, 300)
+  } catch {
+    return '(not a URL)'
+  }
+}

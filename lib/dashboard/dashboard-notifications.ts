@@ -9,7 +9,7 @@ import { Prisma } from '../generated/prisma/client'
 import { withPaymentToken } from '../notifications/notification-body'
 import { resendNotification, withAttempts } from '../notifications/notification-resend'
 import { paymentTime } from '../time/wire-time'
-import { recordAudit } from './dashboard-audit'
+import { auditableUrl, recordAudit } from './dashboard-audit'
 import type { DashboardSession } from './dashboard-session'
 import { decodeCursor, encodeCursor } from './dashboard-cursor'
 
@@ -180,6 +180,6 @@ export async function resendFromDashboard(session: DashboardSession, notificatio
     if (e instanceof ApiError && e.status !== 404) await audit(`refused: ${e.description}`)
     throw e
   }
-  await audit(n.state, { type: n.type, resourceId: n.resourceId, url: n.url })
+  await audit(n.state, { type: n.type, resourceId: n.resourceId, url: auditableUrl(n.url) })
   return { notificationId: n.id, state: n.state, attempts: n.attempts, nextAttemptDateTime: paymentTime(n.nextAttemptAt) }
 }

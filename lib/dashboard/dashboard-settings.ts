@@ -13,7 +13,7 @@ import { db } from '../db/client'
 import { fieldError, incorrectInvocation, notFound } from '../http/api-error'
 import { checkedNotifyUrl, notifySettings, NotifyUrlRefused, rotateNotifySecret, setNotifyUrl } from '../notifications/site-notify'
 import { issueToken, revokeTokenById, siteTokens } from '../sites/site-tokens'
-import { recordAudit } from './dashboard-audit'
+import { auditableUrl, recordAudit } from './dashboard-audit'
 import type { DashboardSession } from './dashboard-session'
 
 export const SETTINGS_ACTIONS = ['notify-url', 'rotate-secret', 'create-token', 'revoke-token'] as const
@@ -66,16 +66,14 @@ export async function changeNotifyUrl(session: DashboardSession, input: string):
     url = checkedNotifyUrl(input)
   } catch (e) {
     if (!(e instanceof NotifyUrlRefused)) throw e
-    await recordAudit(session, { action: 'notify-url', subject: shownUrl(input.trim()).slice(0, 300), outcome: `refused: ${e.reason}` })
+    await recordAudit(session, { action: 'notify-url', subject: auditableUrl(input), outcome: `refused: ${e.reason}` })
     throw fieldError(URL_FIELD, e.reason)
   }
   await setNotifyUrl(db(), session.siteId, url)
-  await recordAudit(session, { action: 'notify-url', subject: url ? shownUrl(url) : NO_URL, outcome: url ? 'set' : 'cleared' })
+  await recordAudit(session, { action: 'notify-url', subject: url ? auditableUrl(url) : NO_URL, outcome: url ? 'set' : 'cleared' })
   return { url }
 }
 
-/** a URL for the audit log: a password in it (https://user:password@…) is not repeated there */
-const shownUrl = (url: string) => url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1…@')
 
 /** a new signing secret, answered once; the previous one signs until `previousUntil` (null: not at all) */
 export async function rotateSecret(session: DashboardSession, immediately: boolean): Promise<{ secret: string; previousUntil: string | null; graceHours: number }> {

@@ -77,8 +77,8 @@ export default async function SettingsPage() {
                       <time dateTime={a.at.toISOString()}>{time(a.at)}</time>
                     </td>
                     <td data-label={t.who} className="set-mono">{`${a.actor}…`}</td>
-                    <td data-label={t.what}>{t.action[a.action] ?? a.action}</td>
-                    <td data-label={t.subject} className="set-any">{a.action === 'create-token' || a.action === 'revoke-token' ? `${a.subject}…` : (t.subjects[a.subject] ?? a.subject)}</td>
+                    <td data-label={t.what}>{Object.hasOwn(t.action, a.action) ? t.action[a.action] : a.action}</td>
+                    <td data-label={t.subject} className="set-any">{a.action === 'create-token' || a.action === 'revoke-token' ? `${a.subject}…` : (Object.hasOwn(t.subjects, a.subject) ? t.subjects[a.subject] : a.subject)}</td>
                     <td data-label={t.outcome}>{shownOutcome(t, a.outcome)}</td>
                   </tr>
                 ))}
