@@ -12,7 +12,7 @@ import { db } from '../db/client'
 import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
 import { isKnownCurrency } from '../money/money'
 import { recordAudit } from './dashboard-audit'
-import { decodeCursor, encodeCursor } from './dashboard-cursor'
+import { afterCursor, pageOf } from './dashboard-cursor'
 import type { DashboardSession } from './dashboard-session'
 
 export const BILL_PAGE_SIZE = 20
@@ -33,18 +33,17 @@ export interface BillListRow {
 /** the site's bills, newest first, a page at a time: `after` is the cursor `nextCursor` gave */
 export async function listBills(siteId: string, after?: string, now = new Date()): Promise<{ rows: BillListRow[]; nextCursor: string | null }> {
   const where: Prisma.Sql[] = [Prisma.sql`"siteId" = ${siteId}`]
-  const cursor = decodeCursor(after)
-  if (cursor) where.push(Prisma.sql`("createdAt", id) < (${cursor.createdAt}, ${cursor.id}::uuid)`)
+  const cursor = afterCursor(after)
+  if (cursor) where.push(cursor)
   const rows = await db().$queryRaw<Pick<Bill, 'id' | 'billId' | 'createdAt' | 'amountMinor' | 'currency' | 'status' | 'expiresAt'>[]>`
     SELECT id, "billId", "createdAt", "amountMinor", currency, status, "expiresAt"
     FROM "Bill" WHERE ${Prisma.join(where, ' AND ')}
     ORDER BY "createdAt" DESC, id DESC LIMIT ${BILL_PAGE_SIZE + 1}`
-  const more = rows.length > BILL_PAGE_SIZE
-  const page = rows.slice(0, BILL_PAGE_SIZE)
+  const { page, nextCursor } = pageOf(rows, BILL_PAGE_SIZE)
   return {
     // EXPIRED once the deadline has passed unpaid, whether or not the scheduler has written it yet
     rows: page.map((b) => ({ billId: b.billId, createdAt: b.createdAt, amountMinor: b.amountMinor, currency: b.currency, status: billState(b, now), expiresAt: b.expiresAt })),
-    nextCursor: more ? encodeCursor(page[page.length - 1]) : null,
+    nextCursor,
   }
 }
 
@@ -53,14 +52,14 @@ export interface BillDetails {
   status: BillState
   payUrl: string
   payments: Payment[]
-  audit: { at: Date; actor: string; outcome: string }[]
+  audit: { at: Date; actor: string; action: string; outcome: string }[]
 }
 
 /** The site's bill as the API reads it (its payments' due changes applied), with its payments (newest first) and dashboard actions; null when the site has none by that id. */
 export async function billDetails(siteId: string, billId: string): Promise<BillDetails | null> {
   const loaded = await loadBill({ siteId, billId })
   if (!loaded) return null
-  const audit = await db().auditEntry.findMany({ where: { siteId, action: 'bill', subject: billId }, orderBy: { at: 'asc' }, select: { at: true, actor: true, outcome: true } })
+  const audit = await db().auditEntry.findMany({ where: { siteId, action: 'bill', subject: billId }, orderBy: { at: 'asc' }, select: { at: true, actor: true, action: true, outcome: true } })
   return {
     bill: loaded.bill,
     status: billState(loaded.bill, new Date()),

@@ -3,6 +3,7 @@
 import Link from 'next/link'
 import { notFound } from 'next/navigation'
 import QRCode from 'qrcode'
+import { AuditLog } from '@/components/dashboard/audit-log'
 import { billsCss } from '@/components/dashboard/bills-styles'
 import { CopyLinkButton } from '@/components/dashboard/copy-link-button'
 import { billsMessages } from '@/lib/dashboard/bills-messages'
@@ -96,31 +97,7 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
           </table>
         )}
       </section>
-      <section className="dash-card dash-table-wrap" aria-labelledby="bill-audit">
-        <h2 id="bill-audit">{t.auditLog}</h2>
-        {d.audit.length === 0 ? (
-          <p>{t.none}</p>
-        ) : (
-          <table className="bill-table">
-            <thead>
-              <tr>
-                <th scope="col">{t.when}</th>
-                <th scope="col">{t.who}</th>
-                <th scope="col">{t.outcome}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.audit.map((a, i) => (
-                <tr key={i}>
-                  <td>{shownTime(a.at, lang)}</td>
-                  <td>{a.actor}</td>
-                  <td>{a.outcome}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <AuditLog id="bill-audit" rows={d.audit} lang={lang} t={t} empty={t.none} className="bill-table" />
     </>
   )
 }

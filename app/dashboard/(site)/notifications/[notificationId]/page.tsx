@@ -3,6 +3,7 @@
 // of its re-sends. Another site's notification is not found.
 import Link from 'next/link'
 import { notFound } from 'next/navigation'
+import { AuditLog } from '@/components/dashboard/audit-log'
 import { NotificationResendForm } from '@/components/dashboard/notification-resend-form'
 import { NotificationResource } from '@/components/dashboard/notification-resource'
 import { notificationsCss } from '@/components/dashboard/notifications-styles'
@@ -103,33 +104,7 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
           {n.body}
         </pre>
       </section>
-      <section className="dash-card dash-table-wrap" aria-labelledby="notif-audit">
-        <h2 id="notif-audit">{t.auditLog}</h2>
-        {n.audit.length === 0 ? (
-          <p>—</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t.when}</th>
-                <th scope="col">{t.who}</th>
-                <th scope="col">{t.what}</th>
-                <th scope="col">{t.outcome}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {n.audit.map((a, i) => (
-                <tr key={i}>
-                  <td>{time(a.at)}</td>
-                  <td>{a.actor}</td>
-                  <td>{a.action}</td>
-                  <td className="notif-wrap">{a.outcome}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <AuditLog id="notif-audit" rows={n.audit} lang={lang} t={t} empty="—" />
     </>
   )
 }

@@ -1,6 +1,7 @@
 // A payment of the site: its fields, captures, refunds, what happened to it, and the actions on it.
 import Link from 'next/link'
 import { notFound } from 'next/navigation'
+import { AuditLog } from '@/components/dashboard/audit-log'
 import { PaymentActionForm } from '@/components/dashboard/payment-action-form'
 import { paymentDetails } from '@/lib/dashboard/dashboard-payments'
 import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
@@ -111,33 +112,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           ))}
         </ol>
       </section>
-      <section className="dash-card dash-table-wrap" aria-labelledby="audit">
-        <h2 id="audit">{t.auditLog}</h2>
-        {d.audit.length === 0 ? (
-          <p>{t.none}</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t.when}</th>
-                <th scope="col">{t.who}</th>
-                <th scope="col">{t.what}</th>
-                <th scope="col">{t.outcome}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.audit.map((a, i) => (
-                <tr key={i}>
-                  <td>{shownTime(a.at, lang)}</td>
-                  <td>{a.actor}</td>
-                  <td>{a.action}</td>
-                  <td>{a.outcome}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <AuditLog id="audit" rows={d.audit} lang={lang} t={t} empty={t.none} />
     </>
   )
 }

@@ -1,0 +1,54 @@
+// The dashboard's audit log of one thing (a payment, a bill, a notification): who (the session's token
+// hint) did what, when, and how it ended, oldest first. The settings page has its own, wider one.
+import { shownTime } from '@/lib/dashboard/dashboard-format'
+import type { Lang } from '@/lib/pay-form/messages'
+
+export interface AuditRow {
+  at: Date
+  actor: string
+  action: string
+  outcome: string
+}
+
+export interface AuditLogLabels {
+  auditLog: string
+  when: string
+  who: string
+  /** the action's column; left out where every entry is the same action */
+  what?: string
+  outcome: string
+}
+
+export function AuditLog({ id, rows, lang, t, empty, className }: { id: string; rows: AuditRow[]; lang: Lang; t: AuditLogLabels; empty: string; className?: string }) {
+  return (
+    <section className="dash-card dash-table-wrap" aria-labelledby={id}>
+      <h2 id={id}>{t.auditLog}</h2>
+      {rows.length === 0 ? (
+        <p>{empty}</p>
+      ) : (
+        <table className={className}>
+          <thead>
+            <tr>
+              <th scope="col">{t.when}</th>
+              <th scope="col">{t.who}</th>
+              {t.what && <th scope="col">{t.what}</th>}
+              <th scope="col">{t.outcome}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((a, i) => (
+              <tr key={i}>
+                <td>
+                  <time dateTime={a.at.toISOString()}>{shownTime(a.at, lang)}</time>
+                </td>
+                <td>{a.actor}</td>
+                {t.what && <td>{a.action}</td>}
+                <td>{a.outcome}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  )
+}
