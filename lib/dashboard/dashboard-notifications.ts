@@ -11,11 +11,9 @@ import { resendNotification, withAttempts } from '../notifications/notification-
 import { paymentTime } from '../time/wire-time'
 import { auditableUrl, recordAudit } from './dashboard-audit'
 import type { DashboardSession } from './dashboard-session'
-import { decodeCursor, encodeCursor } from './dashboard-cursor'
+import { afterCursor, pageOf, UUID } from './dashboard-cursor'
 
 export const NOTIFICATIONS_PAGE_SIZE = 20
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export interface NotificationListRow {
   id: string
@@ -41,7 +39,7 @@ type ListSqlRow = Omit<NotificationListRow, 'lastAttempt'> & { lastAt: Date | nu
 
 /** The site's notifications, newest first, after the cursor `after` (as `nextCursor` gave it). */
 export async function listNotifications(siteId: string, after?: string): Promise<{ rows: NotificationListRow[]; nextCursor: string | null }> {
-  const cursor = decodeCursor(after)
+  const cursor = afterCursor(after, 'n')
   const rows = await db().$queryRaw<ListSqlRow[]>`
     SELECT n.id::text AS id, n.type, n."resourceId", p."paymentId", n.status, n.url, n.state, n.attempts, n."createdAt",
            la.at AS "lastAt", la."httpStatus" AS "lastHttpStatus", la."durationMs" AS "lastDurationMs", la.error AS "lastError"
@@ -50,15 +48,17 @@ export async function listNotifications(siteId: string, after?: string): Promise
     LEFT JOIN LATERAL (
       SELECT a.at, a."httpStatus", a."durationMs", a.error FROM "NotificationAttempt" a
       WHERE a."notificationRef" = n.id ORDER BY a.at DESC LIMIT 1) la ON true
-    WHERE n."siteId" = ${siteId}${cursor ? Prisma.sql` AND (n."createdAt", n.id) < (${cursor.createdAt}, ${cursor.id}::uuid)` : Prisma.empty}
+    WHERE n."siteId" = ${siteId}${cursor ? Prisma.sql` AND ${cursor}` : Prisma.empty}
     ORDER BY n."createdAt" DESC, n.id DESC
     LIMIT ${NOTIFICATIONS_PAGE_SIZE + 1}`
-  const more = rows.length > NOTIFICATIONS_PAGE_SIZE
-  const page = rows.slice(0, NOTIFICATIONS_PAGE_SIZE).map(({ lastAt, lastHttpStatus, lastDurationMs, lastError, ...n }) => ({
-    ...n,
-    lastAttempt: lastAt ? { at: lastAt, httpStatus: lastHttpStatus, durationMs: lastDurationMs ?? 0, error: lastError } : null,
-  }))
-  return { rows: page, nextCursor: more ? encodeCursor(page[page.length - 1]) : null }
+  const { page, nextCursor } = pageOf(rows, NOTIFICATIONS_PAGE_SIZE)
+  return {
+    rows: page.map(({ lastAt, lastHttpStatus, lastDurationMs, lastError, ...n }) => ({
+      ...n,
+      lastAttempt: lastAt ? { at: lastAt, httpStatus: lastHttpStatus, durationMs: lastDurationMs ?? 0, error: lastError } : null,
+    })),
+    nextCursor,
+  }
 }
 
 /**

@@ -4,7 +4,7 @@
 import { db } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { findPayment } from '../payments/payment-service'
-import { decodeCursor, encodeCursor } from './dashboard-cursor'
+import { afterCursor, pageOf } from './dashboard-cursor'
 
 export const PAYMENT_STATUSES = ['CREATED', 'WAITING', 'COMPLETED', 'DECLINED'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
@@ -38,15 +38,14 @@ export async function listPayments(siteId: string, q: PaymentListQuery): Promise
     where.push(Prisma.sql`("paymentId" = ${search} OR "billId" = ${search}${lastFour})`)
   }
   if (q.status) where.push(Prisma.sql`status = ${q.status}`)
-  const cursor = decodeCursor(q.after)
-  if (cursor) where.push(Prisma.sql`("createdAt", id) < (${cursor.createdAt}, ${cursor.id}::uuid)`)
+  const cursor = afterCursor(q.after)
+  if (cursor) where.push(cursor)
   const rows = await db().$queryRaw<(PaymentListRow & { id: string })[]>`
     SELECT id, "paymentId", "billId", "createdAt", "amountMinor", currency, status, "statusReason", "methodType", "maskedPan"
     FROM "Payment" WHERE ${Prisma.join(where, ' AND ')}
     ORDER BY "createdAt" DESC, id DESC LIMIT ${PAGE_SIZE + 1}`
-  const more = rows.length > PAGE_SIZE
-  const page = rows.slice(0, PAGE_SIZE)
-  return { rows: page, nextCursor: more ? encodeCursor(page[page.length - 1]) : null }
+  const { page, nextCursor } = pageOf(rows, PAGE_SIZE)
+  return { rows: page, nextCursor }
 }
 
 export type TimelineEvent = { at: Date; kind: string; detail?: string }
