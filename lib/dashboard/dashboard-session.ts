@@ -18,6 +18,8 @@ export interface DashboardSession {
   /** the session row's id (not the cookie's value) */
   id: string
   siteId: string
+  /** the row of the token the session was opened with (revoking it ends the session) */
+  tokenRef: string
   /** the first characters of the token the session was opened with: who acted, in the audit log */
   tokenHint: string
 }
@@ -64,7 +66,7 @@ export async function signIn(siteId: string, token: string, clientAddress: strin
     data: { idHash: hashSessionId(cookieValue), siteId, tokenRef: tokenRow.id, lastSeenAt: new Date() },
     select: { id: true },
   })
-  return { ok: true, cookieValue, session: { id: row.id, siteId, tokenHint: tokenRow.hint } }
+  return { ok: true, cookieValue, session: { id: row.id, siteId, tokenRef: tokenRow.id, tokenHint: tokenRow.hint } }
 }
 
 /** seconds until the sign-in window in progress ends (a refused sign-in's Retry-After) */
@@ -86,7 +88,7 @@ export async function sessionOf(cookieValue: string | undefined): Promise<Dashbo
       AND s."lastSeenAt" > now() - make_interval(mins => ${idleMinutes()}::int)
       AND s."createdAt" > now() - make_interval(hours => ${settings().dashboard.maxHours}::int)
       AND t.id = s."tokenRef" AND t."revokedAt" IS NULL
-    RETURNING s.id, s."siteId", t.hint AS "tokenHint"`
+    RETURNING s.id, s."siteId", s."tokenRef", t.hint AS "tokenHint"`
   return rows[0] ?? null
 }
 

@@ -12,7 +12,7 @@ import { settings } from '../config'
 import { db } from '../db/client'
 import { fieldError, incorrectInvocation, notFound } from '../http/api-error'
 import { checkedNotifyUrl, notifySettings, NotifyUrlRefused, rotateNotifySecret, setNotifyUrl } from '../notifications/site-notify'
-import { issueToken, revokeTokenById, siteTokens } from '../sites/site-tokens'
+import { issueToken, revokeTokenById, siteTokens, tokenHint } from '../sites/site-tokens'
 import { auditableUrl, recordAudit } from './dashboard-audit'
 import type { DashboardSession } from './dashboard-session'
 
@@ -38,10 +38,9 @@ const AUDIT_SHOWN = 20
 
 /** what the settings page shows: no secret, no token, no hash */
 export async function settingsOverview(session: DashboardSession): Promise<SettingsOverview> {
-  const [notify, tokens, own, audit] = await Promise.all([
+  const [notify, tokens, audit] = await Promise.all([
     notifySettings(db(), session.siteId),
     siteTokens(db(), session.siteId),
-    db().dashboardSession.findUnique({ where: { id: session.id }, select: { tokenRef: true } }),
     db().auditEntry.findMany({
       where: { siteId: session.siteId, paymentRef: null, action: { in: [...SETTINGS_ACTIONS] } },
       orderBy: { at: 'desc' },
@@ -52,7 +51,7 @@ export async function settingsOverview(session: DashboardSession): Promise<Setti
   return {
     notifyUrl: notify.url,
     secret: { version: notify.secretVersion, rotatedAt: notify.rotatedAt, previousUntil: notify.previousUntil, graceHours: graceHours() },
-    tokens: tokens.map((t) => ({ ...t, thisSession: t.id === own?.tokenRef })),
+    tokens: tokens.map((t) => ({ ...t, thisSession: t.id === session.tokenRef })),
     audit,
   }
 }
@@ -74,7 +73,6 @@ export async function changeNotifyUrl(session: DashboardSession, input: string):
   return { url }
 }
 
-
 /** a new signing secret, answered once; the previous one signs until `previousUntil` (null: not at all) */
 export async function rotateSecret(session: DashboardSession, immediately: boolean): Promise<{ secret: string; previousUntil: string | null; graceHours: number }> {
   const s = await rotateNotifySecret(db(), session.siteId, immediately)
@@ -90,7 +88,7 @@ export async function rotateSecret(session: DashboardSession, immediately: boole
 /** a new API token of the site, answered once (only its hash and hint are stored) */
 export async function createToken(session: DashboardSession): Promise<{ token: string; hint: string }> {
   const token = await issueToken(db(), session.siteId)
-  const hint = token.slice(0, 9)
+  const hint = tokenHint(token)
   await recordAudit(session, { action: 'create-token', subject: hint, outcome: 'created' })
   return { token, hint }
 }
@@ -102,7 +100,6 @@ export async function createToken(session: DashboardSession): Promise<{ token: s
  */
 export async function revokeToken(session: DashboardSession, id: string): Promise<{ revoked: string; signedOut: boolean }> {
   const tokenId = id.toLowerCase() // as PostgreSQL writes a uuid
-  const own = await db().dashboardSession.findUnique({ where: { id: session.id }, select: { tokenRef: true } })
   const r = await revokeTokenById(db(), session.siteId, tokenId, { keepOneActive: true })
   if (r.outcome === 'not-found') throw notFound('Token')
   if (r.outcome === 'revoked-already') throw incorrectInvocation('The token is revoked already')
@@ -110,7 +107,7 @@ export async function revokeToken(session: DashboardSession, id: string): Promis
     await recordAudit(session, { action: 'revoke-token', subject: r.hint, outcome: 'refused: last active token' })
     throw incorrectInvocation('The site’s last active token cannot be revoked: create another one first')
   }
-  const signedOut = own?.tokenRef === tokenId
+  const signedOut = session.tokenRef === tokenId
   await recordAudit(session, { action: 'revoke-token', subject: r.hint, outcome: signedOut ? 'revoked, this session ended' : 'revoked' })
   return { revoked: r.hint, signedOut }
 }

@@ -9,6 +9,9 @@ export const SITE_ID = /^[A-Za-z0-9._:-]{1,200}$/
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
+/** the token's first characters, stored and shown to tell tokens apart (`sk_` and six of its own) */
+export const tokenHint = (token: string) => token.slice(0, 9)
+
 export async function ensureSite(db: Db, siteId: string): Promise<{ created: boolean }> {
   if (!SITE_ID.test(siteId)) throw new Error('a site id is 1-200 characters of A-Z a-z 0-9 . _ : -')
   const rows = await db.$executeRaw`INSERT INTO "Site" (id) VALUES (${siteId}) ON CONFLICT (id) DO NOTHING`
@@ -19,7 +22,7 @@ export async function ensureSite(db: Db, siteId: string): Promise<{ created: boo
 export async function issueToken(db: Db, siteId: string): Promise<string> {
   await ensureSite(db, siteId)
   const token = `sk_${randomBytes(32).toString('base64url')}`
-  await db.siteToken.create({ data: { siteId, tokenHash: hashToken(token), hint: token.slice(0, 9) } })
+  await db.siteToken.create({ data: { siteId, tokenHash: hashToken(token), hint: tokenHint(token) } })
   return token
 }
 
