@@ -15,6 +15,7 @@ import { fill } from '@/lib/dashboard/dashboard-messages'
 import type { BillsMessages } from '@/lib/dashboard/bills-messages'
 import { localInput, withLocalOffset } from '@/lib/dashboard/local-date-time'
 import { newKey } from './new-key'
+import { dashboardAction } from './dashboard-action'
 
 const schema = z.object({
   amount: z.string(),
@@ -73,31 +74,22 @@ export function NewBillForm({ t, currencies, defaultCurrency }: { t: BillsMessag
       successUrl: text(v.successUrl),
       failedUrl: text(v.failedUrl),
     }
-    const res = await fetch(`/dashboard/actions/bills/${encodeURIComponent(billId)}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    }).catch(() => null)
+    const res = await dashboardAction<{ billId: string }>(`bills/${encodeURIComponent(billId)}`, body)
     // no answer: the same bill id is sent again on the next try, so a bill made meanwhile is not made twice
-    if (!res) return setProblem(t.noAnswer)
-    const answer = await res.json().catch(() => null)
+    if (res.status === 0) return setProblem(t.noAnswer)
+    const answer = res.body
     if (res.ok) {
-      router.push(`/dashboard/bills/${encodeURIComponent(answer?.billId ?? billId)}`)
+      router.push(`/dashboard/bills/${encodeURIComponent(answer.billId ?? billId)}`)
       return
     }
-    if (res.status === 401) {
-      setProblem(t.sessionEnded)
-      window.location.assign('/dashboard')
-      return
-    }
-    const cause = (answer?.cause ?? {}) as Record<string, string[]>
+    const cause = answer.cause ?? {}
     const unplaced: string[] = []
     for (const [path, messages] of Object.entries(cause)) {
       const field = FIELD_OF_CAUSE[path]
       if (field) setError(field, { type: 'server', message: messages.join('; ') }, { shouldFocus: true })
       else unplaced.push(`${path}: ${messages.join('; ')}`)
     }
-    if (unplaced.length || !Object.keys(cause).length) setProblem(fill(t.notCreated, { message: [answer?.description ?? `HTTP ${res.status}`, ...unplaced].join('; ') }))
+    if (unplaced.length || !Object.keys(cause).length) setProblem(fill(t.notCreated, { message: [answer.description ?? `HTTP ${res.status}`, ...unplaced].join('; ') }))
     // a refusal made nothing: the bill id stays. A 409 means a bill exists under it with another request
     // (an earlier send whose answer was lost, then changed): the next try is a new bill, under a new id.
     if (res.status === 409) setBillId(newKey())

@@ -7,6 +7,7 @@ import { useRouter } from 'next/navigation'
 import { useEffect, useRef, useState } from 'react'
 import { fill } from '@/lib/dashboard/dashboard-messages'
 import type { NotificationsMessages } from '@/lib/dashboard/notifications-messages'
+import { dashboardAction } from './dashboard-action'
 
 type Result = { ok: boolean; text: string }
 
@@ -28,18 +29,14 @@ export function NotificationResendForm({ notificationId, url, t, locale, timeZon
 
   const send = async () => {
     setBusy(true)
-    const res = await fetch(`/dashboard/actions/notifications/${encodeURIComponent(notificationId)}/resend`, { method: 'POST' }).catch(() => null)
-    const body = res ? await res.json().catch(() => null) : null
+    const res = await dashboardAction<{ state: string; nextAttemptDateTime: string }>(`notifications/${encodeURIComponent(notificationId)}/resend`)
+    const body = res.body
     setBusy(false)
     close()
-    if (res?.status === 401) {
-      window.location.assign('/dashboard')
-      return
-    }
-    if (res?.ok) setResult({ ok: true, text: fill(t.resent, { state: body.state, time: shownTime(body.nextAttemptDateTime) }) })
-    else if (res?.status === 409) setResult({ ok: false, text: t.underWay })
-    else if (res?.status === 404) setResult({ ok: false, text: t.notFound })
-    else setResult({ ok: false, text: fill(t.failed, { detail: body?.description ?? `HTTP ${res?.status ?? '—'}` }) })
+    if (res.ok) setResult({ ok: true, text: fill(t.resent, { state: body.state ?? '', time: shownTime(body.nextAttemptDateTime ?? '') }) })
+    else if (res.status === 409) setResult({ ok: false, text: t.underWay })
+    else if (res.status === 404) setResult({ ok: false, text: t.notFound })
+    else setResult({ ok: false, text: fill(t.failed, { detail: res.status ? (body.description ?? `HTTP ${res.status}`) : 'HTTP —' }) })
     router.refresh()
   }
 

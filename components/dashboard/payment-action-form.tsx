@@ -8,6 +8,7 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
 import { fill, type DashboardMessages } from '@/lib/dashboard/dashboard-messages'
+import { dashboardAction } from './dashboard-action'
 import { newKey } from './new-key'
 
 const schema = z.object({ amount: z.string().trim().regex(/^\d{1,10}([.,]\d{1,2})?$/) })
@@ -26,28 +27,20 @@ export function PaymentActionForm({ kind, paymentId, currency, defaultAmount, t 
   const send = async () => {
     if (!pending) return
     setBusy(true)
-    const res = await fetch(`/dashboard/actions/payments/${encodeURIComponent(paymentId)}/${kind}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ amount: pending, key }),
-    }).catch(() => null)
-    const body = res ? await res.json().catch(() => null) : null
+    const res = await dashboardAction<{ status: string; reason?: string }>(`payments/${encodeURIComponent(paymentId)}/${kind}`, { amount: pending, key })
+    const body = res.body
     setBusy(false)
     setPending(null)
-    if (res?.status === 401) {
-      window.location.assign('/dashboard')
-      return
-    }
-    if (res?.ok) {
-      setResult(body.reason ? { ok: false, text: fill(t.actionDeclined, { action: label, reason: body.reason }) } : { ok: true, text: fill(t.actionDone, { action: label, status: body.status }) })
+    if (res.ok) {
+      setResult(body.reason ? { ok: false, text: fill(t.actionDeclined, { action: label, reason: body.reason }) } : { ok: true, text: fill(t.actionDone, { action: label, status: body.status ?? '' }) })
       setKey(newKey())
-    } else if (!res || res.status >= 500) {
+    } else if (res.status === 0 || res.status >= 500) {
       // no answer, or the service failed: the action may have happened. The key stays, so trying again
       // replays it (acts at most once) instead of acting a second time
       setResult({ ok: false, text: t.noAnswer })
     } else {
-      const cause = body?.cause ? Object.values(body.cause as Record<string, string[]>).flat().join('; ') : ''
-      setResult({ ok: false, text: [body?.description ?? `HTTP ${res.status}`, cause].filter(Boolean).join(': ') })
+      const cause = body.cause ? Object.values(body.cause).flat().join('; ') : ''
+      setResult({ ok: false, text: [body.description ?? `HTTP ${res.status}`, cause].filter(Boolean).join(': ') })
       // a refusal consumed nothing, but a new key keeps the next try from replaying this one
       setKey(newKey())
     }

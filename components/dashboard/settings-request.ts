@@ -1,28 +1,9 @@
-// The settings forms' requests: POST to /dashboard/actions/settings/… with a JSON body (the browser adds
-// the page's Origin). An ended session (401) takes the browser to the sign-in page: that answer never
-// settles, so the form stays busy until the page is left.
-export interface ActionAnswer<T> {
-  ok: boolean
-  /** 0: no answer (the network) */
-  status: number
-  body: Partial<T> & { description?: string; cause?: Record<string, string[]> }
-}
+// The settings forms' requests: POST to /dashboard/actions/settings/… (components/dashboard/dashboard-action.ts).
+import { dashboardAction, type ActionAnswer } from './dashboard-action'
 
-export async function settingsAction<T>(path: string, body?: unknown): Promise<ActionAnswer<T>> {
-  const res = await fetch(`/dashboard/actions/settings/${path}`, {
-    method: 'POST',
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    cache: 'no-store',
-  }).catch(() => null)
-  if (!res) return { ok: false, status: 0, body: { description: 'no answer from the service' } as ActionAnswer<T>['body'] }
-  if (res.status === 401) {
-    window.location.assign('/dashboard')
-    return new Promise<never>(() => {})
-  }
-  const parsed = await res.json().catch(() => ({}))
-  return { ok: res.ok, status: res.status, body: parsed }
-}
+export type { ActionAnswer }
+
+export const settingsAction = <T>(path: string, body?: unknown): Promise<ActionAnswer<T>> => dashboardAction<T>(`settings/${path}`, body)
 
 /** an instant of an answer, as the browser's reader would write it */
 export const localTime = (iso: string, lang: 'en' | 'ru') =>

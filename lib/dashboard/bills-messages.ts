@@ -31,7 +31,6 @@ const en = {
   required: 'Required',
   notCreated: 'The bill was not created: {message}',
   noAnswer: 'No answer from the service. Try again: the same bill is never created twice.',
-  sessionEnded: 'Your session has ended. Sign in again.',
   // the bill's page
   bill: 'Bill',
   created: 'Created',
@@ -81,7 +80,6 @@ const ru: BillsMessages = {
   required: 'Обязательное поле',
   notCreated: 'Счёт не создан: {message}',
   noAnswer: 'Сервис не ответил. Попробуйте ещё раз: один и тот же счёт дважды не создаётся.',
-  sessionEnded: 'Сессия завершена. Войдите снова.',
   bill: 'Счёт',
   created: 'Создан',
   none: 'Нет',
