@@ -1,0 +1,121 @@
+// The README's shell examples run as printed, in order, from a fresh start: a database of their own
+// (migrated, with the demo site and a token, as `npm start` leaves it) and an instance of the service on
+// it. Only the host (http://localhost:3000) and the demo token (sk_…) are replaced. Each command must
+// exit 0, each of its curl requests answer the status its comment names (else 2xx), the answer's
+// status be the one named, and an answer printed in a ```json block match it (tests/support/readme-examples.ts).
+// The instance runs no notification worker, so the examples' https://shop.example URLs are never
+// looked up or connected to.
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, test } from 'node:test'
+import { promisify } from 'node:util'
+import pg from 'pg'
+import { applyMigrations } from '../../lib/db/migrations.ts'
+import { BASE_URL } from '../support/api.ts'
+import { startInstance, type Instance } from '../support/instances.ts'
+import { differences, readmeCommands, readmeText, withService, type ExampleCommand } from '../support/readme-examples.ts'
+
+const port = Number(new URL(BASE_URL).port) + 200
+const base = `http://127.0.0.1:${port}`
+const database = `payin_readme_${randomBytes(4).toString('hex')}`
+const databaseUrl = process.env.DATABASE_URL!.replace(/\/[^/?]+(\?|$)/, `/${database}$1`)
+let instance: Instance | undefined
+
+async function admin(sqlText: string): Promise<void> {
+  const c = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await c.connect()
+  try {
+    await c.query(sqlText)
+  } finally {
+    await c.end()
+  }
+}
+
+// what npm start does on a fresh machine: a migrated database, the demo site with a token, the server
+before(async () => {
+  await admin(`CREATE DATABASE ${database}`)
+  await applyMigrations(databaseUrl)
+  instance = await startInstance(port, { DATABASE_URL: databaseUrl, PUBLIC_BASE_URL: base, NOTIFICATIONS_WORKER: 'off' })
+})
+
+after(async () => {
+  if (instance) {
+    instance.kill('SIGTERM')
+    await instance.exited
+  }
+  await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
+})
+
+interface Ran {
+  exitCode: number
+  stdout: string
+  httpStatuses: number[]
+}
+
+/** runs the commands in one bash session (variables carry over), each one's output and curl statuses kept apart */
+async function runInBash(commands: ExampleCommand[], env: Record<string, string>): Promise<Ran[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payin-readme-'))
+  try {
+    const script = [
+      // every curl request's status, written to the command's own stderr file
+      `curl() { command curl --max-time 60 -w '%{stderr}\\n@@HTTP %{http_code}\\n' "$@"; }`,
+      ...commands.flatMap((c, i) => [`printf '\\n@@BEGIN ${i}\\n'`, '{', c.text, `} 2>"${dir}/err.${i}"`, `printf '\\n@@END ${i} %d\\n' $?`]),
+    ].join('\n')
+    fs.writeFileSync(path.join(dir, 'readme.sh'), script)
+    const { stdout } = await promisify(execFile)('bash', [path.join(dir, 'readme.sh')], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 10 * 60_000,
+    })
+    return commands.map((_, i) => {
+      const m = new RegExp(`\\n@@BEGIN ${i}\\n([\\s\\S]*?)\\n@@END ${i} (\\d+)\\n`).exec(stdout)
+      assert.ok(m, `command ${i} did not run:\n${stdout.slice(-2000)}`)
+      const err = fs.readFileSync(path.join(dir, `err.${i}`), 'utf8')
+      return { stdout: m[1], exitCode: Number(m[2]), httpStatuses: [...err.matchAll(/^@@HTTP (\d{3})$/gm)].map((s) => Number(s[1])) }
+    })
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+test("the README's examples run as printed, in order, on a fresh start", { timeout: 10 * 60_000 }, async () => {
+  // the demo site's token, as npm start prints it at the first start
+  const created = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/site.ts', 'create', 'demo'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+  })
+  const token = created.stdout.trimEnd().split('\n').at(-1)!
+  assert.match(token, /^sk_/)
+
+  const text = withService(readmeText(), base, token)
+  const commands = readmeCommands(text)
+  assert.ok(commands.length >= 30, `only ${commands.length} commands found in the README`)
+  const ran = await runInBash(commands, { DATABASE_URL: databaseUrl })
+
+  const problems: string[] = []
+  commands.forEach((c, i) => {
+    const r = ran[i]
+    const where = `README line ${c.line}: ${c.text.split('\n')[0].slice(0, 100)}`
+    const say = (what: string) => problems.push(`${where}\n  ${what}\n  output: ${r.stdout.slice(0, 600)}`)
+    if (r.exitCode !== 0) say(`exit code ${r.exitCode}`)
+    for (const status of r.httpStatuses) {
+      if (c.httpStatus !== undefined ? status !== c.httpStatus : status < 200 || status > 299) say(`HTTP ${status}, the README says ${c.httpStatus ?? '2xx'}`)
+    }
+    if (c.statusValue === undefined && !c.shown) return
+    let answer: any
+    try {
+      answer = JSON.parse(r.stdout)
+    } catch {
+      return say('the answer is not JSON')
+    }
+    if (c.statusValue !== undefined && answer?.status?.value !== c.statusValue) say(`status ${answer?.status?.value}, the README says ${c.statusValue}`)
+    if (c.statusReason !== undefined && answer?.status?.reason !== c.statusReason) say(`reason ${answer?.status?.reason}, the README says ${c.statusReason}`)
+    if (c.shown) for (const d of differences(answer, c.shown.json)) say(`as printed at line ${c.shown.line}: ${d}`)
+  })
+  if (problems.length) assert.fail(`the README's examples do not run as printed (${problems.length}):\n${problems.join('\n')}`)
+})

@@ -1,0 +1,193 @@
+// The README's shell examples, read as a newcomer reads them: every ```sh block of the sections from
+// "Sites and tokens" through "The API", in order, split into commands, with what the README says each
+// answers. tests/http/readme-examples.test.ts runs them against a fresh database; tests/unit checks
+// the reading itself.
+//
+// What a command is expected to answer comes from the comment lines right after it:
+//   # 400 {"errorCode":…}              the HTTP status of the command's curl request(s)
+//   # status COMPLETED, reason X …     the answer's status.value (and status.reason)
+//   # {…,"status":{"value":"WAITING"…   the same, from a JSON fragment
+// Without a status line a curl request must answer 2xx. A ```json block right after a ```sh block is
+// the answer of that block's last command, as printed (see matchesShown).
+import fs from 'node:fs'
+
+export interface ExampleCommand {
+  /** the README line the command starts on */
+  line: number
+  text: string
+  /** the HTTP status its curl requests answer; 2xx when not given */
+  httpStatus?: number
+  /** the answer's status.value */
+  statusValue?: string
+  /** the answer's status.reason */
+  statusReason?: string
+  /** the answer as printed in the README (a ```json block right after the command's block, for its last command) */
+  shown?: { line: number; json: unknown }
+}
+
+/** the first and last (excluded) level-2 headings whose sections hold the examples that run */
+export const RUN_FROM = '## The two commands'
+export const RUN_UNTIL = '## Dashboard'
+/** the commands of those sections that are not run: starting the service and the suite itself */
+const NOT_RUN = /^npm (start|test|run (dev|build|db:migration))\b/
+
+export function readmeText(path = 'README.md'): string {
+  return fs.readFileSync(path, 'utf8')
+}
+
+/** the README as it runs somewhere else: the service at `base` instead of http://localhost:3000, and the demo token printed by npm start */
+export function withService(text: string, base: string, token: string): string {
+  return text.replaceAll('http://localhost:3000', base).replaceAll('TOKEN=sk_…', `TOKEN=${token}`)
+}
+
+/** the commands, in README order */
+export function readmeCommands(text: string): ExampleCommand[] {
+  const lines = text.split('\n')
+  const start = lines.indexOf(RUN_FROM)
+  const end = lines.indexOf(RUN_UNTIL)
+  if (start < 0 || end < start) throw new Error(`README: the sections from "${RUN_FROM}" to "${RUN_UNTIL}" are missing`)
+  const commands: ExampleCommand[] = []
+  let i = start
+  while (i < end) {
+    if (lines[i] !== '```sh') {
+      i++
+      continue
+    }
+    const first = i + 1
+    let close = first
+    while (close < end && lines[close] !== '```') close++
+    const block = splitCommands(lines.slice(first, close), first + 1).filter((c) => !NOT_RUN.test(c.text))
+    commands.push(...block)
+    i = close + 1
+    // a ```json block right after (blank lines between) is the answer of the block's last command
+    let j = i
+    while (j < end && lines[j].trim() === '') j++
+    if (lines[j] === '```json' && block.length) {
+      let jsonEnd = j + 1
+      while (jsonEnd < end && lines[jsonEnd] !== '```') jsonEnd++
+      const body = lines.slice(j + 1, jsonEnd).join('\n')
+      try {
+        block.at(-1)!.shown = { line: j + 2, json: JSON.parse(body) }
+      } catch (e) {
+        throw new Error(`README line ${j + 2}: the answer shown is not JSON: ${(e as Error).message}`)
+      }
+      i = jsonEnd + 1
+    }
+  }
+  return commands
+}
+
+/**
+ * A block's lines as shell commands: a command goes on over a line ending in `\` and over a newline
+ * inside quotes; `#` at the start of a word starts a comment. Comment lines after a command say what it
+ * answers.
+ */
+export function splitCommands(lines: string[], firstLine: number): ExampleCommand[] {
+  const out: ExampleCommand[] = []
+  let current: ExampleCommand | null = null
+  let quote: "'" | '"' | null = null
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]
+    if (!current && !quote) {
+      const trimmed = line.trim()
+      if (trimmed === '') continue
+      if (trimmed.startsWith('#')) {
+        if (out.length) annotate(out.at(-1)!, trimmed)
+        continue
+      }
+      current = { line: firstLine + n, text: '' }
+    }
+    let text = ''
+    let continued = false
+    for (let k = 0; k < line.length; k++) {
+      const ch = line[k]
+      if (quote) {
+        if (ch === quote) quote = null
+        else if (quote === '"' && ch === '\\') {
+          text += ch + (line[k + 1] ?? '')
+          k++
+          continue
+        }
+        text += ch
+        continue
+      }
+      if (ch === "'" || ch === '"') quote = ch
+      else if (ch === '#' && (k === 0 || /\s/.test(line[k - 1]))) break
+      else if (ch === '\\' && k === line.length - 1) {
+        continued = true
+        break
+      } else if (ch === '\\') {
+        text += ch + (line[k + 1] ?? '')
+        k++
+        continue
+      }
+      text += ch
+    }
+    current!.text += (current!.text ? '\n' : '') + (continued ? text.trimEnd() + ' \\' : text.trimEnd())
+    if (!quote && !continued) {
+      current!.text = current!.text.trim()
+      out.push(current!)
+      current = null
+    }
+  }
+  if (current) throw new Error(`README line ${current.line}: a command is not closed (a quote or a \\ at the end of the block)`)
+  return out
+}
+
+const STATUS_LINE = /^#\s+(?:(\d{3})\b\s*)?(?:status ([A-Z][A-Z_]+)(?:, reason ([A-Z][A-Z_0-9]+))?)?/
+const STATUS_FRAGMENT = /"status":\{"value":"([A-Z_]+)"(?:,[^}]*?"reason":"([A-Z_0-9]+)")?/
+
+function annotate(c: ExampleCommand, comment: string): void {
+  const m = STATUS_LINE.exec(comment)
+  if (m?.[1] && c.httpStatus === undefined) c.httpStatus = Number(m[1])
+  if (m?.[2] && c.statusValue === undefined) {
+    c.statusValue = m[2]
+    if (m[3]) c.statusReason = m[3]
+    return
+  }
+  const f = STATUS_FRAGMENT.exec(comment)
+  if (f && c.statusValue === undefined) {
+    c.statusValue = f[1]
+    if (f[2]) c.statusReason = f[2]
+  }
+}
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?[+-]\d{2}:\d{2}$/
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g
+
+/**
+ * Where the answer differs from the one printed (empty: it is as printed). The keys must be the same;
+ * a printed string with `…` stands for any string that begins (and ends) as printed; a printed
+ * date-time for any date-time written the same way (with or without milliseconds); a printed UUID for
+ * any UUID; everything else must be equal.
+ */
+export function differences(actual: unknown, shown: unknown, at = ''): string[] {
+  const here = at || 'the answer'
+  if (typeof shown === 'string') {
+    if (typeof actual !== 'string') return [`${here}: ${JSON.stringify(actual)} is not a string`]
+    if (shown.includes('…')) {
+      const [head, tail] = [shown.slice(0, shown.indexOf('…')), shown.slice(shown.lastIndexOf('…') + 1)]
+      return actual.startsWith(head) && actual.endsWith(tail) && actual.length >= head.length + tail.length ? [] : [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
+    }
+    if (DATE_TIME.test(shown)) {
+      const sameShape = DATE_TIME.test(actual) && shown.includes('.') === actual.includes('.') && shown.slice(-6) === actual.slice(-6)
+      return sameShape ? [] : [`${here}: ${JSON.stringify(actual)} is not a date-time written like ${JSON.stringify(shown)}`]
+    }
+    const pattern = shown.replace(UUID, '\u0000')
+    if (pattern.includes('\u0000')) return actual.replace(UUID, '\u0000') === pattern ? [] : [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
+    return actual === shown ? [] : [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
+  }
+  if (Array.isArray(shown)) {
+    if (!Array.isArray(actual) || actual.length !== shown.length) return [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
+    return shown.flatMap((s, k) => differences(actual[k], s, `${at}[${k}]`))
+  }
+  if (shown !== null && typeof shown === 'object') {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return [`${here}: ${JSON.stringify(actual)} is not an object`]
+    const a = actual as Record<string, unknown>
+    const s = shown as Record<string, unknown>
+    const missing = Object.keys(s).filter((k) => !(k in a)).map((k) => `${at ? `${at}.` : ''}${k}: printed, not answered`)
+    const extra = Object.keys(a).filter((k) => !(k in s)).map((k) => `${at ? `${at}.` : ''}${k}: answered, not printed`)
+    return [...missing, ...extra, ...Object.keys(s).filter((k) => k in a).flatMap((k) => differences(a[k], s[k], at ? `${at}.${k}` : k))]
+  }
+  return actual === shown ? [] : [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
+}

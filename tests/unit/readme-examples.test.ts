@@ -1,0 +1,61 @@
+// How the README check reads the README (tests/support/readme-examples.ts): commands over several lines,
+// comments, the answers they name, and the printed answers compared loosely where the README abbreviates.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { differences, readmeCommands, readmeText, splitCommands, withService } from '../support/readme-examples.ts'
+
+test('a command goes on over a trailing backslash and a newline inside quotes; # starts a comment', () => {
+  const cmds = splitCommands(
+    [
+      `curl -s -X PUT "$BASE/x" \\`,
+      `  -d '{"a":1,`,
+      `       "b":"it's # not a comment"}'   # a comment with the payer's "quotes"`,
+      '# 400 {"errorCode":"validation.error"}',
+      'X=$(curl -s "$BASE/y" | grep -o \'"id":"[^"]*"\' | cut -d\'"\' -f4)',
+      '# status DECLINED, reason REATTEMPT_NOT_PERMITTED: within 30 days',
+      'curl -s "$BASE/z"',
+      '# {"paymentId":"p",…,"status":{"value":"WAITING",…}}',
+      'echo done # status COMPLETED (a failed check: DECLINED, reason DECLINED_BY_MPI)',
+      '# status COMPLETED (a failed check: DECLINED, reason DECLINED_BY_MPI)',
+    ],
+    10,
+  )
+  // (the quote in "it's" closes the single-quoted string: the shell reads it the same way)
+  assert.equal(cmds.length, 4)
+  assert.equal(cmds[0].line, 10)
+  assert.equal(cmds[0].httpStatus, 400)
+  assert.equal(cmds[0].text.split('\n').length, 3)
+  assert.equal(cmds[1].statusValue, 'DECLINED')
+  assert.equal(cmds[1].statusReason, 'REATTEMPT_NOT_PERMITTED')
+  assert.equal(cmds[2].statusValue, 'WAITING')
+  assert.equal(cmds[3].text, 'echo done')
+  assert.equal(cmds[3].statusValue, 'COMPLETED')
+  assert.equal(cmds[3].statusReason, undefined)
+})
+
+test('an unclosed quote is an error, not a silently merged command', () => {
+  assert.throws(() => splitCommands([`curl -d '{"a":1}`], 1), /not closed/)
+})
+
+test('a printed answer matches where the README abbreviates, and nowhere else', () => {
+  const shown = { id: 'order-1', billId: '1f0c…', at: '2026-11-22T10:15:30.123+00:00', url: 'http://h/pay/0bd413ed-92c3-4208-b8af-1b436b2b3349', flags: ['SALE'] }
+  const ok = { id: 'order-1', billId: '1f0c9a', at: '2030-01-02T03:04:05.678+00:00', url: 'http://h/pay/11111111-2222-4333-8444-555555555555', flags: ['SALE'] }
+  assert.deepEqual(differences(ok, shown), [])
+  assert.equal(differences({ ...ok, id: 'order-2' }, shown).length, 1)
+  assert.equal(differences({ ...ok, billId: 'xx' }, shown).length, 1)
+  assert.equal(differences({ ...ok, at: '2030-01-02T03:04:05+00:00' }, shown).length, 1, 'milliseconds printed, none answered')
+  assert.equal(differences({ ...ok, flags: [] }, shown).length, 1)
+  assert.equal(differences({ ...ok, extra: 1 }, shown).length, 1, 'a field answered but not printed')
+  const { flags: _, ...withoutFlags } = ok
+  assert.equal(differences(withoutFlags, shown).length, 1, 'a field printed but not answered')
+})
+
+test("the README's examples: enough of them, and no placeholder left to fill in", () => {
+  const commands = readmeCommands(withService(readmeText(), 'http://127.0.0.1:1', 'sk_test'))
+  assert.ok(commands.length >= 30, `${commands.length} commands`)
+  for (const c of commands) {
+    assert.ok(!c.text.includes('…'), `README line ${c.line}: a placeholder (…) in a command that runs: ${c.text}`)
+    assert.ok(!/\b20\d\d-\d\d-\d\d/.test(c.text), `README line ${c.line}: a fixed date in a command rots: ${c.text}`)
+  }
+  assert.ok(commands.filter((c) => c.shown).length >= 4, 'the printed answers are compared')
+})
