@@ -6,7 +6,18 @@ import fs from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
 
-const LOCK_KEY = 7243911 // any constant shared by all instances
+/** the advisory lock held while migrations are applied (any constant shared by all instances; readiness looks for it) */
+export const MIGRATION_LOCK_KEY = 7243911
+const LOCK_KEY = MIGRATION_LOCK_KEY
+
+/** the migrations of this build, in the order they apply (folder names under `migrationsDir`) */
+export function migrationNames(migrationsDir = path.resolve('prisma/migrations')): string[] {
+  return fs
+    .readdirSync(migrationsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(migrationsDir, d.name, 'migration.sql')))
+    .map((d) => d.name)
+    .sort()
+}
 
 export async function applyMigrations(databaseUrl: string, migrationsDir = path.resolve('prisma/migrations')): Promise<string[]> {
   const client = new pg.Client({ connectionString: databaseUrl })
@@ -27,12 +38,7 @@ export async function applyMigrations(databaseUrl: string, migrationsDir = path.
       'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
     )
     const doneByName = new Map(done.rows.map((r) => [r.migration_name, r.checksum]))
-    const names = fs
-      .readdirSync(migrationsDir, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && fs.existsSync(path.join(migrationsDir, d.name, 'migration.sql')))
-      .map((d) => d.name)
-      .sort()
-    for (const name of names) {
+    for (const name of migrationNames(migrationsDir)) {
       const sql = fs.readFileSync(path.join(migrationsDir, name, 'migration.sql'), 'utf8')
       const checksum = createHash('sha256').update(sql).digest('hex')
       const known = doneByName.get(name)
