@@ -12,9 +12,10 @@ const LOCK_KEY = MIGRATION_LOCK_KEY
 
 /** the migrations of this build, in the order they apply (folder names under `migrationsDir`) */
 export function migrationNames(migrationsDir = path.resolve('prisma/migrations')): string[] {
+  // read at run time from the checkout (readiness, in the Next.js bundle, too): nothing for the bundler to trace
   return fs
-    .readdirSync(migrationsDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && fs.existsSync(path.join(migrationsDir, d.name, 'migration.sql')))
+    .readdirSync(/* turbopackIgnore: true */ migrationsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(/* turbopackIgnore: true */ path.join(migrationsDir, d.name, 'migration.sql')))
     .map((d) => d.name)
     .sort()
 }
@@ -39,7 +40,7 @@ export async function applyMigrations(databaseUrl: string, migrationsDir = path.
     )
     const doneByName = new Map(done.rows.map((r) => [r.migration_name, r.checksum]))
     for (const name of migrationNames(migrationsDir)) {
-      const sql = fs.readFileSync(path.join(migrationsDir, name, 'migration.sql'), 'utf8')
+      const sql = fs.readFileSync(/* turbopackIgnore: true */ path.join(migrationsDir, name, 'migration.sql'), 'utf8')
       const checksum = createHash('sha256').update(sql).digest('hex')
       const known = doneByName.get(name)
       if (known !== undefined) {
