@@ -4,12 +4,15 @@
 // request pool. Added to the registry by the metrics endpoint.
 //
 // Cost of a scrape: one round trip on the probes' own connection (lib/db/client.ts probeQuery: one
-// connection, 2 s statement timeout), two statements. The counts are one pass over the status column of
-// Payment, Capture, Refund and Notification (a sequential or index-only scan: linear in their rows, about
-// 0.1 s per million payments on one core, measured); the outbox's oldest pending notification and the
-// most overdue change are found through the indexes on (state, nextAttemptAt), (dueAt) and (status,
-// expiresAt). Concurrent scrapes of one process share one read. When the read fails or times out, the
-// database's gauges are left out and payin_db_stats_up is 0; the process's own metrics are still served.
+// connection, 2 s statement timeout), two statements. The counts are one pass over the status of every
+// row of Payment, Capture, Refund and Notification: linear in their rows, but PostgreSQL reads payments
+// and notifications by index-only scans of the existing (seriesRef, status) and (state, nextAttemptAt)
+// indexes (measured: 90 ms for a million payments, 65 ms for a million notifications, 0.13–0.2 s for the
+// whole scrape with both; captures and refunds are fewer and read whole). No index of its own is needed.
+// The outbox's oldest pending notification and the most overdue change are found through the indexes on
+// (state, nextAttemptAt), (dueAt) and (status, expiresAt): under a millisecond. Concurrent scrapes of one
+// process share one read. When the read fails or times out, the database's gauges are left out and
+// payin_db_stats_up is 0; the process's own metrics are still served.
 import { Gauge, type Registry } from 'prom-client'
 import { poolStats, probeQuery } from '../db/client'
 

@@ -43,11 +43,26 @@ before(async () => {
 after(() => instance?.kill())
 
 test('off by default: without METRICS_TOKEN the endpoint answers 404 like any unknown path, whatever the token', async () => {
-  // the suite's server runs without METRICS_TOKEN
-  for (const path of ['/api/metrics', '/partner/v1/metrics']) {
-    assertErrorShape(await request('GET', path), 404, 'payin.resource.not.found')
-    assertErrorShape(await request('GET', path, { token: TOKEN }), 404, 'payin.resource.not.found')
+  // an instance with the default settings (the suite passes its METRICS_TOKEN to the instances it starts)
+  const off = await startInstance(port + 155, { METRICS_TOKEN: '', SCHEDULER: 'off', NOTIFICATIONS_WORKER: 'off' })
+  try {
+    for (const path of ['/api/metrics', '/partner/v1/metrics']) {
+      assertErrorShape(await request('GET', path, { base: off.base }), 404, 'payin.resource.not.found')
+      assertErrorShape(await request('GET', path, { base: off.base, token: TOKEN }), 404, 'payin.resource.not.found')
+    }
+    // the same answer as a path that does not exist
+    assertErrorShape(await request('GET', '/api/no-such-endpoint', { base: off.base }), 404, 'payin.resource.not.found')
+  } finally {
+    off.kill()
   }
+})
+
+test("the suite's server, with METRICS_TOKEN: its token opens them, another does not", async () => {
+  const suiteToken = process.env.METRICS_TOKEN
+  assert.ok(suiteToken, 'scripts/run-tests.ts passes the server its METRICS_TOKEN')
+  const m = await scrape(BASE_URL, suiteToken)
+  assert.ok(m.count('payin_http_requests_total', { route: '/api/health', method: 'GET', status: '200' }) >= 1, 'the suite waited for its health')
+  assertErrorShape(await request('GET', '/api/metrics', { token: TOKEN }), 401, 'auth.unauthorized')
 })
 
 test("with METRICS_TOKEN: only that token opens them (not none, not another, not a site's API token)", async () => {
