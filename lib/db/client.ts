@@ -67,6 +67,8 @@ function probePool(): pg.Pool {
       idleTimeoutMillis: 10_000,
       connectionTimeoutMillis: PROBE_TIMEOUT_MS,
       statement_timeout: PROBE_TIMEOUT_MS,
+      // and on this side, for a database that stops answering altogether (the connection is then dropped)
+      query_timeout: PROBE_TIMEOUT_MS + 500,
       application_name: `payin-${process.pid}-probe`,
     })
     created.on('error', (e) => logLine({ level: 'warn', kind: 'database', message: `idle probe connection lost: ${e.message}` }))

@@ -152,14 +152,19 @@ test('not ready while a migration of this version is not recorded finished; read
   assertReady(await ready(instance.base))
 })
 
-/** a TCP proxy on loopback to PostgreSQL: cut() closes its port and every connection through it; open() listens again */
+/**
+ * A TCP proxy on loopback to PostgreSQL: cut() closes its port and every connection through it, open()
+ * listens again; freeze() holds every byte (a database that stops answering), thaw() lets them through.
+ */
 function databaseProxy(listenPort: number, target: URL) {
   const sockets = new Set<net.Socket>()
   let server: net.Server | undefined
+  let frozen = false
   const track = (s: net.Socket) => {
     sockets.add(s)
     s.on('close', () => sockets.delete(s))
     s.on('error', () => s.destroy())
+    if (frozen) s.pause()
   }
   return {
     url: (() => {
@@ -181,6 +186,14 @@ function databaseProxy(listenPort: number, target: URL) {
         server.once('error', reject)
         server.listen(listenPort, '127.0.0.1', () => resolve())
       }),
+    freeze: () => {
+      frozen = true
+      for (const s of sockets) s.pause()
+    },
+    thaw: () => {
+      frozen = false
+      for (const s of sockets) s.resume()
+    },
     cut: () =>
       new Promise<void>((resolve) => {
         if (!server?.listening) return resolve()
@@ -190,7 +203,7 @@ function databaseProxy(listenPort: number, target: URL) {
   }
 }
 
-test('not ready while the database is unreachable (its port closed, its connections cut); ready again when it is back', async () => {
+test('not ready while the database is unreachable (not answering, its port closed, its connections cut); ready again when it is back', async () => {
   const token = randomBytes(16).toString('hex')
   const proxy = databaseProxy(port + 175, new URL(MAIN_URL))
   await proxy.open()
@@ -199,6 +212,15 @@ test('not ready while the database is unreachable (its port closed, its connecti
   instances.push(instance)
   assertReady(await ready(instance.base))
   assert.equal((await scrape(instance.base, token)).value('payin_db_stats_up'), 1)
+
+  // a database that stops answering: readiness says so within the probe's 2 s (and a half), not never
+  proxy.freeze()
+  const asked = performance.now()
+  assertNotReady(await ready(instance.base), /database unreachable/i)
+  const waited = performance.now() - asked
+  assert.ok(waited < 4000, `answered after ${Math.round(waited)} ms`)
+  proxy.thaw()
+  await until('readiness to come back', async () => (await ready(instance.base)).status === 200)
 
   await proxy.cut()
   assert.ok(await refusesConnections(port + 175), "nothing listens on the database's port now")
