@@ -8,7 +8,6 @@ import pg from 'pg'
 
 /** the advisory lock held while migrations are applied (any constant shared by all instances; readiness looks for it) */
 export const MIGRATION_LOCK_KEY = 7243911
-const LOCK_KEY = MIGRATION_LOCK_KEY
 
 /** the migrations of this build, in the order they apply (folder names under `migrationsDir`) */
 export function migrationNames(migrationsDir = path.resolve('prisma/migrations')): string[] {
@@ -25,7 +24,7 @@ export async function applyMigrations(databaseUrl: string, migrationsDir = path.
   await client.connect()
   const applied: string[] = []
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY])
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
     await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
       "id" VARCHAR(36) PRIMARY KEY NOT NULL,
       "checksum" VARCHAR(64) NOT NULL,
@@ -63,7 +62,7 @@ export async function applyMigrations(databaseUrl: string, migrationsDir = path.
       applied.push(name)
     }
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {})
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
     await client.end()
   }
   return applied
