@@ -7,6 +7,8 @@ export interface Settings {
   /** key of the HMAC that fingerprints requests (idempotency) */
   secretKey: string
   databasePoolSize: number
+  /** the bearer token that opens GET /api/metrics; empty: the endpoint is off (404) */
+  metricsToken: string
   /** how long an unfinished 3-D Secure challenge waits before it declines */
   threeDSTimeoutMs: number
   /** requests per minute and token (a token's own limit overrides it); 0 turns the limit off */
@@ -53,6 +55,7 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     timeZone,
     secretKey: env.SECRET_KEY ?? '',
     databasePoolSize: Math.max(1, Number(env.DATABASE_POOL_SIZE ?? 10) || 10),
+    metricsToken: env.METRICS_TOKEN ?? '',
     threeDSTimeoutMs: positive(env.THREE_DS_TIMEOUT_MS, 15 * 60_000),
     rateLimitPerMinute: Math.max(0, Number(env.RATE_LIMIT_PER_MINUTE ?? 6000) || 0),
     otpCode: env.SANDBOX_OTP_CODE || '1234',

@@ -1,7 +1,7 @@
 // GET /api/health: 200 {"status":"ok"} once the database answers.
 import { z } from 'zod'
 import { db } from './db/client'
-import { ApiError } from './http/api-error'
+import { serviceUnavailable } from './http/api-error'
 import { apiRoute, endpoint } from './http/api-route'
 
 export const healthRoute = apiRoute({
@@ -12,7 +12,7 @@ export const healthRoute = apiRoute({
       try {
         await db().$queryRaw`SELECT 1`
       } catch {
-        throw new ApiError(503, 'service.unavailable', 'Database unreachable', 'Service unavailable')
+        throw serviceUnavailable('Database unreachable')
       }
       return { status: 'ok' }
     },

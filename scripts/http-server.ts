@@ -2,14 +2,17 @@
 // front of Next.js (the built app in .next). Run by `npm start` (scripts/serve.ts), the tests, the
 // stress test and the benchmark; with --dev (`npm run dev`) Next.js runs in development mode (compiles on
 // request, hot reload). Settings: PORT (3000), HOST (all interfaces), TRUSTED_PROXY_HOPS (0).
-// SIGTERM/SIGINT: stop accepting, finish the requests in flight, close Next.js, exit.
+// SIGTERM/SIGINT: stop accepting, finish the requests in flight (readiness answers 503 meanwhile), close
+// Next.js, exit. Every request is counted and timed here for the metrics (lib/observability/metrics.ts).
 import http from 'node:http'
 import next from 'next'
 import { ApiError, errorBody, internalError, JSON_ANSWER_HEADERS, malformedBody } from '../lib/http/api-error.ts'
 import { admitTarget, clientAddress, CLIENT_ADDRESS_HEADER, markFrontDoor } from '../lib/http/front-door.ts'
-import { describeFailure, logLine } from '../lib/http/request-log.ts'
+import { CLIENT_CLOSED, describeFailure, logLine } from '../lib/http/request-log.ts'
 import { payFormScript } from '../lib/pay-form/pay-form-script.ts'
 import { newRequestId, newTraceId } from '../lib/http/trace-id.ts'
+import { markDraining } from '../lib/observability/draining.ts'
+import { metrics, recordRefusedMessage, recordRequest } from '../lib/observability/metrics.ts'
 
 const port = Number(process.env.PORT || 3000)
 const host = process.env.HOST || undefined
@@ -27,6 +30,20 @@ function answerError(res: http.ServerResponse, err: ApiError, method: string | u
   logLine({ level: 'info', traceId, requestId, method, path: target.slice(0, 200), status: err.status, kind: 'front-door' })
 }
 
+/**
+ * Counts and times the request in the metrics once its answer is sent or its connection closes: under
+ * its route's template (from the target as received, so front-door refusals count too); a request whose
+ * client left before any answer was started counts as 499.
+ */
+function measure(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const started = performance.now()
+  const target = req.url ?? ''
+  res.once('close', () => {
+    const status = res.headersSent ? res.statusCode : CLIENT_CLOSED
+    recordRequest(req.method, target, status, (performance.now() - started) / 1000)
+  })
+}
+
 async function main() {
   // the payment page's script (production): read now, as Next.js takes its list of public files; missing, no start
   if (!dev) process.env.PAY_FORM_SCRIPT = payFormScript()
@@ -34,9 +51,12 @@ async function main() {
   const handle = app.getRequestHandler()
   await app.prepare()
   markFrontDoor()
+  // the registry the route handlers serve is this one (on globalThis): created before the first request
+  metrics()
 
   let stopping = false
   const server = http.createServer((req, res) => {
+    measure(req, res)
     const admitted = admitTarget(req.url ?? '')
     if (!admitted.pass) {
       // the body is not read: the connection closes after the answer
@@ -57,7 +77,10 @@ async function main() {
   server.on('clientError', (failure: NodeJS.ErrnoException, socket) => {
     // a response under way on this connection (a pipelined request before the bad one): no answer can be put in between
     if (failure.code === 'ECONNRESET' || !socket.writable || (socket as unknown as { _httpMessage?: unknown })._httpMessage) return socket.destroy()
-    if (failure.code === 'ERR_HTTP_REQUEST_TIMEOUT') return socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+    if (failure.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      recordRefusedMessage(408)
+      return socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+    }
     const status = failure.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
     const traceId = newTraceId()
     const requestId = newRequestId()
@@ -66,12 +89,15 @@ async function main() {
     const head = [`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, 'Connection: close', `X-Trace-Id: ${traceId}`, `X-Request-Id: ${requestId}`, `Content-Length: ${Buffer.byteLength(body)}`]
     for (const [k, v] of Object.entries(JSON_ANSWER_HEADERS)) head.push(`${k}: ${v}`)
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
+    recordRefusedMessage(status)
     logLine({ level: 'info', traceId, requestId, status, kind: 'front-door', error: failure.code })
   })
 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return
     stopping = true
+    // readiness answers 503 from now on (to requests on connections still open)
+    markDraining()
     // no new connections; idle keep-alive connections close, requests in flight finish
     server.close(() => {
       app

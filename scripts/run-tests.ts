@@ -163,6 +163,8 @@ async function main(): Promise<number> {
     PAGE_CLIENT_ATTEMPTS: '100000',
     // so is every dashboard sign-in: its limits are tested on an instance of their own (tests/http/dashboard-sessions.test.ts)
     DASHBOARD_SIGN_IN_FAILURES_PER_CLIENT: '100000',
+    // GET /api/metrics on (tests/http/metrics.test.ts; the README's curl example); off is tested on an instance of its own
+    METRICS_TOKEN: randomBytes(24).toString('hex'),
     NEXT_TELEMETRY_DISABLED: '1',
   }
   fs.writeFileSync(SERVER_LOG, '')
@@ -176,7 +178,7 @@ async function main(): Promise<number> {
     await waitForHealth(server)
     log(`server ready on ${BASE_URL} (log: ${path.relative(process.cwd(), SERVER_LOG)})`)
     // SERVER_PGID: the server's process group, whose memory a test watches
-    const testEnv = { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret, MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS, SERVER_LOG, SERVER_PGID: String(server.pid), TEST_PG_PORT: String(PG.port) }
+    const testEnv = { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret, MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS, SERVER_LOG, SERVER_PGID: String(server.pid), TEST_PG_PORT: String(PG.port), METRICS_TOKEN: serverEnv.METRICS_TOKEN }
     // the page-weight test loads the payment page in Chromium
     if (files('tests/http').some((f) => f.includes('page-weight'))) ensureChromium()
     nodeTests('HTTP tests', files('tests/http'), testEnv)

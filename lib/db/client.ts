@@ -10,7 +10,7 @@ import { logLine } from '../http/request-log'
 export type Db = PrismaClient
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>
 
-const holder = globalThis as unknown as { payinDb?: PrismaClient; payinPool?: pg.Pool }
+const holder = globalThis as unknown as { payinDb?: PrismaClient; payinPool?: pg.Pool; payinProbePool?: pg.Pool }
 
 /**
  * Statements are prepared once per connection (a named statement: PostgreSQL parses it once, and
@@ -43,6 +43,49 @@ function pool(): pg.Pool {
   return holder.payinPool
 }
 
+/** the request pool's numbers now (all 0 before its first use): connections open, idle, and requests waiting for one */
+export function poolStats(): { max: number; total: number; idle: number; waiting: number } {
+  const p = holder.payinPool
+  return { max: settings().databasePoolSize, total: p?.totalCount ?? 0, idle: p?.idleCount ?? 0, waiting: p?.waitingCount ?? 0 }
+}
+
+/** how long a probe may wait for its connection, and its statement may run */
+export const PROBE_TIMEOUT_MS = 2000
+
+/**
+ * The probes' own connection (readiness, the metrics' reads of the database): one, opened when needed and
+ * closed after 10 s idle, so that a probe answers within PROBE_TIMEOUT_MS even when the request pool is
+ * exhausted, and concurrent probes never take more than that one connection.
+ */
+function probePool(): pg.Pool {
+  if (!holder.payinProbePool) {
+    const connectionString = process.env.DATABASE_URL
+    if (!connectionString) throw new Error('DATABASE_URL is not set')
+    const created = new pg.Pool({
+      connectionString,
+      max: 1,
+      idleTimeoutMillis: 10_000,
+      connectionTimeoutMillis: PROBE_TIMEOUT_MS,
+      statement_timeout: PROBE_TIMEOUT_MS,
+      // and on this side, for a database that stops answering altogether (the connection is then dropped)
+      query_timeout: PROBE_TIMEOUT_MS + 500,
+      application_name: `payin-${process.pid}-probe`,
+    })
+    created.on('error', (e) => logLine({ level: 'warn', kind: 'database', message: `idle probe connection lost: ${e.message}` }))
+    holder.payinProbePool = created
+  }
+  return holder.payinProbePool
+}
+
+/**
+ * Statements (no parameters, or `values` for one) on the probes' connection: each statement's rows, in
+ * order. Several statements separated by `;` travel in one round trip.
+ */
+export async function probeQuery<T>(text: string, values?: unknown[]): Promise<T[][]> {
+  const answer = (await probePool().query({ text, values, types: rowTypes })) as unknown as pg.QueryResult | pg.QueryResult[]
+  return (Array.isArray(answer) ? answer : [answer]).map((r) => r.rows as T[])
+}
+
 export function db(): PrismaClient {
   if (!holder.payinDb) {
     // Prisma's statements stay unnamed: its raw reads and RETURNING * would break as named statements when
@@ -58,8 +101,10 @@ export async function closeDb(): Promise<void> {
   // the pool is ended here whether or not Prisma ever connected (its adapter ends only a pool it used)
   await holder.payinDb?.$disconnect()
   await holder.payinPool?.end()
+  await holder.payinProbePool?.end()
   holder.payinDb = undefined
   holder.payinPool = undefined
+  holder.payinProbePool = undefined
 }
 
 // rows as Prisma's $queryRaw gives them: bigint columns as BigInt (pg's default is a string); dates,

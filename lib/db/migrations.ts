@@ -6,14 +6,25 @@ import fs from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
 
-const LOCK_KEY = 7243911 // any constant shared by all instances
+/** the advisory lock held while migrations are applied (any constant shared by all instances; readiness looks for it) */
+export const MIGRATION_LOCK_KEY = 7243911
+
+/** the migrations of this build, in the order they apply (folder names under `migrationsDir`) */
+export function migrationNames(migrationsDir = path.resolve('prisma/migrations')): string[] {
+  // read at run time from the checkout (readiness, in the Next.js bundle, too): nothing for the bundler to trace
+  return fs
+    .readdirSync(/* turbopackIgnore: true */ migrationsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(/* turbopackIgnore: true */ path.join(migrationsDir, d.name, 'migration.sql')))
+    .map((d) => d.name)
+    .sort()
+}
 
 export async function applyMigrations(databaseUrl: string, migrationsDir = path.resolve('prisma/migrations')): Promise<string[]> {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   const applied: string[] = []
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY])
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
     await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
       "id" VARCHAR(36) PRIMARY KEY NOT NULL,
       "checksum" VARCHAR(64) NOT NULL,
@@ -27,13 +38,8 @@ export async function applyMigrations(databaseUrl: string, migrationsDir = path.
       'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
     )
     const doneByName = new Map(done.rows.map((r) => [r.migration_name, r.checksum]))
-    const names = fs
-      .readdirSync(migrationsDir, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && fs.existsSync(path.join(migrationsDir, d.name, 'migration.sql')))
-      .map((d) => d.name)
-      .sort()
-    for (const name of names) {
-      const sql = fs.readFileSync(path.join(migrationsDir, name, 'migration.sql'), 'utf8')
+    for (const name of migrationNames(migrationsDir)) {
+      const sql = fs.readFileSync(/* turbopackIgnore: true */ path.join(migrationsDir, name, 'migration.sql'), 'utf8')
       const checksum = createHash('sha256').update(sql).digest('hex')
       const known = doneByName.get(name)
       if (known !== undefined) {
@@ -56,7 +62,7 @@ export async function applyMigrations(databaseUrl: string, migrationsDir = path.
       applied.push(name)
     }
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {})
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
     await client.end()
   }
   return applied

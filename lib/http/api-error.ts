@@ -61,6 +61,10 @@ export const rateLimited = (retryAfterSeconds: number) =>
     'Retry-After': String(retryAfterSeconds),
   })
 
+/** the service cannot answer now (its database, its schema, a shutdown): `description` says which */
+export const serviceUnavailable = (description: string) =>
+  new ApiError(503, 'service.unavailable', description, 'Service unavailable')
+
 export const internalError = () =>
   new ApiError(500, 'internal.error', 'Internal error', 'Internal error')
 

@@ -86,6 +86,14 @@ export class Reply {
   ) {}
 }
 
+/** An answer that is not JSON (Prometheus' text format): `handle` returns its text and its Content-Type. */
+export class TextReply {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}
+
 /** The token check left to an endpoint (Endpoint.deferredAuth): one of the two, before anything else is read or written. */
 export interface DeferredAuth {
   /** whether the token has been checked (by check() or a write() that ran) */
@@ -130,7 +138,8 @@ async function serve(req: Request, work: (traceId: string) => Promise<unknown>):
   let failure: unknown
   try {
     const answer = await work(traceId)
-    res = answer instanceof Reply ? json(200, answer.body, ids, answer.headers) : json(200, answer, ids)
+    if (answer instanceof TextReply) res = new Response(answer.text, { status: 200, headers: { ...JSON_ANSWER_HEADERS, ...ids, 'Content-Type': answer.contentType } })
+    else res = answer instanceof Reply ? json(200, answer.body, ids, answer.headers) : json(200, answer, ids)
   } catch (e) {
     let err: ApiError
     if (e instanceof ApiError) err = e

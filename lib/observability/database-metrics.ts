@@ -1,0 +1,134 @@
+// The metrics that describe the shared database — payments, captures and refunds by status, notification
+// deliveries by state, the outbox's backlog and its oldest pending age, the scheduler's lag — read from it
+// at scrape time (every instance shares it, so no instance counts them in memory), and this process's
+// request pool. Added to the registry by the metrics endpoint.
+//
+// Cost of a scrape: one round trip on the probes' own connection (lib/db/client.ts probeQuery: one
+// connection, 2 s statement timeout), two statements. The counts are one pass over the status of every
+// row of Payment, Capture, Refund and Notification: linear in their rows, but PostgreSQL reads payments
+// and notifications by index-only scans of the existing (seriesRef, status) and (state, nextAttemptAt)
+// indexes (measured: 90 ms for a million payments, 65 ms for a million notifications, 0.13–0.2 s for the
+// whole scrape with both; captures and refunds are fewer and read whole). No index of its own is needed.
+// The outbox's oldest pending notification and the most overdue change are found through the indexes on
+// (state, nextAttemptAt), (dueAt) and (status, expiresAt): under a millisecond. Concurrent scrapes of one
+// process share one read. When the read fails or times out, the database's gauges are left out and
+// payin_db_stats_up is 0; the process's own metrics are still served.
+import { Gauge, type Registry } from 'prom-client'
+import { poolStats, probeQuery } from '../db/client'
+
+interface DatabaseStats {
+  /** per table (payment, capture, refund, notification): count by status (a notification's state) */
+  counts: { kind: string; status: string; n: number }[]
+  outboxPending: number
+  oldestPendingSeconds: number
+  schedulerLagSeconds: number
+}
+
+const STATS_SQL = `
+SELECT 'payment' AS kind, status, count(*)::float8 AS n FROM "Payment" GROUP BY status
+UNION ALL SELECT 'capture', status, count(*)::float8 FROM "Capture" GROUP BY status
+UNION ALL SELECT 'refund', status, count(*)::float8 FROM "Refund" GROUP BY status
+UNION ALL SELECT 'notification', state, count(*)::float8 FROM "Notification" GROUP BY state;
+SELECT
+  coalesce(extract(epoch FROM now() - (SELECT min("createdAt") FROM "Notification" WHERE state = 'PENDING')), 0)::float8 AS "oldestPendingSeconds",
+  greatest(0, coalesce(extract(epoch FROM now() - least(
+    (SELECT min("dueAt") FROM "Payment" WHERE "dueAt" <= now() AND status = 'WAITING'),
+    (SELECT min("expiresAt") FROM "Bill" WHERE status = 'CREATED' AND "expiresAt" <= now()))), 0))::float8 AS "schedulerLagSeconds"`
+
+/** the statuses and states every scrape reports (0 when none), so that a series never vanishes */
+const KNOWN: Record<string, string[]> = {
+  payment: ['WAITING', 'COMPLETED', 'DECLINED'],
+  capture: ['COMPLETED', 'DECLINED'],
+  refund: ['COMPLETED', 'DECLINED'],
+  notification: ['PENDING', 'DELIVERED', 'FAILED'],
+}
+
+async function readStats(): Promise<DatabaseStats> {
+  const [counts, [scalars]] = await probeQuery<Record<string, unknown>>(STATS_SQL)
+  const rows = counts.map((r) => ({ kind: String(r.kind), status: String(r.status), n: Number(r.n) }))
+  const pending = rows.find((r) => r.kind === 'notification' && r.status === 'PENDING')?.n ?? 0
+  return { counts: rows, outboxPending: pending, oldestPendingSeconds: Number(scalars.oldestPendingSeconds), schedulerLagSeconds: Number(scalars.schedulerLagSeconds) }
+}
+
+/** one read at a time: the scrape's gauges (and concurrent scrapes) share it */
+let reading: Promise<{ stats: DatabaseStats | null; seconds: number }> | undefined
+function currentStats(): Promise<{ stats: DatabaseStats | null; seconds: number }> {
+  if (!reading) {
+    const started = performance.now()
+    const done = (stats: DatabaseStats | null) => ({ stats, seconds: (performance.now() - started) / 1000 })
+    reading = readStats()
+      .then(done, () => done(null))
+      .finally(() => {
+        reading = undefined
+      })
+  }
+  return reading
+}
+
+/** a gauge whose value(s) come from the scrape's database read; absent when it failed */
+function statsGauge(registry: Registry, name: string, help: string, labelNames: string[], fill: (g: Gauge<string>, s: DatabaseStats) => void): void {
+  new Gauge({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    async collect() {
+      const { stats } = await currentStats()
+      this.reset()
+      if (stats) fill(this, stats)
+    },
+  })
+}
+
+function countsGauge(registry: Registry, kind: string, name: string, help: string, label: 'status' | 'state'): void {
+  statsGauge(registry, name, help, [label], (g, s) => {
+    for (const status of KNOWN[kind]) g.set({ [label]: status }, 0)
+    for (const row of s.counts) if (row.kind === kind) g.set({ [label]: row.status }, row.n)
+  })
+}
+
+function poolGauge(registry: Registry, name: string, help: string, value: (p: ReturnType<typeof poolStats>) => number): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(value(poolStats()))
+    },
+  })
+}
+
+/** adds the database's metrics to the registry, once (the route module may be loaded again: development mode) */
+export function addDatabaseMetrics(registry: Registry): void {
+  if (registry.getSingleMetric('payin_db_stats_up')) return
+  new Gauge({
+    name: 'payin_db_stats_up',
+    help: "1 when this scrape's read of the database's counts answered, 0 when it failed or timed out (those gauges are then absent)",
+    registers: [registry],
+    async collect() {
+      this.set((await currentStats()).stats ? 1 : 0)
+    },
+  })
+  new Gauge({
+    name: 'payin_db_stats_duration_seconds',
+    help: "How long this scrape's read of the database's counts took",
+    registers: [registry],
+    async collect() {
+      this.set((await currentStats()).seconds)
+    },
+  })
+  countsGauge(registry, 'payment', 'payin_payments', 'Payments in the database, by status', 'status')
+  countsGauge(registry, 'capture', 'payin_captures', 'Captures in the database, by status', 'status')
+  countsGauge(registry, 'refund', 'payin_refunds', 'Refunds in the database, by status', 'status')
+  countsGauge(registry, 'notification', 'payin_notifications', 'Notification deliveries in the outbox, by state (PENDING, DELIVERED, FAILED)', 'state')
+  statsGauge(registry, 'payin_notification_outbox_backlog', 'Notifications waiting in the outbox to be delivered (state PENDING)', [], (g, s) => g.set(s.outboxPending))
+  statsGauge(registry, 'payin_notification_outbox_oldest_pending_age_seconds', 'Age of the oldest notification waiting in the outbox; 0 when none waits', [], (g, s) => g.set(s.oldestPendingSeconds))
+  statsGauge(registry, 'payin_scheduler_lag_seconds', 'How late the most overdue time-driven change still to be applied is (a payment past its dueAt, a bill past its expiry); 0 when none is overdue', [], (g, s) =>
+    g.set(s.schedulerLagSeconds),
+  )
+  poolGauge(registry, 'payin_db_pool_max_connections', "The request pool's size (DATABASE_POOL_SIZE)", (p) => p.max)
+  poolGauge(registry, 'payin_db_pool_connections', "Connections open in this process's request pool", (p) => p.total)
+  poolGauge(registry, 'payin_db_pool_idle_connections', "Open connections of this process's request pool that are idle", (p) => p.idle)
+  poolGauge(registry, 'payin_db_pool_in_use_connections', "Connections of this process's request pool in use", (p) => p.total - p.idle)
+  poolGauge(registry, 'payin_db_pool_waiting_requests', "Queries waiting for a connection of this process's request pool", (p) => p.waiting)
+}

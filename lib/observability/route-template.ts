@@ -1,0 +1,118 @@
+// The `route` and `method` labels of the HTTP metrics: a request path reduced to the template of the route
+// that serves it (`/api/sites/{siteId}/payments/{paymentId}`), so that no id, token, attempt key or query
+// ever becomes a label value, and the number of label values stays bounded whatever clients send.
+// tests/unit/route-template.test.ts checks that every route of app/ and pages/ has its template here.
+
+/** every route of the service (app/ and pages/), a `{name}` standing for one path segment */
+const TEMPLATES = [
+  '/',
+  '/icon.svg',
+  '/api/health',
+  '/api/ready',
+  '/api/metrics',
+  '/api/bench-empty',
+  '/api/sites/{siteId}/payments/{paymentId}',
+  '/api/sites/{siteId}/payments/{paymentId}/complete',
+  '/api/sites/{siteId}/payments/{paymentId}/captures/{captureId}',
+  '/api/sites/{siteId}/payments/{paymentId}/refunds',
+  '/api/sites/{siteId}/payments/{paymentId}/refunds/{refundId}',
+  '/api/sites/{siteId}/bills/{billId}',
+  '/api/sites/{siteId}/bills/{billId}/details',
+  '/api/sites/{siteId}/notifications',
+  '/api/sites/{siteId}/notifications/{notificationId}/resend',
+  '/acs',
+  '/acs/result',
+  '/pay/{invoiceUid}',
+  '/pay/{invoiceUid}/3ds-return',
+  '/pay/{invoiceUid}/attempts',
+  '/pay/{invoiceUid}/attempts/{attemptId}',
+  '/pay/{invoiceUid}/attempts/{attemptId}/code',
+  '/dashboard',
+  '/dashboard/payments',
+  '/dashboard/payments/{paymentId}',
+  '/dashboard/bills',
+  '/dashboard/bills/new',
+  '/dashboard/bills/{billId}',
+  '/dashboard/notifications',
+  '/dashboard/notifications/{notificationId}',
+  '/dashboard/settings',
+  '/dashboard/actions/sign-in',
+  '/dashboard/actions/sign-out',
+  '/dashboard/actions/bills/{billId}',
+  '/dashboard/actions/notifications/{notificationId}/resend',
+  '/dashboard/actions/payments/{paymentId}/capture',
+  '/dashboard/actions/payments/{paymentId}/refund',
+  '/dashboard/actions/settings/notify-url',
+  '/dashboard/actions/settings/rotate-secret',
+  '/dashboard/actions/settings/tokens',
+  '/dashboard/actions/settings/tokens/{tokenId}/revoke',
+] as const
+
+/** static files, one label value per group */
+const STATIC_GROUPS = [
+  { prefix: '/_next/static/', label: '/_next/static/*' },
+  { prefix: '/_next/', label: '/_next/*' },
+  { prefix: '/_pay/', label: '/_pay/*' },
+]
+
+/** the protocol's aliases of /api (next.config.mjs rewrites them): the same templates */
+const API_ALIASES = ['/partner/payin/v1/', '/partner/v1/']
+
+/** whatever matches no route: one value for all of it */
+export const UNKNOWN_ROUTE = 'other'
+
+interface Node {
+  literal: Map<string, Node>
+  param?: Node
+  template?: string
+}
+
+const newNode = (): Node => ({ literal: new Map() })
+
+const root = newNode()
+for (const template of TEMPLATES) {
+  let node = root
+  for (const segment of template.split('/').slice(1).filter(Boolean)) {
+    if (segment.startsWith('{')) node = node.param ??= newNode()
+    else {
+      let next = node.literal.get(segment)
+      if (!next) node.literal.set(segment, (next = newNode()))
+      node = next
+    }
+  }
+  node.template = template
+}
+
+/** a literal segment first (`/dashboard/bills/new`), else the parameter (`/dashboard/bills/{billId}`) */
+function match(node: Node, segments: string[], i: number): string | undefined {
+  if (i === segments.length) return node.template
+  const segment = segments[i]
+  if (!segment) return undefined
+  const literal = node.literal.get(segment)
+  const found = literal && match(literal, segments, i + 1)
+  if (found) return found
+  return node.param && match(node.param, segments, i + 1)
+}
+
+/** the template of the route a request target (path and query, as received) reaches; `other` when none */
+export function routeTemplate(target: string): string {
+  const q = target.search(/[?#]/)
+  let path = q < 0 ? target : target.slice(0, q)
+  if (!path.startsWith('/') || path.length > 2048) return UNKNOWN_ROUTE
+  // the front door serves `/x/` as `/x`
+  while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
+  const lower = path.toLowerCase()
+  const alias = API_ALIASES.find((a) => lower.startsWith(a))
+  if (alias) path = `/api/${path.slice(alias.length)}`
+  for (const group of STATIC_GROUPS) if (path.startsWith(group.prefix)) return group.label
+  if (path === '/') return '/'
+  return match(root, path.split('/').slice(1), 0) ?? UNKNOWN_ROUTE
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+
+/** the request's method, or `other` for any other token a client may send */
+export const methodLabel = (method: string | undefined): string => (method && METHODS.has(method) ? method : UNKNOWN_ROUTE)
+
+/** the templates, for the test that holds them to the routes in app/ and pages/ */
+export const ROUTE_TEMPLATES: readonly string[] = TEMPLATES
