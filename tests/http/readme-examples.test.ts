@@ -23,6 +23,8 @@ const port = Number(new URL(BASE_URL).port) + 200
 const base = `http://127.0.0.1:${port}`
 const database = `payin_readme_${randomBytes(4).toString('hex')}`
 const databaseUrl = process.env.DATABASE_URL!.replace(/\/[^/?]+(\?|$)/, `/${database}$1`)
+// the metrics example's token, in the service's settings and the shell's, as the README says
+const metricsToken = randomBytes(16).toString('hex')
 let instance: Instance | undefined
 
 async function admin(sqlText: string): Promise<void> {
@@ -39,7 +41,7 @@ async function admin(sqlText: string): Promise<void> {
 before(async () => {
   await admin(`CREATE DATABASE ${database}`)
   await applyMigrations(databaseUrl)
-  instance = await startInstance(port, { DATABASE_URL: databaseUrl, PUBLIC_BASE_URL: base, NOTIFICATIONS_WORKER: 'off' })
+  instance = await startInstance(port, { DATABASE_URL: databaseUrl, PUBLIC_BASE_URL: base, NOTIFICATIONS_WORKER: 'off', METRICS_TOKEN: metricsToken })
 })
 
 after(async () => {
@@ -95,7 +97,7 @@ test("the README's examples run as printed, in order, on a fresh start", { timeo
   const text = withService(readmeText(), base, token)
   const commands = readmeCommands(text)
   assert.ok(commands.length >= 30, `only ${commands.length} commands found in the README`)
-  const ran = await runInBash(commands, { DATABASE_URL: databaseUrl })
+  const ran = await runInBash(commands, { DATABASE_URL: databaseUrl, METRICS_TOKEN: metricsToken })
 
   const problems: string[] = []
   commands.forEach((c, i) => {
