@@ -135,7 +135,10 @@ async function runningPort(run: Runner, bins: Binaries, dataDir: string): Promis
     let lines: string[] = []
     try {
       lines = fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')
-    } catch {}
+    } catch (e) {
+      // gone: the server has just stopped (the next round says so); unreadable: no waiting for it
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`the PostgreSQL of ${dataDir} is running, but its postmaster.pid cannot be read: ${(e as Error).message}`)
+    }
     const port = Number(lines[3])
     const state = (lines[7] ?? '').trim()
     if (Number.isInteger(port) && port > 0 && state === 'ready') return port
