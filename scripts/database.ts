@@ -1,5 +1,7 @@
 // The database of the service and its commands: DATABASE_URL when set, else the embedded PostgreSQL
-// under data/ (started when not running). Pending migrations are applied either way.
+// under data/: the one running on that folder, on whatever port it was started (npm start with another
+// EMBEDDED_PG_PORT, `npm run site` in another shell), else started on EMBEDDED_PG_PORT. Pending
+// migrations are applied either way.
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import { applyMigrations } from '../lib/db/migrations.ts'
@@ -26,7 +28,7 @@ export async function openDatabase(log: (line: string) => void = () => {}): Prom
     const pg = await startEmbeddedPostgres(EMBEDDED)
     url = pg.url
     if (pg.startedHere) {
-      log(`embedded PostgreSQL started on 127.0.0.1:${EMBEDDED.port} (data in ${EMBEDDED.dataDir})`)
+      log(`embedded PostgreSQL started on 127.0.0.1:${pg.port} (data in ${EMBEDDED.dataDir})`)
       release = () => stopEmbeddedPostgres(EMBEDDED)
     }
     process.env.DATABASE_URL = url

@@ -1,6 +1,8 @@
 // The whole suite, as CI runs it: type check, production build, a fresh embedded PostgreSQL, the
 // server (scripts/http-server.ts) on it, unit and HTTP tests, then — with the server stopped — the check that
-// no card number reached the database or the server log. Everything started here is stopped here.
+// no card number reached the database or the server log; last, the HTTP tests once more on Debian's
+// PostgreSQL 15 (what DATABASE_URL users may run), with a server of their own. Everything started here is
+// stopped here.
 import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
@@ -15,19 +17,35 @@ const PORT = Number(process.env.TEST_PORT || 3999)
 const PG = { dataDir: process.env.TEST_PG_DIR || 'data/test-pg', port: Number(process.env.TEST_PG_PORT || 54339), database: 'payin_test' }
 const SERVER_LOG = path.resolve(process.env.TEST_SERVER_LOG || 'data/test-server.log')
 const BASE_URL = `http://127.0.0.1:${PORT}`
+// Debian's PostgreSQL 15 (package postgresql-15), on a data folder and port of its own (TEST_PG_PORT + 1 is
+// the development-mode test's embedded database, + 3 the site command test's)
+const PG15 = {
+  dataDir: process.env.TEST_PG15_DIR || 'data/test-pg15',
+  port: Number(process.env.TEST_PG15_PORT || PG.port + 2),
+  database: 'payin_test',
+  binDir: process.env.TEST_PG15_BIN_DIR || '/usr/lib/postgresql/15/bin',
+}
 
 // TEST_ONLY=notif,bills runs just the unit and HTTP test files whose names hold one of the words (no
 // audit, browser, stress or after-suite checks): for working on a part; CI runs everything.
 // TEST_E2E=dashboard likewise runs the browser journeys whose file names hold one of the words (with the
 // HTTP files TEST_ONLY names, if any).
+// TEST_PG15: a full run ends with the HTTP tests on Debian's PostgreSQL 15 (installed with apt-get when
+// missing); TEST_PG15=off leaves that out, TEST_PG15=on adds it to a TEST_ONLY run, and TEST_PG15=only runs
+// the unit and HTTP tests (TEST_ONLY's, else all) on PostgreSQL 15 alone.
 const only = (process.env.TEST_ONLY ?? '').split(',').filter(Boolean)
 const onlyE2e = (process.env.TEST_E2E ?? '').split(',').filter(Boolean)
-const partial = only.length > 0 || onlyE2e.length > 0
+const pg15Mode = process.env.TEST_PG15 || 'default'
+if (!['default', 'on', 'off', 'only'].includes(pg15Mode)) throw new Error(`TEST_PG15=${pg15Mode}: on, off or only`)
+const pg15Only = pg15Mode === 'only'
+const partial = only.length > 0 || onlyE2e.length > 0 || pg15Only
+const onPg18 = !pg15Only
+const onPg15 = pg15Only || pg15Mode === 'on' || (pg15Mode === 'default' && !partial)
 const files = (dir: string) =>
   fs.existsSync(dir)
     ? fs
         .readdirSync(dir)
-        .filter((f) => f.endsWith('.test.ts') && (!partial || only.some((w) => f.includes(w))))
+        .filter((f) => f.endsWith('.test.ts') && (only.length ? only.some((w) => f.includes(w)) : !partial || (pg15Only && !onlyE2e.length)))
         .sort()
         .map((f) => path.join(dir, f))
     : []
@@ -37,6 +55,7 @@ const totals = { passed: 0, failed: 0 }
 /** runs node's test runner on the files and adds its counts to the totals */
 function nodeTests(label: string, testFiles: string[], env: Record<string, string>): void {
   if (!testFiles.length) return
+  const before = { ...totals }
   log(`${label}: ${testFiles.length} file(s)`)
   const r = spawnSync(
     process.execPath,
@@ -49,6 +68,7 @@ function nodeTests(label: string, testFiles: string[], env: Record<string, strin
   totals.passed += count('pass')
   totals.failed += count('fail') + count('cancelled')
   if (r.status !== 0 && count('fail') + count('cancelled') === 0) totals.failed += 1 // the runner itself failed
+  log(`${label}: ${totals.passed - before.passed} passed, ${totals.failed - before.failed} failed`)
 }
 
 /** Debian's Chromium for the browser tests, installed with apt-get when missing */
@@ -75,10 +95,34 @@ function browserTests(env: Record<string, string>): void {
   if (r.status !== 0 && count('failed') === 0) totals.failed += 1
 }
 
-async function waitForHealth(server: ChildProcess): Promise<void> {
+/**
+ * Debian's PostgreSQL 15 server binaries: installed with apt-get when missing (as root), the binaries
+ * only. The package's own cluster is neither started (a policy-rc.d refuses service starts while it
+ * installs) nor kept (dropped when the installation made it): nothing listens on 5432 afterwards.
+ */
+function ensurePostgres15(): void {
+  if (fs.existsSync(path.join(PG15.binDir, 'postgres'))) return
+  if (process.getuid?.() !== 0) throw new Error(`${PG15.binDir} is missing: install Debian's postgresql-15 package (apt-get install postgresql-15), or run with TEST_PG15=off`)
+  log('installing PostgreSQL 15 (apt-get install postgresql-15) ...')
+  const policy = '/usr/sbin/policy-rc.d'
+  const ownPolicy = !fs.existsSync(policy)
+  const hadCluster = fs.existsSync('/etc/postgresql/15/main')
+  if (ownPolicy) fs.writeFileSync(policy, '#!/bin/sh\n# written by npm test while it installs postgresql-15: no service starts\nexit 101\n', { mode: 0o755 })
+  try {
+    const quiet = { stdio: ['ignore', 'ignore', 'inherit'] as ('ignore' | 'inherit')[], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }
+    execFileSync('apt-get', ['update', '-qq'], quiet)
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'postgresql-15'], quiet)
+    if (!hadCluster && fs.existsSync('/etc/postgresql/15/main')) execFileSync('pg_dropcluster', ['--stop', '15', 'main'], quiet)
+  } finally {
+    if (ownPolicy) fs.rmSync(policy, { force: true })
+  }
+  if (!fs.existsSync(path.join(PG15.binDir, 'postgres'))) throw new Error(`postgresql-15 installed, but ${PG15.binDir}/postgres is missing`)
+}
+
+async function waitForHealth(server: ChildProcess, serverLog: string): Promise<void> {
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode}); see ${SERVER_LOG}`)
+    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode}); see ${serverLog}`)
     try {
       const res = await fetch(`${BASE_URL}/api/health`)
       if (res.ok) return
@@ -142,16 +186,32 @@ async function main(): Promise<number> {
   log('production build (npm run build)')
   execFileSync('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
 
-  await stopEmbeddedPostgres(PG, 'immediate').catch(() => {})
-  fs.rmSync(PG.dataDir, { recursive: true, force: true })
-  const { url } = await startEmbeddedPostgres(PG)
-  await applyMigrations(url)
-  log(`database ready: ${url}`)
+  if (onPg18) {
+    await stopEmbeddedPostgres(PG, 'immediate').catch(() => {})
+    fs.rmSync(PG.dataDir, { recursive: true, force: true })
+    const { url } = await startEmbeddedPostgres(PG)
+    try {
+      await applyMigrations(url)
+      log(`database ready: ${url}`)
+      await httpTests({ label: 'HTTP tests', databaseUrl: url, serverLog: SERVER_LOG, browser: !partial || onlyE2e.length > 0 })
+      if (!partial) await afterTheHttpTests(url)
+    } finally {
+      await stopEmbeddedPostgres(PG)
+    }
+  }
+  if (onPg15) await httpTestsOnPostgres15()
+  return totals.failed ? 1 : 0
+}
 
+/**
+ * The server (scripts/http-server.ts) on the database, the HTTP tests against it and, with `browser`, the
+ * browser tests; the server is stopped afterwards.
+ */
+async function httpTests(o: { label: string; databaseUrl: string; serverLog: string; browser: boolean }): Promise<void> {
   const secret = randomBytes(32).toString('hex')
   const serverEnv = {
     ...process.env,
-    DATABASE_URL: url,
+    DATABASE_URL: o.databaseUrl,
     SECRET_KEY: secret,
     PORT: String(PORT),
     PUBLIC_BASE_URL: BASE_URL,
@@ -167,29 +227,40 @@ async function main(): Promise<number> {
     METRICS_TOKEN: randomBytes(24).toString('hex'),
     NEXT_TELEMETRY_DISABLED: '1',
   }
-  fs.writeFileSync(SERVER_LOG, '')
-  const out = fs.openSync(SERVER_LOG, 'a')
+  fs.writeFileSync(o.serverLog, '')
+  const out = fs.openSync(o.serverLog, 'a')
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
     env: { ...serverEnv, HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
     detached: true,
   })
+  fs.closeSync(out)
   try {
-    await waitForHealth(server)
-    log(`server ready on ${BASE_URL} (log: ${path.relative(process.cwd(), SERVER_LOG)})`)
-    // SERVER_PGID: the server's process group, whose memory a test watches
-    const testEnv = { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret, MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS, SERVER_LOG, SERVER_PGID: String(server.pid), TEST_PG_PORT: String(PG.port), METRICS_TOKEN: serverEnv.METRICS_TOKEN }
+    await waitForHealth(server, o.serverLog)
+    log(`server ready on ${BASE_URL} (log: ${path.relative(process.cwd(), o.serverLog)})`)
+    // SERVER_PGID: the server's process group, whose memory a test watches; TEST_PG_PORT: where tests
+    // that start an embedded database of their own put it (beside it)
+    const testEnv = {
+      BASE_URL,
+      DATABASE_URL: o.databaseUrl,
+      SECRET_KEY: secret,
+      MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS,
+      SERVER_LOG: o.serverLog,
+      SERVER_PGID: String(server.pid),
+      TEST_PG_PORT: String(PG.port),
+      METRICS_TOKEN: serverEnv.METRICS_TOKEN,
+    }
     // the page-weight test loads the payment page in Chromium
     if (files('tests/http').some((f) => f.includes('page-weight'))) ensureChromium()
-    nodeTests('HTTP tests', files('tests/http'), testEnv)
-    if (!partial || onlyE2e.length) browserTests(testEnv)
+    nodeTests(o.label, files('tests/http'), testEnv)
+    if (o.browser) browserTests(testEnv)
   } finally {
     await stopServer(server)
   }
-  if (partial) {
-    await stopEmbeddedPostgres(PG)
-    return totals.failed ? 1 : 0
-  }
+}
+
+/** after the HTTP tests, with their server stopped: the stress test, durability, and the checks of tests/after */
+async function afterTheHttpTests(url: string): Promise<void> {
   // the stress test: two instances of its own on a database of its own, one killed half-way
   const stressUrl = url.replace(/\/[^/]+$/, '/payin_stress')
   try {
@@ -219,12 +290,35 @@ async function main(): Promise<number> {
     console.error(e)
     totals.failed += 1
   }
+  nodeTests('after the suite', files('tests/after'), { DATABASE_URL: url, STRESS_DATABASE_URL: stressUrl, SERVER_LOG })
+}
+
+/**
+ * The HTTP tests once more, on Debian's PostgreSQL 15 (the oldest version supported with DATABASE_URL): a
+ * fresh data folder run by the same code as the embedded database (as an unprivileged user), migrated,
+ * and a server of its own on it.
+ */
+async function httpTestsOnPostgres15(): Promise<void> {
+  ensurePostgres15()
+  await stopEmbeddedPostgres(PG15, 'immediate').catch(() => {})
+  fs.rmSync(PG15.dataDir, { recursive: true, force: true })
   try {
-    nodeTests('after the suite', files('tests/after'), { DATABASE_URL: url, STRESS_DATABASE_URL: stressUrl, SERVER_LOG })
+    const { url } = await startEmbeddedPostgres(PG15)
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    const version = (await admin.query<{ server_version: string }>('SHOW server_version').finally(() => admin.end())).rows[0].server_version
+    if (!version.startsWith('15.')) throw new Error(`${PG15.binDir} runs PostgreSQL ${version}, not 15`)
+    await applyMigrations(url)
+    log(`PostgreSQL ${version} ready (${PG15.binDir}): ${url}`)
+    await httpTests({
+      label: 'HTTP tests on PostgreSQL 15',
+      databaseUrl: url,
+      serverLog: SERVER_LOG.replace(/(\.log)?$/, '-pg15$1'),
+      browser: pg15Only && onlyE2e.length > 0,
+    })
   } finally {
-    await stopEmbeddedPostgres(PG)
+    await stopEmbeddedPostgres(PG15)
   }
-  return totals.failed ? 1 : 0
 }
 
 main()

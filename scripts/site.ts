@@ -5,7 +5,9 @@
 // npm run site -- secret <siteId>           prints the site's signing secret on the last line (and the previous one during a grace period)
 // npm run site -- rotate-secret <siteId> [--now]  makes a new signing secret, printed on the last line; the old one signs for
 //                                                  NOTIFY_SECRET_GRACE_HOURS more (not at all with --now, after a leak)
-// Same settings as the server (DATABASE_URL, else the embedded PostgreSQL under data/).
+// Same settings as the server: DATABASE_URL, else the embedded PostgreSQL under data/ (EMBEDDED_PG_DIR) on
+// the port the running server's database listens on (started on EMBEDDED_PG_PORT when none runs).
+// A site that does not exist is one line on stderr and exit code 1.
 import { openDatabase, secretKey } from './database.ts'
 
 const [command, siteId, token] = process.argv.slice(2)
@@ -21,51 +23,61 @@ async function main(): Promise<number> {
   const { db, closeDb } = await import('../lib/db/client.ts')
   const sites = await import('../lib/sites/site-tokens.ts')
   try {
-    if (command === 'create') {
-      if (!siteId) throw new Error(usage)
-      const { created } = await sites.ensureSite(db(), siteId)
-      const t = await sites.issueToken(db(), siteId)
-      console.log(`site ${siteId} ${created ? 'created' : 'exists'}; its notification signing secret: npm run site -- secret ${siteId}`)
-      console.log('new token:')
-      console.log(t)
-    } else if (command === 'revoke') {
-      if (!siteId || !token) throw new Error(usage)
-      const n = await sites.revokeToken(db(), siteId, token)
-      console.log(n ? `revoked ${n} token(s) of ${siteId}` : `no active token of ${siteId} matches`)
-      if (!n) return 1
-    } else if (command === 'notify' || command === 'secret' || command === 'rotate-secret') {
-      const url = token
-      if (!siteId || (command === 'notify' && !url)) throw new Error(usage)
-      secretKey()
-      const notify = await import('../lib/notifications/site-notify.ts')
-      let secrets
-      if (command === 'notify') {
-        secrets = await notify.setNotifyUrl(db(), siteId, url === 'off' ? null : url).catch((e: unknown) => {
-          // the rule's own words, and which networks this command's environment allows (the server's may differ)
-          if (e instanceof notify.NotifyUrlRefused)
-            throw new Error(`${e.message} (networks allowed by NOTIFY_ALLOW_NETWORKS in this command's environment: ${process.env.NOTIFY_ALLOW_NETWORKS || 'none'})`)
-          throw e
-        })
-        console.log(url === 'off' ? `notifications of ${siteId} go to each operation's callbackUrl only` : `notifications of ${siteId} go to ${url}`)
-      } else if (command === 'rotate-secret') {
-        if (token !== undefined && token !== '--now') throw new Error(usage)
-        secrets = await notify.rotateNotifySecret(db(), siteId, token === '--now')
-        console.log(`new signing secret of ${siteId}; the previous one ${secrets.previous ? `still signs Signature until ${secrets.previousUntil!.toISOString()}` : 'no longer signs'}`)
-      } else secrets = await notify.notifySecrets(db(), siteId)
-      if (secrets.previous) console.log(`previous secret, valid until ${secrets.previousUntil!.toISOString()}: ${secrets.previous}`)
-      console.log(`signing secret of ${siteId} (Signature and Payin-Signature headers):`)
-      console.log(secrets.current)
-    } else {
-      for (const s of await sites.listSites(db())) {
-        console.log(s.id)
-        for (const t of s.tokens) console.log(`  ${t.hint}…  created ${t.createdAt.toISOString()}${t.revokedAt ? `  revoked ${t.revokedAt.toISOString()}` : ''}`)
-      }
+    return await run(db, sites)
+  } catch (e) {
+    if (e instanceof sites.SiteNotFound) {
+      console.error(`no site "${e.siteId}" (npm run site -- list shows the sites)`)
+      return 1
     }
-    return 0
+    throw e
   } finally {
     await closeDb()
     await database.release()
   }
+}
+
+async function run(db: typeof import('../lib/db/client.ts').db, sites: typeof import('../lib/sites/site-tokens.ts')): Promise<number> {
+  if (command === 'create') {
+    if (!siteId) throw new Error(usage)
+    const { created } = await sites.ensureSite(db(), siteId)
+    const t = await sites.issueToken(db(), siteId)
+    console.log(`site ${siteId} ${created ? 'created' : 'exists'}; its notification signing secret: npm run site -- secret ${siteId}`)
+    console.log('new token:')
+    console.log(t)
+  } else if (command === 'revoke') {
+    if (!siteId || !token) throw new Error(usage)
+    const n = await sites.revokeToken(db(), siteId, token)
+    console.log(n ? `revoked ${n} token(s) of ${siteId}` : `no active token of ${siteId} matches`)
+    if (!n) return 1
+  } else if (command === 'notify' || command === 'secret' || command === 'rotate-secret') {
+    const url = token
+    if (!siteId || (command === 'notify' && !url)) throw new Error(usage)
+    secretKey()
+    const notify = await import('../lib/notifications/site-notify.ts')
+    let secrets
+    if (command === 'notify') {
+      secrets = await notify.setNotifyUrl(db(), siteId, url === 'off' ? null : url).catch((e: unknown) => {
+        // the rule's own words, and which networks this command's environment allows (the server's may differ)
+        if (e instanceof notify.NotifyUrlRefused)
+          throw new Error(`${e.message} (networks allowed by NOTIFY_ALLOW_NETWORKS in this command's environment: ${process.env.NOTIFY_ALLOW_NETWORKS || 'none'})`)
+        throw e
+      })
+      console.log(url === 'off' ? `notifications of ${siteId} go to each operation's callbackUrl only` : `notifications of ${siteId} go to ${url}`)
+    } else if (command === 'rotate-secret') {
+      if (token !== undefined && token !== '--now') throw new Error(usage)
+      secrets = await notify.rotateNotifySecret(db(), siteId, token === '--now')
+      console.log(`new signing secret of ${siteId}; the previous one ${secrets.previous ? `still signs Signature until ${secrets.previousUntil!.toISOString()}` : 'no longer signs'}`)
+    } else secrets = await notify.notifySecrets(db(), siteId)
+    if (secrets.previous) console.log(`previous secret, valid until ${secrets.previousUntil!.toISOString()}: ${secrets.previous}`)
+    console.log(`signing secret of ${siteId} (Signature and Payin-Signature headers):`)
+    console.log(secrets.current)
+  } else {
+    for (const s of await sites.listSites(db())) {
+      console.log(s.id)
+      for (const t of s.tokens) console.log(`  ${t.hint}…  created ${t.createdAt.toISOString()}${t.revokedAt ? `  revoked ${t.revokedAt.toISOString()}` : ''}`)
+    }
+  }
+  return 0
 }
 
 main().then(

@@ -4,6 +4,7 @@
 // so one rule decides which URLs a site may have.
 import { settings } from '../config'
 import type { Db } from '../db/client'
+import { SiteNotFound } from '../sites/site-tokens'
 import { callbackUrlSchema } from './callback-url'
 import { siteSecrets, type SiteSecrets } from './signing'
 
@@ -29,7 +30,7 @@ export function checkedNotifyUrl(url: string | null): string | null {
 
 async function siteOf(db: Db, siteId: string) {
   const site = await db.site.findUnique({ where: { id: siteId }, select: { id: true, notifySecretVersion: true, notifySecretRotatedAt: true } })
-  if (!site) throw new Error(`there is no site ${siteId}`)
+  if (!site) throw new SiteNotFound(siteId)
   return site
 }
 
@@ -41,7 +42,7 @@ export async function notifySecrets(db: Db, siteId: string): Promise<SiteSecrets
 /** the site's notification settings without any secret: its URL, and when its secret was last rotated and the previous one stops signing */
 export async function notifySettings(db: Db, siteId: string): Promise<{ url: string | null; secretVersion: number; rotatedAt: Date | null; previousUntil: Date | null }> {
   const site = await db.site.findUnique({ where: { id: siteId }, select: { id: true, notifyUrl: true, notifySecretVersion: true, notifySecretRotatedAt: true } })
-  if (!site) throw new Error(`there is no site ${siteId}`)
+  if (!site) throw new SiteNotFound(siteId)
   return {
     url: site.notifyUrl,
     secretVersion: site.notifySecretVersion,

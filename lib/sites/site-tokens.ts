@@ -12,6 +12,18 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 /** the token's first characters, stored and shown to tell tokens apart (`sk_` and six of its own) */
 export const tokenHint = (token: string) => token.slice(0, 9)
 
+/** No site has this id (the site command answers it in one line; see scripts/site.ts). */
+export class SiteNotFound extends Error {
+  constructor(readonly siteId: string) {
+    super(`there is no site ${siteId}`)
+  }
+}
+
+/** throws SiteNotFound unless the site exists */
+export async function requireSite(db: Db, siteId: string): Promise<void> {
+  if (!(await db.site.findUnique({ where: { id: siteId }, select: { id: true } }))) throw new SiteNotFound(siteId)
+}
+
 export async function ensureSite(db: Db, siteId: string): Promise<{ created: boolean }> {
   if (!SITE_ID.test(siteId)) throw new Error('a site id is 1-200 characters of A-Z a-z 0-9 . _ : -')
   const rows = await db.$executeRaw`INSERT INTO "Site" (id) VALUES (${siteId}) ON CONFLICT (id) DO NOTHING`
@@ -26,7 +38,7 @@ export async function issueToken(db: Db, siteId: string): Promise<string> {
   return token
 }
 
-/** Revokes a token given whole or by its hint (the first characters shown by `site list`). */
+/** Revokes a token given whole or by its hint (the first characters shown by `site list`); SiteNotFound for an unknown site. */
 export async function revokeToken(db: Db, siteId: string, tokenOrHint: string): Promise<number> {
   const { count } = await db.siteToken.updateMany({
     where: {
@@ -36,6 +48,7 @@ export async function revokeToken(db: Db, siteId: string, tokenOrHint: string): 
     },
     data: { revokedAt: new Date() },
   })
+  if (!count) await requireSite(db, siteId)
   return count
 }
 

@@ -4,9 +4,9 @@
 // written. These tests never connect anywhere: each refused address is refused before any delivery.
 // (A host name that resolves to such an address is refused at delivery: tests/unit/outgoing-policy.)
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
 import { before, describe, test } from 'node:test'
 import { assertValidation, billRequest, cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
+import { siteCommand, siteOk } from '../support/site-command.ts'
 
 const REFUSED = [
   'http://127.0.0.1:8080/hook',
@@ -67,18 +67,12 @@ describe('callback URLs', () => {
     assert.deepEqual(ok.body.customFields, { invoice_callback_url: 'https://shop.example/payin', theme: 'dark' })
   })
 
-  test('the site command refuses a private notification URL', () => {
+  test('the site command refuses a private notification URL', async () => {
     const siteId = uid('cli')
-    const run = (...args: string[]) =>
-      execFileSync(process.execPath, ['--import', 'tsx', 'scripts/site.ts', ...args], {
-        encoding: 'utf8',
-        env: { ...process.env, NOTIFY_ALLOW_NETWORKS: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-    run('create', siteId)
-    assert.throws(
-      () => run('notify', siteId, 'http://169.254.169.254/latest'),
-      (e: any) => /private address/.test(String(e.stderr)),
-    )
+    const env = { ...process.env, NOTIFY_ALLOW_NETWORKS: '' }
+    await siteOk(['create', siteId], env)
+    const refused = await siteCommand(['notify', siteId, 'http://169.254.169.254/latest'], env)
+    assert.equal(refused.code, 1)
+    assert.match(refused.stderr, /private address/)
   })
 })

@@ -3,7 +3,6 @@
 // a receiver on loopback that checks them the ways existing client libraries do. API requests go to
 // instance A, whose NOTIFY_ALLOW_NETWORKS admits the loopback receiver.
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
 import { after, before, describe, test } from 'node:test'
 import { BASE_URL, billRequest, cardPayment, client, fromNow, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
 import { sql } from '../support/db.ts'
@@ -18,6 +17,7 @@ import {
   verifyPayinSignature,
   type Received,
 } from '../support/notification-receiver.ts'
+import { lastLine, siteOk } from '../support/site-command.ts'
 
 const WORKER_ENV = {
   NOTIFICATIONS_WORKER: 'on',
@@ -32,14 +32,8 @@ const WORKER_ENV = {
   MOBILE_OPERATOR_DELAY_MS: '1000',
 }
 
-/** the `site` command, with the settings of the instances */
-const siteCommand = (...args: string[]) =>
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/site.ts', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, NOTIFY_ALLOW_NETWORKS: '127.0.0.0/8' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-const lastLine = (out: string) => out.trimEnd().split('\n').at(-1)!
+/** the `site` command, with the settings of the instances (run asynchronously: tests/support/site-command.ts) */
+const siteCommand = (...args: string[]) => siteOk(args, { ...process.env, NOTIFY_ALLOW_NETWORKS: '127.0.0.0/8' })
 
 const DATE_TO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/
 
@@ -58,7 +52,7 @@ describe('notifications', () => {
     ;[a, b] = await Promise.all([startInstance(port + 40, WORKER_ENV), startInstance(port + 50, WORKER_ENV)])
     site = await newSite('notify')
     api = client(site, '/api', a.base)
-    secret = lastLine(siteCommand('notify', site.siteId, `${hook}/site`))
+    secret = lastLine(await siteCommand('notify', site.siteId, `${hook}/site`))
     assert.match(secret, /^whsec_/)
   })
   after(() => {
@@ -315,7 +309,7 @@ describe('notifications', () => {
 
   test('the signing secret: shown at any time, rotated with a grace period', async () => {
     const own = await newSite('secret')
-    const shown = lastLine(siteCommand('secret', own.siteId))
+    const shown = lastLine(await siteCommand('secret', own.siteId))
     assert.match(shown, /^whsec_/)
     // a site that never ran notify signs with the secret the command shows
     const ownApi = client(own, '/api', a.base)
@@ -323,10 +317,10 @@ describe('notifications', () => {
     await ownApi.put(`/payments/${first}`, cardPayment({ callbackUrl: `${hook}/cb/${first}` }))
     assert.ok(verifiesEveryWay(shown, await arrived(`/cb/${first}`)))
 
-    const rotated = lastLine(siteCommand('rotate-secret', own.siteId))
+    const rotated = lastLine(await siteCommand('rotate-secret', own.siteId))
     assert.match(rotated, /^whsec_/)
     assert.notEqual(rotated, shown)
-    assert.equal(lastLine(siteCommand('secret', own.siteId)), rotated)
+    assert.equal(lastLine(await siteCommand('secret', own.siteId)), rotated)
     // during the grace period: Signature still with the old secret, Payin-Signature with both
     const during = uid('pay')
     await ownApi.put(`/payments/${during}`, cardPayment({ callbackUrl: `${hook}/cb/${during}` }))
@@ -344,7 +338,7 @@ describe('notifications', () => {
     assert.equal(verifyPayinSignature(shown, r2), false)
 
     // after a leak: --now ends the old secret at once
-    const fresh = lastLine(siteCommand('rotate-secret', own.siteId, '--now'))
+    const fresh = lastLine(await siteCommand('rotate-secret', own.siteId, '--now'))
     const next = uid('pay')
     await ownApi.put(`/payments/${next}`, cardPayment({ callbackUrl: `${hook}/cb/${next}` }))
     const r3 = await arrived(`/cb/${next}`)

@@ -1,8 +1,7 @@
 // What the dashboard's notification tests share: an instance's settings with a delivery worker that may
 // post to a receiver on loopback, and a site's notification URL set the way a merchant sets it
 // (`npm run site -- notify <siteId> <url>`), run without blocking the test's event loop.
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
+import { lastLine, siteOk } from './site-command.ts'
 
 /** a worker that delivers to 127.0.0.0/8 at once, and retries quickly */
 export const WORKER_ENV = {
@@ -15,11 +14,7 @@ export const WORKER_ENV = {
 
 /** sets the site's notification URL (the `site` command, allowing loopback); answers its signing secret */
 export async function notifyTo(siteId: string, url: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/site.ts', 'notify', siteId, url], {
-    encoding: 'utf8',
-    env: { ...process.env, NOTIFY_ALLOW_NETWORKS: '127.0.0.0/8' },
-  })
-  return stdout.trimEnd().split('\n').at(-1)!
+  return lastLine(await siteOk(['notify', siteId, url], { ...process.env, NOTIFY_ALLOW_NETWORKS: '127.0.0.0/8' }))
 }
 
 /** the claim lock every delivery worker takes (lib/notifications/delivery.ts CLAIM_LOCK: "notify" in ASCII) */
