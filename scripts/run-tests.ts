@@ -34,13 +34,13 @@ const files = (dir: string) =>
 
 const totals = { passed: 0, failed: 0 }
 
-/** runs node's test runner on the files and adds its counts to the totals */
-function nodeTests(label: string, testFiles: string[], env: Record<string, string>): void {
+/** runs node's test runner on the files (with `imports` loaded into each test process) and adds its counts to the totals */
+function nodeTests(label: string, testFiles: string[], env: Record<string, string>, imports: string[] = []): void {
   if (!testFiles.length) return
   log(`${label}: ${testFiles.length} file(s)`)
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...testFiles],
+    ['--import', 'tsx', ...imports.flatMap((m) => ['--import', m]), '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...testFiles],
     { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   )
   process.stdout.write(r.stdout)
@@ -179,7 +179,8 @@ async function main(): Promise<number> {
     const testEnv = { BASE_URL, DATABASE_URL: url, SECRET_KEY: secret, MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS, SERVER_LOG, SERVER_PGID: String(server.pid), TEST_PG_PORT: String(PG.port) }
     // the page-weight test loads the payment page in Chromium
     if (files('tests/http').some((f) => f.includes('page-weight'))) ensureChromium()
-    nodeTests('HTTP tests', files('tests/http'), testEnv)
+    // every answer the HTTP tests receive is checked against the OpenAPI document (tests/support/openapi-check.ts)
+    nodeTests('HTTP tests', files('tests/http'), testEnv, ['./tests/support/openapi-check.ts'])
     if (!partial || onlyE2e.length) browserTests(testEnv)
   } finally {
     await stopServer(server)
