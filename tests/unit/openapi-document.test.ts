@@ -98,7 +98,7 @@ test("requests are described as the wire carries them: no value read through a t
 test("answers are closed: every object of an answer's schema says additionalProperties false", () => {
   const document = apiDocument() as Json
   const answers = new Set<string>(['Error'])
-  for (const { media, pointer } of mediaTypes(document)) if (pointer.includes('/responses/200/') && media.schema.$ref) answers.add(media.schema.$ref.split('/').pop())
+  for (const { media, pointer } of mediaTypes(document)) if (pointer.includes('/responses/200/') && media.schema.$ref) answers.add(media.schema.$ref.split('/').pop()!)
   answers.delete('OpenApiDocument')
   const open: string[] = []
   const seen = new Set<string>()
@@ -107,7 +107,7 @@ test("answers are closed: every object of an answer's schema says additionalProp
     seen.add(name)
     for (const { schema, pointer } of schemasUnder(document.components.schemas[name], `/components/schemas/${name}`)) {
       if (schema.type === 'object' && schema.additionalProperties !== false && !schema.propertyNames) open.push(pointer)
-      if (typeof schema.$ref === 'string') visit(schema.$ref.split('/').pop())
+      if (typeof schema.$ref === 'string') visit(schema.$ref.split('/').pop()!)
     }
   }
   for (const name of answers) visit(name)
