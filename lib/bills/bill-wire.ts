@@ -41,7 +41,7 @@ export const billSchema = z
     failedUrl: z.string().optional().meta({ format: 'uri' }),
     customFields: z.record(z.string(), z.string()).optional(),
   })
-  .meta({ id: 'Bill' })
+  .meta({ id: 'Bill', description: 'the bill as it is now' })
 export type BillAnswer = z.input<typeof billSchema>
 
 /** an element of the bill payment list: the payment's JSON without what only its own answers carry */
@@ -54,7 +54,7 @@ export const billDetailsPaymentSchema = billPaymentSchema.extend({ siteId: idSch
 
 export const billDetailsSchema = billSchema
   .extend({ payments: z.array(billDetailsPaymentSchema).meta({ description: 'oldest first' }) })
-  .meta({ id: 'BillDetails' })
+  .meta({ id: 'BillDetails', description: 'the bill and its payments' })
 export type BillDetailsAnswer = z.input<typeof billDetailsSchema>
 
 export function renderBill(b: Bill, now = new Date()): BillAnswer {

@@ -9,7 +9,7 @@ export type FieldErrors = Record<string, string[]>
 /** every error code the service answers, with its HTTP status and when (the OpenAPI document's words) */
 export const ERROR_CODES = {
   'validation.error': { status: 400, when: 'a field or path id is missing, malformed or out of range; `cause` maps each field path to messages' },
-  'http.message.conversion.failed': { status: 400, when: 'the body is not JSON (or is missing where one is required), or the request is not well-formed HTTP' },
+  'http.message.conversion.failed': { status: 400, when: 'the body is not JSON (or is missing where one is required), or the request is not well-formed HTTP (431 when its headers are too large)' },
   'auth.unauthorized': { status: 401, when: 'no, unknown or revoked bearer token' },
   'auth.forbidden': { status: 403, when: "a token of another site (whether or not the resource exists there)" },
   'payin.resource.not.found': { status: 404, when: 'unknown resource in this site, or unknown route' },
@@ -107,7 +107,7 @@ export const errorSchema = z
   })
   .meta({
     id: 'Error',
-    description: 'Every non-2xx answer, whatever the path.',
+    description: "Every non-2xx answer of the API, and every JSON error of the service's other paths.",
     examples: [
       {
         serviceName: 'payin-core',

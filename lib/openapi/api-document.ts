@@ -255,7 +255,7 @@ Every request but \`/health\` and \`/openapi.json\` carries \`Authorization: Bea
 
 The same operations answer under \`/api\`, \`/partner/payin/v1\` and \`/partner/v1\` (the servers below). The service's other paths — the hosted payment page (\`/pay/…\`), the emulated 3-D Secure access-control page (\`/acs\`), the merchant dashboard and its actions (\`/dashboard/…\`) — are pages for people, not part of this API.
 
-Errors: every non-2xx answer, on any path, has the \`Error\` shape:
+Errors: every non-2xx answer of the API (and every JSON error of the service's other paths) has the \`Error\` shape:
 
 | HTTP | errorCode | when |
 |---|---|---|

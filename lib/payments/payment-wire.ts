@@ -69,12 +69,12 @@ export const paymentSchema = z
       .meta({ description: 'a COMPLETED BIND_PAYMENT_TOKEN payment: the token it issued' }),
     requirements: requirementsSchema.optional().meta({ description: 'WAITING only' }),
   })
-  .meta({ id: 'Payment' })
+  .meta({ id: 'Payment', description: 'the payment as it is now' })
 export type PaymentAnswer = z.input<typeof paymentSchema>
 
 export const captureSchema = z
   .strictObject({ captureId: idSchema, createdDateTime: paymentTimeSchema, amount: wireAmountSchema, status: statusSchema })
-  .meta({ id: 'Capture' })
+  .meta({ id: 'Capture', description: 'the capture' })
 export type CaptureAnswer = z.input<typeof captureSchema>
 
 export const refundSchema = z
@@ -85,7 +85,7 @@ export const refundSchema = z
     status: statusSchema,
     flags: z.array(z.literal('REVERSAL')).meta({ description: 'REVERSAL: the whole amount of an authorised, uncaptured payment, released' }),
   })
-  .meta({ id: 'Refund' })
+  .meta({ id: 'Refund', description: 'the refund' })
 export type RefundAnswer = z.input<typeof refundSchema>
 
 export const refundListSchema = z.array(refundSchema).meta({ id: 'RefundList', description: "the payment's refunds, oldest first" })

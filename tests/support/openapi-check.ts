@@ -124,7 +124,30 @@ export function answerChecker(document: Json) {
     return `${what}, a body the document does not describe (#${pointer}):\n  ${errors.join('\n  ')}\n  body: ${a.text.slice(0, 500)}`
   }
 
-  return { operationOf, problemOf }
+  /** what is wrong with a notification the service posted (its body and signature headers), or null */
+  function webhookProblemOf(body: string, headers: Record<string, string | undefined>): string | null {
+    let parsed: Json
+    try {
+      parsed = JSON.parse(body)
+    } catch {
+      return `a notification whose body is not JSON: ${body.slice(0, 500)}`
+    }
+    const name = `${String(parsed?.type).toLowerCase()}Notification`
+    const post = document.webhooks[name]?.post
+    if (!post) return `a notification of a type the document does not describe (${name}): ${body.slice(0, 500)}`
+    const pointer = `/webhooks/${name}/post`
+    const problems: string[] = []
+    for (const [i, parameter] of (post.parameters as Json[]).entries()) {
+      const value = headers[parameter.name.toLowerCase()]
+      if (value === undefined) problems.push(`no ${parameter.name} header`)
+      else if (!at(`${pointer}/parameters/${i}/schema`)(value)) problems.push(`${parameter.name}: ${value}`)
+    }
+    const validate = at(`${pointer}/requestBody/content/application~1json/schema`)
+    if (!validate(parsed)) problems.push(...(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`))
+    return problems.length ? `POST ${name} (webhook) does not match the document:\n  ${problems.join('\n  ')}\n  body: ${body.slice(0, 500)}` : null
+  }
+
+  return { operationOf, problemOf, webhookProblemOf }
 }
 
 let checker: ReturnType<typeof answerChecker> | undefined

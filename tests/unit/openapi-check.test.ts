@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, test } from 'node:test'
-import { assertDocumented, UndocumentedAnswer } from '../support/openapi-check.ts'
+import { assertDocumented, documentChecker, UndocumentedAnswer } from '../support/openapi-check.ts'
 
 const error = (errorCode: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ serviceName: 'payin-core', errorCode, description: 'd', userMessage: 'u', dateTime: '2026-11-22T10:15:30.123+00:00', traceId: '0123456789abcdef', ...extra })
@@ -78,4 +78,23 @@ test('raw HTTP answers are checked by assertDocumented', () => {
     /\/cause\/amount must be array/,
   )
   assert.throws(() => assertDocumented({ method: 'PUT', path: '/api/sites/s/payments/p', status: 400, contentType: 'application/json', text: '{"oops' }), /not JSON/)
+})
+
+test("a notification is checked against the document's webhooks: its body and signature headers", () => {
+  const { webhookProblemOf } = documentChecker()
+  const about = {
+    billId: 'b-1',
+    paymentMethod: { type: 'CARD', maskedPan: '411111******1111', rrn: '482913750164', authCode: '305918' },
+    customer: {},
+    customFields: {},
+  }
+  const payment = { type: 'PAYMENT', paymentId: 'p-1', createdDateTime: '2026-11-23T12:04:05+00:00', amount: { value: 60.5, currency: 'RUB' }, status: { value: 'SUCCESS', changedDateTime: '2026-11-23T12:04:05+00:00' }, ...about, flags: ['SALE'] }
+  const headers = { signature: 'a'.repeat(64), 'payin-signature': `t=1790000000,v1=${'b'.repeat(64)}` }
+  const body = (object: object) => JSON.stringify({ payment: object, type: 'PAYMENT', version: '1' })
+  assert.equal(webhookProblemOf(body(payment), headers), null)
+  // the API's status word instead of the notification's, and a date-time with milliseconds
+  assert.match(webhookProblemOf(body({ ...payment, status: { value: 'COMPLETED', changedDateTime: '2026-11-23T12:04:05.120+00:00' } }), headers) ?? '', /\/payment\/status\/value must be equal to one of the allowed values/)
+  assert.match(webhookProblemOf(body({ ...payment, extra: 1 }), headers) ?? '', /must NOT have additional properties/)
+  assert.match(webhookProblemOf(body(payment), { signature: 'A1' }) ?? '', /Signature: A1[^]*no Payin-Signature header/)
+  assert.match(webhookProblemOf(JSON.stringify({ type: 'SOMETHING' }), headers) ?? '', /a type the document does not describe/)
 })
