@@ -154,7 +154,7 @@ function Operation({ document, path, method, op }: { document: OpenApiDocument; 
               <li key={p.name}>
                 <span className="docs-name">{p.name}</span> <TypeOf schema={p.schema} />
                 <span className="docs-required"> required</span>
-                {p.schema.description ? <p className="docs-note">{p.schema.description}</p> : null}
+                {p.description ? <p className="docs-note">{p.description}</p> : null}
                 <p className="docs-note">{constraintsOf(p.schema).join('; ')}</p>
               </li>
             ))}

@@ -149,9 +149,21 @@ function errorResponse(shared: Shared, status: number, codes: ErrorCode[]): Json
   return { $ref: `#/components/responses/${name}` }
 }
 
+/** what a path parameter names, the same in every path */
+const PATH_PARAMETERS: Record<string, string> = {
+  siteId: 'the site: the bearer token must be one of its own (another site\'s token is a 403)',
+  paymentId: "the merchant's id of the payment, unique within the site",
+  captureId: "the merchant's id of the capture, unique within the site",
+  refundId: "the merchant's id of the refund, unique within the site",
+  billId: "the merchant's id of the bill, unique within the site",
+  notificationId: 'the notification (its notificationId in the list)',
+}
+
 /** a path parameter (components.parameters, by its name: one name, one schema) */
 function pathParameter(shared: Shared, name: string, schema: z.core.$ZodType): Json {
-  const parameter = { name, in: 'path', required: true, schema: parameterSchema(schema) }
+  const description = PATH_PARAMETERS[name]
+  if (!description) throw new Error(`path parameter ${name}: no description in PATH_PARAMETERS`)
+  const parameter = { name, in: 'path', required: true, description, schema: parameterSchema(schema) }
   const known = shared.parameters[name]
   if (known && JSON.stringify(known) !== JSON.stringify(parameter)) throw new Error(`path parameter ${name} has two schemas`)
   shared.parameters[name] = parameter

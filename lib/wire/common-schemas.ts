@@ -10,7 +10,6 @@ import { writtenAs } from './wire-form'
 export const idSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .regex(/^[A-Za-z0-9._:-]{1,200}$/, 'must be 1-200 characters of A-Z a-z 0-9 . _ : -')
-  .meta({ description: "chosen by the merchant, unique within the site's resources of its kind" })
 
 /** the JSON text of a number or a string, as sent */
 export function numberText(v: unknown): string | undefined {
