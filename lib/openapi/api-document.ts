@@ -111,7 +111,7 @@ function componentSchemas(roots: z.core.$ZodType[]): Record<string, Json> {
   for (const [key, value] of Object.entries(converted.properties as Record<string, Json>))
     if (typeof value.$ref !== 'string') throw new Error(`components: ${key} has no id`)
   const text = JSON.stringify(defs).replaceAll('"#/$defs/', '"#/components/schemas/')
-  if (text.includes('__schema')) throw new Error('components: a schema without an id is used twice or recursively; give it an id')
+  if (text.includes('__schema')) throw new Error('components: a schema without an id is used recursively; give it an id')
   return sortedByKey(JSON.parse(text) as Record<string, Json>)
 }
 
@@ -313,11 +313,11 @@ export function buildApiDocument(): OpenApiDocument {
       description: DESCRIPTION,
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    servers: [
-      { url: '{origin}/api', description: 'the canonical prefix', variables: { origin } },
-      { url: '{origin}/partner/payin/v1', description: "an existing client's prefix: the same operations", variables: { origin } },
-      { url: '{origin}/partner/v1', description: "an existing client's prefix: the same operations", variables: { origin } },
-    ],
+    servers: API_PREFIXES.map((prefix, i) => ({
+      url: `{origin}${prefix}`,
+      description: i ? "an existing client's prefix: the same operations" : 'the canonical prefix',
+      variables: { origin },
+    })),
     security: [{ bearerAuth: [] }],
     tags: TAGS,
     paths,

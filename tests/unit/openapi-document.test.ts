@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { Validator } from '@seriousme/openapi-schema-validator'
-import { API_ROUTES, apiDocument, apiDocumentText } from '../../lib/openapi/api-document.ts'
+import { API_PREFIXES, API_ROUTES, apiDocument, apiDocumentText } from '../../lib/openapi/api-document.ts'
 import { documentValidator } from '../support/openapi-check.ts'
 
 type Json = Record<string, any>
@@ -134,6 +134,18 @@ test('every route of app/api is documented, by the route its route.ts serves', a
     const route = API_ROUTES[templates[i]]
     for (const method of ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] as const) assert.equal(module[method], route[method], `${file} ${method}`)
   }
+})
+
+test("the document's servers are the prefixes the service answers under (next.config.mjs rewrites the partner ones to /api)", async () => {
+  const configFile = '../../next.config.mjs'
+  const nextConfig = (await import(configFile)).default as { rewrites(): Promise<{ beforeFiles: { source: string; destination: string }[] }> }
+  const rewrites = await nextConfig.rewrites()
+  const partner = rewrites.beforeFiles.filter((r) => r.destination === '/api/:path*').map((r) => r.source.replace('/:path*', ''))
+  assert.deepEqual([...API_PREFIXES], ['/api', ...partner])
+  assert.deepEqual(
+    (apiDocument().servers as { url: string }[]).map((s) => s.url),
+    API_PREFIXES.map((p) => `{origin}${p}`),
+  )
 })
 
 test('every operation documents its errors by status, in the Error shape with the codes of that status', () => {
