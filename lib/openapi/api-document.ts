@@ -75,8 +75,11 @@ const TAGS = [
 
 const METHOD_ORDER: Method[] = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS']
 
-// the errors every endpoint of a kind can answer (Endpoint.doc.errors adds its own)
-const ANY_ENDPOINT: ErrorCode[] = ['internal.error']
+// the errors every endpoint of a kind can answer (Endpoint.doc.errors adds its own); any request that is
+// not well-formed HTTP is refused before it reaches a route (scripts/http-server.ts): 400, or 431 when
+// its headers are too large, http.message.conversion.failed either way
+const ANY_ENDPOINT: ErrorCode[] = ['http.message.conversion.failed', 'internal.error']
+const HEADERS_TOO_LARGE = 431
 const SITE_ENDPOINT: ErrorCode[] = ['validation.error', 'auth.unauthorized', 'auth.forbidden', 'rate.limit.exceeded']
 const WITH_BODY: ErrorCode[] = ['validation.error', 'http.message.conversion.failed', 'http.payload.too.large', 'http.media.type.not.supported']
 
@@ -180,7 +183,7 @@ function operation(shared: Shared, path: string, method: Method, e: AnyEndpoint)
   const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
   if (names.join() !== Object.keys(shape).join()) throw new Error(`${method} ${path}: the path's parameters are not its schema's (${Object.keys(shape).join()})`)
   const codes = [...new Set<ErrorCode>([...(site ? SITE_ENDPOINT : []), ...(e.body ? WITH_BODY : []), ...(doc.errors ?? []), ...ANY_ENDPOINT])]
-  const byStatus = new Map<number, ErrorCode[]>()
+  const byStatus = new Map<number, ErrorCode[]>([[HEADERS_TOO_LARGE, ['http.message.conversion.failed']]])
   for (const c of codes) byStatus.set(ERROR_CODES[c].status, [...(byStatus.get(ERROR_CODES[c].status) ?? []), c])
   const responseId = idOf(e.response, `${method} ${path}`)
   const responseSchema = z.globalRegistry.get(e.response)
