@@ -4,7 +4,8 @@ export default function Home() {
       <h1>Payin sandbox</h1>
       <p>
         A merchant payment acceptance service with a built-in sandbox acquirer. The JSON API lives under{' '}
-        <code>/api</code>; see the README for the endpoints and test cards.
+        <code>/api</code>: its reference is at <a href="/docs">/docs</a> (the OpenAPI document:{' '}
+        <a href="/api/openapi.json">/api/openapi.json</a>); see the README for the test cards.
       </p>
     </main>
   )

@@ -52,14 +52,14 @@ const files = (dir: string) =>
 
 const totals = { passed: 0, failed: 0 }
 
-/** runs node's test runner on the files and adds its counts to the totals */
-function nodeTests(label: string, testFiles: string[], env: Record<string, string>): void {
+/** runs node's test runner on the files (with `imports` loaded into each test process) and adds its counts to the totals */
+function nodeTests(label: string, testFiles: string[], env: Record<string, string>, imports: string[] = []): void {
   if (!testFiles.length) return
   const before = { ...totals }
   log(`${label}: ${testFiles.length} file(s)`)
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...testFiles],
+    ['--import', 'tsx', ...imports.flatMap((m) => ['--import', m]), '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...testFiles],
     { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   )
   process.stdout.write(r.stdout)
@@ -252,7 +252,8 @@ async function httpTests(o: { label: string; databaseUrl: string; serverLog: str
     }
     // the page-weight test loads the payment page in Chromium
     if (files('tests/http').some((f) => f.includes('page-weight'))) ensureChromium()
-    nodeTests(o.label, files('tests/http'), testEnv)
+    // every answer the HTTP tests receive is checked against the OpenAPI document (tests/support/openapi-check.ts)
+    nodeTests(o.label, files('tests/http'), testEnv, ['./tests/support/openapi-check.ts'])
     if (o.browser) browserTests(testEnv)
   } finally {
     await stopServer(server)

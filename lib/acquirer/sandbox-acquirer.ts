@@ -1,21 +1,24 @@
 // The sandbox acquirer: no card network is connected; a card's outcome is decided by its number, as
 // the contract's test-card table says. Pure functions: nothing here stores or logs a card.
 
-export type DeclineReason =
-  | 'ACQUIRING_DECLINED'
-  | 'ACQUIRING_INSUFFICIENT_FUNDS'
-  | 'ACQUIRING_EXPIRED_CARD'
-  | 'ACQUIRING_INCORRECT_CVV'
-  | 'TRY_AGAIN_LATER'
-  | 'DECLINED_BY_MPI'
-  | 'PAYMENT_EXPIRED_3DS'
-  | 'INVALID_OTP'
-  | 'INVALID_STATE'
-  | 'INVALID_AMOUNT'
-  | 'BILL_ALREADY_PAID'
-  | 'BILL_EXPIRED'
-  | 'REATTEMPT_NOT_PERMITTED'
-  | 'RECURRENT_EXPIRED'
+/** the contract's decline reasons (status.reason of a DECLINED payment, capture or refund) */
+export const DECLINE_REASONS = [
+  'ACQUIRING_DECLINED',
+  'ACQUIRING_INSUFFICIENT_FUNDS',
+  'ACQUIRING_EXPIRED_CARD',
+  'ACQUIRING_INCORRECT_CVV',
+  'TRY_AGAIN_LATER',
+  'DECLINED_BY_MPI',
+  'PAYMENT_EXPIRED_3DS',
+  'INVALID_OTP',
+  'INVALID_STATE',
+  'INVALID_AMOUNT',
+  'BILL_ALREADY_PAID',
+  'BILL_EXPIRED',
+  'REATTEMPT_NOT_PERMITTED',
+  'RECURRENT_EXPIRED',
+] as const
+export type DeclineReason = (typeof DECLINE_REASONS)[number]
 
 export type CardOutcome =
   | { kind: 'approved' }

@@ -28,12 +28,12 @@ export const billRequestSchema = z
         // value may be omitted: the payer enters the amount on the form
         { value: amountValueSchema.optional(), currency: currencySchema },
         { error: 'must be an object with currency (and value)' },
-      ),
-      expirationDateTime: dateTimeSchema,
+      ).meta({ description: 'without value, the payer enters the amount on the payment page' }),
+      expirationDateTime: dateTimeSchema.meta({ description: 'until when the bill can be paid: in the future, at most 45 days ahead' }),
       comment: commentSchema.optional(),
       flags: flagsSchema.optional().default([]),
-      successUrl: returnUrl.optional(),
-      failedUrl: returnUrl.optional(),
+      successUrl: returnUrl.optional().meta({ description: "where the payment page sends the payer after a payment (billId and invoiceUid appended); absent: the page's own result" }),
+      failedUrl: returnUrl.optional().meta({ description: 'where the payment page sends the payer after a declined payment' }),
       customer: customerSchema
         .extend({
           ip: z
@@ -44,7 +44,9 @@ export const billRequestSchema = z
         .optional(),
       recurrent: recurrentSchema.optional(),
       receipt: receiptSchema.optional(),
-      customFields: customFieldsSchema.optional(),
+      customFields: customFieldsSchema
+        .optional()
+        .meta({ description: "up to 32 string values, copied to the bill's payments; invoice_callback_url names where their PAYMENT notifications go" }),
     },
     { error: 'must be a JSON object' },
   )
@@ -58,6 +60,7 @@ export const billRequestSchema = z
     else if (b.receipt && receiptTotalMinor(b.receipt) !== b.amount.value)
       ctx.addIssue({ code: 'custom', path: ['receipt', 'items'], message: 'totals must add up to amount.value' })
   })
+  .meta({ id: 'BillRequest' })
 
 export type BillRequest = z.output<typeof billRequestSchema>
 

@@ -9,7 +9,7 @@ import { isDue } from '../payments/payment-lifecycle'
 import { findPayment } from '../payments/payment-service'
 import { fingerprint } from '../security/keyed-hash'
 import { newBillProblems, type BillRequest } from './bill-request'
-import { renderBill, renderBillPayment } from './bill-wire'
+import { renderBill, renderBillDetails, renderBillPayment } from './bill-wire'
 
 export async function createBill(siteId: string, billId: string, req: BillRequest) {
   const print = fingerprint('bill', req)
@@ -64,12 +64,11 @@ export async function loadBill(where: { siteId: string; billId: string } | { inv
 export async function readBillDetails(siteId: string, billId: string) {
   const loaded = await loadBill({ siteId, billId })
   if (!loaded) throw notFound('Bill')
-  const { payUrl, ...bill } = renderBill(loaded.bill)
-  return { ...bill, payUrl, payments: loaded.payments.map((p) => renderBillPayment(p, true)) }
+  return renderBillDetails(loaded.bill, loaded.payments)
 }
 
 export async function listBillPayments(siteId: string, billId: string) {
   const loaded = await loadBill({ siteId, billId })
   if (!loaded) throw notFound('Bill')
-  return loaded.payments.map((p) => renderBillPayment(p, false))
+  return loaded.payments.map(renderBillPayment)
 }

@@ -1,43 +1,94 @@
-// The JSON of a bill (create response and details) and of a bill's payment.
+// The JSON of a bill (create response and details) and of a bill's payment, beside their schemas (the
+// OpenAPI document's components): each render function returns its schema's input type.
+import { z } from 'zod'
 import type { Bill, Payment } from '../generated/prisma/client'
 import { wireAmount } from '../money/money'
-import { billTime } from '../time/wire-time'
-import { renderPayment } from '../payments/payment-wire'
+import { billTime, billTimeSchema } from '../time/wire-time'
+import { paymentSchema, renderPayment } from '../payments/payment-wire'
 import { settings } from '../config'
-import { billState } from './bill-for-payment'
+import { FLAGS, idSchema } from '../wire/common-schemas'
+import { billState, type BillState } from './bill-for-payment'
 
 export const payUrlOf = (invoiceUid: string) => `${settings().publicBaseUrl}/pay/${invoiceUid}`
 
-export function renderBill(b: Bill, now = new Date()) {
+const BILL_STATES = ['CREATED', 'PAID', 'EXPIRED'] as const satisfies readonly BillState[]
+
+export const billSchema = z
+  .strictObject({
+    siteId: idSchema,
+    billId: idSchema,
+    invoiceUid: z.uuid().meta({ description: "the service's id of the bill, in payUrl" }),
+    amount: z
+      .strictObject({
+        value: z.string().regex(/^\d+\.\d{2}$/).optional().meta({ description: 'absent: the payer enters the amount on the payment page' }),
+        currency: z.string().regex(/^[A-Z]{3}$/),
+      })
+      .meta({ id: 'BillAmount' }),
+    flags: z.array(z.enum(FLAGS)),
+    status: z.strictObject({
+      value: z.enum(BILL_STATES).meta({ description: 'CREATED: payable; PAID: one of its payments COMPLETED; EXPIRED: its deadline passed unpaid (both final)' }),
+      changedDateTime: billTimeSchema,
+    }),
+    comment: z.string().optional(),
+    creationDateTime: billTimeSchema,
+    expirationDateTime: billTimeSchema,
+    payUrl: z.string().meta({ format: 'uri', description: "the bill's payment page: {PUBLIC_BASE_URL}/pay/{invoiceUid}" }),
+    customer: z
+      .strictObject({ account: z.string().optional(), email: z.string().optional(), name: z.string().optional(), phone: z.string().optional(), ip: z.string().optional() })
+      .optional(),
+    recurrent: z.strictObject({ minAuthDay: z.int(), expiryDate: z.string() }).optional(),
+    successUrl: z.string().optional().meta({ format: 'uri' }),
+    failedUrl: z.string().optional().meta({ format: 'uri' }),
+    customFields: z.record(z.string(), z.string()).optional(),
+  })
+  .meta({ id: 'Bill', description: 'the bill as it is now' })
+export type BillAnswer = z.input<typeof billSchema>
+
+/** an element of the bill payment list: the payment's JSON without what only its own answers carry */
+export const billPaymentSchema = paymentSchema.omit({ createdToken: true, requirements: true }).meta({ id: 'BillPayment' })
+export type BillPaymentAnswer = z.input<typeof billPaymentSchema>
+export const billPaymentListSchema = z.array(billPaymentSchema).meta({ id: 'BillPaymentList', description: "the bill's payments, oldest first" })
+
+/** an element of a bill's details' `payments`: with its siteId */
+export const billDetailsPaymentSchema = billPaymentSchema.extend({ siteId: idSchema }).meta({ id: 'BillDetailsPayment' })
+
+export const billDetailsSchema = billSchema
+  .extend({ payments: z.array(billDetailsPaymentSchema).meta({ description: 'oldest first' }) })
+  .meta({ id: 'BillDetails', description: 'the bill and its payments' })
+export type BillDetailsAnswer = z.input<typeof billDetailsSchema>
+
+export function renderBill(b: Bill, now = new Date()): BillAnswer {
   const state = billState(b, now)
   return {
     siteId: b.siteId,
     billId: b.billId,
     invoiceUid: b.invoiceUid,
     amount: b.amountMinor === null ? { currency: b.currency } : wireAmount(b.amountMinor, b.currency),
-    flags: b.flags,
+    flags: b.flags as BillAnswer['flags'],
     status: {
       value: state,
       // an expired bill changed when its deadline passed
       changedDateTime: billTime(state === 'EXPIRED' ? b.expiresAt : b.statusChangedAt),
     },
-    ...(b.comment ? { comment: b.comment } : {}),
+    comment: b.comment || undefined,
     creationDateTime: billTime(b.createdAt),
     expirationDateTime: billTime(b.expiresAt),
     payUrl: payUrlOf(b.invoiceUid),
-    ...(b.customer ? { customer: b.customer } : {}),
-    ...(b.recurrent ? { recurrent: b.recurrent } : {}),
-    ...(b.successUrl ? { successUrl: b.successUrl } : {}),
-    ...(b.failedUrl ? { failedUrl: b.failedUrl } : {}),
-    ...(b.customFields ? { customFields: b.customFields } : {}),
+    customer: (b.customer as BillAnswer['customer'] | null) || undefined,
+    recurrent: (b.recurrent as BillAnswer['recurrent'] | null) || undefined,
+    successUrl: b.successUrl || undefined,
+    failedUrl: b.failedUrl || undefined,
+    customFields: (b.customFields as BillAnswer['customFields'] | null) || undefined,
   }
 }
 
-/** an element of `payments` (details, with siteId) and of the bill payment list (without): the payment's JSON without what only its own answers carry */
-export function renderBillPayment(p: Payment, withSite: boolean) {
-  const { createdToken: _token, requirements: _requirements, ...payment } = renderPayment(p) as ReturnType<typeof renderPayment> & {
-    createdToken?: unknown
-    requirements?: unknown
-  }
-  return { ...(withSite ? { siteId: p.siteId } : {}), ...payment }
+export function renderBillPayment(p: Payment): BillPaymentAnswer {
+  const { createdToken: _token, requirements: _requirements, ...payment } = renderPayment(p)
+  return payment
+}
+
+/** the bill and its payments (payUrl before payments, as production answers) */
+export function renderBillDetails(b: Bill, payments: Payment[]): BillDetailsAnswer {
+  const { payUrl, ...bill } = renderBill(b)
+  return { ...bill, payUrl, payments: payments.map((p) => ({ siteId: p.siteId, ...renderBillPayment(p) })) }
 }

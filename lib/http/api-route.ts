@@ -20,6 +20,7 @@ import {
   unauthorized,
   unsupportedMediaType,
   validationError,
+  type ErrorCode,
   type FieldErrors,
   errorBody,
   JSON_ANSWER_HEADERS,
@@ -32,15 +33,43 @@ import { requestIds } from './trace-id'
 const JSON_TYPE = /^application\/([a-z0-9!#$&^_.+-]+\+)?json$/
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
-type Method = (typeof METHODS)[number]
+export type Method = (typeof METHODS)[number]
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> }
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>
 
-export interface Endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType> {
+/** a named example of a request or an answer (the OpenAPI document's; the unit tests validate it against its schema) */
+export interface Example {
+  summary: string
+  value: unknown
+}
+
+/** What the OpenAPI document (lib/openapi/api-document.ts) says of an endpoint besides its schemas. */
+export interface EndpointDoc {
+  /** unique in the document, lowerCamelCase */
+  operationId: string
+  summary: string
+  /** CommonMark */
+  description?: string
+  /** the group it is listed in */
+  tag: string
+  /**
+   * The error codes this endpoint answers besides those every endpoint of its kind can: a site
+   * endpoint's token and path problems (400 validation.error, 401, 403, 429), a body's (400, 413, 415),
+   * and 500 anywhere.
+   */
+  errors?: ErrorCode[]
+  requestExamples?: Record<string, Example>
+  responseExamples?: Record<string, Example>
+}
+
+export interface Endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType, R extends z.core.$ZodType = z.core.$ZodType> {
   params: P
   /** the request body's schema; omit for bodiless endpoints */
   body?: B
+  /** the 200 answer's schema: `handle` must return its input type (the API's endpoints all give one, with `doc`) */
+  response?: R
+  doc?: EndpointDoc
   /** an empty body counts as `{}` */
   bodyOptional?: boolean
   /**
@@ -75,13 +104,13 @@ export interface Endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType> 
     auth?: DeferredAuth
     /** a `dashboard` endpoint's session */
     session?: DashboardSession
-  }) => Promise<unknown>
+  }) => Promise<z.input<R> | Reply<z.input<R>>>
 }
 
-/** An answer with headers of its own (a dashboard session's cookie): `handle` returns it instead of the body alone. */
-export class Reply {
+/** An answer with headers of its own (a dashboard session's cookie, a cacheable document): `handle` returns it instead of the body alone. */
+export class Reply<T = unknown> {
   constructor(
-    readonly body: unknown,
+    readonly body: T,
     readonly headers: Record<string, string>,
   ) {}
 }
@@ -110,20 +139,27 @@ export interface DeferredAuth {
   write<T>(ctes: Prisma.Sql, result: string): Promise<T[]>
 }
 
-/** Declares the endpoint for a type checker while keeping its own P and B. */
-export function endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType = z.ZodUndefined>(e: Endpoint<P, B>): Endpoint<P, B> {
+/** Declares the endpoint for a type checker while keeping its own P, B and R. */
+export function endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType = z.ZodUndefined, R extends z.core.$ZodType = z.core.$ZodType>(
+  e: Endpoint<P, B, R>,
+): Endpoint<P, B, R> {
   return e
 }
 
+export type AnyEndpoint = Endpoint<z.core.$ZodType, z.core.$ZodType, z.core.$ZodType>
+
+/** A route's handlers (what its route.ts exports) and its endpoints (what the OpenAPI document reads). */
+export type ApiRoute = Record<Method, RouteHandler> & { readonly endpoints: Partial<Record<Method, AnyEndpoint>> }
+
 /** Handlers for every HTTP method of a route: the given endpoints, 405 for the others. */
-export function apiRoute(endpoints: Partial<Record<Method, Endpoint<z.core.$ZodType, z.core.$ZodType>>>): Record<Method, RouteHandler> {
+export function apiRoute(endpoints: Partial<Record<Method, AnyEndpoint>>): ApiRoute {
   const allowed = Object.keys(endpoints) as Method[]
   const out = {} as Record<Method, RouteHandler>
   for (const m of METHODS) {
     const e = endpoints[m]
     out[m] = (req, ctx) => serve(req, async (traceId) => (e ? run(e, req, ctx, traceId) : Promise.reject(methodNotAllowed(allowed))))
   }
-  return out
+  return { ...out, endpoints }
 }
 
 /** 404 for every method: the catch-all of unknown API paths. */
@@ -166,7 +202,7 @@ function json(status: number, body: unknown, ids: { 'X-Trace-Id': string; 'X-Req
   })
 }
 
-async function run(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
+async function run(e: AnyEndpoint, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
   let siteId = ''
   if (e.access === 'payer' && isCrossSite(req)) throw forbidden('Cross-site requests are refused')
   if (e.access === 'dashboard' || e.access === 'dashboard-public') return runDashboard(e, req, ctx, traceId)
@@ -213,7 +249,7 @@ function admitted(check: TokenCheck): Exclude<TokenCheck, null | { limited: true
  * another, is refused), then the session (401 without one), then the path and the body. The session's
  * site is the only site it reaches: another site's ids are simply not found.
  */
-async function runDashboard(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
+async function runDashboard(e: AnyEndpoint, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
   if (!isSameOrigin(req)) throw forbidden('Cross-site requests are refused')
   let session: DashboardSession | undefined
   if (e.access === 'dashboard') {
@@ -252,7 +288,7 @@ export function cookieOf(req: Request | Headers, name: string): string | undefin
 }
 
 /** the request's body, read, typed and parsed against the endpoint's schema (undefined for bodiless endpoints) */
-async function requestBody(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: Request): Promise<unknown> {
+async function requestBody(e: AnyEndpoint, req: Request): Promise<unknown> {
   if (!e.body) return undefined
   const text = await readBody(req)
   // a body is JSON (application/json or a +json type, parameters allowed); with no body the type does not matter
@@ -277,7 +313,7 @@ async function requestBody(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: R
  * must settle the token through it before anything else. Should it fail or finish without having done
  * so (a defect), the token is checked here first, so that an unknown token is still a 401.
  */
-async function runWithDeferredAuth(e: Endpoint<z.core.$ZodType, z.core.$ZodType>, req: Request, traceId: string, token: string, params: unknown, body: unknown): Promise<unknown> {
+async function runWithDeferredAuth(e: AnyEndpoint, req: Request, traceId: string, token: string, params: unknown, body: unknown): Promise<unknown> {
   const siteId = (params as { siteId: string }).siteId
   let settled = false
   const limit = settings().rateLimitPerMinute

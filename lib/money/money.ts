@@ -3,6 +3,7 @@
 // objects; never floats.
 import { add, dinero, subtract, toDecimal, toSnapshot, lessThanOrEqual, type Dinero } from 'dinero.js'
 import * as currencies from 'dinero.js/currencies'
+import { z } from 'zod'
 import { memoized } from '../memoized'
 import { MAX_AMOUNT_MINOR, parseAmountValue, type ParsedValue } from './amount-value'
 
@@ -53,10 +54,14 @@ export function formatForPeople(minor: number | bigint, currency: string, locale
   return toDecimal(money(minor, currency), ({ value }) => peopleFormat(`${locale} ${currency}`).format(Number(value)))
 }
 
-export interface WireAmount {
-  value: string
-  currency: string
-}
+/** an amount in an answer: always a string with two decimals (the OpenAPI document's `Amount`) */
+export const wireAmountSchema = z
+  .strictObject({
+    value: z.string().regex(/^\d+\.\d{2}$/).meta({ description: 'a decimal string with two decimals, whatever the currency\'s own minor unit', examples: ['100.00'] }),
+    currency: z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 alphabetic code', examples: ['RUB'] }),
+  })
+  .meta({ id: 'Amount', examples: [{ value: '100.00', currency: 'RUB' }] })
+export type WireAmount = z.input<typeof wireAmountSchema>
 
 /**
  * `"100.00"` from minor units: what formatValue(money(minor, currency)) gives, without building a

@@ -6,16 +6,20 @@
 // - date-times `YYYY-MM-DDThh:mm:ss±hh:mm` (no fraction of a second), in the service time zone;
 // - amount.value a JSON number written with two decimals (`60.50`);
 // - flags: a payment's SALE (one-step) or AUTH (two-step); a refund's REVERSAL when it was one.
-// Pure: rendered from the rows, written into the outbox with the status change it tells of.
+// Pure: rendered from the rows, written into the outbox with the status change it tells of. Beside
+// the renderers, the bodies' schemas: the OpenAPI document's webhooks (and the `body` of the API's
+// notification list); each renderer writes its schema's type, amount values as RawNumbers.
+import { z } from 'zod'
 import { cardInfoOf } from '../acquirer/card-info'
-import type { CardProfile, DeclineReason } from '../acquirer/sandbox-acquirer'
+import { DECLINE_REASONS, type CardProfile, type DeclineReason } from '../acquirer/sandbox-acquirer'
 import type { Capture, Payment, Refund } from '../generated/prisma/client'
 import { RawNumber, stringifyJson } from '../http/json-text'
 import { formatMinor } from '../money/money'
 import { isOneStep } from '../payments/payment-rules'
+import { customerAnswerSchema } from '../payments/payment-wire'
 import { issuesToken, paymentTokenOf } from '../payments/payment-tokens'
 import { fingerprint } from '../security/keyed-hash'
-import { formatLocalMidnight, notificationTime } from '../time/wire-time'
+import { formatLocalMidnight, notificationTime, notificationTimeSchema } from '../time/wire-time'
 
 export type NotificationType = 'PAYMENT' | 'CAPTURE' | 'REFUND'
 
@@ -41,43 +45,144 @@ const REASON_MESSAGES: Record<DeclineReason, string> = {
   RECURRENT_EXPIRED: 'The recurrent series has expired',
 }
 
+const notificationAmountSchema = z
+  .strictObject({
+    value: z.number().min(0).meta({ description: 'a JSON number written with two decimals (60.50): check the signature on the text as written' }),
+    currency: z.string().regex(/^[A-Z]{3}$/),
+  })
+  .meta({ id: 'NotificationAmount' })
+
+const notificationStatusSchema = <D extends string>(declined: D) =>
+  z.strictObject({
+    value: z.enum(['SUCCESS', declined]),
+    changedDateTime: notificationTimeSchema,
+    reasonCode: z.enum(DECLINE_REASONS).optional().meta({ description: "a decline's reason: the API's status.reason" }),
+    reasonMessage: z.string().optional().meta({ description: "a decline's reason in words for people" }),
+  })
+const paymentStatusSchema = notificationStatusSchema('DECLINED').meta({ id: 'PaymentNotificationStatus' })
+const operationStatusSchema = notificationStatusSchema('DECLINE').meta({ id: 'OperationNotificationStatus', description: "a capture's or a refund's" })
+
+const cardInfoSchema = z
+  .strictObject({ issuingCountry: z.string(), issuingBank: z.string(), paymentSystem: z.string(), fundingSource: z.string(), paymentSystemProduct: z.string() })
+  .meta({ id: 'PaymentCardInfo', description: 'sandbox values by the card\'s BIN' })
+
+/** what every object tells of its payment besides its own fields */
+const aboutPaymentShape = {
+  billId: z.string(),
+  paymentMethod: z
+    .strictObject({
+      type: z.enum(['CARD', 'TOKEN', 'MOBILE']),
+      maskedPan: z.string().nullable().meta({ description: 'card, token and recurrent payments' }),
+      rrn: z.string().regex(/^\d{12}$/).nullable().meta({ description: "an approved card payment's retrieval reference number (sandbox value)" }),
+      authCode: z.string().regex(/^\d{6}$/).nullable().meta({ description: "an approved card payment's authorisation code (sandbox value)" }),
+    })
+    .meta({ id: 'NotificationPaymentMethod' }),
+  paymentCardInfo: cardInfoSchema.optional().meta({ description: 'cards (also of token and recurrent payments)' }),
+  customer: customerAnswerSchema.meta({ description: '{} when none' }),
+  customFields: z.record(z.string(), z.string()).meta({ description: "the bill's customFields; {} when none" }),
+}
+
+export const paymentNotificationSchema = z
+  .strictObject({
+    payment: z.strictObject({
+      type: z.literal('PAYMENT'),
+      paymentId: z.string(),
+      createdDateTime: notificationTimeSchema,
+      amount: notificationAmountSchema,
+      status: paymentStatusSchema,
+      ...aboutPaymentShape,
+      flags: z.tuple([z.enum(['SALE', 'AUTH'])]).meta({ description: 'SALE: one-step (also mobile); AUTH: two-step' }),
+      tokenData: z
+        .strictObject({ paymentToken: z.string().regex(/^pt_/), expiredDate: notificationTimeSchema.nullable().meta({ description: 'the token lasts through its card\'s expiry month' }) })
+        .optional()
+        .meta({ description: 'the token the payment issued (BIND_PAYMENT_TOKEN)' }),
+    }),
+    type: z.literal('PAYMENT'),
+    version: z.literal('1'),
+  })
+  .meta({ id: 'PaymentNotification', description: 'a payment reached a final status' })
+
+export const captureNotificationSchema = z
+  .strictObject({
+    capture: z.strictObject({
+      type: z.literal('CAPTURE'),
+      captureId: z.string(),
+      paymentId: z.string(),
+      createdDateTime: notificationTimeSchema,
+      amount: notificationAmountSchema,
+      status: operationStatusSchema,
+      ...aboutPaymentShape,
+      flags: z.array(z.string()).max(0).meta({ description: 'always empty' }),
+    }),
+    type: z.literal('CAPTURE'),
+    version: z.literal('1'),
+  })
+  .meta({ id: 'CaptureNotification', description: 'a capture reached a final status' })
+
+export const refundNotificationSchema = z
+  .strictObject({
+    refund: z.strictObject({
+      type: z.literal('REFUND'),
+      refundId: z.string(),
+      paymentId: z.string(),
+      createdDateTime: notificationTimeSchema,
+      amount: notificationAmountSchema,
+      status: operationStatusSchema,
+      ...aboutPaymentShape,
+      flags: z.array(z.literal('REVERSAL')).meta({ description: 'REVERSAL: it released an uncaptured hold' }),
+    }),
+    type: z.literal('REFUND'),
+    version: z.literal('1'),
+  })
+  .meta({ id: 'RefundNotification', description: 'a refund reached a final status' })
+
+/** an object as it is written: its amount value a RawNumber (`60.50` keeps its two decimals) */
+type Written<T> = T extends { value: number; currency: string }
+  ? { value: RawNumber; currency: string }
+  : T extends readonly unknown[]
+    ? { [K in keyof T]: Written<T[K]> }
+    : T extends object
+      ? { [K in keyof T]: Written<T[K]> }
+      : T
+type PaymentObject = Written<z.input<typeof paymentNotificationSchema>['payment']>
+type CaptureObject = Written<z.input<typeof captureNotificationSchema>['capture']>
+type RefundObject = Written<z.input<typeof refundNotificationSchema>['refund']>
+type AboutPayment = Pick<PaymentObject, keyof typeof aboutPaymentShape>
+
 /** `60.50`: a JSON number with two decimals */
 const amountOf = (minor: bigint, currency: string) => ({ value: new RawNumber(formatMinor(minor)), currency })
 
-function statusOf(status: string, changedAt: Date, reason: string | null, declined: 'DECLINED' | 'DECLINE') {
-  const value = status === 'COMPLETED' ? 'SUCCESS' : status === 'DECLINED' ? declined : status
+function statusOf<D extends 'DECLINED' | 'DECLINE'>(status: string, changedAt: Date, reason: string | null, declined: D) {
+  const declinedNow = status === 'DECLINED'
   return {
-    value,
+    // notifications are written for final statuses alone: COMPLETED or DECLINED
+    value: status === 'COMPLETED' ? ('SUCCESS' as const) : declined,
     changedDateTime: notificationTime(changedAt),
-    ...(status === 'DECLINED' && reason ? { reasonCode: reason, reasonMessage: REASON_MESSAGES[reason as DeclineReason] ?? reason } : {}),
+    reasonCode: declinedNow && reason ? (reason as DeclineReason) : undefined,
+    reasonMessage: declinedNow && reason ? (REASON_MESSAGES[reason as DeclineReason] ?? reason) : undefined,
   }
 }
 
 /** sandbox retrieval reference number and authorisation code of an approved card payment: derived, so they repeat */
 const digitsOf = (purpose: string, paymentRef: string, n: number) => (BigInt(`0x${fingerprint(purpose, paymentRef).slice(0, 15)}`) % 10n ** BigInt(n)).toString().padStart(n, '0')
 
-/** paymentMethod and, for cards, paymentCardInfo: what the payment was paid with */
-function instrumentOf(p: Payment) {
+/** what every object tells of its payment besides its own fields: its bill, what it was paid with (paymentCardInfo for cards), customer and customFields */
+function aboutPayment(p: Payment): AboutPayment {
   const card = p.methodType !== 'MOBILE' && p.maskedPan ? p.maskedPan : null
   const approved = card !== null && p.status === 'COMPLETED'
   return {
+    billId: p.billId,
     paymentMethod: {
-      type: p.methodType,
+      type: p.methodType as AboutPayment['paymentMethod']['type'],
       maskedPan: card,
       rrn: approved ? digitsOf('rrn', p.id, 12) : null,
       authCode: approved ? digitsOf('auth-code', p.id, 6) : null,
     },
-    ...(card ? { paymentCardInfo: cardInfoOf(card) } : {}),
+    paymentCardInfo: card ? cardInfoOf(card) : undefined,
+    customer: (p.customer as AboutPayment['customer'] | null) ?? {},
+    customFields: (p.customFields as AboutPayment['customFields'] | null) ?? {},
   }
 }
-
-/** what every object tells of its payment besides its own fields */
-const aboutPayment = (p: Payment) => ({
-  billId: p.billId,
-  ...instrumentOf(p),
-  customer: p.customer ?? {},
-  customFields: p.customFields ?? {},
-})
 
 /**
  * The stored body holds this in place of the payment token (at rest the service keeps only a token's
@@ -88,12 +193,12 @@ const aboutPayment = (p: Payment) => ({
 const TOKEN_PLACEHOLDER = 'pt_(filled in when sent)'
 const TOKEN_SLOT = `"tokenData":{"paymentToken":"${TOKEN_PLACEHOLDER}"`
 
-function tokenDataOf(p: Payment) {
-  if (!issuesToken(p)) return {}
+function tokenDataOf(p: Payment): PaymentObject['tokenData'] {
+  if (!issuesToken(p)) return undefined
   const card = p.cardProfile as unknown as CardProfile | null
   // the token lasts as long as its card: through the card's expiry month
   const lastDay = card ? new Date(Date.UTC(card.year, card.month, 0)).getUTCDate() : null
-  return { tokenData: { paymentToken: TOKEN_PLACEHOLDER, expiredDate: card && lastDay ? formatLocalMidnight(card.year, card.month, lastDay) : null } }
+  return { paymentToken: TOKEN_PLACEHOLDER, expiredDate: card && lastDay ? formatLocalMidnight(card.year, card.month, lastDay) : null }
 }
 
 /** the body as posted: a PAYMENT notification's token slot filled in with the token of its payment */
@@ -102,43 +207,40 @@ export function withPaymentToken(body: string, type: string, paymentRef: string)
   return at < 0 ? body : `${body.slice(0, at)}"tokenData":{"paymentToken":${JSON.stringify(paymentTokenOf(paymentRef))}${body.slice(at + TOKEN_SLOT.length)}`
 }
 
-const envelope = (type: NotificationType, object: Record<string, unknown>) => stringifyJson({ [OBJECT_KEY[type]]: object, type, version: '1' })
+const envelope = (type: NotificationType, object: PaymentObject | CaptureObject | RefundObject) => stringifyJson({ [OBJECT_KEY[type]]: object, type, version: '1' })
 
 export function paymentNotificationBody(p: Payment): string {
-  return envelope('PAYMENT', {
+  // the object's own fields, then its payment's (AboutPayment: one object, so nothing undescribed slips in), then tokenData last
+  const own: Omit<PaymentObject, keyof AboutPayment | 'flags' | 'tokenData'> = {
     type: 'PAYMENT',
     paymentId: p.paymentId,
     createdDateTime: notificationTime(p.createdAt),
     amount: amountOf(p.amountMinor, p.currency),
     status: statusOf(p.status, p.statusChangedAt, p.statusReason, 'DECLINED'),
-    ...aboutPayment(p),
-    flags: [isOneStep(p) ? 'SALE' : 'AUTH'],
-    ...tokenDataOf(p),
-  })
+  }
+  return envelope('PAYMENT', { ...own, ...aboutPayment(p), flags: [isOneStep(p) ? 'SALE' : 'AUTH'], tokenData: tokenDataOf(p) })
 }
 
 export function captureNotificationBody(c: Capture, p: Payment): string {
-  return envelope('CAPTURE', {
+  const own: Omit<CaptureObject, keyof AboutPayment | 'flags'> = {
     type: 'CAPTURE',
     captureId: c.captureId,
     paymentId: p.paymentId,
     createdDateTime: notificationTime(c.createdAt),
     amount: amountOf(c.amountMinor, c.currency),
     status: statusOf(c.status, c.statusChangedAt, c.statusReason, 'DECLINE'),
-    ...aboutPayment(p),
-    flags: [],
-  })
+  }
+  return envelope('CAPTURE', { ...own, ...aboutPayment(p), flags: [] })
 }
 
 export function refundNotificationBody(r: Refund, p: Payment): string {
-  return envelope('REFUND', {
+  const own: Omit<RefundObject, keyof AboutPayment | 'flags'> = {
     type: 'REFUND',
     refundId: r.refundId,
     paymentId: p.paymentId,
     createdDateTime: notificationTime(r.createdAt),
     amount: amountOf(r.amountMinor, r.currency),
     status: statusOf(r.status, r.statusChangedAt, r.statusReason, 'DECLINE'),
-    ...aboutPayment(p),
-    flags: r.flags,
-  })
+  }
+  return envelope('REFUND', { ...own, ...aboutPayment(p), flags: r.flags as RefundObject['flags'] })
 }

@@ -4,39 +4,111 @@
 import { z } from 'zod'
 import { db } from '../db/client'
 import { apiRoute, endpoint } from '../http/api-route'
-import { paymentTime } from '../time/wire-time'
-import { withPaymentToken } from './notification-body'
+import { paymentTime, paymentTimeSchema } from '../time/wire-time'
+import { captureNotificationSchema, paymentNotificationSchema, refundNotificationSchema, withPaymentToken } from './notification-body'
 import { resendNotification, withAttempts, type NotificationWithAttempts } from './notification-resend'
 import { idSchema } from '../wire/common-schemas'
 
-function render(n: NotificationWithAttempts) {
+export const notificationSchema = z
+  .strictObject({
+    notificationId: z.uuid(),
+    type: z.enum(['PAYMENT', 'CAPTURE', 'REFUND']),
+    resourceId: z.string().meta({ description: 'the paymentId, captureId or refundId it tells of' }),
+    status: z.enum(['COMPLETED', 'DECLINED']).meta({ description: 'the final status it tells of' }),
+    url: z.string().meta({ format: 'uri', description: 'where it is posted' }),
+    state: z.enum(['PENDING', 'DELIVERED', 'FAILED']).meta({ description: 'PENDING: an attempt is due (nextAttemptDateTime); DELIVERED: a 2xx came back; FAILED: every retry failed' }),
+    attempts: z.int().min(0),
+    createdDateTime: paymentTimeSchema,
+    deliveredDateTime: paymentTimeSchema.optional(),
+    nextAttemptDateTime: paymentTimeSchema.optional(),
+    body: z.union([paymentNotificationSchema, captureNotificationSchema, refundNotificationSchema]).meta({ description: 'the body as posted, parsed' }),
+    rawBody: z.string().meta({ description: 'the exact text posted, which the signatures cover (`body` re-serialises its numbers: 60.50 → 60.5)' }),
+    attemptLog: z
+      .array(
+        z.strictObject({
+          dateTime: paymentTimeSchema,
+          httpStatus: z.int().optional().meta({ description: "the receiver's answer; absent when none came" }),
+          durationMs: z.int().min(0),
+          error: z.string().optional().meta({ description: 'why the attempt failed, when it did without an answer (a timeout, a refused address, …)' }),
+        }),
+      )
+      .meta({ description: 'every attempt, oldest first' }),
+  })
+  .meta({ id: 'Notification', description: 'a notification of the site and its deliveries' })
+type NotificationAnswer = z.input<typeof notificationSchema>
+
+export const notificationListSchema = z.array(notificationSchema).meta({ id: 'NotificationList', description: 'the latest 100, newest first' })
+
+function render(n: NotificationWithAttempts): NotificationAnswer {
   const posted = withPaymentToken(n.body, n.type, n.resourceRef)
   return {
     notificationId: n.id,
-    type: n.type,
+    type: n.type as NotificationAnswer['type'],
     resourceId: n.resourceId,
-    status: n.status,
+    status: n.status as NotificationAnswer['status'],
     url: n.url,
-    state: n.state,
+    state: n.state as NotificationAnswer['state'],
     attempts: n.attempts,
     createdDateTime: paymentTime(n.createdAt),
-    ...(n.deliveredAt ? { deliveredDateTime: paymentTime(n.deliveredAt) } : {}),
-    ...(n.state === 'PENDING' ? { nextAttemptDateTime: paymentTime(n.nextAttemptAt) } : {}),
+    deliveredDateTime: n.deliveredAt ? paymentTime(n.deliveredAt) : undefined,
+    nextAttemptDateTime: n.state === 'PENDING' ? paymentTime(n.nextAttemptAt) : undefined,
     body: JSON.parse(posted),
-    // the exact text posted, which the signatures cover (`body` re-serialises its numbers: 60.50 → 60.5)
     rawBody: posted,
     attemptLog: n.attemptLog.map((a) => ({
       dateTime: paymentTime(a.at),
-      ...(a.httpStatus !== null ? { httpStatus: a.httpStatus } : {}),
+      httpStatus: a.httpStatus ?? undefined,
       durationMs: a.durationMs,
-      ...(a.error ? { error: a.error } : {}),
+      error: a.error || undefined,
     })),
   }
+}
+
+const T = '2026-11-23T12:04:05.120+00:00'
+const notificationExample = {
+  notificationId: '6a1f0c2e-8b3d-4e5f-9a7b-1c2d3e4f5a6b',
+  type: 'PAYMENT',
+  resourceId: 'order-1001',
+  status: 'COMPLETED',
+  url: 'https://shop.example/payin-hook',
+  state: 'DELIVERED',
+  attempts: 2,
+  createdDateTime: T,
+  deliveredDateTime: '2026-11-23T12:04:10.311+00:00',
+  body: {
+    payment: {
+      type: 'PAYMENT',
+      paymentId: 'order-1001',
+      createdDateTime: '2026-11-23T12:04:05+00:00',
+      amount: { value: 60.5, currency: 'RUB' },
+      status: { value: 'SUCCESS', changedDateTime: '2026-11-23T12:04:05+00:00' },
+      billId: '6b0c2d1e-3f4a-4b5c-8d6e-7f8091a2b3c4',
+      paymentMethod: { type: 'CARD', maskedPan: '411111******1111', rrn: '482913750164', authCode: '305918' },
+      paymentCardInfo: { issuingCountry: '643', issuingBank: 'Payin Sandbox Bank', paymentSystem: 'VISA', fundingSource: 'CREDIT', paymentSystemProduct: 'F|Visa Classic' },
+      customer: {},
+      customFields: {},
+      flags: ['SALE'],
+    },
+    type: 'PAYMENT',
+    version: '1',
+  },
+  rawBody: '{"payment":{"type":"PAYMENT","paymentId":"order-1001",…},"type":"PAYMENT","version":"1"}',
+  attemptLog: [
+    { dateTime: '2026-11-23T12:04:05.160+00:00', httpStatus: 500, durationMs: 12 },
+    { dateTime: '2026-11-23T12:04:10.311+00:00', httpStatus: 200, durationMs: 9 },
+  ],
 }
 
 export const notificationsRoute = apiRoute({
   GET: endpoint({
     params: z.object({ siteId: idSchema }),
+    response: notificationListSchema,
+    doc: {
+      operationId: 'listNotifications',
+      tag: 'Notifications',
+      summary: "List the site's notifications",
+      description: 'The latest 100, newest first, each with its body as posted and every delivery attempt. The bodies are those of the webhooks below.',
+      responseExamples: { delivered: { summary: 'Delivered at the second attempt', value: [notificationExample] } },
+    },
     handle: async ({ siteId }) => {
       const rows = await db().notification.findMany({ where: { siteId }, orderBy: { createdAt: 'desc' }, take: 100, include: withAttempts })
       return rows.map(render)
@@ -47,6 +119,20 @@ export const notificationsRoute = apiRoute({
 export const resendRoute = apiRoute({
   POST: endpoint({
     params: z.object({ siteId: idSchema, notificationId: z.uuid('must be a notification id') }),
+    response: notificationSchema,
+    doc: {
+      operationId: 'resendNotification',
+      tag: 'Notifications',
+      summary: 'Post a notification again',
+      description: 'Queues it again (PENDING, due now) whatever its state; 409 while a delivery of it is under way.',
+      errors: ['payin.resource.not.found', 'payin.incorrect-method-invocation'],
+      responseExamples: {
+        queued: {
+          summary: 'Queued',
+          value: { ...notificationExample, state: 'PENDING', deliveredDateTime: undefined, nextAttemptDateTime: '2026-11-23T12:10:00.000+00:00' },
+        },
+      },
+    },
     handle: async ({ siteId, params }) => render(await resendNotification(siteId, params.notificationId)),
   }),
 })

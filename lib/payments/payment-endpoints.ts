@@ -1,5 +1,5 @@
-// The payment API's endpoints: path and body schemas wired to the services. Route files under
-// app/api re-export these.
+// The payment API's endpoints: path, body and answer schemas wired to the services, with what the
+// OpenAPI document says of each. Route files under app/api re-export these.
 import { z } from 'zod'
 import { apiRoute, endpoint } from '../http/api-route'
 import { amountSchema, idSchema } from '../wire/common-schemas'
@@ -10,21 +10,114 @@ import { paymentRequestSchema } from './payment-request'
 import type { Payment } from '../generated/prisma/client'
 import { createPayment, paymentRowSql, readPayment } from './payment-service'
 import { listRefunds, readRefund, refundPayment } from './refund-service'
+import { captureSchema, paymentSchema, refundListSchema, refundSchema } from './payment-wire'
 
 const paymentPath = z.object({ siteId: idSchema, paymentId: idSchema })
 const capturePath = paymentPath.extend({ captureId: idSchema })
 const refundPath = paymentPath.extend({ refundId: idSchema })
 
+const T = '2026-11-22T10:15:30.123+00:00'
+const rub = (value: string) => ({ value, currency: 'RUB' })
+const card = { type: 'CARD', pan: '4111111111111111', expiryDate: '12/30', cvv2: '123' }
+/** a payment's answer for the examples; `over` replaces fields */
+const paymentExample = (over: Record<string, unknown> = {}) => ({
+  paymentId: 'order-1001',
+  billId: '1f0c6a4e-3f7d-4c51-9a57-2d3b1c0e9f11',
+  createdDateTime: T,
+  amount: rub('100.00'),
+  capturedAmount: rub('100.00'),
+  refundedAmount: rub('0.00'),
+  paymentMethod: { type: 'CARD', maskedPan: '411111******1111' },
+  status: { value: 'COMPLETED', changedDateTime: T },
+  flags: ['SALE'],
+  ...over,
+})
+
 export const paymentRoute = apiRoute({
   PUT: endpoint({
     params: paymentPath,
     body: paymentRequestSchema,
+    response: paymentSchema,
+    doc: {
+      operationId: 'createPayment',
+      tag: 'Payments',
+      summary: 'Create a payment',
+      description: [
+        'Charges a card (`CARD`), a payment token (`TOKEN`), a recurrent series (`RECURRENT`) or a mobile-operator balance (`MOBILE`).',
+        'With `SALE` the payment is one-step (COMPLETED means captured); without it, COMPLETED means authorised: capture it later.',
+        'A declined payment is not an error: it is created and answered 200 with `status.value` DECLINED and `status.reason`.',
+        'A payment that needs the payer answers WAITING with `requirements` (3-D Secure or a one-time code): finish it with complete.',
+        'Idempotent: the same `paymentId` with the same request answers the payment as it is now; with another request, 409.',
+      ].join('\n\n'),
+      errors: ['payin.resource.not.found', 'payin.request.conflict'],
+      requestExamples: {
+        oneStep: { summary: 'A one-step card payment', value: { paymentMethod: card, amount: rub('100.00'), flags: ['SALE'], comment: 'Order 1001' } },
+        twoStep: { summary: 'A two-step card payment (authorise now, capture later)', value: { paymentMethod: card, amount: rub('100.00') } },
+        bindToken: {
+          summary: 'A card payment that issues a payment token',
+          value: { paymentMethod: { ...card, pan: '5555555555554444' }, amount: rub('10.00'), flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { account: 'acc-1' } },
+        },
+        token: { summary: 'A payment with a token', value: { paymentMethod: { type: 'TOKEN', paymentToken: 'pt_Xq3…' }, amount: rub('25.00'), flags: ['SALE'], customer: { account: 'acc-1' } } },
+        recurrentFirst: {
+          summary: 'The first payment of a recurrent series',
+          value: { paymentMethod: card, amount: rub('9.99'), flags: ['SALE', 'RECURRENT_FIRST'], recurrent: { minAuthDay: 30, expiryDate: '2027-12-31' } },
+        },
+        recurrent: { summary: 'A later charge of the series', value: { paymentMethod: { type: 'RECURRENT', firstPaymentId: 'sub-1' }, amount: rub('9.99'), flags: ['SALE'] } },
+        mobile: { summary: 'A mobile-balance payment', value: { paymentMethod: { type: 'MOBILE', phone: '79001234567' }, amount: rub('50.00') } },
+      },
+      responseExamples: {
+        completed: { summary: 'Approved (one-step)', value: paymentExample({ comment: 'Order 1001' }) },
+        declined: {
+          summary: 'Declined by the sandbox acquirer (card 4000000000009995)',
+          value: paymentExample({
+            capturedAmount: rub('0.00'),
+            paymentMethod: { type: 'CARD', maskedPan: '400000******9995' },
+            status: { value: 'DECLINED', changedDateTime: T, reason: 'ACQUIRING_INSUFFICIENT_FUNDS' },
+          }),
+        },
+        threeDS: {
+          summary: 'Waiting for 3-D Secure (card 4000000000003220)',
+          value: paymentExample({
+            capturedAmount: rub('0.00'),
+            paymentMethod: { type: 'CARD', maskedPan: '400000******3220' },
+            status: { value: 'WAITING', changedDateTime: T },
+            requirements: { threeDS: { pareq: 'ZjM5YzJhMGQ1MWU4Yjdj', acsUrl: 'http://localhost:3000/acs' } },
+          }),
+        },
+        otp: {
+          summary: 'Waiting for a one-time code (mobile)',
+          value: paymentExample({
+            capturedAmount: rub('0.00'),
+            paymentMethod: { type: 'MOBILE' },
+            status: { value: 'WAITING', changedDateTime: T },
+            requirements: { otp: 'Enter the code sent by SMS to +*******4567' },
+          }),
+        },
+        token: {
+          summary: 'Approved, with the token it issued',
+          value: paymentExample({
+            paymentMethod: { type: 'CARD', maskedPan: '555555******4444' },
+            customer: { account: 'acc-1' },
+            flags: ['SALE', 'BIND_PAYMENT_TOKEN'],
+            createdToken: { token: 'pt_Xq3…', name: '555555******4444' },
+          }),
+        },
+      },
+    },
     // the token is checked in the payment's own statement when it is one (a card or phone payment naming no bill)
     deferredAuth: true,
     handle: ({ siteId, params, body, auth }) => createPayment(siteId, params.paymentId, body, undefined, auth),
   }),
   GET: endpoint({
     params: paymentPath,
+    response: paymentSchema,
+    doc: {
+      operationId: 'readPayment',
+      tag: 'Payments',
+      summary: 'Read a payment',
+      description: 'The payment as it is now (a change that fell due, such as the mobile operator answering, is applied first).',
+      errors: ['payin.resource.not.found'],
+    },
     // the payment's row comes with the token check (one statement)
     preload: (params) => paymentRowSql(params.siteId, params.paymentId),
     handle: ({ siteId, params, preloaded }) => readPayment(siteId, params.paymentId, preloaded as Payment | null | undefined),
@@ -34,11 +127,13 @@ export const paymentRoute = apiRoute({
 const completeRequestSchema = z
   .object(
     {
-      threeDS: z.object({ pares: z.string({ error: 'is required' }).min(1, 'is required') }, { error: 'must be an object with pares' }).optional(),
+      threeDS: z
+        .object({ pares: z.string({ error: 'is required' }).min(1, 'is required').meta({ description: 'the PaRes the access-control page posted to your TermUrl' }) }, { error: 'must be an object with pares' })
+        .optional(),
       otp: z
         .object(
           {
-            code: z.string({ error: 'is required' }).min(1, 'is required').max(32, 'is not a code'),
+            code: z.string({ error: 'is required' }).min(1, 'is required').max(32, 'is not a code').meta({ description: 'the code the payer was sent (the sandbox code is 1234)' }),
             otpProcessCode: z.string({ error: 'must be a string' }).max(256).optional(),
           },
           { error: 'must be an object with code' },
@@ -48,34 +143,127 @@ const completeRequestSchema = z
     { error: 'must be a JSON object' },
   )
   .refine((r) => r.threeDS || r.otp, { message: 'threeDS or otp is required', path: ['otp'] })
+  .meta({ id: 'CompleteRequest', description: 'threeDS or otp, as the payment requires' })
 
 export const completeRoute = apiRoute({
   POST: endpoint({
     params: paymentPath,
     body: completeRequestSchema,
+    response: paymentSchema,
+    doc: {
+      operationId: 'completePayment',
+      tag: 'Payments',
+      summary: 'Finish payer authentication',
+      description: [
+        'A WAITING payment with `requirements.threeDS`: send the PaRes (a passed check completes it, a failed one declines it DECLINED_BY_MPI; a PaRes not issued for this payment is a 400).',
+        'With `requirements.otp`: send the code. A wrong code is a 400 naming `otp.code` and the attempts left; the third declines it INVALID_OTP.',
+        'Repeating a successful complete answers the payment unchanged; complete on a payment that never waited, or was declined, is a 409.',
+      ].join('\n\n'),
+      errors: ['payin.resource.not.found', 'payin.incorrect-method-invocation'],
+      requestExamples: {
+        threeDS: { summary: '3-D Secure', value: { threeDS: { pares: 'eyJwYXltZW50Ijoi…' } } },
+        otp: { summary: 'A one-time code', value: { otp: { code: '1234' } } },
+      },
+      responseExamples: { completed: { summary: 'Completed', value: paymentExample() } },
+    },
     handle: ({ siteId, params, body }) => completePayment(siteId, params.paymentId, body),
   }),
 })
 
+const captureRequestSchema = z
+  .object(
+    {
+      amount: amountSchema.optional().meta({ description: 'at most the authorised amount; absent: all of it' }),
+      callbackUrl: callbackUrlSchema.optional().meta({ description: "where this capture's notification goes instead of the site's notification URL" }),
+    },
+    { error: 'must be a JSON object' },
+  )
+  .meta({ id: 'CaptureRequest', description: 'optional: an empty body captures the whole amount' })
+
+const captureExample = { captureId: 'cap-1', createdDateTime: T, amount: rub('100.00'), status: { value: 'COMPLETED', changedDateTime: T } }
+
 export const captureRoute = apiRoute({
   PUT: endpoint({
     params: capturePath,
-    body: z.object({ amount: amountSchema.optional(), callbackUrl: callbackUrlSchema.optional() }, { error: 'must be a JSON object' }),
+    body: captureRequestSchema,
     bodyOptional: true,
+    response: captureSchema,
+    doc: {
+      operationId: 'capturePayment',
+      tag: 'Captures',
+      summary: 'Capture an authorised payment',
+      description: [
+        'Captures a two-step payment (one without SALE) that is COMPLETED (authorised): all of it, or `amount` of it. One successful capture per payment.',
+        'A capture of a one-step, declined, waiting or reversed payment is created DECLINED INVALID_STATE (200). A new capture of a payment already captured is a 409; an identical replay of the capture answers it.',
+      ].join('\n\n'),
+      errors: ['payin.resource.not.found', 'payin.request.conflict', 'payin.incorrect-method-invocation'],
+      requestExamples: { whole: { summary: 'The whole amount', value: {} }, part: { summary: 'A part of it', value: { amount: rub('60.00') } } },
+      responseExamples: { completed: { summary: 'Captured', value: captureExample } },
+    },
     handle: ({ siteId, params, body }) => capturePayment(siteId, params.paymentId, params.captureId, body.amount, body.callbackUrl),
   }),
-  GET: endpoint({ params: capturePath, handle: ({ siteId, params }) => readCapture(siteId, params.paymentId, params.captureId) }),
+  GET: endpoint({
+    params: capturePath,
+    response: captureSchema,
+    doc: { operationId: 'readCapture', tag: 'Captures', summary: 'Read a capture', errors: ['payin.resource.not.found'], responseExamples: { completed: { summary: 'Captured', value: captureExample } } },
+    handle: ({ siteId, params }) => readCapture(siteId, params.paymentId, params.captureId),
+  }),
 })
+
+const refundRequestSchema = z
+  .object(
+    {
+      amount: amountSchema,
+      callbackUrl: callbackUrlSchema.optional().meta({ description: "where this refund's notification goes instead of the site's notification URL" }),
+    },
+    { error: 'must be a JSON object' },
+  )
+  .meta({ id: 'RefundRequest' })
+
+const refundExample = { refundId: 'ref-1', createdDateTime: T, amount: rub('40.00'), status: { value: 'COMPLETED', changedDateTime: T }, flags: [] }
 
 export const refundRoute = apiRoute({
   PUT: endpoint({
     params: refundPath,
-    body: z.object({ amount: amountSchema, callbackUrl: callbackUrlSchema.optional() }, { error: 'must be a JSON object' }),
+    body: refundRequestSchema,
+    response: refundSchema,
+    doc: {
+      operationId: 'refundPayment',
+      tag: 'Refunds',
+      summary: 'Refund a payment',
+      description: [
+        'Refunds a part or all of what was captured; any number of partial refunds. A refund beyond what is left is created DECLINED INVALID_AMOUNT (200).',
+        'The whole amount of an authorised, uncaptured payment is a reversal: COMPLETED with `flags: ["REVERSAL"]`, and later captures decline.',
+      ].join('\n\n'),
+      errors: ['payin.resource.not.found', 'payin.request.conflict'],
+      requestExamples: { part: { summary: 'A partial refund', value: { amount: rub('40.00') } } },
+      responseExamples: {
+        completed: { summary: 'Refunded', value: refundExample },
+        reversal: { summary: 'A reversal of an uncaptured payment', value: { ...refundExample, amount: rub('100.00'), flags: ['REVERSAL'] } },
+      },
+    },
     handle: ({ siteId, params, body }) => refundPayment(siteId, params.paymentId, params.refundId, body.amount, body.callbackUrl),
   }),
-  GET: endpoint({ params: refundPath, handle: ({ siteId, params }) => readRefund(siteId, params.paymentId, params.refundId) }),
+  GET: endpoint({
+    params: refundPath,
+    response: refundSchema,
+    doc: { operationId: 'readRefund', tag: 'Refunds', summary: 'Read a refund', errors: ['payin.resource.not.found'], responseExamples: { completed: { summary: 'Refunded', value: refundExample } } },
+    handle: ({ siteId, params }) => readRefund(siteId, params.paymentId, params.refundId),
+  }),
 })
 
 export const refundListRoute = apiRoute({
-  GET: endpoint({ params: paymentPath, handle: ({ siteId, params }) => listRefunds(siteId, params.paymentId) }),
+  GET: endpoint({
+    params: paymentPath,
+    response: refundListSchema,
+    doc: {
+      operationId: 'listRefunds',
+      tag: 'Refunds',
+      summary: "List a payment's refunds",
+      description: 'Oldest first; an empty array when it has none.',
+      errors: ['payin.resource.not.found'],
+      responseExamples: { two: { summary: 'Two partial refunds', value: [refundExample, { ...refundExample, refundId: 'ref-2', amount: rub('10.00') }] } },
+    },
+    handle: ({ siteId, params }) => listRefunds(siteId, params.paymentId),
+  }),
 })

@@ -1,14 +1,100 @@
-// The JSON of a payment, a capture and a refund, built in one place each.
+// The JSON of a payment, a capture and a refund, built in one place each, beside the schema of each
+// (the OpenAPI document's components). A render function returns its schema's input type, written as
+// one object literal, so it cannot answer a field its schema does not describe; an absent optional
+// field is `undefined`, which JSON leaves out.
+import { z } from 'zod'
+import { DECLINE_REASONS, type DeclineReason } from '../acquirer/sandbox-acquirer'
 import type { Capture, Payment, Refund } from '../generated/prisma/client'
-import { wireAmount } from '../money/money'
-import { paymentTime } from '../time/wire-time'
+import { wireAmount, wireAmountSchema } from '../money/money'
+import { paymentTime, paymentTimeSchema } from '../time/wire-time'
+import { FLAGS, idSchema } from '../wire/common-schemas'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 
-function status(value: string, changedAt: Date, reason: string | null) {
-  return { value, changedDateTime: paymentTime(changedAt), ...(reason ? { reason } : {}) }
+export const PAYMENT_STATUSES = ['WAITING', 'DECLINED', 'COMPLETED'] as const
+type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+
+export const statusSchema = z
+  .strictObject({
+    value: z.enum(PAYMENT_STATUSES).meta({ description: 'WAITING: awaiting the payer or the operator; COMPLETED: done (a payment without SALE: authorised); DECLINED: final, see reason' }),
+    changedDateTime: paymentTimeSchema,
+    reason: z.enum(DECLINE_REASONS).optional().meta({ description: 'why it was declined (a business decline is a resource, answered 200)' }),
+  })
+  .meta({ id: 'Status' })
+
+/** a payment's customer as the request gave it */
+export const customerAnswerSchema = z
+  .strictObject({ account: z.string().optional(), email: z.string().optional(), name: z.string().optional(), phone: z.string().optional() })
+  .meta({ id: 'Customer' })
+
+const maskedPanSchema = z.string().regex(/^\d{6}\*+\d{4}$/).meta({ description: 'the first six and last four digits', examples: ['411111******1111'] })
+
+export const paymentMethodAnswerSchema = z
+  .strictObject({
+    type: z.enum(['CARD', 'TOKEN', 'MOBILE']).meta({ description: 'a RECURRENT charge answers CARD (with the series\' card)' }),
+    maskedPan: maskedPanSchema.optional().meta({ description: 'CARD only' }),
+  })
+  .meta({ id: 'PaymentMethod' })
+
+export const requirementsSchema = z
+  .strictObject({
+    threeDS: z
+      .strictObject({
+        pareq: z.string().min(1).meta({ description: "posted as PaReq to acsUrl by the payer's browser" }),
+        acsUrl: z.string().meta({ format: 'uri', description: "the service's emulated access-control page ({PUBLIC_BASE_URL}/acs)" }),
+      })
+      .optional(),
+    otp: z.string().min(1).optional().meta({ description: 'what to ask the payer for: the one-time code to send with complete', examples: ['Enter the code sent by SMS to +*******4567'] }),
+  })
+  .meta({ id: 'Requirements', description: 'what the payment waits for: send complete with threeDS.pares or otp.code' })
+
+export const paymentSchema = z
+  .strictObject({
+    paymentId: idSchema,
+    billId: idSchema.meta({ description: 'the bill the payment belongs to (given in the request, or created with the payment)' }),
+    createdDateTime: paymentTimeSchema,
+    amount: wireAmountSchema,
+    capturedAmount: wireAmountSchema,
+    refundedAmount: wireAmountSchema,
+    paymentMethod: paymentMethodAnswerSchema,
+    status: statusSchema,
+    customer: customerAnswerSchema.optional(),
+    comment: z.string().optional(),
+    flags: z.array(z.enum(FLAGS)),
+    createdToken: z
+      .strictObject({
+        token: z.string().regex(/^pt_/).meta({ description: 'pay with it as paymentMethod {type: TOKEN, paymentToken} and the same customer.account' }),
+        name: z.string().meta({ description: 'the masked card number' }),
+      })
+      .optional()
+      .meta({ description: 'a COMPLETED BIND_PAYMENT_TOKEN payment: the token it issued' }),
+    requirements: requirementsSchema.optional().meta({ description: 'WAITING only' }),
+  })
+  .meta({ id: 'Payment', description: 'the payment as it is now' })
+export type PaymentAnswer = z.input<typeof paymentSchema>
+
+export const captureSchema = z
+  .strictObject({ captureId: idSchema, createdDateTime: paymentTimeSchema, amount: wireAmountSchema, status: statusSchema })
+  .meta({ id: 'Capture', description: 'the capture' })
+export type CaptureAnswer = z.input<typeof captureSchema>
+
+export const refundSchema = z
+  .strictObject({
+    refundId: idSchema,
+    createdDateTime: paymentTimeSchema,
+    amount: wireAmountSchema,
+    status: statusSchema,
+    flags: z.array(z.literal('REVERSAL')).meta({ description: 'REVERSAL: the whole amount of an authorised, uncaptured payment, released' }),
+  })
+  .meta({ id: 'Refund', description: 'the refund' })
+export type RefundAnswer = z.input<typeof refundSchema>
+
+export const refundListSchema = z.array(refundSchema).meta({ id: 'RefundList', description: "the payment's refunds, oldest first" })
+
+function status(value: string, changedAt: Date, reason: string | null): z.input<typeof statusSchema> {
+  return { value: value as PaymentStatus, changedDateTime: paymentTime(changedAt), reason: (reason as DeclineReason | null) || undefined }
 }
 
-export function renderPayment(p: Payment) {
+export function renderPayment(p: Payment): PaymentAnswer {
   return {
     paymentId: p.paymentId,
     billId: p.billId,
@@ -17,17 +103,20 @@ export function renderPayment(p: Payment) {
     capturedAmount: wireAmount(p.capturedMinor, p.currency),
     refundedAmount: wireAmount(p.refundedMinor, p.currency),
     // a token payment answers its type alone
-    paymentMethod: { type: p.methodType, ...(p.maskedPan && p.methodType === 'CARD' ? { maskedPan: p.maskedPan } : {}) },
+    paymentMethod: {
+      type: p.methodType as PaymentAnswer['paymentMethod']['type'],
+      maskedPan: p.maskedPan && p.methodType === 'CARD' ? p.maskedPan : undefined,
+    },
     status: status(p.status, p.statusChangedAt, p.statusReason),
-    ...(p.customer ? { customer: p.customer } : {}),
-    ...(p.comment ? { comment: p.comment } : {}),
-    flags: p.flags,
-    ...(issuesToken(p) ? { createdToken: { token: paymentTokenOf(p.id), name: p.maskedPan } } : {}),
-    ...(p.requirements && p.status === 'WAITING' ? { requirements: p.requirements } : {}),
+    customer: (p.customer as PaymentAnswer['customer'] | null) || undefined,
+    comment: p.comment || undefined,
+    flags: p.flags as PaymentAnswer['flags'],
+    createdToken: issuesToken(p) ? { token: paymentTokenOf(p.id), name: p.maskedPan ?? '' } : undefined,
+    requirements: p.requirements && p.status === 'WAITING' ? (p.requirements as PaymentAnswer['requirements']) : undefined,
   }
 }
 
-export function renderCapture(c: Capture) {
+export function renderCapture(c: Capture): CaptureAnswer {
   return {
     captureId: c.captureId,
     createdDateTime: paymentTime(c.createdAt),
@@ -36,12 +125,12 @@ export function renderCapture(c: Capture) {
   }
 }
 
-export function renderRefund(r: Refund) {
+export function renderRefund(r: Refund): RefundAnswer {
   return {
     refundId: r.refundId,
     createdDateTime: paymentTime(r.createdAt),
     amount: wireAmount(r.amountMinor, r.currency),
     status: status(r.status, r.statusChangedAt, r.statusReason),
-    flags: r.flags,
+    flags: r.flags as RefundAnswer['flags'],
   }
 }

@@ -1,5 +1,6 @@
 // Date-times on the wire: `YYYY-MM-DDThh:mm:ss.SSS±hh:mm` (payments, captures, refunds) or without
 // milliseconds (bills), in the service time zone; inputs are ISO 8601 with an offset or `Z`.
+import { z } from 'zod'
 import { settings } from '../config'
 import { memoized } from '../memoized'
 
@@ -37,6 +38,32 @@ export const paymentTime = (d: Date) => formatDateTime(d, true)
 export const billTime = (d: Date) => formatDateTime(d, false)
 /** notifications (as production sends them: no fraction of a second) */
 export const notificationTime = billTime
+
+// the answers' date-times as the OpenAPI document describes them (paymentTime, billTime, notificationTime)
+export const paymentTimeSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/)
+  .meta({
+    id: 'PaymentDateTime',
+    description: 'ISO 8601 with milliseconds and the offset of the service time zone (SERVICE_TIME_ZONE; UTC is written +00:00, never Z)',
+    examples: ['2026-11-22T10:15:30.123+00:00'],
+  })
+export const billTimeSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)
+  .meta({
+    id: 'BillDateTime',
+    description: 'ISO 8601 without a fraction of a second, with the offset of the service time zone (UTC is written +00:00, never Z)',
+    examples: ['2026-11-22T10:15:30+00:00'],
+  })
+export const notificationTimeSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)
+  .meta({
+    id: 'NotificationDateTime',
+    description: 'as production writes it in notifications: ISO 8601 without a fraction of a second, with the offset of the service time zone',
+    examples: ['2026-11-23T12:04:05+00:00'],
+  })
 
 /** midnight at the start of a calendar day in the service time zone, without milliseconds */
 export function formatLocalMidnight(year: number, month: number, day: number, timeZone = settings().timeZone): string {

@@ -1,9 +1,10 @@
-// zod schemas of the wire shapes shared by several requests (and by the payment form, in the browser:
-// no Node imports here). Outputs are normalised: amounts in minor units, dates as Date.
+// zod schemas of the wire shapes shared by several requests. Outputs are normalised: amounts in minor
+// units, dates as Date. What a transforming schema reads is documented with writtenAs (wire-form.ts).
 import { z } from 'zod'
 import { isKnownCurrency, parseAmountValue } from '../money/money'
 import { RawNumber } from '../http/json-text'
 import { parseDateTime } from '../time/wire-time'
+import { writtenAs } from './wire-form'
 
 /** path ids: 1–200 chars of A-Za-z0-9._:- */
 export const idSchema = z
@@ -18,52 +19,73 @@ export function numberText(v: unknown): string | undefined {
   return undefined
 }
 
-export const amountValueSchema = z.unknown().transform((v, ctx) => {
-  if (v === undefined || v === null) {
-    ctx.addIssue({ code: 'custom', message: 'is required' })
-    return z.NEVER
-  }
-  const text = numberText(v)
-  const parsed = text === undefined ? null : parseAmountValue(text)
-  if (!parsed || !parsed.ok) {
-    ctx.addIssue({ code: 'custom', message: parsed?.message ?? 'must be a decimal number or string' })
-    return z.NEVER
-  }
-  return parsed.minor
-})
+export const amountValueSchema = writtenAs(
+  z.unknown().transform((v, ctx) => {
+    if (v === undefined || v === null) {
+      ctx.addIssue({ code: 'custom', message: 'is required' })
+      return z.NEVER
+    }
+    const text = numberText(v)
+    const parsed = text === undefined ? null : parseAmountValue(text)
+    if (!parsed || !parsed.ok) {
+      ctx.addIssue({ code: 'custom', message: parsed?.message ?? 'must be a decimal number or string' })
+      return z.NEVER
+    }
+    return parsed.minor
+  }),
+  {
+    description:
+      'A decimal in plain notation (no exponent, no whitespace), as a JSON string or number; rounded down to two decimals, then more than 0.00 and at most 1000000000.00',
+    anyOf: [
+      { type: 'string', pattern: '^\\d+(\\.\\d+)?$' },
+      { type: 'number', exclusiveMinimum: 0, maximum: 1000000000 },
+    ],
+    examples: ['100.00', 60.5],
+  },
+)
 
 export const currencySchema = z
   .string({ error: 'must be an ISO 4217 alphabetic code' })
   .refine(isKnownCurrency, 'must be an uppercase ISO 4217 alphabetic code')
+  .meta({ description: 'an uppercase ISO 4217 alphabetic code', pattern: '^[A-Z]{3}$', examples: ['RUB'] })
 
-export const amountSchema = z.object(
-  { value: amountValueSchema, currency: currencySchema },
-  { error: 'must be an object with value and currency' },
-)
+export const amountSchema = z
+  .object({ value: amountValueSchema, currency: currencySchema }, { error: 'must be an object with value and currency' })
+  .meta({ id: 'AmountRequest', description: 'an amount as a request gives it' })
 export type AmountInput = { value: number; currency: string }
 
-export const dateTimeSchema = z.string({ error: 'must be an ISO 8601 date-time with an offset' }).transform((s, ctx) => {
-  const d = parseDateTime(s)
-  if (!d) {
-    ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date-time with an offset, e.g. 2026-12-31T23:59:59+03:00' })
-    return z.NEVER
-  }
-  return d
-})
+export const dateTimeSchema = writtenAs(
+  z.string({ error: 'must be an ISO 8601 date-time with an offset' }).transform((s, ctx) => {
+    const d = parseDateTime(s)
+    if (!d) {
+      ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date-time with an offset, e.g. 2026-12-31T23:59:59+03:00' })
+      return z.NEVER
+    }
+    return d
+  }),
+  {
+    type: 'string',
+    description: 'ISO 8601 with an offset or Z (seconds and a fraction optional)',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})$',
+    examples: ['2026-12-31T23:59:59+03:00'],
+  },
+)
 
 const text = (max: number) => z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`)
 
 export const commentSchema = text(1024)
 
-export const customerSchema = z.object(
-  {
-    account: text(256).min(1, 'must not be empty').optional(),
-    email: text(256).optional(),
-    name: text(256).optional(),
-    phone: text(32).optional(),
-  },
-  { error: 'must be an object' },
-)
+export const customerSchema = z
+  .object(
+    {
+      account: text(256).min(1, 'must not be empty').optional().meta({ description: "the merchant's id of its customer: required for BIND_PAYMENT_TOKEN and TOKEN payments" }),
+      email: text(256).optional(),
+      name: text(256).optional(),
+      phone: text(32).optional(),
+    },
+    { error: 'must be an object' },
+  )
+  .meta({ id: 'CustomerRequest' })
 export type Customer = z.output<typeof customerSchema>
 
 export const FLAGS = ['SALE', 'BIND_PAYMENT_TOKEN', 'RECURRENT_FIRST'] as const
@@ -73,22 +95,31 @@ export const flagsSchema = z
   .array(z.enum(FLAGS, { error: `must be one of ${FLAGS.join(', ')}` }), { error: 'must be an array' })
   .max(3)
   .transform((flags) => FLAGS.filter((f) => flags.includes(f)))
+  .meta({ description: 'SALE: one-step (absent: authorise now, capture later); BIND_PAYMENT_TOKEN: issue a payment token (needs customer.account); RECURRENT_FIRST: start a recurrent series (needs recurrent)' })
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-export const recurrentSchema = z.object(
-  {
-    minAuthDay: z.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1').max(3660, 'must be at most 3660'),
-    expiryDate: z
-      .string({ error: 'must be a date YYYY-MM-DD' })
-      .refine((s) => {
-        const m = DATE.exec(s)
-        if (!m) return false
-        const d = new Date(`${s}T00:00:00Z`)
-        return !Number.isNaN(d.getTime()) && d.getUTCDate() === Number(m[3])
-      }, 'must be a date YYYY-MM-DD'),
-  },
-  { error: 'must be an object with minAuthDay and expiryDate' },
-)
+export const recurrentSchema = z
+  .object(
+    {
+      minAuthDay: z
+        .number({ error: 'must be an integer' })
+        .int('must be an integer')
+        .min(1, 'must be at least 1')
+        .max(3660, 'must be at most 3660')
+        .meta({ description: 'the fewest days between two charges of the series' }),
+      expiryDate: z
+        .string({ error: 'must be a date YYYY-MM-DD' })
+        .refine((s) => {
+          const m = DATE.exec(s)
+          if (!m) return false
+          const d = new Date(`${s}T00:00:00Z`)
+          return !Number.isNaN(d.getTime()) && d.getUTCDate() === Number(m[3])
+        }, 'must be a date YYYY-MM-DD')
+        .meta({ description: 'the last day of the series (in the future when it starts)', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', examples: ['2027-12-31'] }),
+    },
+    { error: 'must be an object with minAuthDay and expiryDate' },
+  )
+  .meta({ id: 'Recurrent' })
 export type Recurrent = z.output<typeof recurrentSchema>
 
 /**
@@ -99,27 +130,47 @@ export const recurrentExpiryProblem = (r: Recurrent | undefined, now = new Date(
   r && r.expiryDate <= now.toISOString().slice(0, 10) ? 'must be in the future' : null
 
 /** a non-negative money value in a receipt, rounded down to two decimals; plain notation, no whitespace around */
-const receiptMoney = z.unknown().transform((v, ctx) => {
-  const s = numberText(v)
-  if (s === undefined || !/^\d+(\.\d+)?$/.test(s) || s.split('.')[0].length > 10) {
-    ctx.addIssue({ code: 'custom', message: 'must be a non-negative decimal number in plain notation' })
-    return z.NEVER
-  }
-  const [whole, fraction = ''] = s.split('.')
-  return Number(whole) * 100 + Number((fraction + '00').slice(0, 2))
-})
+const receiptMoney = writtenAs(
+  z.unknown().transform((v, ctx) => {
+    const s = numberText(v)
+    if (s === undefined || !/^\d+(\.\d+)?$/.test(s) || s.split('.')[0].length > 10) {
+      ctx.addIssue({ code: 'custom', message: 'must be a non-negative decimal number in plain notation' })
+      return z.NEVER
+    }
+    const [whole, fraction = ''] = s.split('.')
+    return Number(whole) * 100 + Number((fraction + '00').slice(0, 2))
+  }),
+  {
+    description: 'a non-negative decimal in plain notation, as a JSON string or number; rounded down to two decimals',
+    anyOf: [
+      { type: 'string', pattern: '^\\d{1,10}(\\.\\d+)?$' },
+      { type: 'number', minimum: 0 },
+    ],
+    examples: ['50.00'],
+  },
+)
 
 /** a positive quantity as an exact decimal: digits and scale (10^scale); no whitespace around */
-const quantity = z.unknown().transform((v, ctx) => {
-  const s = numberText(v)
-  const m = s === undefined ? null : /^(\d{1,9})(?:\.(\d{1,6}))?$/.exec(s)
-  if (!m || /^0*(\.0*)?$/.test(s!)) {
-    ctx.addIssue({ code: 'custom', message: 'must be a positive decimal number with at most 6 decimals' })
-    return z.NEVER
-  }
-  const fraction = m[2] ?? ''
-  return { digits: BigInt(m[1] + fraction), scale: fraction.length }
-})
+const quantity = writtenAs(
+  z.unknown().transform((v, ctx) => {
+    const s = numberText(v)
+    const m = s === undefined ? null : /^(\d{1,9})(?:\.(\d{1,6}))?$/.exec(s)
+    if (!m || /^0*(\.0*)?$/.test(s!)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a positive decimal number with at most 6 decimals' })
+      return z.NEVER
+    }
+    const fraction = m[2] ?? ''
+    return { digits: BigInt(m[1] + fraction), scale: fraction.length }
+  }),
+  {
+    description: 'a positive decimal with at most 6 decimals, as a JSON string or number',
+    anyOf: [
+      { type: 'string', pattern: '^\\d{1,9}(\\.\\d{1,6})?$' },
+      { type: 'number', exclusiveMinimum: 0 },
+    ],
+    examples: [2],
+  },
+)
 
 export const receiptSchema = z
   .object(
@@ -149,6 +200,7 @@ export const receiptSchema = z
       totalMinor: i.total,
     })),
   }))
+  .meta({ id: 'Receipt', description: "a fiscal receipt's items: each total is price × quantity rounded down to two decimals, and the totals add up to amount.value" })
 export type Receipt = z.output<typeof receiptSchema>
 
 function quantityText(q: { digits: bigint; scale: number }): string {
@@ -169,3 +221,4 @@ export const httpUrlSchema = z
       return false
     }
   }, 'must be an absolute http(s) URL')
+  .meta({ format: 'uri', description: 'an absolute http(s) URL' })

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { test } from 'node:test'
 import { BASE_URL, billRequest, cardPayment, client, newSite, request, uid } from '../support/api.ts'
+import { assertDocumented } from '../support/openapi-check.ts'
 
 /** an answer in the contract's error shape, with the trace id in header and body */
 function assertErrorShape(r: { status: number; headers: Headers; body: any; text: string }, status: number, errorCode: string) {
@@ -54,13 +55,16 @@ function rawRequest(requestLine: Buffer): Promise<string> {
 }
 
 test("bytes Node's parser refuses in a request line get the error shape and a trace id", async () => {
-  for (const bad of ['GET /api/\x01x HTTP/1.1', 'GET /a b c HTTP/1.1', 'GET /api/\xff HTTP/1.1', 'GET /pay/\x7f HTTP/1.1']) {
+  // the last on a documented operation's path: a request that is not HTTP reaches no operation, yet its answer is one the document gives every operation
+  for (const bad of ['GET /api/\x01x HTTP/1.1', 'GET /a b c HTTP/1.1', 'GET /api/\xff HTTP/1.1', 'GET /pay/\x7f HTTP/1.1', 'GET /api/sites/s/payments/\x00 HTTP/1.1']) {
     const answer = await rawRequest(Buffer.from(bad, 'latin1'))
     assert.match(answer, /^HTTP\/1\.1 400 /, JSON.stringify(bad))
     const traceId = /\r\nX-Trace-Id: ([0-9a-f]{16})\r\n/i.exec(answer)?.[1]
     assert.ok(traceId, 'X-Trace-Id header')
-    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))
+    const text = answer.slice(answer.indexOf('\r\n\r\n') + 4)
+    const body = JSON.parse(text)
     assert.equal(body.errorCode, 'http.message.conversion.failed')
+    assertDocumented({ method: 'GET', path: bad.split(' ')[1], status: 400, contentType: /\r\ncontent-type: ([^\r]*)/i.exec(answer)?.[1] ?? null, text })
     assert.equal(body.traceId, traceId)
     assert.match(body.dateTime, /[+-]\d\d:\d\d$/)
   }

@@ -7,6 +7,7 @@ import { before, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { BASE_URL, cardPayment, client, newSite, uid } from '../support/api.ts'
 import { sql } from '../support/db.ts'
+import { assertDocumented } from '../support/openapi-check.ts'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60)
 
@@ -198,7 +199,9 @@ describe('fuzzing every endpoint', () => {
         if (/\r\ncontent-type: application\/json/i.test(head) && status >= 400) {
           const body = answer.slice(answer.indexOf('\r\n\r\n') + 4)
           // the body may be chunked: the JSON object inside it
-          const json = JSON.parse(body.slice(body.indexOf('{'), body.lastIndexOf('}') + 1))
+          const text = body.slice(body.indexOf('{'), body.lastIndexOf('}') + 1)
+          const json = JSON.parse(text)
+          assertDocumented({ method: 'GET', path: target.toString('latin1'), status, contentType: /\r\ncontent-type: ([^\r]*)/i.exec(head)?.[1] ?? null, text })
           assert.equal(json.serviceName, 'payin-core')
           assert.equal(json.traceId, traceId)
         }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import { before, test } from 'node:test'
 import { BASE_URL, assertErrorShape, billRequest, cardPayment, client, newSite, request, twoStepPayment, uid } from '../support/api.ts'
+import { assertDocumented } from '../support/openapi-check.ts'
 
 let api: ReturnType<typeof client>
 before(async () => {
@@ -20,7 +21,14 @@ function putWithoutType(path: string): Promise<{ status: number; body: any }> {
     req.on('response', (res) => {
       let text = ''
       res.on('data', (c) => (text += c))
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }))
+      res.on('end', () => {
+        try {
+          assertDocumented({ method: 'PUT', path, status: res.statusCode!, contentType: res.headers['content-type'] ?? null, text })
+          resolve({ status: res.statusCode!, body: JSON.parse(text) })
+        } catch (e) {
+          reject(e)
+        }
+      })
     })
     req.on('error', reject)
     req.end(body)

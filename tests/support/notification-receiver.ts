@@ -3,11 +3,14 @@
 // the first request after 3 s, /hang-once… never answers the first, /redirect… answers 302, /stall…
 // holds every request until release(); anything else answers 200. Waits are event-driven: each
 // arrival re-checks what a test waits for.
+// Every notification it receives is checked against the OpenAPI document's webhooks (body and signature
+// headers): one that does not match fails waitFor and close().
 // Also here: the checks existing client libraries of the protocol make, as a merchant would run them.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { documentChecker, UndocumentedAnswer } from './openapi-check.ts'
 
 export interface Received {
   path: string
@@ -19,6 +22,8 @@ export interface Received {
 
 export function receiver() {
   const got: Received[] = []
+  /** notifications that do not match the document's webhooks */
+  const undocumented: string[] = []
   const seen = new Map<string, number>()
   const stalled: http.ServerResponse[] = []
   let stalledNow = 0
@@ -34,6 +39,8 @@ export function receiver() {
       const n = (seen.get(path) ?? 0) + 1
       seen.set(path, n)
       got.push({ path, signature: String(req.headers.signature ?? ''), payinSignature: String(req.headers['payin-signature'] ?? ''), body, at: Date.now() })
+      const problem = documentChecker().webhookProblemOf(body, req.headers as Record<string, string | undefined>)
+      if (problem) undocumented.push(problem)
       // what a test waits for is counted before it is told of the arrival
       const changed = () => events.emit('change')
       if (path.startsWith('/stall') && !released) {
@@ -74,14 +81,21 @@ export function receiver() {
     close() {
       server.closeAllConnections()
       server.close()
+      if (undocumented.length) throw new UndocumentedAnswer(undocumented[0])
     },
     /** the requests to one path */
     forPath: (p: string) => got.filter((g) => g.path === p),
     /** resolves once `pred` holds for what was received (checked on every arrival) */
     waitFor(pred: (r: Received[]) => boolean, ms = 10_000): Promise<void> {
+      if (undocumented.length) return Promise.reject(new UndocumentedAnswer(undocumented[0]))
       if (pred(got)) return Promise.resolve()
       return new Promise((resolve, reject) => {
         const check = () => {
+          if (undocumented.length) {
+            clearTimeout(timer)
+            events.off('change', check)
+            return reject(new UndocumentedAnswer(undocumented[0]))
+          }
           if (!pred(got)) return
           clearTimeout(timer)
           events.off('change', check)

@@ -1,0 +1,186 @@
+// The OpenAPI document (lib/openapi/api-document.ts): the committed openapi.json is what the code
+// generates; it is a valid OpenAPI 3.1 document; its schemas compile (JSON Schema 2020-12, strict) and
+// its examples validate against them; request values read through a transform are described as the
+// wire carries them; and it lists every route of app/api, each served by the route it documents.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { test } from 'node:test'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { API_PREFIXES, API_ROUTES, apiDocument, apiDocumentText } from '../../lib/openapi/api-document.ts'
+import { documentValidator } from '../support/openapi-check.ts'
+
+type Json = Record<string, any>
+
+test('openapi.json is the document the code generates', () => {
+  const committed = fs.existsSync('openapi.json') ? fs.readFileSync('openapi.json', 'utf8') : ''
+  const generated = apiDocumentText()
+  if (committed === generated) return
+  const at = [...generated].findIndex((c, i) => c !== committed[i])
+  assert.fail(`openapi.json is not current: run \`npm run openapi\` and commit it (first difference at character ${at}: ${JSON.stringify(generated.slice(Math.max(0, at - 80), at + 80))})`)
+})
+
+test('it is a valid OpenAPI 3.1 document whose $refs all resolve', async () => {
+  const validator = new Validator()
+  const result = await validator.validate(structuredClone(apiDocument()) as Json)
+  assert.equal(validator.version, '3.1')
+  assert.ok(result.valid, `not valid OpenAPI 3.1: ${JSON.stringify(result.errors, null, 1)}`)
+  assert.doesNotThrow(() => validator.resolveRefs())
+})
+
+/** every schema position below `pointer` (properties, items, combinators, …), with its pointer */
+function* schemasUnder(schema: unknown, pointer: string): Generator<{ schema: Json; pointer: string }> {
+  if (!schema || typeof schema !== 'object') return
+  const s = schema as Json
+  yield { schema: s, pointer }
+  for (const key of ['properties', 'patternProperties', '$defs'])
+    for (const [name, sub] of Object.entries((s[key] ?? {}) as Json)) yield* schemasUnder(sub, `${pointer}/${key}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`)
+  for (const key of ['anyOf', 'allOf', 'oneOf', 'prefixItems']) for (const [i, sub] of ((s[key] ?? []) as unknown[]).entries()) yield* schemasUnder(sub, `${pointer}/${key}/${i}`)
+  for (const key of ['items', 'additionalProperties', 'propertyNames', 'not', 'contains']) if (s[key] && typeof s[key] === 'object') yield* schemasUnder(s[key], `${pointer}/${key}`)
+}
+
+/** the media types of the document that carry examples: requests and answers of the operations and webhooks */
+function* mediaTypes(document: Json): Generator<{ media: Json; pointer: string }> {
+  for (const [group, items] of [['paths', document.paths], ['webhooks', document.webhooks]] as const)
+    for (const [p, item] of Object.entries(items as Json))
+      for (const [method, op] of Object.entries(item as Json)) {
+        const base = `/${group}/${p.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}`
+        const json = op.requestBody?.content?.['application/json']
+        if (json) yield { media: json, pointer: `${base}/requestBody/content/application~1json` }
+        for (const [status, r] of Object.entries((op.responses ?? {}) as Json)) {
+          const rjson = r.content?.['application/json']
+          if (rjson) yield { media: rjson, pointer: `${base}/responses/${status}/content/application~1json` }
+        }
+      }
+}
+
+test('every schema compiles (JSON Schema 2020-12, strict, formats) and every example is valid against its schema', () => {
+  const document = apiDocument() as Json
+  const { at } = documentValidator(document)
+  let examples = 0
+  const check = (pointer: string, value: unknown, where: string) => {
+    const validate = at(pointer)
+    examples++
+    assert.ok(validate(value), `${where}: the example ${JSON.stringify(value).slice(0, 300)} is not valid: ${JSON.stringify(validate.errors)}`)
+  }
+  for (const name of Object.keys(document.components.schemas))
+    for (const { schema, pointer } of schemasUnder(document.components.schemas[name], `/components/schemas/${name}`)) {
+      at(pointer)
+      for (const [i, example] of ((schema.examples ?? []) as unknown[]).entries()) check(pointer, example, `${pointer}/examples/${i}`)
+    }
+  for (const { media, pointer } of mediaTypes(document)) {
+    at(`${pointer}/schema`)
+    for (const [name, example] of Object.entries((media.examples ?? {}) as Json)) check(`${pointer}/schema`, example.value, `${pointer}/examples/${name}`)
+  }
+  assert.ok(examples > 40, `only ${examples} examples checked`)
+})
+
+test("requests are described as the wire carries them: no value read through a transform is documented as `{}`", () => {
+  const document = apiDocument() as Json
+  const empty: string[] = []
+  for (const [name, component] of Object.entries(document.components.schemas as Json)) {
+    // the document's own schema is open on purpose: its parts are the OpenAPI specification's
+    if (name === 'OpenApiDocument') continue
+    for (const { schema, pointer } of schemasUnder(component, `/components/schemas/${name}`)) if (Object.keys(schema).length === 0) empty.push(pointer)
+  }
+  assert.deepEqual(empty, [])
+  // the amount value of a request: a decimal as a string or a number, with its pattern and examples
+  const value = document.components.schemas.AmountRequest.properties.value
+  assert.deepEqual(value.anyOf.map((s: Json) => s.type), ['string', 'number'])
+  assert.ok(value.anyOf[0].pattern && value.examples.length, JSON.stringify(value))
+  assert.equal(document.components.schemas.BillRequest.properties.expirationDateTime.type, 'string')
+  assert.deepEqual(
+    document.components.schemas.PaymentRequest.properties.paymentMethod.oneOf.map((s: Json) => s.$ref),
+    ['Card', 'Token', 'Recurrent', 'Mobile'].map((t) => `#/components/schemas/${t}PaymentMethod`),
+  )
+})
+
+test("answers are closed: every object of an answer's schema says additionalProperties false", () => {
+  const document = apiDocument() as Json
+  const answers = new Set<string>(['Error'])
+  for (const { media, pointer } of mediaTypes(document)) if (pointer.includes('/responses/200/') && media.schema.$ref) answers.add(media.schema.$ref.split('/').pop()!)
+  answers.delete('OpenApiDocument')
+  const open: string[] = []
+  const seen = new Set<string>()
+  const visit = (name: string) => {
+    if (seen.has(name)) return
+    seen.add(name)
+    for (const { schema, pointer } of schemasUnder(document.components.schemas[name], `/components/schemas/${name}`)) {
+      if (schema.type === 'object' && schema.additionalProperties !== false && !schema.propertyNames) open.push(pointer)
+      if (typeof schema.$ref === 'string') visit(schema.$ref.split('/').pop()!)
+    }
+  }
+  for (const name of answers) visit(name)
+  assert.ok(seen.has('Payment') && seen.has('Bill') && seen.has('Notification') && seen.has('PaymentNotification'))
+  assert.deepEqual(open, [])
+})
+
+test('every route of app/api is documented, by the route its route.ts serves', async () => {
+  const found: string[] = []
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name)
+      if (entry.isDirectory()) walk(p)
+      else if (entry.name === 'route.ts') found.push(p)
+    }
+  }
+  walk('app/api')
+  // the catch-all 404 and the benchmark's bounds (a 404 outside a benchmark) are no operations
+  const files = found.filter((f) => !f.includes('[...path]') && !f.includes('bench-empty'))
+  const templates = files.map((f) => `/${path.relative('app/api', path.dirname(f)).split(path.sep).join('/')}`.replace(/\[(\w+)\]/g, '{$1}'))
+  assert.deepEqual([...templates].sort(), Object.keys(API_ROUTES).sort())
+  for (const [i, file] of files.entries()) {
+    const module = await import(path.resolve(file))
+    const route = API_ROUTES[templates[i]]
+    for (const method of ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] as const) assert.equal(module[method], route[method], `${file} ${method}`)
+  }
+})
+
+test("the document's servers are the prefixes the service answers under (next.config.mjs rewrites the partner ones to /api)", async () => {
+  const configFile = '../../next.config.mjs'
+  const nextConfig = (await import(configFile)).default as { rewrites(): Promise<{ beforeFiles: { source: string; destination: string }[] }> }
+  const rewrites = await nextConfig.rewrites()
+  const partner = rewrites.beforeFiles.filter((r) => r.destination === '/api/:path*').map((r) => r.source.replace('/:path*', ''))
+  assert.deepEqual([...API_PREFIXES], ['/api', ...partner])
+  assert.deepEqual(
+    (apiDocument().servers as { url: string }[]).map((s) => s.url),
+    API_PREFIXES.map((p) => `{origin}${p}`),
+  )
+})
+
+test('every operation documents its errors by status, in the Error shape with the codes of that status', () => {
+  const document = apiDocument() as Json
+  for (const [p, item] of Object.entries(document.paths as Json))
+    for (const [method, op] of Object.entries(item as Json)) {
+      const statuses = Object.keys(op.responses)
+      assert.ok(statuses.includes('200') && statuses.includes('500'), `${method} ${p}: ${statuses}`)
+      const site = op.security === undefined
+      if (site) for (const s of ['400', '401', '403', '429']) assert.ok(statuses.includes(s), `${method} ${p} lacks ${s}`)
+      if (op.requestBody) for (const s of ['413', '415']) assert.ok(statuses.includes(s), `${method} ${p} lacks ${s}`)
+      for (const status of statuses.filter((s) => s !== '200')) {
+        const name = op.responses[status].$ref.split('/').pop()
+        const codes: string[] = document.components.responses[name].content['application/json'].schema.allOf[1].properties.errorCode.enum
+        assert.ok(codes.length > 0)
+      }
+    }
+  assert.deepEqual(
+    Object.keys(document.paths).flatMap((p) => Object.keys(document.paths[p]).map((m) => `${m.toUpperCase()} ${p}`)),
+    [
+      'GET /sites/{siteId}/payments/{paymentId}',
+      'PUT /sites/{siteId}/payments/{paymentId}',
+      'POST /sites/{siteId}/payments/{paymentId}/complete',
+      'GET /sites/{siteId}/payments/{paymentId}/captures/{captureId}',
+      'PUT /sites/{siteId}/payments/{paymentId}/captures/{captureId}',
+      'GET /sites/{siteId}/payments/{paymentId}/refunds/{refundId}',
+      'PUT /sites/{siteId}/payments/{paymentId}/refunds/{refundId}',
+      'GET /sites/{siteId}/payments/{paymentId}/refunds',
+      'GET /sites/{siteId}/bills/{billId}',
+      'PUT /sites/{siteId}/bills/{billId}',
+      'GET /sites/{siteId}/bills/{billId}/details',
+      'GET /sites/{siteId}/notifications',
+      'POST /sites/{siteId}/notifications/{notificationId}/resend',
+      'GET /health',
+      'GET /openapi.json',
+    ],
+  )
+})
