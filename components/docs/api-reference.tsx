@@ -143,7 +143,7 @@ function Operation({ document, path, method, op }: { document: OpenApiDocument; 
       </h3>
       <p>
         <strong>{op.summary}</strong>
-        {op.security?.length === 0 ? ' — no token' : null}
+        {op.security?.length === 0 ? ' — no token' : op.security?.some((s: Json) => 'metricsToken' in s) ? ' — the METRICS_TOKEN setting as bearer token' : null}
       </p>
       <Markdown text={op.description} />
       {parameters.length ? (
@@ -177,6 +177,7 @@ function Operation({ document, path, method, op }: { document: OpenApiDocument; 
           const response = resolve(document, r)
           const codes = errorCodesOf(response)
           const media = response.content?.['application/json']
+          const text = media ? undefined : Object.keys(response.content ?? {})[0]
           return (
             <li key={status}>
               <span className="docs-status">{status}</span>
@@ -195,7 +196,7 @@ function Operation({ document, path, method, op }: { document: OpenApiDocument; 
                 </>
               ) : (
                 <>
-                  {media ? <TypeOf schema={media.schema} /> : null}
+                  {media ? <TypeOf schema={media.schema} /> : text ? <code>{text}</code> : null}
                   <p className="docs-note">
                     <Text parts={markdownInline(response.description)} />
                   </p>

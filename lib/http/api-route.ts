@@ -61,6 +61,10 @@ export interface EndpointDoc {
   errors?: ErrorCode[]
   requestExamples?: Record<string, Example>
   responseExamples?: Record<string, Example>
+  /** an answer that is not JSON (the endpoint returns a TextReply, and has no `response` schema): its type and an example */
+  textResponse?: { contentType: string; example: string }
+  /** a public endpoint's own token (a security scheme of the document) instead of none */
+  security?: 'metricsToken'
 }
 
 export interface Endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType, R extends z.core.$ZodType = z.core.$ZodType> {

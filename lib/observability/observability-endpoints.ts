@@ -16,11 +16,27 @@ function opensMetrics(authorization: string | null, metricsToken: string): boole
   return m !== null && timingSafeEqual(digest(m[1]), digest(metricsToken))
 }
 
+/** GET /api/ready's answer */
+export const readySchema = z.strictObject({ status: z.literal('ready') }).meta({ id: 'Ready', description: 'the instance takes requests' })
+
 export const metricsRoute = apiRoute({
   GET: endpoint({
     params: z.object({}),
     // not a site's endpoint: its own token, never a site's
     access: 'public',
+    doc: {
+      operationId: 'metrics',
+      tag: 'Service',
+      summary: 'Metrics (Prometheus)',
+      description:
+        "The instance's metrics in Prometheus' text format, for its scraper. Off (404, like an unknown path) unless the instance has `METRICS_TOKEN`; then that token is the bearer (a site's token is a 401). Requests by route template and status, payments, captures and refunds by status, notification deliveries, the outbox backlog, scheduler lag, the database pool and the process.",
+      security: 'metricsToken',
+      errors: ['auth.unauthorized', 'payin.resource.not.found'],
+      textResponse: {
+        contentType: 'text/plain; version=0.0.4',
+        example: '# HELP payin_payments Payments in the database by status\n# TYPE payin_payments gauge\npayin_payments{status="COMPLETED"} 42\n',
+      },
+    },
     handle: async ({ req }) => {
       const { metricsToken } = settings()
       // off unless configured: the same 404 as any unknown path
@@ -37,10 +53,20 @@ export const readinessRoute = apiRoute({
   GET: endpoint({
     params: z.object({}),
     access: 'public',
+    response: readySchema,
+    doc: {
+      operationId: 'ready',
+      tag: 'Service',
+      summary: 'Readiness',
+      description:
+        'No token. 200 when the instance should be sent requests; 503 while it drains for a shutdown, its database does not answer, or migrations run or are pending (the description says which). `/health` is the liveness check.',
+      errors: ['service.unavailable'],
+      responseExamples: { ready: { summary: 'Ready', value: { status: 'ready' } } },
+    },
     handle: async () => {
       const r = await readiness()
       if (!r.ready) throw serviceUnavailable(r.reason)
-      return { status: 'ready' }
+      return { status: 'ready' as const }
     },
   }),
 })

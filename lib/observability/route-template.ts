@@ -10,6 +10,8 @@ const TEMPLATES = [
   '/api/health',
   '/api/ready',
   '/api/metrics',
+  '/api/openapi.json',
+  '/docs',
   '/api/bench-empty',
   '/api/sites/{siteId}/payments/{paymentId}',
   '/api/sites/{siteId}/payments/{paymentId}/complete',

@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { billDetailsRoute, billRoute } from '../bills/bill-endpoints'
 import { healthRoute } from '../health'
+import { metricsRoute, readinessRoute } from '../observability/observability-endpoints'
 import { ERROR_CODES, errorSchema, type ErrorCode } from '../http/api-error'
 import { apiRoute, endpoint, Reply, type AnyEndpoint, type ApiRoute, type Example, type Method } from '../http/api-route'
 import { captureNotificationSchema, paymentNotificationSchema, refundNotificationSchema } from '../notifications/notification-body'
@@ -58,6 +59,8 @@ export const API_ROUTES: Record<string, ApiRoute> = {
   '/sites/{siteId}/notifications': notificationsRoute,
   '/sites/{siteId}/notifications/{notificationId}/resend': resendRoute,
   '/health': healthRoute,
+  '/ready': readinessRoute,
+  '/metrics': metricsRoute,
   '/openapi.json': openApiRoute,
 }
 
@@ -70,7 +73,7 @@ const TAGS = [
   { name: 'Refunds', description: 'Partial and full refunds, and reversals of uncaptured payments.' },
   { name: 'Bills', description: 'Bills with a hosted payment page (`payUrl`).' },
   { name: 'Notifications', description: 'The notifications the service posts to the merchant (see the webhooks), and their deliveries.' },
-  { name: 'Service', description: 'Health and this document.' },
+  { name: 'Service', description: 'Health, readiness, metrics and this document.' },
 ]
 
 const METHOD_ORDER: Method[] = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS']
@@ -176,7 +179,7 @@ function pathParameter(shared: Shared, name: string, schema: z.core.$ZodType): J
 function operation(shared: Shared, path: string, method: Method, e: AnyEndpoint): Json {
   const doc = e.doc
   if (!doc) throw new Error(`${method} ${path}: no doc`)
-  if (!e.response) throw new Error(`${method} ${path}: no response schema`)
+  if (!e.response && !doc.textResponse) throw new Error(`${method} ${path}: no response schema`)
   const site = e.access === undefined || e.access === 'site'
   if (!site && e.access !== 'public') throw new Error(`${method} ${path}: only site and public endpoints belong to the API`)
   const shape = e.params instanceof z.ZodObject ? (e.params.shape as Record<string, z.core.$ZodType>) : {}
@@ -185,14 +188,20 @@ function operation(shared: Shared, path: string, method: Method, e: AnyEndpoint)
   const codes = [...new Set<ErrorCode>([...(site ? SITE_ENDPOINT : []), ...(e.body ? WITH_BODY : []), ...(doc.errors ?? []), ...ANY_ENDPOINT])]
   const byStatus = new Map<number, ErrorCode[]>([[HEADERS_TOO_LARGE, ['http.message.conversion.failed']]])
   for (const c of codes) byStatus.set(ERROR_CODES[c].status, [...(byStatus.get(ERROR_CODES[c].status) ?? []), c])
-  const responseId = idOf(e.response, `${method} ${path}`)
-  const responseSchema = z.globalRegistry.get(e.response)
+  const text = doc.textResponse
+  const ok: Json = text
+    ? { description: doc.summary, headers: TRACE_HEADERS, content: { [text.contentType]: { schema: { type: 'string' }, example: text.example } } }
+    : {
+        description: (z.globalRegistry.get(e.response!)?.description as string | undefined) ?? doc.summary,
+        headers: TRACE_HEADERS,
+        content: { 'application/json': { schema: ref(idOf(e.response!, `${method} ${path}`)), ...examplesOf(doc.responseExamples) } },
+      }
   return {
     operationId: doc.operationId,
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
     tags: [doc.tag],
-    ...(site ? {} : { security: [] }),
+    ...(site ? {} : { security: doc.security ? [{ [doc.security]: [] }] : [] }),
     ...(names.length
       ? { parameters: names.map((name) => pathParameter(shared, name, shape[name])) }
       : {}),
@@ -206,11 +215,7 @@ function operation(shared: Shared, path: string, method: Method, e: AnyEndpoint)
         }
       : {}),
     responses: {
-      '200': {
-        description: typeof responseSchema?.description === 'string' ? responseSchema.description : doc.summary,
-        headers: TRACE_HEADERS,
-        content: { 'application/json': { schema: ref(responseId), ...examplesOf(doc.responseExamples) } },
-      },
+      '200': ok,
       ...Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, c]) => [String(status), errorResponse(shared, status, c)])),
     },
   }
@@ -266,7 +271,7 @@ const NT = '2026-11-23T12:04:05+00:00'
 
 const DESCRIPTION = `The merchant API of the payin sandbox: payments (card, token, recurrent, mobile balance), payer authentication, captures, refunds, bills with a hosted payment page, and the notifications the service posts. No card network is connected: the sandbox acquirer decides every outcome from the card number (see the README's test cards).
 
-Every request but \`/health\` and \`/openapi.json\` carries \`Authorization: Bearer <token>\` of the site in the path. Bodies are JSON (\`Content-Type: application/json\`, parameters allowed). Unknown fields are ignored. Ids in paths are 1–200 characters of \`A-Za-z0-9._:-\`, chosen by the merchant and unique within the site. A PUT is idempotent: the same id with the same request answers the resource as it is now, with another request it is a 409.
+Every request but \`/health\`, \`/ready\`, \`/metrics\` (its own token) and \`/openapi.json\` carries \`Authorization: Bearer <token>\` of the site in the path. Bodies are JSON (\`Content-Type: application/json\`, parameters allowed). Unknown fields are ignored. Ids in paths are 1–200 characters of \`A-Za-z0-9._:-\`, chosen by the merchant and unique within the site. A PUT is idempotent: the same id with the same request answers the resource as it is now, with another request it is a 409.
 
 The same operations answer under \`/api\`, \`/partner/payin/v1\` and \`/partner/v1\` (the servers below). The service's other paths — the hosted payment page (\`/pay/…\`), the emulated 3-D Secure access-control page (\`/acs\`), the merchant dashboard and its actions (\`/dashboard/…\`) — are pages for people, not part of this API.
 
@@ -368,6 +373,11 @@ export function buildApiDocument(): OpenApiDocument {
           type: 'http',
           scheme: 'bearer',
           description: "A token of the site in the path: `npm run site -- create <siteId>` prints one (and `npm start` one of the demo site); the dashboard's settings make more. A token of another site is a 403.",
+        },
+        metricsToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "The instance's `METRICS_TOKEN` setting (GET /metrics only; a site's token does not open it).",
         },
       },
       headers: {

@@ -66,6 +66,7 @@ export function curlOf(path: string, method: string, op: Json): string {
   const lines = [`curl -s${method.toUpperCase() === 'GET' ? '' : ` -X ${method.toUpperCase()}`} "${url}"`]
   const headers: string[] = []
   if (op.security === undefined) headers.push('-H "Authorization: Bearer $TOKEN"')
+  else if (op.security.some((s: Json) => 'metricsToken' in s)) headers.push('-H "Authorization: Bearer $METRICS_TOKEN"')
   const media = op.requestBody?.content?.['application/json']
   const example = media?.examples ? (Object.values(media.examples)[0] as Json | undefined)?.value : undefined
   if (op.requestBody) headers.push("-H 'Content-Type: application/json'")

@@ -104,7 +104,13 @@ export function answerChecker(document: Json) {
         responsePointer = response.$ref.slice(1)
         response = responsePointer.split('/').slice(1).reduce((o: Json, k: string) => o[k.replaceAll('~1', '/').replaceAll('~0', '~')], document)
       }
-      if (!response.content?.['application/json']) return null
+      const types = Object.keys(response.content ?? {})
+      if (!types.length) return null
+      if (!response.content['application/json']) {
+        // an answer that is not JSON (the metrics' text): its type is checked
+        const type = (a.contentType ?? '').toLowerCase().replace(/\s+/g, '')
+        return types.some((t) => type.startsWith(t.toLowerCase().replace(/\s+/g, ''))) ? null : `${what} with Content-Type ${a.contentType}, not the documented ${types.join(' or ')}`
+      }
       if (!json) return `${what} with Content-Type ${a.contentType}, not the documented application/json`
       pointer = `${responsePointer}/content/application~1json/schema`
     } else {

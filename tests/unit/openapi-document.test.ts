@@ -180,6 +180,8 @@ test('every operation documents its errors by status, in the Error shape with th
       'GET /sites/{siteId}/notifications',
       'POST /sites/{siteId}/notifications/{notificationId}/resend',
       'GET /health',
+      'GET /ready',
+      'GET /metrics',
       'GET /openapi.json',
     ],
   )
