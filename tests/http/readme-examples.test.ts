@@ -1,6 +1,8 @@
 // The README's shell examples run as printed, in order, from a fresh start: a database of their own
 // (migrated, with the demo site and a token, as `npm start` leaves it) and an instance of the service on
-// it. Only the host (http://localhost:3000) and the demo token (sk_…) are replaced. Each command must
+// it, with the default settings the README describes. Only the host (http://localhost:3000) and the tokens
+// npm start makes (the demo site's sk_…, and data/metrics.token) are replaced; the shell has no setting of the
+// suite's, only DATABASE_URL and SECRET_KEY, so the site command reaches this database. Each command must
 // exit 0, each of its curl requests answer the status its comment names (else 2xx), the answer's
 // status be the one named, and an answer printed in a ```json block match it (tests/support/readme-examples.ts).
 // The instance runs no notification worker, so the examples' https://shop.example URLs are never
@@ -41,7 +43,17 @@ async function admin(sqlText: string): Promise<void> {
 before(async () => {
   await admin(`CREATE DATABASE ${database}`)
   await applyMigrations(databaseUrl)
-  instance = await startInstance(port, { DATABASE_URL: databaseUrl, PUBLIC_BASE_URL: base, NOTIFICATIONS_WORKER: 'off', METRICS_TOKEN: metricsToken })
+  instance = await startInstance(port, {
+    DATABASE_URL: databaseUrl,
+    PUBLIC_BASE_URL: base,
+    METRICS_TOKEN: metricsToken,
+    NOTIFICATIONS_WORKER: 'off',
+    // the settings the README's examples assume are the defaults, not the suite's
+    MOBILE_OPERATOR_DELAY_MS: '3000',
+    THREE_DS_TIMEOUT_MS: '900000',
+    SANDBOX_OTP_CODE: '1234',
+    RATE_LIMIT_PER_MINUTE: '6000',
+  })
 })
 
 after(async () => {
@@ -69,7 +81,8 @@ async function runInBash(commands: ExampleCommand[], env: Record<string, string>
     ].join('\n')
     fs.writeFileSync(path.join(dir, 'readme.sh'), script)
     const { stdout } = await promisify(execFile)('bash', [path.join(dir, 'readme.sh')], {
-      env: { ...process.env, ...env },
+      // a newcomer's shell: none of the suite's settings, only where the commands reach the database
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? os.tmpdir(), LANG: 'C.UTF-8', ...env } as unknown as NodeJS.ProcessEnv,
       encoding: 'utf8',
       maxBuffer: 16 * 1024 * 1024,
       timeout: 10 * 60_000,
@@ -94,10 +107,10 @@ test("the README's examples run as printed, in order, on a fresh start", { timeo
   const token = created.stdout.trimEnd().split('\n').at(-1)!
   assert.match(token, /^sk_/)
 
-  const text = withService(readmeText(), base, token)
+  const text = withService(readmeText(), { base, token, metricsToken })
   const commands = readmeCommands(text)
   assert.ok(commands.length >= 30, `only ${commands.length} commands found in the README`)
-  const ran = await runInBash(commands, { DATABASE_URL: databaseUrl, METRICS_TOKEN: metricsToken })
+  const ran = await runInBash(commands, { DATABASE_URL: databaseUrl, SECRET_KEY: process.env.SECRET_KEY! })
 
   const problems: string[] = []
   commands.forEach((c, i) => {

@@ -4,7 +4,8 @@
 // the reading itself.
 //
 // What a command is expected to answer comes from the comment lines right after it:
-//   # 400 {"errorCode":…}              the HTTP status of the command's curl request(s)
+//   # 400 {"errorCode":…}              the HTTP status of the command's curl request(s) (a status
+//                                      then a JSON answer, an error code, or nothing)
 //   # status COMPLETED, reason X …     the answer's status.value (and status.reason)
 //   # {…,"status":{"value":"WAITING"…   the same, from a JSON fragment
 // Without a status line a curl request must answer 2xx. A ```json block right after a ```sh block is
@@ -35,9 +36,16 @@ export function readmeText(path = 'README.md'): string {
   return fs.readFileSync(path, 'utf8')
 }
 
-/** the README as it runs somewhere else: the service at `base` instead of http://localhost:3000, and the demo token printed by npm start */
-export function withService(text: string, base: string, token: string): string {
-  return text.replaceAll('http://localhost:3000', base).replaceAll('TOKEN=sk_…', `TOKEN=${token}`)
+/**
+ * The README as it runs against another service than a newcomer's `npm start`: the service at `base`
+ * instead of http://localhost:3000, the demo token `npm start` printed, and the metrics token it keeps in
+ * data/metrics.token.
+ */
+export function withService(text: string, o: { base: string; token: string; metricsToken: string }): string {
+  return text
+    .replaceAll('http://localhost:3000', o.base)
+    .replaceAll('TOKEN=sk_…', `TOKEN=${o.token}`)
+    .replaceAll('$(cat data/metrics.token)', o.metricsToken)
 }
 
 /** the commands, in README order */
@@ -134,7 +142,8 @@ export function splitCommands(lines: string[], firstLine: number): ExampleComman
   return out
 }
 
-const STATUS_LINE = /^#\s+(?:(\d{3})\b\s*)?(?:status ([A-Z][A-Z_]+)(?:, reason ([A-Z][A-Z_0-9]+))?)?/
+// `# 400 {…`, `# 409 payin.request.conflict`, `# 404` alone: an HTTP status (not `# 100 ms …`)
+const STATUS_LINE = /^#\s+(?:([1-5]\d\d)(?=\s*$|\s+[{[]|\s+[a-z]+\.[a-z.-]+)\s*)?(?:status ([A-Z][A-Z_]+)(?:, reason ([A-Z][A-Z_0-9]+))?)?/
 const STATUS_FRAGMENT = /"status":\{"value":"([A-Z_]+)"(?:,[^}]*?"reason":"([A-Z_0-9]+)")?/
 
 function annotate(c: ExampleCommand, comment: string): void {

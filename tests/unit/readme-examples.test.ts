@@ -17,11 +17,15 @@ test('a command goes on over a trailing backslash and a newline inside quotes; #
       '# {"paymentId":"p",…,"status":{"value":"WAITING",…}}',
       'echo done # status COMPLETED (a failed check: DECLINED, reason DECLINED_BY_MPI)',
       '# status COMPLETED (a failed check: DECLINED, reason DECLINED_BY_MPI)',
+      'curl -s "$BASE/w"',
+      '# 100 ms or so, then 409 payin.request.conflict',
+      'curl -s "$BASE/v"',
+      '# 409 payin.request.conflict: the same id, another request',
     ],
     10,
   )
   // (the quote in "it's" closes the single-quoted string: the shell reads it the same way)
-  assert.equal(cmds.length, 4)
+  assert.equal(cmds.length, 6)
   assert.equal(cmds[0].line, 10)
   assert.equal(cmds[0].httpStatus, 400)
   assert.equal(cmds[0].text.split('\n').length, 3)
@@ -31,6 +35,8 @@ test('a command goes on over a trailing backslash and a newline inside quotes; #
   assert.equal(cmds[3].text, 'echo done')
   assert.equal(cmds[3].statusValue, 'COMPLETED')
   assert.equal(cmds[3].statusReason, undefined)
+  assert.equal(cmds[4].httpStatus, undefined, 'a number that is no status')
+  assert.equal(cmds[5].httpStatus, 409)
 })
 
 test('an unclosed quote is an error, not a silently merged command', () => {
@@ -51,7 +57,7 @@ test('a printed answer matches where the README abbreviates, and nowhere else', 
 })
 
 test("the README's examples: enough of them, and no placeholder left to fill in", () => {
-  const commands = readmeCommands(withService(readmeText(), 'http://127.0.0.1:1', 'sk_test'))
+  const commands = readmeCommands(withService(readmeText(), { base: 'http://127.0.0.1:1', token: 'sk_test', metricsToken: 'm' }))
   assert.ok(commands.length >= 30, `${commands.length} commands`)
   for (const c of commands) {
     assert.ok(!c.text.includes('…'), `README line ${c.line}: a placeholder (…) in a command that runs: ${c.text}`)
