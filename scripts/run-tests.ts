@@ -71,15 +71,17 @@ function nodeTests(label: string, testFiles: string[], env: Record<string, strin
   log(`${label}: ${totals.passed - before.passed} passed, ${totals.failed - before.failed} failed`)
 }
 
-/** Debian's Chromium for the browser tests, installed with apt-get when missing */
-function ensureChromium(): void {
-  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-  if (fs.existsSync(chromium)) return
-  if (process.getuid?.() !== 0) throw new Error(`${chromium} is missing: install Debian's chromium package (apt-get install chromium)`)
-  log('installing Chromium (apt-get install chromium) ...')
+/** a program from Debian's package, installed with apt-get when missing (as root; else a clear error) */
+function ensureDebianPackage(file: string, pkg: string): void {
+  if (fs.existsSync(file)) return
+  if (process.getuid?.() !== 0) throw new Error(`${file} is missing: install Debian's ${pkg} package (apt-get install ${pkg})`)
+  log(`installing ${pkg} (apt-get install ${pkg}) ...`)
   execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'] })
-  execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+  execFileSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
 }
+
+/** Debian's Chromium for the browser tests */
+const ensureChromium = () => ensureDebianPackage(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', 'chromium')
 
 /** runs the Playwright journeys in e2e/ and adds their counts to the totals */
 function browserTests(env: Record<string, string>): void {
@@ -252,6 +254,8 @@ async function httpTests(o: { label: string; databaseUrl: string; serverLog: str
     }
     // the page-weight test loads the payment page in Chromium
     if (files('tests/http').some((f) => f.includes('page-weight'))) ensureChromium()
+    // the README's examples run with curl
+    if (files('tests/http').some((f) => f.includes('readme-examples'))) ensureDebianPackage('/usr/bin/curl', 'curl')
     // every answer the HTTP tests receive is checked against the OpenAPI document (tests/support/openapi-check.ts)
     nodeTests(o.label, files('tests/http'), testEnv, ['./tests/support/openapi-check.ts'])
     if (o.browser) browserTests(testEnv)
