@@ -27,7 +27,8 @@ async function databaseDump(): Promise<string> {
   await client.connect()
   const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE NOT datistemplate AND datname <> 'postgres'")
   await client.end()
-  assert.ok(rows.length >= 2, 'the suite and the stress test each have a database')
+  // (the run on PostgreSQL 15 has no stress test)
+  assert.ok(rows.length >= (process.env.STRESS_DATABASE_URL ? 2 : 1), 'the suite and the stress test each have a database')
   let dump = ''
   for (const { datname } of rows) dump += await dumpOf(main.replace(/\/[^/?]+(\?|$)/, `/${datname}$1`))
   return dump
