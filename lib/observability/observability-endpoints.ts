@@ -59,7 +59,7 @@ export const readinessRoute = apiRoute({
       tag: 'Service',
       summary: 'Readiness',
       description:
-        'No token. 200 when the instance should be sent requests; 503 while it drains for a shutdown, its database does not answer, or migrations run or are pending (the description says which). `/health` is the liveness check.',
+        "No token. 200 when the instance should be sent requests; 503 while it drains for a shutdown, its database does not answer, or a migration of this version is not applied yet, whether being applied or pending (the description says which); a newer version's migrations do not count. `/health` is the liveness check.",
       errors: ['service.unavailable'],
       responseExamples: { ready: { summary: 'Ready', value: { status: 'ready' } } },
     },
