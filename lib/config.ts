@@ -55,7 +55,7 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     timeZone,
     secretKey: env.SECRET_KEY ?? '',
     databasePoolSize: Math.max(1, Number(env.DATABASE_POOL_SIZE ?? 10) || 10),
-    metricsToken: env.METRICS_TOKEN ?? '',
+    metricsToken: metricsToken(env.METRICS_TOKEN),
     threeDSTimeoutMs: positive(env.THREE_DS_TIMEOUT_MS, 15 * 60_000),
     rateLimitPerMinute: Math.max(0, Number(env.RATE_LIMIT_PER_MINUTE ?? 6000) || 0),
     otpCode: env.SANDBOX_OTP_CODE || '1234',
@@ -77,6 +77,17 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       windowSeconds: Math.min(positive(env.DASHBOARD_SIGN_IN_WINDOW_SECONDS, 900, true), 1e9),
     },
   }
+}
+
+/** the shortest METRICS_TOKEN taken: a bearer token anyone who reaches the port may guess at */
+export const METRICS_TOKEN_MIN_LENGTH = 16
+
+/** METRICS_TOKEN without the spaces and line ends around it ('' when unset or blank: metrics off); too short, refused */
+function metricsToken(text: string | undefined): string {
+  const token = (text ?? '').trim()
+  if (token && token.length < METRICS_TOKEN_MIN_LENGTH)
+    throw new Error(`METRICS_TOKEN has ${token.length} characters, fewer than ${METRICS_TOKEN_MIN_LENGTH}: use a long random value (openssl rand -hex 32), or leave it unset to turn metrics off`)
+  return token
 }
 
 /** a positive number (an integer, when asked) of the environment, else the default */

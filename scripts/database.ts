@@ -4,6 +4,7 @@
 // migrations are applied either way.
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
+import path from 'node:path'
 import { applyMigrations } from '../lib/db/migrations.ts'
 import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
 
@@ -52,4 +53,26 @@ export function secretKey(): string {
     process.env.SECRET_KEY = fs.readFileSync(file, 'utf8').trim()
   }
   return process.env.SECRET_KEY
+}
+
+/** where METRICS_TOKEN comes from for `npm start` (see metricsToken) */
+export type MetricsTokenSource = 'environment' | 'file' | 'off'
+
+/**
+ * METRICS_TOKEN opens GET /api/metrics. Unset, one is made once and kept in `file` (data/metrics.token,
+ * mode 0600, like data/secret.key) and put into `env`, so that `npm start` gives working metrics; set, it
+ * is used as it is; set empty (`METRICS_TOKEN=`), metrics stay off. A bare scripts/http-server.ts (a
+ * container given its environment only) never reads the file: there metrics are off unless it is set.
+ */
+export function metricsToken(env: Record<string, string | undefined> = process.env, file = 'data/metrics.token'): MetricsTokenSource {
+  if (env.METRICS_TOKEN !== undefined) return env.METRICS_TOKEN.trim() ? 'environment' : 'off'
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' })
+  } catch (e) {
+    // made before (or by another start at this moment): kept
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+  }
+  env.METRICS_TOKEN = fs.readFileSync(file, 'utf8').trim()
+  return 'file'
 }

@@ -11,6 +11,7 @@ import { admitTarget, clientAddress, CLIENT_ADDRESS_HEADER, markFrontDoor } from
 import { CLIENT_CLOSED, describeFailure, logLine } from '../lib/http/request-log.ts'
 import { payFormScript } from '../lib/pay-form/pay-form-script.ts'
 import { newRequestId, newTraceId } from '../lib/http/trace-id.ts'
+import { settings } from '../lib/config.ts'
 import { markDraining } from '../lib/observability/draining.ts'
 import { metrics, recordRefusedMessage, recordRequest } from '../lib/observability/metrics.ts'
 
@@ -32,12 +33,11 @@ function answerError(res: http.ServerResponse, err: ApiError, method: string | u
 
 /**
  * Counts and times the request in the metrics once its answer is sent or its connection closes: under
- * its route's template (from the target as received, so front-door refusals count too); a request whose
- * client left before any answer was started counts as 499.
+ * the template of the route its target reaches (the target the front door admitted, as Next.js sees it;
+ * for a refusal, the target as received, so refusals count too); a request whose client left before any
+ * answer was started counts as 499.
  */
-function measure(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const started = performance.now()
-  const target = req.url ?? ''
+function measure(req: http.IncomingMessage, res: http.ServerResponse, started: number, target: string): void {
   res.once('close', () => {
     const status = res.headersSent ? res.statusCode : CLIENT_CLOSED
     recordRequest(req.method, target, status, (performance.now() - started) / 1000)
@@ -45,6 +45,13 @@ function measure(req: http.IncomingMessage, res: http.ServerResponse): void {
 }
 
 async function main() {
+  // a setting that is wrong (METRICS_TOKEN too short, an unknown SERVICE_TIME_ZONE): one line, no start
+  try {
+    settings()
+  } catch (e) {
+    console.error(`[payin] ${(e as Error).message}`)
+    process.exit(1)
+  }
   // the payment page's script (production): read now, as Next.js takes its list of public files; missing, no start
   if (!dev) process.env.PAY_FORM_SCRIPT = payFormScript()
   const app = next({ dev, dir: process.cwd(), hostname: host ?? 'localhost', port })
@@ -56,8 +63,9 @@ async function main() {
 
   let stopping = false
   const server = http.createServer((req, res) => {
-    measure(req, res)
+    const started = performance.now()
     const admitted = admitTarget(req.url ?? '')
+    measure(req, res, started, admitted.pass ? admitted.url : (req.url ?? ''))
     if (!admitted.pass) {
       // the body is not read: the connection closes after the answer
       res.shouldKeepAlive = false

@@ -4,13 +4,22 @@
 // in development mode (compiles on request, hot reload) behind the same front door, on the same database.
 import { spawn } from 'node:child_process'
 import { buildIfChanged } from './app-build.ts'
-import { openDatabase, secretKey } from './database.ts'
+import { settings } from '../lib/config.ts'
+import { metricsToken, openDatabase, secretKey } from './database.ts'
 
 const log = (line: string) => console.log(`[payin] ${line}`)
 const port = Number(process.env.PORT || 3000)
 const dev = process.argv.includes('--dev')
 
 async function main() {
+  const metrics = metricsToken()
+  // a setting that is wrong (METRICS_TOKEN too short, an unknown SERVICE_TIME_ZONE): one line, no start
+  try {
+    settings()
+  } catch (e) {
+    console.error(`[payin] ${(e as Error).message}`)
+    process.exit(1)
+  }
   if (!dev) await buildIfChanged(log)
   const database = await openDatabase(log)
   const { db, closeDb } = await import('../lib/db/client.ts')
@@ -29,6 +38,10 @@ async function main() {
   log(`demo site id: ${demo}`)
   if (token) log(`demo site token (shown once): ${token}`)
   else log(`demo site token: printed at the first start; make another with: npm run site -- create ${demo}`)
+  // the token itself is never printed: the command reads it where it is
+  if (metrics === 'file') log(`metrics: curl -H "Authorization: Bearer $(cat data/metrics.token)" ${base}/api/metrics`)
+  else if (metrics === 'environment') log(`metrics: curl -H "Authorization: Bearer $METRICS_TOKEN" ${base}/api/metrics`)
+  else log('metrics: off (METRICS_TOKEN is empty)')
   log(`notifications: npm run site -- notify ${demo} <url> sets where they go; npm run site -- secret ${demo} shows their signing secret`)
 
   let stopping = false

@@ -10,7 +10,7 @@ import { logLine } from '../http/request-log'
 export type Db = PrismaClient
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>
 
-const holder = globalThis as unknown as { payinDb?: PrismaClient; payinPool?: pg.Pool; payinProbePool?: pg.Pool }
+const holder = globalThis as unknown as { payinDb?: PrismaClient; payinPool?: pg.Pool; payinProbePools?: Partial<Record<Probe, pg.Pool>> }
 
 /**
  * Statements are prepared once per connection (a named statement: PostgreSQL parses it once, and
@@ -52,38 +52,47 @@ export function poolStats(): { max: number; total: number; idle: number; waiting
 /** how long a probe may wait for its connection, and its statement may run */
 export const PROBE_TIMEOUT_MS = 2000
 
+/** who reads on a probe connection: each has its own, so that a slow scrape never holds up readiness */
+export type Probe = 'readiness' | 'metrics'
+
 /**
- * The probes' own connection (readiness, the metrics' reads of the database): one, opened when needed and
- * closed after 10 s idle, so that a probe answers within PROBE_TIMEOUT_MS even when the request pool is
- * exhausted, and concurrent probes never take more than that one connection.
+ * A probe's own connection (readiness; the metrics' reads of the database): one each, opened when needed
+ * and closed after 10 s idle, so that a probe answers within PROBE_TIMEOUT_MS even when the request pool
+ * is exhausted or the other probe's statement is slow, and concurrent probes of one kind never take more
+ * than that one connection. Only standard startup parameters are sent (user, database, application_name):
+ * a pooler such as PgBouncer refuses others, so the statement timeout is set per statement (probeQuery).
  */
-function probePool(): pg.Pool {
-  if (!holder.payinProbePool) {
+function probePool(probe: Probe): pg.Pool {
+  const pools = (holder.payinProbePools ??= {})
+  let created = pools[probe]
+  if (!created) {
     const connectionString = process.env.DATABASE_URL
     if (!connectionString) throw new Error('DATABASE_URL is not set')
-    const created = new pg.Pool({
+    created = new pg.Pool({
       connectionString,
       max: 1,
       idleTimeoutMillis: 10_000,
       connectionTimeoutMillis: PROBE_TIMEOUT_MS,
-      statement_timeout: PROBE_TIMEOUT_MS,
-      // and on this side, for a database that stops answering altogether (the connection is then dropped)
+      // on this side, for a database that stops answering altogether (the connection is then dropped)
       query_timeout: PROBE_TIMEOUT_MS + 500,
-      application_name: `payin-${process.pid}-probe`,
+      application_name: `payin-${process.pid}-${probe}`,
     })
-    created.on('error', (e) => logLine({ level: 'warn', kind: 'database', message: `idle probe connection lost: ${e.message}` }))
-    holder.payinProbePool = created
+    created.on('error', (e) => logLine({ level: 'warn', kind: 'database', message: `idle ${probe} probe connection lost: ${e.message}` }))
+    pools[probe] = created
   }
-  return holder.payinProbePool
+  return created
 }
 
 /**
- * Statements (no parameters, or `values` for one) on the probes' connection: each statement's rows, in
- * order. Several statements separated by `;` travel in one round trip.
+ * Statements without parameters on a probe's connection, in one round trip: each statement's rows, in
+ * order. They travel as one simple-query message, which PostgreSQL runs as one transaction, led by
+ * `SET LOCAL statement_timeout` (that transaction's only: nothing stays set on the connection, which
+ * behind a transaction-pooling PgBouncer may next serve another client).
  */
-export async function probeQuery<T>(text: string, values?: unknown[]): Promise<T[][]> {
-  const answer = (await probePool().query({ text, values, types: rowTypes })) as unknown as pg.QueryResult | pg.QueryResult[]
-  return (Array.isArray(answer) ? answer : [answer]).map((r) => r.rows as T[])
+export async function probeQuery<T>(probe: Probe, text: string): Promise<T[][]> {
+  const answer = (await probePool(probe).query({ text: `SET LOCAL statement_timeout = ${PROBE_TIMEOUT_MS};\n${text}`, types: rowTypes })) as unknown as pg.QueryResult[]
+  // the first result is the SET's
+  return answer.slice(1).map((r) => r.rows as T[])
 }
 
 export function db(): PrismaClient {
@@ -101,10 +110,10 @@ export async function closeDb(): Promise<void> {
   // the pool is ended here whether or not Prisma ever connected (its adapter ends only a pool it used)
   await holder.payinDb?.$disconnect()
   await holder.payinPool?.end()
-  await holder.payinProbePool?.end()
+  for (const probe of Object.values(holder.payinProbePools ?? {})) await probe.end()
   holder.payinDb = undefined
   holder.payinPool = undefined
-  holder.payinProbePool = undefined
+  holder.payinProbePools = undefined
 }
 
 // rows as Prisma's $queryRaw gives them: bigint columns as BigInt (pg's default is a string); dates,

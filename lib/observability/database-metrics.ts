@@ -3,16 +3,17 @@
 // at scrape time (every instance shares it, so no instance counts them in memory), and this process's
 // request pool. Added to the registry by the metrics endpoint.
 //
-// Cost of a scrape: one round trip on the probes' own connection (lib/db/client.ts probeQuery: one
-// connection, 2 s statement timeout), two statements. The counts are one pass over the status of every
+// Cost of a scrape: one round trip on the metrics' own probe connection (lib/db/client.ts probeQuery: one
+// connection, not readiness's, 2 s statement timeout), two statements. The counts are one pass over the status of every
 // row of Payment, Capture, Refund and Notification: linear in their rows, but PostgreSQL reads payments
 // and notifications by index-only scans of the existing (seriesRef, status) and (state, nextAttemptAt)
 // indexes (measured: 90 ms for a million payments, 65 ms for a million notifications, 0.13–0.2 s for the
 // whole scrape with both; captures and refunds are fewer and read whole). No index of its own is needed.
 // The outbox's oldest pending notification and the most overdue change are found through the indexes on
 // (state, nextAttemptAt), (dueAt) and (status, expiresAt): under a millisecond. Concurrent scrapes of one
-// process share one read. When the read fails or times out, the database's gauges are left out and
-// payin_db_stats_up is 0; the process's own metrics are still served.
+// process share one read. When the read fails or times out, the database's gauges have no sample at all
+// (an alert on them sees no series, never a 0) and payin_db_stats_up is 0; the process's own metrics
+// are still served.
 import { Gauge, type Registry } from 'prom-client'
 import { poolStats, probeQuery } from '../db/client'
 
@@ -44,7 +45,7 @@ const KNOWN: Record<string, string[]> = {
 }
 
 async function readStats(): Promise<DatabaseStats> {
-  const [counts, [scalars]] = await probeQuery<Record<string, unknown>>(STATS_SQL)
+  const [counts, [scalars]] = await probeQuery<Record<string, unknown>>('metrics', STATS_SQL)
   const rows = counts.map((r) => ({ kind: String(r.kind), status: String(r.status), n: Number(r.n) }))
   const pending = rows.find((r) => r.kind === 'notification' && r.status === 'PENDING')?.n ?? 0
   return { counts: rows, outboxPending: pending, oldestPendingSeconds: Number(scalars.oldestPendingSeconds), schedulerLagSeconds: Number(scalars.schedulerLagSeconds) }
@@ -65,19 +66,29 @@ function currentStats(): Promise<{ stats: DatabaseStats | null; seconds: number 
   return reading
 }
 
-/** a gauge whose value(s) come from the scrape's database read; absent when it failed */
+/**
+ * A gauge whose samples come from the scrape's database read; none at all when it failed. (prom-client's
+ * reset() leaves an unlabelled gauge at 0, which an alert such as `> 600` would read as "all clear".)
+ */
+class StatsGauge extends Gauge<string> {
+  readonly #fill: (g: Gauge<string>, s: DatabaseStats) => void
+
+  constructor(registry: Registry, name: string, help: string, labelNames: string[], fill: (g: Gauge<string>, s: DatabaseStats) => void) {
+    super({ name, help, labelNames, registers: [registry] })
+    this.#fill = fill
+  }
+
+  override async get() {
+    const { stats } = await currentStats()
+    this.reset()
+    if (stats) this.#fill(this, stats)
+    const metric = await super.get()
+    return stats ? metric : { ...metric, values: [] }
+  }
+}
+
 function statsGauge(registry: Registry, name: string, help: string, labelNames: string[], fill: (g: Gauge<string>, s: DatabaseStats) => void): void {
-  new Gauge({
-    name,
-    help,
-    labelNames,
-    registers: [registry],
-    async collect() {
-      const { stats } = await currentStats()
-      this.reset()
-      if (stats) fill(this, stats)
-    },
-  })
+  new StatsGauge(registry, name, help, labelNames, fill)
 }
 
 function countsGauge(registry: Registry, kind: string, name: string, help: string, label: 'status' | 'state'): void {

@@ -7,12 +7,10 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client'
 import { methodLabel, routeTemplate, UNKNOWN_ROUTE } from './route-template'
 
-type HttpLabels = 'method' | 'route' | 'status'
-
 export interface Metrics {
   registry: Registry
-  httpRequests: Counter<HttpLabels>
-  httpDuration: Histogram<HttpLabels>
+  httpRequests: Counter<'method' | 'route' | 'status'>
+  httpDuration: Histogram<'method' | 'route' | 'status_class'>
 }
 
 const KEY = Symbol.for('payin.metrics')
@@ -34,22 +32,31 @@ function createMetrics(): Metrics {
     labelNames: ['method', 'route', 'status'],
     registers: [registry],
   })
+  // Bounded whatever clients send (README: Metrics and readiness): a label set of a histogram costs 15
+  // lines of every scrape, and a client can make method × route × status vary at will (a page answers any
+  // method; any route refuses one with a 4xx). So: by status class, not status, and by method only for
+  // the API's successful answers, whose (method, route) pairs are the API's own (it answers any other
+  // method 405); every other answer by route and status class alone. The counter keeps method and status.
   const httpDuration = new Histogram({
     name: 'payin_http_request_duration_seconds',
-    help: 'Time from a request reaching the server to its answer sent, by method, route template and status',
-    labelNames: ['method', 'route', 'status'],
+    help: "Time from a request reaching the server to its answer sent, by route template and status class (2xx, 3xx, 4xx, 5xx), and by method for the API's 2xx answers",
+    labelNames: ['method', 'route', 'status_class'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   })
   return { registry, httpRequests, httpDuration }
 }
 
-/** one answered request: counted and timed under its route's template, never its path */
+/** `2xx` for 200…299, and so on (a client that left, 499, is `4xx`) */
+export const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`
+
+/** one answered request: counted and timed under its route's template, never its path (see createMetrics for the labels) */
 export function recordRequest(method: string | undefined, target: string, status: number, seconds: number): void {
   const m = metrics()
-  const labels = { method: methodLabel(method), route: routeTemplate(target), status: String(status) }
-  m.httpRequests.inc(labels)
-  m.httpDuration.observe(labels, seconds)
+  const route = routeTemplate(target)
+  m.httpRequests.inc({ method: methodLabel(method), route, status: String(status) })
+  const timed = status >= 200 && status < 300 && route.startsWith('/api/') ? { method: methodLabel(method), route } : { route }
+  m.httpDuration.observe({ ...timed, status_class: statusClass(status) }, seconds)
 }
 
 /** a request Node's HTTP parser refused before it became a request (no method or path to speak of): counted only */

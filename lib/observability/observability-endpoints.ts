@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
 import { settings } from '../config'
 import { notFound, serviceUnavailable, unauthorized } from '../http/api-error'
-import { apiRoute, endpoint, TextReply } from '../http/api-route'
+import { apiRoute, endpoint, TextReply, unknownRoute, type ApiRoute, type RouteHandler } from '../http/api-route'
 import { addDatabaseMetrics } from './database-metrics'
 import { metrics, metricsText } from './metrics'
 import { readiness } from './readiness'
@@ -19,7 +19,7 @@ function opensMetrics(authorization: string | null, metricsToken: string): boole
 /** GET /api/ready's answer */
 export const readySchema = z.strictObject({ status: z.literal('ready') }).meta({ id: 'Ready', description: 'the instance takes requests' })
 
-export const metricsRoute = apiRoute({
+const metricsEndpoints = apiRoute({
   GET: endpoint({
     params: z.object({}),
     // not a site's endpoint: its own token, never a site's
@@ -49,6 +49,20 @@ export const metricsRoute = apiRoute({
   }),
 })
 
+/**
+ * Off (no METRICS_TOKEN), every method answers what an unknown path does (404): a 405 naming `Allow: GET`
+ * would tell the endpoint is there. On, the other methods are 405 as on any route.
+ */
+export const metricsRoute: ApiRoute = {
+  ...metricsEndpoints,
+  ...Object.fromEntries(
+    (['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).map((method): [string, RouteHandler] => [
+      method,
+      (req, ctx) => (settings().metricsToken ? metricsEndpoints[method](req, ctx) : unknownRoute(req, ctx)),
+    ]),
+  ),
+}
+
 export const readinessRoute = apiRoute({
   GET: endpoint({
     params: z.object({}),
@@ -59,7 +73,7 @@ export const readinessRoute = apiRoute({
       tag: 'Service',
       summary: 'Readiness',
       description:
-        'No token. 200 when the instance should be sent requests; 503 while it drains for a shutdown, its database does not answer, or migrations run or are pending (the description says which). `/health` is the liveness check.',
+        "No token. 200 when the instance should be sent requests; 503 while it drains for a shutdown, its database does not answer, or a migration of this version is not applied yet, whether being applied or pending (the description says which); a newer version's migrations do not count. `/health` is the liveness check.",
       errors: ['service.unavailable'],
       responseExamples: { ready: { summary: 'Ready', value: { status: 'ready' } } },
     },

@@ -96,11 +96,20 @@ function match(node: Node, segments: string[], i: number): string | undefined {
   return node.param && match(node.param, segments, i + 1)
 }
 
-/** the template of the route a request target (path and query, as received) reaches; `other` when none */
+/**
+ * The template of the route a request target (path and query: the front door's admitted one) reaches;
+ * `other` when none. Its dot segments are resolved as Next.js resolves them before routing (WHATWG URL:
+ * `/_next/../api/metrics` and `/api/%2e/metrics` are served as `/api/metrics`).
+ */
 export function routeTemplate(target: string): string {
   const q = target.search(/[?#]/)
   let path = q < 0 ? target : target.slice(0, q)
   if (!path.startsWith('/') || path.length > 2048) return UNKNOWN_ROUTE
+  try {
+    path = new URL(`http://n${path}`).pathname
+  } catch {
+    return UNKNOWN_ROUTE
+  }
   // the front door serves `/x/` as `/x`
   while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
   const lower = path.toLowerCase()

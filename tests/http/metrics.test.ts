@@ -4,7 +4,9 @@
 // The instance here has a database of its own (no other test's payments in its counts), no scheduler
 // and no notification worker (a pending notification stays pending, an overdue change stays overdue).
 import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import http from 'node:http'
 import { after, before, test } from 'node:test'
 import pg from 'pg'
 import { applyMigrations } from '../../lib/db/migrations.ts'
@@ -12,13 +14,48 @@ import { ROUTE_TEMPLATES } from '../../lib/observability/route-template.ts'
 import { assertErrorShape, BASE_URL, cardPayment, client, newSite, request, rub, twoStepPayment, uid } from '../support/api.ts'
 import { sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
-import { scrape } from '../support/prometheus.ts'
+import { scrape, type Scrape } from '../support/prometheus.ts'
 
 const port = Number(new URL(BASE_URL).port)
 const DATABASE = 'payin_metrics'
 const TOKEN = randomBytes(24).toString('base64url')
-const POOL_SIZE = 4
+const POOL_SIZE = 2
 let instance: Instance
+
+/** polls `check` until it holds (a deadline, not a sleep: each round asks again at once after 50 ms) */
+async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** the sum of every sample of `name` carrying (at least) these labels */
+const total = (m: Scrape, name: string, labels: Record<string, string>) =>
+  m.samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((n, s) => n + s.value, 0)
+
+/** a GET with its target sent as written (fetch would resolve its dot segments first), on a connection of its own */
+function rawGet(base: string, target: string, headers: Record<string, string> = {}): Promise<number> {
+  const { hostname, port } = new URL(base)
+  return new Promise((resolve, reject) => {
+    const req = http.get({ hostname, port, path: target, headers, agent: false }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode!))
+    })
+    req.on('error', reject)
+  })
+}
+
+/** sessions of the instance waiting for a lock: its request pool's (application_name payin-<pid>), and with `probes` its probes' too (payin-<pid>-…) */
+async function waitingForLocks(watcher: pg.Client, pid: number, probes: boolean): Promise<number> {
+  const { rows } = await watcher.query(
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+     WHERE datname = current_database() AND wait_event_type = 'Lock' AND (application_name = $1 OR ($2 AND starts_with(application_name, $1 || '-')))`,
+    [`payin-${pid}`, probes],
+  )
+  return rows[0].n
+}
 
 before(async () => {
   const main = process.env.DATABASE_URL!
@@ -33,7 +70,8 @@ before(async () => {
   process.env.DATABASE_URL = url
   instance = await startInstance(port + 150, {
     DATABASE_URL: url,
-    METRICS_TOKEN: TOKEN,
+    // as a file or a secret store may give it: the spaces and line end around it are not part of it
+    METRICS_TOKEN: `  ${TOKEN}\n`,
     DATABASE_POOL_SIZE: String(POOL_SIZE),
     SCHEDULER: 'off',
     NOTIFICATIONS_WORKER: 'off',
@@ -42,19 +80,45 @@ before(async () => {
 
 after(() => instance?.kill())
 
-test('off by default: without METRICS_TOKEN the endpoint answers 404 like any unknown path, whatever the token', async () => {
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
+test('off by default: without METRICS_TOKEN the endpoint answers every method what an unknown path does (404, no Allow), whatever the token', async () => {
   // an instance with the default settings (the suite passes its METRICS_TOKEN to the instances it starts)
   const off = await startInstance(port + 155, { METRICS_TOKEN: '', SCHEDULER: 'off', NOTIFICATIONS_WORKER: 'off' })
   try {
-    for (const path of ['/api/metrics', '/partner/v1/metrics']) {
-      assertErrorShape(await request('GET', path, { base: off.base }), 404, 'payin.resource.not.found')
-      assertErrorShape(await request('GET', path, { base: off.base, token: TOKEN }), 404, 'payin.resource.not.found')
+    for (const method of METHODS) {
+      const unknown = await request(method, '/api/no-such-endpoint', { base: off.base })
+      assert.equal(unknown.status, 404, `${method} of an unknown path`)
+      for (const path of ['/api/metrics', '/partner/v1/metrics']) {
+        for (const token of [undefined, TOKEN]) {
+          const a = await request(method, path, { base: off.base, token })
+          assert.equal(a.status, 404, `${method} ${path}`)
+          assert.equal(a.headers.get('allow'), null, `${method} ${path} names the methods it allows`)
+          assert.equal(a.headers.get('content-type'), unknown.headers.get('content-type'))
+          if (method !== 'HEAD') {
+            assertErrorShape(a, 404, 'payin.resource.not.found')
+            assert.equal(a.body.description, unknown.body.description)
+          }
+        }
+      }
     }
-    // the same answer as a path that does not exist
-    assertErrorShape(await request('GET', '/api/no-such-endpoint', { base: off.base }), 404, 'payin.resource.not.found')
   } finally {
     off.kill()
   }
+})
+
+test('a METRICS_TOKEN shorter than 16 characters: the server refuses to start, saying why in one line', async () => {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
+    env: { ...process.env, PORT: String(port + 156), HOST: '127.0.0.1', METRICS_TOKEN: ' too-short-123 ' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  server.stdout.resume()
+  const code = await new Promise((resolve) => server.on('exit', (c) => resolve(c)))
+  assert.equal(code, 1)
+  assert.equal(stderr, '[payin] METRICS_TOKEN has 13 characters, fewer than 16: use a long random value (openssl rand -hex 32), or leave it unset to turn metrics off\n')
+  assert.ok(!stderr.includes('too-short-123'), 'the token itself is not printed')
 })
 
 test("the suite's server, with METRICS_TOKEN: its token opens them, another does not", async () => {
@@ -80,6 +144,10 @@ test("with METRICS_TOKEN: only that token opens them (not none, not another, not
     assertErrorShape(r, 401, 'auth.unauthorized')
     assert.doesNotMatch(r.text, /payin_|process_/)
   }
+  // on, the endpoint is a route like any: another method is a 405 naming GET
+  const posted = await request('POST', '/api/metrics', { base: instance.base, token: TOKEN })
+  assertErrorShape(posted, 405, 'http.method.not.allowed')
+  assert.equal(posted.headers.get('allow'), 'GET')
   const m = await scrape(instance.base, TOKEN)
   assert.equal(m.answer.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8')
   assert.equal(m.answer.headers.get('cache-control'), 'no-store')
@@ -120,16 +188,83 @@ test("the front door's counts reach the route's answer: each request under its r
   assert.equal(delta('payin_http_requests_total', { ...one, method: 'GET', status: '404' }), 1)
   assert.equal(delta('payin_http_requests_total', { ...one, method: 'GET', status: '400' }), 1)
   assert.ok(delta('payin_http_requests_total', { route: 'other', method: 'GET', status: '404' }) >= 1)
-  // the histogram counts the same requests
-  assert.equal(delta('payin_http_request_duration_seconds_count', { ...one, method: 'GET', status: '200' }), 4)
-  assert.ok(delta('payin_http_request_duration_seconds_sum', { ...one, method: 'GET', status: '200' }) > 0)
-  assert.equal(delta('payin_http_request_duration_seconds_bucket', { ...one, method: 'GET', status: '200', le: '+Inf' }), 4)
+  // the histogram times the same requests by status class: the API's successes by method too (the four
+  // reads apart from the creation), its refusals (the 404 and the 400) by route and class alone
+  assert.equal(delta('payin_http_request_duration_seconds_count', { ...one, method: 'GET', status_class: '2xx' }), 4)
+  assert.equal(delta('payin_http_request_duration_seconds_count', { ...one, method: 'PUT', status_class: '2xx' }), 1)
+  assert.ok(delta('payin_http_request_duration_seconds_sum', { ...one, method: 'GET', status_class: '2xx' }) > 0)
+  assert.equal(delta('payin_http_request_duration_seconds_bucket', { ...one, method: 'GET', status_class: '2xx', le: '+Inf' }), 4)
+  assert.equal(delta('payin_http_request_duration_seconds_count', { ...one, status_class: '4xx' }), 2)
+  const timed = after.samples.filter((s) => s.name.startsWith('payin_http_request_duration_seconds'))
+  assert.ok(!timed.some((s) => 'status' in s.labels), 'the histogram has no exact status')
+  assert.ok(!timed.some((s) => s.labels.status_class === '4xx' && 'method' in s.labels), 'a refusal is timed without its method')
 
   const text = after.answer.text
   for (const secret of [site.siteId, site.token, paymentId, unknown, stray]) assert.ok(!text.includes(secret), `${secret} is in the metrics`)
   const routes = new Set(after.samples.filter((s) => s.labels.route !== undefined).map((s) => s.labels.route))
   const allowed = new Set<string>([...ROUTE_TEMPLATES, 'other', '/_next/static/*', '/_next/*', '/_pay/*'])
   for (const route of routes) assert.ok(allowed.has(route), `route label ${route} is not a template`)
+})
+
+test("what any client can send does not multiply the histogram's series: every method on a page, on an API route, and a method of its own", async () => {
+  const before = await scrape(instance.base, TOKEN)
+  // PROPFIND and PURGE: methods Node's parser takes, outside the known set
+  for (const method of [...METHODS, 'PROPFIND', 'PURGE']) {
+    for (const path of ['/docs', '/api/ready', `/pay/${uid('bill')}`]) await request(method, path, { base: instance.base })
+  }
+  const after = await scrape(instance.base, TOKEN)
+  const series = (route: string) => after.samples.filter((s) => s.name === 'payin_http_request_duration_seconds_count' && s.labels.route === route)
+  // a page: one series per status class it answered, whatever the methods
+  for (const page of ['/docs', '/pay/{invoiceUid}']) {
+    const classes = new Set(after.samples.filter((s) => s.name === 'payin_http_requests_total' && s.labels.route === page).map((s) => `${s.labels.status[0]}xx`))
+    assert.deepEqual(series(page).map((s) => s.labels.status_class).sort(), [...classes].sort(), page)
+    assert.ok(series(page).every((s) => !('method' in s.labels)), page)
+  }
+  // an API route: GET and HEAD answered 200 by method, every refusal together
+  assert.deepEqual(series('/api/ready').map((s) => `${s.labels.method ?? '-'} ${s.labels.status_class}`).sort(), ['- 4xx', 'GET 2xx', 'HEAD 2xx'])
+  // the counter keeps each method (the unknown ones as other) and status
+  const counted = (labels: Record<string, string>) => total(after, 'payin_http_requests_total', labels) - total(before, 'payin_http_requests_total', labels)
+  assert.equal(counted({ route: '/api/ready', method: 'other' }), 2)
+  assert.equal(counted({ route: '/api/ready', method: 'DELETE', status: '405' }), 1)
+})
+
+test('the route label is that of the route that answers: dot segments resolved as Next.js resolves them; a method outside the known set is other', async () => {
+  const auth = { Authorization: `Bearer ${TOKEN}` }
+  const before = await scrape(instance.base, TOKEN)
+  // served as /api/metrics by Next.js
+  for (const target of ['/_next/../api/metrics', '/api/./metrics', '/api/%2e/metrics']) assert.equal(await rawGet(instance.base, target, auth), 200, target)
+  const odd = await request('PROPFIND', '/api/health', { base: instance.base })
+  const after = await scrape(instance.base, TOKEN)
+  const delta = (labels: Record<string, string>) => total(after, 'payin_http_requests_total', labels) - total(before, 'payin_http_requests_total', labels)
+  // the three, and the first scrape
+  assert.equal(delta({ route: '/api/metrics', method: 'GET', status: '200' }), 4)
+  assert.equal(delta({ route: '/_next/*' }), 0)
+  assert.equal(delta({ route: 'other', status: '200' }), 0)
+  assert.equal(delta({ route: '/api/health', method: 'other', status: String(odd.status) }), 1)
+  assert.ok(!after.samples.some((s) => s.labels.method === 'PROPFIND'))
+})
+
+test('a slow scrape does not hold up readiness: each reads on a connection of its own', async () => {
+  const watcher = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  const locker = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await watcher.connect()
+  await locker.connect()
+  try {
+    // the scrape's read of the counts waits for this lock (for up to its 2 s statement timeout)
+    await locker.query('BEGIN')
+    await locker.query('LOCK "Capture" IN ACCESS EXCLUSIVE MODE')
+    let scraped = false
+    const scraping = scrape(instance.base, TOKEN).finally(() => (scraped = true))
+    await until('the scrape to wait for the lock', async () => (await waitingForLocks(watcher, instance.proc.pid!, true)) > 0, 5000)
+    const ready = await request('GET', '/api/ready', { base: instance.base })
+    assert.equal(ready.status, 200, ready.text)
+    assert.equal(scraped, false, 'readiness answered only after the scrape')
+    await locker.query('ROLLBACK')
+    assert.equal((await scraping).answer.status, 200)
+  } finally {
+    await locker.end()
+    await watcher.end()
+  }
 })
 
 test('payments, captures and refunds by status, as the database holds them at scrape time', async () => {
@@ -188,13 +323,42 @@ test("the outbox's backlog and its oldest pending notification's age; the schedu
   assert.equal(done.value('payin_notifications', { state: 'DELIVERED' })! - before.value('payin_notifications', { state: 'DELIVERED' })!, 1)
 })
 
-test("the request pool's connections: its size, open, idle, in use, waiting", async () => {
-  const api = client(await newSite('metrics-pool'), '/api', instance.base)
-  await api.newPayment(cardPayment())
-  const m = await scrape(instance.base, TOKEN)
-  assert.equal(m.value('payin_db_pool_max_connections'), POOL_SIZE)
-  const open = m.value('payin_db_pool_connections')!
-  assert.ok(open >= 1 && open <= POOL_SIZE, `open ${open}`)
-  assert.equal(m.value('payin_db_pool_idle_connections')! + m.value('payin_db_pool_in_use_connections')!, open)
-  assert.equal(m.value('payin_db_pool_waiting_requests'), 0)
+test("the request pool's connections: in use while requests hold them, requests waiting for one when all are, none once they are done", async () => {
+  const site = await newSite('metrics-pool')
+  const api = client(site, '/api', instance.base)
+  const paymentId = await api.newPayment(cardPayment())
+  const pid = instance.proc.pid!
+  const watcher = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  const holder = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await watcher.connect()
+  await holder.connect()
+  try {
+    let rest!: Scrape
+    await until('the payment\'s connection to be returned', async () => (rest = await scrape(instance.base, TOKEN)).value('payin_db_pool_in_use_connections') === 0)
+    assert.equal(rest.value('payin_db_pool_max_connections'), POOL_SIZE)
+    assert.equal(rest.value('payin_db_pool_waiting_requests'), 0)
+
+    // the payment's row locked by the test: each refund holds a pooled connection while it waits for the lock
+    await holder.query('BEGIN')
+    await holder.query('SELECT 1 FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2 FOR UPDATE', [site.siteId, paymentId])
+    const refunds = Array.from({ length: POOL_SIZE + 2 }, () => api.put(`/payments/${paymentId}/refunds/${uid('ref')}`, { amount: rub('1.00') }))
+    await until('every pooled connection to wait for the row lock', async () => (await waitingForLocks(watcher, pid, false)) === POOL_SIZE)
+    // the refunds beyond the pool's size wait for a connection
+    let held!: Scrape
+    await until('requests to wait for a connection', async () => ((held = await scrape(instance.base, TOKEN)).value('payin_db_pool_waiting_requests') ?? 0) > 0)
+    assert.equal(held.value('payin_db_pool_in_use_connections'), POOL_SIZE)
+    assert.equal(held.value('payin_db_pool_connections'), POOL_SIZE)
+    assert.equal(held.value('payin_db_pool_idle_connections'), 0)
+    assert.ok(held.value('payin_db_pool_waiting_requests')! <= 2)
+
+    await holder.query('COMMIT')
+    for (const r of await Promise.all(refunds)) assert.equal(r.status, 200, JSON.stringify(r.body))
+    let done!: Scrape
+    await until('the connections to be returned', async () => (done = await scrape(instance.base, TOKEN)).value('payin_db_pool_in_use_connections') === 0)
+    assert.equal(done.value('payin_db_pool_waiting_requests'), 0)
+    assert.equal(done.value('payin_db_pool_idle_connections'), done.value('payin_db_pool_connections'))
+  } finally {
+    await holder.end()
+    await watcher.end()
+  }
 })

@@ -97,26 +97,45 @@ function migratingInstance(): Promise<Instance> {
   return ownInstance
 }
 
-test('not ready while migrations run (the migration lock held), ready once they are done; liveness unaffected', async () => {
+test('a migration of this version not recorded finished: "running" while the migration lock is held, "pending" while it is not; ready once recorded; liveness unaffected', async () => {
   const url = ownUrl(DATABASE)
   const instance = await migratingInstance()
   assertReady(await ready(instance.base))
+  const db = await session(url)
+  const last = migrationNames().at(-1)!
+  const { rows } = await db.query(`UPDATE "_prisma_migrations" SET finished_at = NULL WHERE migration_name = $1 RETURNING id`, [last])
+  assert.equal(rows.length, 1)
+  try {
+    assertNotReady(await ready(instance.base), /migrations pending: 1 of this version's \d+ not applied/i)
+    // a session holds the migration lock, as the migration runner applying it does
+    const holder = await session(url)
+    await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+    assertNotReady(await ready(instance.base), /migrations running/i)
+    assert.equal((await request('GET', '/api/health', { base: instance.base })).status, 200, 'alive all the same')
+    await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+    assertNotReady(await ready(instance.base), /migrations pending/i)
 
-  // a session holds the migration lock, as the migration runner of a starting instance does
+    // the same lock taken on another database concerns that database's instances only
+    const other = await session(ownUrl('postgres'))
+    await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+    assertNotReady(await ready(instance.base), /migrations pending/i)
+    await other.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+  } finally {
+    await db.query(`UPDATE "_prisma_migrations" SET finished_at = now() WHERE migration_name = $1`, [last])
+  }
+  assertReady(await ready(instance.base))
+})
+
+test("every migration of this version recorded: ready whatever the lock (an instance's check at its start, a newer version migrating in a rolling deploy)", async () => {
+  const url = ownUrl(DATABASE)
+  const instance = await migratingInstance()
+  // the lock as every instance takes it briefly at its start, to find nothing to apply
   const holder = await session(url)
   await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-  assertNotReady(await ready(instance.base), /migrations running/i)
-  assert.equal((await request('GET', '/api/health', { base: instance.base })).status, 200, 'alive all the same')
+  assertReady(await ready(instance.base))
   await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
-  assertReady(await ready(instance.base))
 
-  // the same lock taken on another database concerns that database's instances only
-  const other = await session(ownUrl('postgres'))
-  await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-  assertReady(await ready(instance.base))
-  await other.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
-
-  // the migration runner itself, applying a newer version's migration that waits for a lock this test holds
+  // the migration runner of a newer version, applying its migration, which waits for a lock this test holds
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payin-migrations-'))
   cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }))
   fs.cpSync('prisma/migrations', dir, { recursive: true })
@@ -131,30 +150,49 @@ test('not ready while migrations run (the migration lock held), ready once they 
     const { rows } = await holder.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`, [WAIT_KEY])
     return rows.length > 0
   })
-  assertNotReady(await ready(instance.base), /migrations running/i)
+  assertReady(await ready(instance.base))
   await holder.query('SELECT pg_advisory_unlock($1)', [WAIT_KEY])
   assert.deepEqual(await running, ['99991231000000_newer_version'])
-  // a newer version's migration recorded beside this version's: this version is still current
+  // a newer version's migration recorded beside this version's: this version is still served
   assertReady(await ready(instance.base))
 })
 
-test('not ready while a migration of this version is not recorded finished; ready once it is', async () => {
-  const instance = await migratingInstance()
-  const db = await session(ownUrl(DATABASE))
-  const last = migrationNames().at(-1)!
-  const { rows } = await db.query(`UPDATE "_prisma_migrations" SET finished_at = NULL WHERE migration_name = $1 RETURNING id`, [last])
-  assert.equal(rows.length, 1)
-  try {
-    assertNotReady(await ready(instance.base), /migrations pending/i)
-  } finally {
-    await db.query(`UPDATE "_prisma_migrations" SET finished_at = now() WHERE migration_name = $1`, [last])
-  }
-  assertReady(await ready(instance.base))
+test("this version's migrations unreadable (no prisma/migrations where it runs): 503 saying so, not a 500", async () => {
+  // a checkout of this build without its prisma/migrations folder
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payin-no-migrations-'))
+  cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }))
+  for (const entry of fs.readdirSync('.')) if (entry !== 'prisma' && entry !== 'data') fs.symlinkSync(path.resolve(entry), path.join(dir, entry))
+  const instance = await startInstance(port + 165, { DATABASE_URL: ownUrl(DATABASE), SCHEDULER: 'off', NOTIFICATIONS_WORKER: 'off' }, { cwd: dir })
+  instances.push(instance)
+  assertNotReady(await ready(instance.base), /migrations cannot be read \(prisma\/migrations: ENOENT\)/)
+  assert.equal((await request('GET', '/api/health', { base: instance.base })).status, 200, 'alive all the same')
 })
+
+// the startup parameters PgBouncer takes by default; any other it refuses ("unsupported startup parameter")
+const POOLER_STARTUP_PARAMETERS = new Set(['user', 'database', 'application_name', 'client_encoding', 'datestyle', 'timezone', 'standard_conforming_strings'])
+const PROTOCOL_3 = 196_608
+
+/** the first startup parameter of a complete startup message that a pooler would refuse, if any */
+function refusedStartupParameter(message: Buffer): string | undefined {
+  if (message.readInt32BE(4) !== PROTOCOL_3) return undefined // SSL, GSS or cancel request
+  const fields = message.subarray(8).toString('utf8').split('\0')
+  for (let i = 0; i + 1 < fields.length && fields[i]; i += 2) if (!POOLER_STARTUP_PARAMETERS.has(fields[i].toLowerCase())) return fields[i]
+  return undefined
+}
+
+/** a FATAL ErrorResponse, as a pooler answers a startup it refuses */
+function fatal(message: string): Buffer {
+  const fields = Buffer.from(`SFATAL\0VFATAL\0C08P01\0M${message}\0\0`, 'utf8')
+  const head = Buffer.alloc(5)
+  head.write('E')
+  head.writeInt32BE(4 + fields.length, 1)
+  return Buffer.concat([head, fields])
+}
 
 /**
  * A TCP proxy on loopback to PostgreSQL: cut() closes its port and every connection through it, open()
  * listens again; freeze() holds every byte (a database that stops answering), thaw() lets them through.
+ * Like PgBouncer, it refuses a connection whose startup message carries a parameter it does not know.
  */
 function databaseProxy(listenPort: number, target: URL) {
   const sockets = new Set<net.Socket>()
@@ -176,12 +214,25 @@ function databaseProxy(listenPort: number, target: URL) {
     open: () =>
       new Promise<void>((resolve, reject) => {
         server = net.createServer((downstream) => {
-          const upstream = net.connect(Number(target.port), target.hostname)
           track(downstream)
-          track(upstream)
-          downstream.pipe(upstream).pipe(downstream)
-          downstream.on('close', () => upstream.destroy())
-          upstream.on('close', () => downstream.destroy())
+          // the client's startup message first, whole (its length leads it)
+          let head = Buffer.alloc(0)
+          const startup = (chunk: Buffer) => {
+            head = Buffer.concat([head, chunk])
+            if (head.length < 8 || head.length < head.readInt32BE(0)) return
+            downstream.off('data', startup)
+            downstream.pause()
+            const refused = refusedStartupParameter(head.subarray(0, head.readInt32BE(0)))
+            if (refused) return void downstream.end(fatal(`unsupported startup parameter: ${refused}`))
+            const upstream = net.connect(Number(target.port), target.hostname)
+            track(upstream)
+            upstream.write(head)
+            downstream.pipe(upstream).pipe(downstream)
+            downstream.on('close', () => upstream.destroy())
+            upstream.on('close', () => downstream.destroy())
+            if (frozen) for (const s of [downstream, upstream]) s.pause()
+          }
+          downstream.on('data', startup)
         })
         server.once('error', reject)
         server.listen(listenPort, '127.0.0.1', () => resolve())
@@ -203,7 +254,7 @@ function databaseProxy(listenPort: number, target: URL) {
   }
 }
 
-test('not ready while the database is unreachable (not answering, its port closed, its connections cut); ready again when it is back', async () => {
+test('not ready while the database is unreachable (not answering, its port closed, its connections cut); ready again when it is back; behind a pooler that refuses unknown startup parameters', async () => {
   const token = randomBytes(16).toString('hex')
   const proxy = databaseProxy(port + 175, new URL(MAIN_URL))
   await proxy.open()
@@ -230,7 +281,9 @@ test('not ready while the database is unreachable (not answering, its port close
   // the metrics still answer: the process's own, and the database's read reported as failed
   const m = await scrape(instance.base, token)
   assert.equal(m.value('payin_db_stats_up'), 0)
-  assert.equal(m.value('payin_payments', { status: 'COMPLETED' }), undefined)
+  // the database's gauges have no sample (not 0: an alert on them must not see "all clear")
+  for (const name of ['payin_payments', 'payin_notifications', 'payin_notification_outbox_backlog', 'payin_notification_outbox_oldest_pending_age_seconds', 'payin_scheduler_lag_seconds'])
+    assert.equal(m.samples.filter((s) => s.name === name).length, 0, `${name} has samples`)
   assert.ok(m.value('process_cpu_seconds_total')! > 0)
   assert.ok(m.count('payin_http_requests_total', { method: 'GET', route: '/api/ready', status: '503' }) >= 2)
 

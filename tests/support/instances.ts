@@ -9,8 +9,10 @@ export interface Instance {
   kill: (signal?: NodeJS.Signals) => void
 }
 
-export async function startInstance(port: number, env: Record<string, string> = {}): Promise<Instance> {
+/** an instance of the service on 127.0.0.1:port, once its health answers; `cwd`: the checkout it runs from (this one) */
+export async function startInstance(port: number, env: Record<string, string> = {}, opts: { cwd?: string } = {}): Promise<Instance> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
+    cwd: opts.cwd,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: 'ignore',
     detached: true,

@@ -62,6 +62,19 @@ test('a literal segment wins over a parameter; static files are grouped; anythin
     assert.equal(routeTemplate(unknown), 'other', unknown)
 })
 
+test('dot segments are resolved as Next.js resolves them before routing: the route that answers, not the prefix the path starts with', () => {
+  assert.equal(routeTemplate('/_next/../api/metrics'), '/api/metrics')
+  assert.equal(routeTemplate('/_next/static/../../api/metrics'), '/api/metrics')
+  assert.equal(routeTemplate('/api/./metrics'), '/api/metrics')
+  assert.equal(routeTemplate('/api/%2e/metrics'), '/api/metrics')
+  assert.equal(routeTemplate('/api/.%2E/api/sites/s1/payments/p1'), '/api/sites/{siteId}/payments/{paymentId}')
+  assert.equal(routeTemplate('/partner/v1/../v1/health?x=/..'), '/api/health')
+  assert.equal(routeTemplate('/pay/../_next/static/a.js'), '/_next/static/*')
+  // past the root stays at the root; an encoded slash is no separator
+  assert.equal(routeTemplate('/../../api/health'), '/api/health')
+  assert.equal(routeTemplate('/x/..%2fapi/health'), 'other')
+})
+
 test('the method label is one of the HTTP methods or other', () => {
   for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) assert.equal(methodLabel(m), m)
   for (const m of ['get', 'PROPFIND', 'X'.repeat(100), undefined]) assert.equal(methodLabel(m), 'other')
