@@ -133,7 +133,7 @@ const completeRequestSchema = z
       otp: z
         .object(
           {
-            code: z.string({ error: 'is required' }).min(1, 'is required').max(32, 'is not a code').meta({ description: 'the code the payer was sent (the sandbox code is 1234)' }),
+            code: z.string({ error: 'is required' }).min(1, 'is required').max(32, 'is not a code').meta({ description: "the code the payer was sent: in the sandbox always the instance's SANDBOX_OTP_CODE setting (1234 by default)" }),
             otpProcessCode: z.string({ error: 'must be a string' }).max(256).optional(),
           },
           { error: 'must be an object with code' },

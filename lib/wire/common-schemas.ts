@@ -221,4 +221,6 @@ export const httpUrlSchema = z
       return false
     }
   }, 'must be an absolute http(s) URL')
-  .meta({ format: 'uri', description: 'an absolute http(s) URL' })
+  // no `format: uri`: what is accepted is what a browser's URL parser reads as http(s), IRIs included
+  // (non-ASCII, `|` in a query), which RFC 3986's uri refuses
+  .meta({ description: 'an absolute http(s) URL as a browser reads it (WHATWG URL): non-ASCII characters and the like are accepted, and percent-encoded where it is used' })
