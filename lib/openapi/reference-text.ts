@@ -7,12 +7,18 @@ type Json = Record<string, any>
 /** the name of a component a `$ref` points to */
 export const refName = (ref: string) => ref.split('/').pop() ?? ref
 
+/** an enumeration longer than this (the currencies) is shown by its first values and its count */
+const LONG_ENUM = 8
+
 /** the JSON Schema's type in a few words: `string (uri)`, `array of Refund`, `"CARD"`, `string or number` */
 export function typeLabel(schema: Json | undefined): string {
   if (!schema || Object.keys(schema).length === 0) return 'any'
   if (schema.$ref) return refName(schema.$ref)
   if ('const' in schema) return JSON.stringify(schema.const)
-  if (Array.isArray(schema.enum)) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ')
+  if (Array.isArray(schema.enum))
+    return schema.enum.length > LONG_ENUM
+      ? `${schema.enum.slice(0, LONG_ENUM).map((v: unknown) => JSON.stringify(v)).join(' | ')} | … (${schema.enum.length} values)`
+      : schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ')
   const union = schema.oneOf ?? schema.anyOf
   if (Array.isArray(union)) return union.map((s: Json) => typeLabel(s)).join(' or ')
   if (Array.isArray(schema.allOf)) return schema.allOf.map((s: Json) => typeLabel(s)).join(' and ')

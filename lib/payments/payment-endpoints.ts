@@ -143,7 +143,12 @@ const completeRequestSchema = z
     { error: 'must be a JSON object' },
   )
   .refine((r) => r.threeDS || r.otp, { message: 'threeDS or otp is required', path: ['otp'] })
-  .meta({ id: 'CompleteRequest', description: 'threeDS or otp, as the payment requires' })
+  // the refine above, for the document: at least one of the two (each branch names its property, as strict validators want)
+  .meta({
+    id: 'CompleteRequest',
+    description: 'threeDS or otp, as the payment requires',
+    anyOf: ['threeDS', 'otp'].map((key) => ({ type: 'object', properties: { [key]: { type: 'object' } }, required: [key] })),
+  })
 
 export const completeRoute = apiRoute({
   POST: endpoint({

@@ -8,7 +8,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { Validator } from '@seriousme/openapi-schema-validator'
-import { API_PREFIXES, API_ROUTES, apiDocument, apiDocumentText, buildApiDocument } from '../../lib/openapi/api-document.ts'
+import fc from 'fast-check'
+import { z } from 'zod'
+import { API_PREFIXES, API_ROUTES, apiDocument, apiDocumentText, apiOperations, buildApiDocument } from '../../lib/openapi/api-document.ts'
+import { parseAmountValue } from '../../lib/money/money.ts'
+import { AMOUNT_VALUE_PATTERN } from '../../lib/wire/common-schemas.ts'
 import { documentValidator } from '../support/openapi-check.ts'
 
 type Json = Record<string, any>
@@ -62,26 +66,26 @@ function* mediaTypes(document: Json): Generator<{ media: Json; pointer: string }
 }
 
 for (const [variant, build] of VARIANTS)
-test(`every schema compiles (JSON Schema 2020-12, strict, formats) and every example is valid against its schema (${variant})`, () => {
-  const document = build()
-  const { at } = documentValidator(document)
-  let examples = 0
-  const check = (pointer: string, value: unknown, where: string) => {
-    const validate = at(pointer)
-    examples++
-    assert.ok(validate(value), `${where}: the example ${JSON.stringify(value).slice(0, 300)} is not valid: ${JSON.stringify(validate.errors)}`)
-  }
-  for (const name of Object.keys(document.components.schemas))
-    for (const { schema, pointer } of schemasUnder(document.components.schemas[name], `/components/schemas/${name}`)) {
-      at(pointer)
-      for (const [i, example] of ((schema.examples ?? []) as unknown[]).entries()) check(pointer, example, `${pointer}/examples/${i}`)
+  test(`every schema compiles (JSON Schema 2020-12, strict, formats) and every example is valid against its schema (${variant})`, () => {
+    const document = build()
+    const { at } = documentValidator(document)
+    let examples = 0
+    const check = (pointer: string, value: unknown, where: string) => {
+      const validate = at(pointer)
+      examples++
+      assert.ok(validate(value), `${where}: the example ${JSON.stringify(value).slice(0, 300)} is not valid: ${JSON.stringify(validate.errors)}`)
     }
-  for (const { media, pointer } of mediaTypes(document)) {
-    at(`${pointer}/schema`)
-    for (const [name, example] of Object.entries((media.examples ?? {}) as Json)) check(`${pointer}/schema`, example.value, `${pointer}/examples/${name}`)
-  }
-  assert.ok(examples > 40, `only ${examples} examples checked`)
-})
+    for (const name of Object.keys(document.components.schemas))
+      for (const { schema, pointer } of schemasUnder(document.components.schemas[name], `/components/schemas/${name}`)) {
+        at(pointer)
+        for (const [i, example] of ((schema.examples ?? []) as unknown[]).entries()) check(pointer, example, `${pointer}/examples/${i}`)
+      }
+    for (const { media, pointer } of mediaTypes(document)) {
+      at(`${pointer}/schema`)
+      for (const [name, example] of Object.entries((media.examples ?? {}) as Json)) check(`${pointer}/schema`, example.value, `${pointer}/examples/${name}`)
+    }
+    assert.ok(examples > 40, `only ${examples} examples checked`)
+  })
 
 test("requests are described as the wire carries them: no value read through a transform is documented as `{}`", () => {
   const document = apiDocument() as Json
@@ -244,4 +248,63 @@ test('every operation documents its errors by status, in the Error shape with th
       'GET /openapi.json',
     ],
   )
+})
+
+test("the amount value's string pattern is exactly what the service accepts (parseAmountValue)", () => {
+  const pattern = new RegExp(AMOUNT_VALUE_PATTERN)
+  const agree = (s: string) => assert.equal(pattern.test(s), parseAmountValue(s).ok, `${JSON.stringify(s)}: the pattern says ${pattern.test(s)}, the service ${parseAmountValue(s).ok}`)
+  for (const s of ['1', '0.01', '0.009', '0.1', '00.10', '0', '0.00', '1000000000', '1000000000.0', '1000000000.009', '1000000000.01', '999999999.999', '0001000000000.00', '10000000000', '1e2', '-1', '.5', '5.', ' 1'])
+    agree(s)
+  fc.assert(
+    fc.property(fc.stringMatching(/^-?[0-9]{0,12}(\.[0-9]{0,4})?$/), (s) => agree(s)),
+    { numRuns: 20_000, seed: 42 },
+  )
+  fc.assert(
+    fc.property(fc.bigInt({ min: 0n, max: 200_000_000_000n }), fc.integer({ min: 0, max: 3 }), (n, zeros) => {
+      const t = n.toString().padStart(3, '0')
+      agree(`${'0'.repeat(zeros)}${t.slice(0, -3)}.${t.slice(-3)}`)
+    }),
+    { numRuns: 20_000, seed: 7 },
+  )
+})
+
+test("request schemas: the document accepts what the service accepts and refuses what it refuses", () => {
+  const document = apiDocument() as Json
+  const { at } = documentValidator(document)
+  const card = { type: 'CARD', pan: '4111111111111111', expiryDate: '12/30', cvv2: '123' }
+  const payment = (over: Record<string, unknown>) => ({ paymentMethod: card, amount: { value: '10.00', currency: 'RUB' }, ...over })
+  const fields = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, 'v']))
+  const bill = (over: Record<string, unknown>) => ({ amount: { value: '10.00', currency: 'RUB' }, expirationDateTime: '2026-12-01T10:00:00Z', ...over })
+  const cases: [string, string, unknown][] = [
+    ['completePayment', 'nothing to complete with', {}],
+    ['completePayment', 'a one-time code', { otp: { code: '1234' } }],
+    ['completePayment', 'a PaRes', { threeDS: { pares: 'x' } }],
+    ['createPayment', 'a plain payment', payment({})],
+    ['createPayment', 'an amount that rounds down to 0.00 (string)', payment({ amount: { value: '0.001', currency: 'RUB' } })],
+    ['createPayment', 'an amount that rounds down to 0.00 (number)', payment({ amount: { value: 0.009, currency: 'RUB' } })],
+    ['createPayment', 'the least amount (number)', payment({ amount: { value: 0.01, currency: 'RUB' } })],
+    ['createPayment', 'an amount that rounds down to the most (number)', payment({ amount: { value: 1000000000.001, currency: 'RUB' } })],
+    ['createPayment', 'an amount that rounds down to the most (string)', payment({ amount: { value: '1000000000.009', currency: 'RUB' } })],
+    ['createPayment', 'an amount over the most', payment({ amount: { value: '1000000000.01', currency: 'RUB' } })],
+    ['createPayment', 'an amount over the most (number)', payment({ amount: { value: 1000000000.01, currency: 'RUB' } })],
+    ['createPayment', 'an unknown currency', payment({ amount: { value: '10.00', currency: 'XYZ' } })],
+    ['createPayment', 'a lowercase currency', payment({ amount: { value: '10.00', currency: 'rub' } })],
+    ['createPayment', 'another known currency', payment({ amount: { value: '10.00', currency: 'KZT' } })],
+    ['createPayment', 'a callback URL with non-ASCII characters (an IRI)', payment({ callbackUrl: 'https://магазин.example/уведомления?заказ=1' })],
+    ['createPayment', "a callback URL with '|' in its query", payment({ callbackUrl: 'https://shop.example/notify?a=1|2' })],
+    ['createPayment', 'a callback URL that is not http(s)', payment({ callbackUrl: 'ftp://shop.example/notify' })],
+    ['createPayment', 'a callback URL with its scheme in capitals', payment({ callbackUrl: 'HTTPS://shop.example/notify' })],
+    ['createBill', 'a bill', bill({})],
+    ['createBill', 'a bill with 32 custom fields', bill({ customFields: fields(32) })],
+    ['createBill', 'a bill with 33 custom fields', bill({ customFields: fields(33) })],
+    ['createBill', 'return URLs with non-ASCII characters', bill({ successUrl: 'https://shop.example/спасибо', failedUrl: 'https://shop.example/fail?x=|' })],
+  ]
+  const operations = new Map(apiOperations().map((o) => [o.endpoint.doc!.operationId, o]))
+  for (const [operationId, what, body] of cases) {
+    const o = operations.get(operationId)!
+    const service = z.safeParse(o.endpoint.body!, body).success
+    const pointer = `/paths/${o.path.replaceAll('~', '~0').replaceAll('/', '~1')}/${o.method.toLowerCase()}/requestBody/content/application~1json/schema`
+    const validate = at(pointer)
+    assert.equal(validate(body), service, `${operationId}, ${what}: the service ${service ? 'accepts' : 'refuses'} it, the document ${service ? 'refuses' : 'accepts'} it ${JSON.stringify(validate.errors ?? [])}`)
+  }
 })
