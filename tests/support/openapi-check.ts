@@ -206,7 +206,8 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
   function requestProblem(operation: Operation, text: string): string | null {
     let body: unknown
     try {
-      body = JSON.parse(text)
+      // a byte order mark before it is read past, as the service's UTF-8 decoder does (RFC 8259 allows it)
+      body = JSON.parse(text.replace(/^\uFEFF/, ''))
     } catch {
       return `whose body is not JSON, which the document's requestBody refuses: ${text.slice(0, 300)}`
     }
