@@ -25,7 +25,7 @@ function answerError(res: http.ServerResponse, err: ApiError, method: string | u
   const traceId = newTraceId()
   const requestId = newRequestId()
   const body = JSON.stringify(errorBody(err, traceId))
-  res.writeHead(err.status, { ...JSON_ANSWER_HEADERS, 'X-Trace-Id': traceId, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(body) })
+  res.writeHead(err.status, { ...JSON_ANSWER_HEADERS, ...err.headers, 'X-Trace-Id': traceId, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(body) })
   res.end(body)
   // the target as received may hold anything: logged cut short and JSON-escaped by the log line
   logLine({ level: 'info', traceId, requestId, method, path: target.slice(0, 200), status: err.status, kind: 'front-door' })
@@ -64,7 +64,7 @@ async function main() {
   let stopping = false
   const server = http.createServer((req, res) => {
     const started = performance.now()
-    const admitted = admitTarget(req.url ?? '')
+    const admitted = admitTarget(req.url ?? '', req.method)
     measure(req, res, started, admitted.pass ? admitted.url : (req.url ?? ''))
     if (!admitted.pass) {
       // the body is not read: the connection closes after the answer

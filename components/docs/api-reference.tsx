@@ -294,11 +294,14 @@ export function ApiReference({ document, origin }: { document: OpenApiDocument; 
 
       <h2 id="start">Servers and authentication</h2>
       <ul>
-        {(document.servers as Json[]).map((s) => (
-          <li key={s.url}>
-            <code>{s.url.replace('{origin}', origin)}</code> — {s.description}
-          </li>
-        ))}
+        {/* relative servers are on this origin; the one for a copy read elsewhere is the first one again here */}
+        {(document.servers as Json[])
+          .filter((s) => !String(s.url).startsWith('{origin}'))
+          .map((s) => (
+            <li key={s.url}>
+              <code>{`${origin}${s.url}`}</code> — {s.description}
+            </li>
+          ))}
       </ul>
       {Object.entries(schemes).map(([name, s]) => (
         <p key={name}>

@@ -7,6 +7,7 @@ import { billTime, billTimeSchema } from '../time/wire-time'
 import { paymentSchema, renderPayment } from '../payments/payment-wire'
 import { settings } from '../config'
 import { FLAGS, idSchema } from '../wire/common-schemas'
+import { mayBeAbsent, openValues } from '../wire/wire-form'
 import { billState, type BillState } from './bill-for-payment'
 
 export const payUrlOf = (invoiceUid: string) => `${settings().publicBaseUrl}/pay/${invoiceUid}`
@@ -15,7 +16,7 @@ const BILL_STATES = ['CREATED', 'PAID', 'EXPIRED'] as const satisfies readonly B
 
 export const billSchema = z
   .strictObject({
-    siteId: idSchema,
+    siteId: mayBeAbsent(idSchema),
     billId: idSchema,
     invoiceUid: z.uuid().meta({ description: "the service's id of the bill, in payUrl" }),
     amount: z
@@ -24,21 +25,21 @@ export const billSchema = z
         currency: z.string().regex(/^[A-Z]{3}$/),
       })
       .meta({ id: 'BillAmount' }),
-    flags: z.array(z.enum(FLAGS)),
+    flags: mayBeAbsent(z.array(openValues(z.enum(FLAGS)))).meta({ description: "the request's flags (production's may add others, e.g. TEST, or leave the field out)" }),
     status: z.strictObject({
       value: z.enum(BILL_STATES).meta({ description: 'CREATED: payable; PAID: one of its payments COMPLETED; EXPIRED: its deadline passed unpaid (both final)' }),
       changedDateTime: billTimeSchema,
     }),
     comment: z.string().optional(),
-    creationDateTime: billTimeSchema,
+    creationDateTime: mayBeAbsent(billTimeSchema),
     expirationDateTime: billTimeSchema,
     payUrl: z.string().meta({ format: 'uri', description: "the bill's payment page: {PUBLIC_BASE_URL}/pay/{invoiceUid}" }),
     customer: z
       .strictObject({ account: z.string().optional(), email: z.string().optional(), name: z.string().optional(), phone: z.string().optional(), ip: z.string().optional() })
       .optional(),
     recurrent: z.strictObject({ minAuthDay: z.int(), expiryDate: z.string() }).optional(),
-    successUrl: z.string().optional().meta({ format: 'uri' }),
-    failedUrl: z.string().optional().meta({ format: 'uri' }),
+    successUrl: z.string().optional().meta({ description: 'as the request gave it' }),
+    failedUrl: z.string().optional().meta({ description: 'as the request gave it' }),
     customFields: z.record(z.string(), z.string()).optional(),
   })
   .meta({ id: 'Bill', description: 'the bill as it is now' })
@@ -50,7 +51,7 @@ export type BillPaymentAnswer = z.input<typeof billPaymentSchema>
 export const billPaymentListSchema = z.array(billPaymentSchema).meta({ id: 'BillPaymentList', description: "the bill's payments, oldest first" })
 
 /** an element of a bill's details' `payments`: with its siteId */
-export const billDetailsPaymentSchema = billPaymentSchema.extend({ siteId: idSchema }).meta({ id: 'BillDetailsPayment' })
+export const billDetailsPaymentSchema = billPaymentSchema.extend({ siteId: mayBeAbsent(idSchema) }).meta({ id: 'BillDetailsPayment' })
 
 export const billDetailsSchema = billSchema
   .extend({ payments: z.array(billDetailsPaymentSchema).meta({ description: 'oldest first' }) })

@@ -3,6 +3,7 @@
 // (lib/openapi/api-document.ts): a code not in ERROR_CODES cannot be thrown.
 import { z } from 'zod'
 import { formatDateTime, paymentTimeSchema } from '../time/wire-time'
+import { openValues } from '../wire/wire-form'
 
 export type FieldErrors = Record<string, string[]>
 
@@ -20,7 +21,7 @@ export const ERROR_CODES = {
   'http.media.type.not.supported': { status: 415, when: 'a body whose Content-Type is not application/json (parameters allowed) or a +json type' },
   'rate.limit.exceeded': { status: 429, when: 'more requests than the per-minute limit of the token; `Retry-After` says when to try again' },
   'internal.error': { status: 500, when: 'anything unexpected (details only in the server log, under the trace id)' },
-  'service.unavailable': { status: 503, when: 'the database does not answer' },
+  'service.unavailable': { status: 503, when: 'the database does not answer; `/ready` also while the instance drains for a shutdown or migrations run or are pending (`description` says which)' },
   // logged only: the client that closed the connection reads no answer
   'client.closed.request': { status: 499, when: 'the client closed the connection before its request was read (logged; nobody receives it)' },
 } as const satisfies Record<string, { status: number; when: string }>
@@ -96,7 +97,7 @@ export const internalError = () =>
 export const errorSchema = z
   .strictObject({
     serviceName: z.literal('payin-core'),
-    errorCode: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).meta({ description: 'what went wrong, for programs (see the table of codes in the document\'s description)' }),
+    errorCode: openValues(z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]])).meta({ description: 'what went wrong, for programs (see the table of codes in the document\'s description)' }),
     description: z.string().min(1).meta({ description: 'what went wrong, for developers' }),
     userMessage: z.string().min(1).meta({ description: 'what went wrong, in words that may be shown to a payer' }),
     dateTime: paymentTimeSchema,

@@ -1,9 +1,10 @@
-// What every request meets before Next.js routes it (scripts/http-server.ts): request targets that
-// Next.js would answer with a 500 or an HTML page are answered here in the contract's error shape,
-// a trailing slash is dropped instead of redirected, and the client's address is fixed from the
-// socket (a header the client sent cannot choose it). Plain Node types only: no Next.js imports.
+// What every request meets before Next.js routes it (scripts/http-server.ts): request targets and
+// methods that Next.js would answer with a 500, an empty 400 or an HTML page are answered here in the
+// contract's error shape, a trailing slash is dropped instead of redirected, and the client's address
+// is fixed from the socket (a header the client sent cannot choose it). Plain Node types only: no
+// Next.js imports.
 import type { IncomingHttpHeaders } from 'node:http'
-import { ApiError, notFound, validationError } from './api-error'
+import { ApiError, methodNotAllowed, notFound, validationError } from './api-error'
 
 /** the header carrying the client address to the route handlers; whatever a client sent under it is replaced */
 export const CLIENT_ADDRESS_HEADER = 'x-payin-client-address'
@@ -32,11 +33,52 @@ const CONTROL = /[\u0000-\u001f\u007f]/
 
 export type FrontDoorAnswer = { pass: true; url: string } | { pass: false; error: ApiError }
 
+/** the methods the service serves; Next.js answers any other (TRACE, PROPFIND, MKCOL, PURGE, LINK, …) with an empty 400 or an HTML 500 */
+export const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+
+/**
+ * The methods of each API route (lib/openapi/api-document.ts's API_ROUTES, in the order its handlers
+ * name them in their own 405's Allow; a unit test holds the two equal): the Allow of the front door's
+ * 405. Written out here, as the front door loads none of the routes' code.
+ */
+export const API_ROUTE_METHODS: Readonly<Record<string, readonly string[]>> = {
+  '/sites/{siteId}/payments/{paymentId}': ['PUT', 'GET'],
+  '/sites/{siteId}/payments/{paymentId}/complete': ['POST'],
+  '/sites/{siteId}/payments/{paymentId}/captures/{captureId}': ['PUT', 'GET'],
+  '/sites/{siteId}/payments/{paymentId}/refunds/{refundId}': ['PUT', 'GET'],
+  '/sites/{siteId}/payments/{paymentId}/refunds': ['GET'],
+  '/sites/{siteId}/bills/{billId}': ['PUT', 'GET'],
+  '/sites/{siteId}/bills/{billId}/details': ['GET'],
+  '/sites/{siteId}/notifications': ['GET'],
+  '/sites/{siteId}/notifications/{notificationId}/resend': ['POST'],
+  '/health': ['GET'],
+  '/ready': ['GET'],
+  '/metrics': ['GET'],
+  '/openapi.json': ['GET'],
+}
+const API_ROUTE_SEGMENTS = Object.entries(API_ROUTE_METHODS).map(([template, methods]) => ({ segments: template.split('/'), methods }))
+const API_PATH_PREFIXES = ['/api', '/partner/payin/v1', '/partner/v1']
+/** what the pages and their forms take (a page is read, a form posted) */
+const PAGE_METHODS = ['GET', 'HEAD', 'POST']
+
+/** a method the service does not serve: 405 with what the path takes, or the 404 of an API path that is no route */
+function refuseMethod(path: string): ApiError {
+  // (the bare prefixes and unknown partner paths were answered 404 before)
+  const prefix = API_PATH_PREFIXES.find((p) => path.startsWith(`${p}/`))
+  if (!prefix) return methodNotAllowed(PAGE_METHODS)
+  const segments = path.slice(prefix.length).split('/')
+  const route = API_ROUTE_SEGMENTS.find((r) => r.segments.length === segments.length && r.segments.every((s, i) => (s.startsWith('{') ? segments[i] !== '' : s === segments[i])))
+  return route ? methodNotAllowed([...route.methods]) : notFound('Route')
+}
+
 /**
  * The request target as Next.js should see it, or the error to answer. A path whose percent-encoding
  * does not decode (to UTF-8) or decodes to a control character is refused; `/x/` is served as `/x`.
+ * A method the service does not serve is refused too (after the target's own problems): 405 in the
+ * error shape, its Allow the route's methods (a page's: GET, HEAD, POST), or the 404 of an unknown API
+ * path, whatever its method.
  */
-export function admitTarget(target: string): FrontDoorAnswer {
+export function admitTarget(target: string, method?: string): FrontDoorAnswer {
   if (!target.startsWith('/')) return refuse('the request target must be a path')
   const q = target.indexOf('?')
   let path = q < 0 ? target : target.slice(0, q)
@@ -56,6 +98,7 @@ export function admitTarget(target: string): FrontDoorAnswer {
   const lower = decodeURIComponent(path).toLowerCase()
   if (BARE_PREFIXES.has(lower)) return { pass: false, error: notFound('Route') }
   if (lower.startsWith('/partner/') && !PARTNER_ALIASES.some((p) => lower.startsWith(p))) return { pass: false, error: notFound('Route') }
+  if (method !== undefined && !SERVED_METHODS.has(method)) return { pass: false, error: refuseMethod(path) }
   return { pass: true, url: path + query }
 }
 

@@ -18,6 +18,9 @@ export function isKnownCurrency(code: string): boolean {
   return knownCurrencies.has(code)
 }
 
+/** the ISO 4217 alphabetic codes the service knows (dinero.js's), sorted */
+export const KNOWN_CURRENCIES: readonly string[] = [...knownCurrencies].sort()
+
 export function money(minor: number | bigint, currency: string): Money {
   return dinero({ amount: Number(minor), currency: { code: currency, base: 10, exponent: 2 }, scale: 2 })
 }

@@ -32,6 +32,7 @@ export const customFieldsSchema = z
     { error: 'must be an object of string values' },
   )
   .refine((fields) => Object.keys(fields).length <= 32, 'must hold at most 32 fields')
+  .meta({ maxProperties: 32 })
   .superRefine((fields, ctx) => {
     const url = fields[INVOICE_CALLBACK_URL]
     if (url === undefined) return

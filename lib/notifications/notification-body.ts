@@ -20,6 +20,7 @@ import { customerAnswerSchema } from '../payments/payment-wire'
 import { issuesToken, paymentTokenOf } from '../payments/payment-tokens'
 import { fingerprint } from '../security/keyed-hash'
 import { formatLocalMidnight, notificationTime, notificationTimeSchema } from '../time/wire-time'
+import { openValues } from '../wire/wire-form'
 
 export type NotificationType = 'PAYMENT' | 'CAPTURE' | 'REFUND'
 
@@ -56,7 +57,7 @@ const notificationStatusSchema = <D extends string>(declined: D) =>
   z.strictObject({
     value: z.enum(['SUCCESS', declined]),
     changedDateTime: notificationTimeSchema,
-    reasonCode: z.enum(DECLINE_REASONS).optional().meta({ description: "a decline's reason: the API's status.reason" }),
+    reasonCode: openValues(z.enum(DECLINE_REASONS)).optional().meta({ description: "a decline's reason: the API's status.reason" }),
     reasonMessage: z.string().optional().meta({ description: "a decline's reason in words for people" }),
   })
 const paymentStatusSchema = notificationStatusSchema('DECLINED').meta({ id: 'PaymentNotificationStatus' })
@@ -71,7 +72,7 @@ const aboutPaymentShape = {
   billId: z.string(),
   paymentMethod: z
     .strictObject({
-      type: z.enum(['CARD', 'TOKEN', 'MOBILE']),
+      type: openValues(z.enum(['CARD', 'TOKEN', 'MOBILE'])),
       maskedPan: z.string().nullable().meta({ description: 'card, token and recurrent payments' }),
       rrn: z.string().regex(/^\d{12}$/).nullable().meta({ description: "an approved card payment's retrieval reference number (sandbox value)" }),
       authCode: z.string().regex(/^\d{6}$/).nullable().meta({ description: "an approved card payment's authorisation code (sandbox value)" }),
@@ -129,7 +130,7 @@ export const refundNotificationSchema = z
       amount: notificationAmountSchema,
       status: operationStatusSchema,
       ...aboutPaymentShape,
-      flags: z.array(z.literal('REVERSAL')).meta({ description: 'REVERSAL: it released an uncaptured hold' }),
+      flags: z.array(openValues(z.literal('REVERSAL'))).meta({ description: 'REVERSAL: it released an uncaptured hold' }),
     }),
     type: z.literal('REFUND'),
     version: z.literal('1'),

@@ -15,7 +15,7 @@ export const notificationSchema = z
     type: z.enum(['PAYMENT', 'CAPTURE', 'REFUND']),
     resourceId: z.string().meta({ description: 'the paymentId, captureId or refundId it tells of' }),
     status: z.enum(['COMPLETED', 'DECLINED']).meta({ description: 'the final status it tells of' }),
-    url: z.string().meta({ format: 'uri', description: 'where it is posted' }),
+    url: z.string().meta({ description: 'where it is posted (a callbackUrl as the request gave it)' }),
     state: z.enum(['PENDING', 'DELIVERED', 'FAILED']).meta({ description: 'PENDING: an attempt is due (nextAttemptDateTime); DELIVERED: a 2xx came back; FAILED: every retry failed' }),
     attempts: z.int().min(0),
     createdDateTime: paymentTimeSchema,

@@ -4,6 +4,11 @@
 // api-error.ts, and the notification bodies as webhooks. Served at GET /api/openapi.json (the route
 // below), committed as openapi.json (`npm run openapi` rewrites it; a unit test fails when it is not
 // current), rendered at /docs. Pure and deterministic: no settings, no clock.
+// Two variants: the published one (all of the above) describes answers openly, as any implementation
+// of the protocol may send them (no closed objects, fields production leaves out not required, open
+// enumerations, any RFC 3339 date-time: wire-form.ts's answerLeeway); the strict one (`strict: true`)
+// describes exactly what this service sends, and the HTTP tests hold every answer to it
+// (tests/support/openapi-check.ts).
 import { z } from 'zod'
 import { billDetailsRoute, billRoute } from '../bills/bill-endpoints'
 import { healthRoute } from '../health'
@@ -13,7 +18,7 @@ import { apiRoute, endpoint, Reply, type AnyEndpoint, type ApiRoute, type Exampl
 import { captureNotificationSchema, paymentNotificationSchema, refundNotificationSchema } from '../notifications/notification-body'
 import { notificationsRoute, resendRoute } from '../notifications/notification-endpoints'
 import { captureRoute, completeRoute, paymentRoute, refundListRoute, refundRoute } from '../payments/payment-endpoints'
-import { referencedSchemas, wireForms, type JsonSchema } from '../wire/wire-form'
+import { answerLeeway, referencedSchemas, wireForms, type AnswerLeeway, type JsonSchema } from '../wire/wire-form'
 
 type Json = Record<string, unknown>
 
@@ -103,16 +108,57 @@ function wireFormOverride(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonSch
   Object.assign(ctx.jsonSchema, structuredClone(form))
 }
 
-const toJson = (schema: z.core.$ZodType) => z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', override: wireFormOverride }) as Json
+/** a schema's leeway (answerLeeway), also through the wrappers zod adds around it (optional, nullable) */
+function leewayOf(schema: z.core.$ZodType): AnswerLeeway | undefined {
+  const own = answerLeeway.get(schema)
+  if (own) return own
+  const inner = (schema._zod.def as { innerType?: z.core.$ZodType }).innerType
+  return inner ? leewayOf(inner) : undefined
+}
+
+/** the published document's form of an answer's schema (see AnswerLeeway); requests are left as they are (none is closed) */
+function publishedForm(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
+  const json = ctx.jsonSchema as Json
+  if (json.additionalProperties === false) delete json.additionalProperties
+  const leeway = leewayOf(ctx.zodSchema)
+  if (leeway?.openValues && (Array.isArray(json.enum) || 'const' in json)) {
+    const values = Array.isArray(json.enum) ? json.enum : [json.const]
+    delete json.enum
+    delete json.const
+    json.type = 'string'
+    json.examples = values
+  }
+  if (leeway?.dateTime && typeof json.pattern === 'string') {
+    delete json.pattern
+    // the format on the component alone: a copy of it (mayBeAbsent's) ends as a $ref to it, beside what it says besides
+    if (typeof z.globalRegistry.get(ctx.zodSchema)?.id === 'string') json.format = 'date-time'
+  }
+  if (ctx.zodSchema instanceof z.ZodObject && Array.isArray(json.required)) {
+    const shape = ctx.zodSchema.shape as Record<string, z.core.$ZodType>
+    json.required = (json.required as string[]).filter((key) => !leewayOf(shape[key])?.mayBeAbsent)
+    if (!(json.required as string[]).length) delete json.required
+  }
+}
+
+/** the JSON Schema of a zod schema: as the wire carries a request (wireForms), in the variant's form for answers */
+const toJson = (schema: z.core.$ZodType, strict: boolean) =>
+  z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    override: (ctx) => {
+      wireFormOverride(ctx)
+      if (!strict) publishedForm(ctx)
+    },
+  }) as Json
 
 /**
  * components.schemas: the given schemas (each with an id) and every schema with an id they use, all as
  * `$ref`s to one another. Converted together in one go (as $defs of one object holding them all),
  * from the instances the endpoints use.
  */
-function componentSchemas(roots: z.core.$ZodType[]): Record<string, Json> {
+function componentSchemas(roots: z.core.$ZodType[], strict: boolean): Record<string, Json> {
   const holder = z.object(Object.fromEntries(roots.map((s, i) => [`s${i}`, s])))
-  const converted = toJson(holder)
+  const converted = toJson(holder, strict)
   const defs = (converted.$defs ?? {}) as Record<string, Json>
   for (const [key, value] of Object.entries(converted.properties as Record<string, Json>))
     if (typeof value.$ref !== 'string') throw new Error(`components: ${key} has no id`)
@@ -125,7 +171,7 @@ const sortedByKey = <T>(o: Record<string, T>): Record<string, T> => Object.fromE
 
 /** a path parameter's schema, alone (no ids inside) */
 function parameterSchema(schema: z.core.$ZodType): Json {
-  const { $schema: _, ...json } = toJson(schema)
+  const { $schema: _, ...json } = toJson(schema, true)
   return json
 }
 
@@ -139,6 +185,8 @@ function examplesOf(examples: Record<string, Example> | undefined): Json {
 interface Shared {
   responses: Record<string, Json>
   parameters: Record<string, Json>
+  /** the strict variant (see the top of this file) */
+  strict: boolean
 }
 
 /** `payin.request.conflict` → `PayinRequestConflict` */
@@ -150,7 +198,8 @@ function errorResponse(shared: Shared, status: number, codes: ErrorCode[]): Json
   shared.responses[name] ??= {
     description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].when}`).join('; '),
     headers: { ...TRACE_HEADERS, ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}) },
-    content: { 'application/json': { schema: { allOf: [ref('Error'), { type: 'object', properties: { errorCode: { enum: codes } } }] } } },
+    // the codes of this status: exactly these from this service; published as examples (production has codes of its own)
+    content: { 'application/json': { schema: { allOf: [ref('Error'), { type: 'object', properties: { errorCode: shared.strict ? { enum: codes } : { examples: codes } } }] } } },
   }
   return { $ref: `#/components/responses/${name}` }
 }
@@ -275,6 +324,8 @@ Every request but \`/health\`, \`/ready\`, \`/metrics\` (its own token) and \`/o
 
 The same operations answer under \`/api\`, \`/partner/payin/v1\` and \`/partner/v1\` (the servers below). The service's other paths — the hosted payment page (\`/pay/…\`), the emulated 3-D Secure access-control page (\`/acs\`), the merchant dashboard and its actions (\`/dashboard/…\`) — are pages for people, not part of this API.
 
+Answers and notifications are described openly, as any implementation of the protocol may send them: a client must ignore fields it does not know, must not expect a field that is not marked required, and must accept a value of a string beyond the values its examples list (flags, decline reasons, error codes, payment method types: production sends some this service does not, and either may add more). Date-times are RFC 3339 (\`format: date-time\`); each schema says the form this service writes.
+
 Errors: every non-2xx answer of the API (and every JSON error of the service's other paths) has the \`Error\` shape:
 
 | HTTP | errorCode | when |
@@ -302,12 +353,13 @@ export function apiOperations(): { path: string; method: Method; endpoint: AnyEn
   )
 }
 
-export function buildApiDocument(): OpenApiDocument {
+/** the document: the published variant, or with `strict` the exact one the tests hold answers to (see the top of this file) */
+export function buildApiDocument({ strict = false }: { strict?: boolean } = {}): OpenApiDocument {
   const operations = apiOperations()
   const roots: z.core.$ZodType[] = [errorSchema, paymentNotificationSchema, captureNotificationSchema, refundNotificationSchema, ...referencedSchemas]
   for (const { endpoint: e } of operations) roots.push(...(e.body ? [e.body] : []), ...(e.response ? [e.response] : []))
   const paths: Record<string, Record<string, Json>> = {}
-  const shared: Shared = { responses: {}, parameters: {} }
+  const shared: Shared = { responses: {}, parameters: {}, strict }
   for (const { path, method, endpoint: e } of operations) (paths[path] ??= {})[method.toLowerCase()] = operation(shared, path, method, e)
   const ids = operations.map((o) => o.endpoint.doc?.operationId)
   if (new Set(ids).size !== ids.length) throw new Error(`operationIds repeat: ${ids.join(', ')}`)
@@ -321,11 +373,15 @@ export function buildApiDocument(): OpenApiDocument {
       description: DESCRIPTION,
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    servers: API_PREFIXES.map((prefix, i) => ({
-      url: `{origin}${prefix}`,
-      description: i ? "an existing client's prefix: the same operations" : 'the canonical prefix',
-      variables: { origin },
-    })),
+    // relative first: resolved against where the document was fetched, so a generator or a viewer given
+    // https://<host>/api/openapi.json targets that host; the last one is for a copy read elsewhere
+    servers: [
+      ...API_PREFIXES.map((prefix, i) => ({
+        url: prefix,
+        description: i ? "an existing client's prefix, on the host that served this document: the same operations" : 'the canonical prefix, on the host that served this document',
+      })),
+      { url: `{origin}${API_PREFIXES[0]}`, description: 'the canonical prefix on a given origin: for a copy of this document read elsewhere (the committed openapi.json)', variables: { origin } },
+    ],
     security: [{ bearerAuth: [] }],
     tags: TAGS,
     paths,
@@ -365,7 +421,7 @@ export function buildApiDocument(): OpenApiDocument {
       }),
     },
     components: {
-      schemas: componentSchemas(roots),
+      schemas: componentSchemas(roots, strict),
       responses: sortedByKey(shared.responses),
       parameters: shared.parameters,
       securitySchemes: {
@@ -381,9 +437,13 @@ export function buildApiDocument(): OpenApiDocument {
         },
       },
       headers: {
-        'X-Trace-Id': { description: "the request's trace id (a client may send its own), also in the error body and the server's log line", schema: { type: 'string', pattern: '^[0-9a-f]{16}$' } },
+        'X-Trace-Id': {
+          description: "the request's trace id (a client may send its own), also in the error body and the server's log line: on every answer",
+          required: true,
+          schema: { type: 'string', pattern: '^[0-9a-f]{16}$' },
+        },
         'X-Request-Id': { description: "this request's own id, in the server's log line", schema: { type: 'string' } },
-        'Retry-After': { description: 'seconds until the token may send again', schema: { type: 'integer', minimum: 1 } },
+        'Retry-After': { description: 'seconds until the token may send again', required: true, schema: { type: 'integer', minimum: 1 } },
       },
     },
   }

@@ -7,12 +7,18 @@ type Json = Record<string, any>
 /** the name of a component a `$ref` points to */
 export const refName = (ref: string) => ref.split('/').pop() ?? ref
 
+/** an enumeration longer than this (the currencies) is shown by its first values and its count */
+const LONG_ENUM = 8
+
 /** the JSON Schema's type in a few words: `string (uri)`, `array of Refund`, `"CARD"`, `string or number` */
 export function typeLabel(schema: Json | undefined): string {
   if (!schema || Object.keys(schema).length === 0) return 'any'
   if (schema.$ref) return refName(schema.$ref)
   if ('const' in schema) return JSON.stringify(schema.const)
-  if (Array.isArray(schema.enum)) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ')
+  if (Array.isArray(schema.enum))
+    return schema.enum.length > LONG_ENUM
+      ? `${schema.enum.slice(0, LONG_ENUM).map((v: unknown) => JSON.stringify(v)).join(' | ')} | … (${schema.enum.length} values)`
+      : schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ')
   const union = schema.oneOf ?? schema.anyOf
   if (Array.isArray(union)) return union.map((s: Json) => typeLabel(s)).join(' or ')
   if (Array.isArray(schema.allOf)) return schema.allOf.map((s: Json) => typeLabel(s)).join(' and ')
@@ -48,7 +54,7 @@ export function constraintsOf(schema: Json): string[] {
 }
 
 /** the ids the curl examples put in paths ($SITE is the reader's own site) */
-const PATH_EXAMPLES: Record<string, string> = {
+export const PATH_EXAMPLES: Record<string, string> = {
   siteId: '$SITE',
   paymentId: 'order-1001',
   captureId: 'cap-1',
@@ -59,6 +65,34 @@ const PATH_EXAMPLES: Record<string, string> = {
 
 /** a shell word in single quotes */
 const quoted = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
+
+// A request example's dates are fixed (the document depends on no clock), and a deadline or a series'
+// end must be in the future: the curl command writes them with date(1) instead, relative to the day it
+// runs (GNU date, else BSD date). A bill may be payable for at most 45 days.
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+export const SHELL_DATE_TIME = `$(date -u -d '+7 days' +%Y-%m-%dT%H:%M:%SZ 2>/dev/null || date -u -v+7d +%Y-%m-%dT%H:%M:%SZ)`
+export const SHELL_DATE = `$(date -u -d '+1 year' +%Y-%m-%d 2>/dev/null || date -u -v+1y +%Y-%m-%d)`
+
+/**
+ * A JSON body as one shell word: the JSON in single quotes, each date-time or date string of it
+ * replaced by SHELL_DATE_TIME or SHELL_DATE (in double quotes, so the shell runs them).
+ */
+export function shellJson(value: unknown): string {
+  const shells: string[] = []
+  const text = JSON.stringify(value, (_, v) => {
+    if (typeof v !== 'string') return v
+    const shell = DATE_TIME.test(v) ? SHELL_DATE_TIME : DATE.test(v) ? SHELL_DATE : null
+    if (!shell) return v
+    shells.push(shell)
+    return `\u0000${shells.length - 1}\u0000`
+  })
+  // the marks are JSON-escaped (\u0000): a string of the example itself cannot hold them so
+  return text
+    .split(/\\u0000(\d+)\\u0000/)
+    .map((part, i) => (i % 2 ? `"${shells[Number(part)]}"` : quoted(part)))
+    .join('')
+}
 
 /** the curl command of an operation, with its first request example as the body; $BASE, $SITE and $TOKEN are the reader's */
 export function curlOf(path: string, method: string, op: Json): string {
@@ -71,7 +105,7 @@ export function curlOf(path: string, method: string, op: Json): string {
   const example = media?.examples ? (Object.values(media.examples)[0] as Json | undefined)?.value : undefined
   if (op.requestBody) headers.push("-H 'Content-Type: application/json'")
   if (headers.length) lines.push(headers.join(' '))
-  if (op.requestBody) lines.push(`-d ${quoted(JSON.stringify(example ?? {}))}`)
+  if (op.requestBody) lines.push(`-d ${shellJson(example ?? {})}`)
   return lines.join(' \\\n  ')
 }
 

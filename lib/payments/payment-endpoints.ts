@@ -133,7 +133,7 @@ const completeRequestSchema = z
       otp: z
         .object(
           {
-            code: z.string({ error: 'is required' }).min(1, 'is required').max(32, 'is not a code').meta({ description: 'the code the payer was sent (the sandbox code is 1234)' }),
+            code: z.string({ error: 'is required' }).min(1, 'is required').max(32, 'is not a code').meta({ description: "the code the payer was sent: in the sandbox always the instance's SANDBOX_OTP_CODE setting (1234 by default)" }),
             otpProcessCode: z.string({ error: 'must be a string' }).max(256).optional(),
           },
           { error: 'must be an object with code' },
@@ -143,7 +143,12 @@ const completeRequestSchema = z
     { error: 'must be a JSON object' },
   )
   .refine((r) => r.threeDS || r.otp, { message: 'threeDS or otp is required', path: ['otp'] })
-  .meta({ id: 'CompleteRequest', description: 'threeDS or otp, as the payment requires' })
+  // the refine above, for the document: at least one of the two (each branch names its property, as strict validators want)
+  .meta({
+    id: 'CompleteRequest',
+    description: 'threeDS or otp, as the payment requires',
+    anyOf: ['threeDS', 'otp'].map((key) => ({ type: 'object', properties: { [key]: { type: 'object' } }, required: [key] })),
+  })
 
 export const completeRoute = apiRoute({
   POST: endpoint({

@@ -8,6 +8,7 @@ import type { Capture, Payment, Refund } from '../generated/prisma/client'
 import { wireAmount, wireAmountSchema } from '../money/money'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import { FLAGS, idSchema } from '../wire/common-schemas'
+import { openValues } from '../wire/wire-form'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 
 export const PAYMENT_STATUSES = ['WAITING', 'DECLINED', 'COMPLETED'] as const
@@ -17,7 +18,7 @@ export const statusSchema = z
   .strictObject({
     value: z.enum(PAYMENT_STATUSES).meta({ description: 'WAITING: awaiting the payer or the operator; COMPLETED: done (a payment without SALE: authorised); DECLINED: final, see reason' }),
     changedDateTime: paymentTimeSchema,
-    reason: z.enum(DECLINE_REASONS).optional().meta({ description: 'why it was declined (a business decline is a resource, answered 200)' }),
+    reason: openValues(z.enum(DECLINE_REASONS)).optional().meta({ description: 'why it was declined (a business decline is a resource, answered 200)' }),
   })
   .meta({ id: 'Status' })
 
@@ -30,7 +31,7 @@ const maskedPanSchema = z.string().regex(/^\d{6}\*+\d{4}$/).meta({ description: 
 
 export const paymentMethodAnswerSchema = z
   .strictObject({
-    type: z.enum(['CARD', 'TOKEN', 'MOBILE']).meta({ description: 'a RECURRENT charge answers CARD (with the series\' card)' }),
+    type: openValues(z.enum(['CARD', 'TOKEN', 'MOBILE'])).meta({ description: "a RECURRENT charge answers CARD (with the series' card); production's bill payments may also answer WALLET" }),
     maskedPan: maskedPanSchema.optional().meta({ description: 'CARD only' }),
   })
   .meta({ id: 'PaymentMethod' })
@@ -43,7 +44,7 @@ export const requirementsSchema = z
         acsUrl: z.string().meta({ format: 'uri', description: "the service's emulated access-control page ({PUBLIC_BASE_URL}/acs)" }),
       })
       .optional(),
-    otp: z.string().min(1).optional().meta({ description: 'what to ask the payer for: the one-time code to send with complete', examples: ['Enter the code sent by SMS to +*******4567'] }),
+    otp: z.string().min(1).optional().meta({ description: "what to ask the payer for: the one-time code to send with complete (the sandbox sends no SMS: the code is the instance's SANDBOX_OTP_CODE setting, 1234 by default)", examples: ['Enter the code sent by SMS to +*******4567'] }),
   })
   .meta({ id: 'Requirements', description: 'what the payment waits for: send complete with threeDS.pares or otp.code' })
 
@@ -59,7 +60,7 @@ export const paymentSchema = z
     status: statusSchema,
     customer: customerAnswerSchema.optional(),
     comment: z.string().optional(),
-    flags: z.array(z.enum(FLAGS)),
+    flags: z.array(openValues(z.enum(FLAGS))).meta({ description: "the request's flags (production's may add others, e.g. TEST)" }),
     createdToken: z
       .strictObject({
         token: z.string().regex(/^pt_/).meta({ description: 'pay with it as paymentMethod {type: TOKEN, paymentToken} and the same customer.account' }),
@@ -83,7 +84,7 @@ export const refundSchema = z
     createdDateTime: paymentTimeSchema,
     amount: wireAmountSchema,
     status: statusSchema,
-    flags: z.array(z.literal('REVERSAL')).meta({ description: 'REVERSAL: the whole amount of an authorised, uncaptured payment, released' }),
+    flags: z.array(openValues(z.literal('REVERSAL'))).meta({ description: 'REVERSAL: the whole amount of an authorised, uncaptured payment, released' }),
   })
   .meta({ id: 'Refund', description: 'the refund' })
 export type RefundAnswer = z.input<typeof refundSchema>

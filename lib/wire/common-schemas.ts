@@ -1,7 +1,7 @@
 // zod schemas of the wire shapes shared by several requests. Outputs are normalised: amounts in minor
 // units, dates as Date. What a transforming schema reads is documented with writtenAs (wire-form.ts).
 import { z } from 'zod'
-import { isKnownCurrency, parseAmountValue } from '../money/money'
+import { isKnownCurrency, KNOWN_CURRENCIES, parseAmountValue } from '../money/money'
 import { RawNumber } from '../http/json-text'
 import { parseDateTime } from '../time/wire-time'
 import { writtenAs } from './wire-form'
@@ -19,6 +19,14 @@ export function numberText(v: unknown): string | undefined {
   return undefined
 }
 
+/**
+ * The amount values parseAmountValue accepts, as one pattern: plain decimal notation whose value rounded
+ * down to two decimals is 0.01 … 1000000000.00 — 1 to 999999999 units with any decimals, 1000000000
+ * with decimals that round down to .00, or 0 units with a cent in the first two decimals (leading zeros
+ * allowed). A unit test holds it to parseAmountValue.
+ */
+export const AMOUNT_VALUE_PATTERN = '^(0*[1-9]\\d{0,8}(\\.\\d+)?|0*1000000000(\\.0(0\\d*)?)?|0+\\.(0[1-9]|[1-9])\\d*)$'
+
 export const amountValueSchema = writtenAs(
   z.unknown().transform((v, ctx) => {
     if (v === undefined || v === null) {
@@ -35,10 +43,10 @@ export const amountValueSchema = writtenAs(
   }),
   {
     description:
-      'A decimal in plain notation (no exponent, no whitespace), as a JSON string or number; rounded down to two decimals, then more than 0.00 and at most 1000000000.00',
+      'A decimal in plain notation (no exponent, no whitespace), as a JSON string or number; rounded down to two decimals, then at least 0.01 and at most 1000000000.00 (so "0.009" is refused and "1000000000.009" is 1000000000.00). The string pattern and the number bounds say exactly that; a number written with an exponent (1e2) is refused too, which JSON Schema cannot see.',
     anyOf: [
-      { type: 'string', pattern: '^\\d+(\\.\\d+)?$' },
-      { type: 'number', exclusiveMinimum: 0, maximum: 1000000000 },
+      { type: 'string', pattern: AMOUNT_VALUE_PATTERN },
+      { type: 'number', minimum: 0.01, exclusiveMaximum: 1000000000.01 },
     ],
     examples: ['100.00', 60.5],
   },
@@ -47,7 +55,7 @@ export const amountValueSchema = writtenAs(
 export const currencySchema = z
   .string({ error: 'must be an ISO 4217 alphabetic code' })
   .refine(isKnownCurrency, 'must be an uppercase ISO 4217 alphabetic code')
-  .meta({ description: 'an uppercase ISO 4217 alphabetic code', pattern: '^[A-Z]{3}$', examples: ['RUB'] })
+  .meta({ description: 'an uppercase ISO 4217 alphabetic code the service knows', enum: [...KNOWN_CURRENCIES], examples: ['RUB'] })
 
 export const amountSchema = z
   .object({ value: amountValueSchema, currency: currencySchema }, { error: 'must be an object with value and currency' })
@@ -221,4 +229,10 @@ export const httpUrlSchema = z
       return false
     }
   }, 'must be an absolute http(s) URL')
-  .meta({ format: 'uri', description: 'an absolute http(s) URL' })
+  // no `format: uri`: what is accepted is what a browser's URL parser reads as http(s), IRIs included
+  // (non-ASCII, `|` in a query), which RFC 3986's uri refuses
+  .meta({
+    description: 'an absolute http(s) URL as a browser reads it (WHATWG URL): non-ASCII characters and the like are accepted, and percent-encoded where it is used',
+    // the scheme, as that parser reads it: after any leading spaces or controls, in any case
+    pattern: '^[\\x00-\\x20]*[Hh][Tt][Tt][Pp][Ss]?:',
+  })

@@ -1,8 +1,10 @@
-// How a request value is written on the wire where its zod schema cannot say it. A schema that
-// transforms what it reads (an amount value taken from a JSON string or number, a date-time read into
-// a Date, a payment method checked by its type) converts to JSON Schema as its input side, which for
-// `z.unknown().transform(…)` is `{}`: the OpenAPI document (lib/openapi/api-document.ts) writes these
-// keywords in its place. Documentation only: validation stays the schema's own.
+// What the OpenAPI document (lib/openapi/api-document.ts) writes of a schema where zod's own JSON
+// Schema would not say it. Documentation only: validation stays the schema's own.
+// - Requests: how a value is written on the wire. A schema that transforms what it reads (an amount
+//   value taken from a JSON string or number, a date-time read into a Date, a payment method checked by
+//   its type) converts to JSON Schema as its input side, which for `z.unknown().transform(…)` is `{}`:
+//   the document writes the keywords given here in its place (writtenAs).
+// - Answers: what the published document relaxes of their exact schemas (answerLeeway, below).
 import { z } from 'zod'
 
 export type JsonSchema = z.core.JSONSchema.BaseSchema
@@ -26,3 +28,48 @@ export function refTo(schema: z.core.$ZodType): JsonSchema {
   referencedSchemas.add(schema)
   return { $ref: `#/components/schemas/${id}` }
 }
+
+/**
+ * What the published document relaxes of an answer's exact schema (and of a notification's). The
+ * answers' zod schemas say exactly what this service sends, and the tests hold every answer to them
+ * (the document's strict variant: closed objects, every field we always send required, our date-time
+ * forms, our values). The published document (openapi.json, /api/openapi.json, /docs) describes what
+ * any implementation of the protocol may send — production's answers carry fields ours do not, leave
+ * out fields ours always carry, use values ours never do —, and what ours may come to send, so that a
+ * client generated from it breaks on none of that. There no object is closed (every answer object, not
+ * marked), and a schema marked here is written as its mark says.
+ */
+export interface AnswerLeeway {
+  /** an enumeration whose values may grow: published as a string with the known values as its examples */
+  openValues?: true
+  /** one of our date-time forms: published as `format: date-time`, our exact form in its description and examples */
+  dateTime?: true
+  /** a field this service always sends and production may leave out: required in the strict variant only */
+  mayBeAbsent?: true
+}
+
+export const answerLeeway = z.registry<AnswerLeeway>()
+
+function mark<S extends z.core.$ZodType>(schema: S, leeway: AnswerLeeway): S {
+  answerLeeway.add(schema, { ...answerLeeway.get(schema), ...leeway })
+  return schema
+}
+
+/**
+ * An enumeration of an answer whose values may grow (production sends flags, reasons and codes ours
+ * never do; the reference lists payment method types ours never answer). Published as a plain string
+ * with the known values as `examples`, the idiom of OpenAPI 3.1 for an open list: every generator makes
+ * it a string (a closed `enum` becomes a type that fails to decode an unknown value; `anyOf` of an enum
+ * and a string becomes a wrapper type in most generators, and a bare string in TypeScript anyway).
+ */
+export const openValues = <S extends z.core.$ZodType>(schema: S): S => mark(schema, { openValues: true })
+
+/** one of our date-time forms (wire-time.ts): published as `format: date-time` */
+export const publishedAsDateTime = <S extends z.core.$ZodType>(schema: S): S => mark(schema, { dateTime: true })
+
+/**
+ * A field of an answer that this service always sends and production may leave out (Bill.siteId,
+ * flags, creationDateTime): a copy of `schema` (the same schema serves other fields), required in the
+ * strict variant only.
+ */
+export const mayBeAbsent = <S extends z.core.$ZodType>(schema: S): S => mark((schema as unknown as { clone(): S }).clone(), { mayBeAbsent: true })

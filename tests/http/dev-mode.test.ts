@@ -11,6 +11,7 @@ import path from 'node:path'
 import { after, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { stopEmbeddedPostgres } from '../../lib/db/embedded-postgres.ts'
+import { UndocumentedAnswer } from '../support/openapi-check.ts'
 
 const port = Number(new URL(process.env.BASE_URL ?? 'http://127.0.0.1:3999').port) + 90
 const base = `http://127.0.0.1:${port}`
@@ -67,7 +68,11 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 
   const deadline = Date.now() + ms
   for (;;) {
     if (dev.exitCode !== null) throw new Error(`npm run dev exited (${dev.exitCode}):\n${output}`)
-    const value = await check().catch(() => undefined)
+    // not answering yet is waited for; an answer the OpenAPI document does not describe fails at once
+    const value = await check().catch((e) => {
+      if (e instanceof UndocumentedAnswer) throw e
+      return undefined
+    })
     if (value !== undefined) return value
     if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s\n${output}`)
     await sleep(200)

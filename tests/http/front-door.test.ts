@@ -1,11 +1,13 @@
 // Hostile request targets meet the contract's error shape, never a 500 or an HTML page: malformed
-// percent-encodings, control characters, bytes Node's parser refuses, bare protocol prefixes; a
-// trailing slash is served as without it (no HTML 308).
+// percent-encodings, control characters, bytes Node's parser refuses, bare protocol prefixes, methods
+// the service does not serve (TRACE, PROPFIND, …: a 405 with Allow, logged); a trailing slash is
+// served as without it (no HTML 308).
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
 import net from 'node:net'
 import { test } from 'node:test'
 import { BASE_URL, billRequest, cardPayment, client, newSite, request, uid } from '../support/api.ts'
-import { assertDocumented } from '../support/openapi-check.ts'
+import { assertDocumented, rawAnswer } from '../support/openapi-check.ts'
 
 /** an answer in the contract's error shape, with the trace id in header and body */
 function assertErrorShape(r: { status: number; headers: Headers; body: any; text: string }, status: number, errorCode: string) {
@@ -64,10 +66,59 @@ test("bytes Node's parser refuses in a request line get the error shape and a tr
     const text = answer.slice(answer.indexOf('\r\n\r\n') + 4)
     const body = JSON.parse(text)
     assert.equal(body.errorCode, 'http.message.conversion.failed')
-    assertDocumented({ method: 'GET', path: bad.split(' ')[1], status: 400, contentType: /\r\ncontent-type: ([^\r]*)/i.exec(answer)?.[1] ?? null, text })
+    assertDocumented(rawAnswer('GET', bad.split(' ')[1], answer))
     assert.equal(body.traceId, traceId)
     assert.match(body.dateTime, /[+-]\d\d:\d\d$/)
   }
+})
+
+/** the server log's line of a trace id (15 s at most) */
+async function logLineOf(traceId: string): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const line = fs
+      .readFileSync(process.env.SERVER_LOG!, 'utf8')
+      .split('\n')
+      .find((l) => l.includes(`"traceId":"${traceId}"`))
+    if (line) return JSON.parse(line)
+    if (Date.now() > deadline) throw new Error(`no log line with trace id ${traceId}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+test('a method the service does not serve (TRACE, PROPFIND, MKCOL, PURGE, LINK) is the JSON 405 with Allow and a trace id, logged; on any path', async () => {
+  const site = await newSite('methods')
+  const payment = `/api/sites/${site.siteId}/payments/${uid('pay')}`
+  const cases: [string, string, number, string | null][] = [
+    ['TRACE', payment, 405, 'PUT, GET'],
+    ['PROPFIND', payment, 405, 'PUT, GET'],
+    ['MKCOL', `/partner/v1/sites/${site.siteId}/bills/b-1`, 405, 'PUT, GET'],
+    ['PURGE', '/api/health', 405, 'GET'],
+    ['LINK', `/partner/payin/v1/sites/${site.siteId}/payments/p/complete`, 405, 'POST'],
+    ['PROPFIND', '/api/openapi.json', 405, 'GET'],
+    // an unknown API path is a 404 whatever the method, as for the others
+    ['PROPFIND', `/api/sites/${site.siteId}/nothing`, 404, null],
+    // the pages: read and posted
+    ['TRACE', '/pay/0d3c8b61-4a8e-4a57-a64b-1f2f9b8f0c11', 405, 'GET, HEAD, POST'],
+    ['PROPFIND', '/', 405, 'GET, HEAD, POST'],
+  ]
+  for (const [method, path, status, allow] of cases) {
+    const raw = await rawRequest(Buffer.from(`${method} ${path} HTTP/1.1\r\nAuthorization: Bearer ${site.token}`, 'latin1'))
+    const answer = rawAnswer(method, path, raw)
+    const what = `${method} ${path}: ${raw.slice(0, 300)}`
+    assert.equal(answer.status, status, what)
+    assert.match(answer.headers['content-type'] ?? '', /^application\/json/, what)
+    assert.equal(answer.headers.allow, allow ?? undefined, what)
+    const body = JSON.parse(answer.text)
+    assert.equal(body.errorCode, status === 405 ? 'http.method.not.allowed' : 'payin.resource.not.found', what)
+    assert.match(answer.headers['x-trace-id'] ?? '', /^[0-9a-f]{16}$/, what)
+    assert.equal(body.traceId, answer.headers['x-trace-id'])
+    assertDocumented(answer)
+    const line = await logLineOf(body.traceId)
+    assert.deepEqual([line.kind, line.method, line.status, line.level], ['front-door', method, status, 'info'], JSON.stringify(line))
+  }
+  // nothing was created by the refused requests
+  assert.equal((await request('GET', payment, { token: site.token })).status, 404)
 })
 
 test('the bare protocol prefixes and unknown partner paths answer the JSON 404', async () => {

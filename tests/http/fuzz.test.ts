@@ -7,7 +7,7 @@ import { before, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { BASE_URL, cardPayment, client, newSite, uid } from '../support/api.ts'
 import { sql } from '../support/db.ts'
-import { assertDocumented } from '../support/openapi-check.ts'
+import { assertDocumented, rawAnswer as answerOf } from '../support/openapi-check.ts'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60)
 
@@ -194,16 +194,13 @@ describe('fuzzing every endpoint', () => {
         const answer = await rawAnswer(target)
         const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1])
         assert.ok(status >= 200 && status < 500, `${JSON.stringify(target.toString('latin1'))}: ${answer.slice(0, 200)}`)
-        const head = answer.slice(0, answer.indexOf('\r\n\r\n'))
-        const traceId = /\r\nX-Trace-Id: ([0-9a-f]{16})/i.exec(head)?.[1]
-        if (/\r\ncontent-type: application\/json/i.test(head) && status >= 400) {
-          const body = answer.slice(answer.indexOf('\r\n\r\n') + 4)
-          // the body may be chunked: the JSON object inside it
-          const text = body.slice(body.indexOf('{'), body.lastIndexOf('}') + 1)
-          const json = JSON.parse(text)
-          assertDocumented({ method: 'GET', path: target.toString('latin1'), status, contentType: /\r\ncontent-type: ([^\r]*)/i.exec(head)?.[1] ?? null, text })
+        // every answer as the document says (an error under /api or /partner: the JSON Error with its trace id)
+        const read = answerOf('GET', target.toString('latin1'), answer)
+        assertDocumented(read)
+        if (/^application\/json/i.test(read.headers['content-type'] ?? '') && status >= 400) {
+          const json = JSON.parse(read.text)
           assert.equal(json.serviceName, 'payin-core')
-          assert.equal(json.traceId, traceId)
+          assert.equal(json.traceId, read.headers['x-trace-id'])
         }
       }),
       { numRuns: RUNS * 3 },

@@ -23,7 +23,7 @@ function putWithoutType(path: string): Promise<{ status: number; body: any }> {
       res.on('data', (c) => (text += c))
       res.on('end', () => {
         try {
-          assertDocumented({ method: 'PUT', path, status: res.statusCode!, contentType: res.headers['content-type'] ?? null, text })
+          assertDocumented({ method: 'PUT', path, status: res.statusCode!, headers: res.headers as Record<string, string | undefined>, text })
           resolve({ status: res.statusCode!, body: JSON.parse(text) })
         } catch (e) {
           reject(e)

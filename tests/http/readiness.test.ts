@@ -15,6 +15,7 @@ import pg from 'pg'
 import { applyMigrations, MIGRATION_LOCK_KEY, migrationNames } from '../../lib/db/migrations.ts'
 import { assertErrorShape, BASE_URL, cardPayment, client, newSite, request, rub, uid, type Answer } from '../support/api.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
+import { assertDocumented } from '../support/openapi-check.ts'
 import { scrape } from '../support/prometheus.ts'
 
 const port = Number(new URL(BASE_URL).port)
@@ -300,7 +301,16 @@ function send(agent: http.Agent, base: string, method: string, target: string, h
       let text = ''
       res.setEncoding('utf8')
       res.on('data', (chunk) => (text += chunk))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined, reusedSocket: req.reusedSocket }))
+      res.on('end', () => {
+        try {
+          // as the document says, like every answer a fetch receives (the request's JSON body too, for a 2xx)
+          const json = /json/i.test(headers['Content-Type'] ?? '')
+          assertDocumented({ method, path: target, status: res.statusCode!, headers: res.headers as Record<string, string | undefined>, text, requestBody: json ? body : undefined })
+          resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined, reusedSocket: req.reusedSocket })
+        } catch (e) {
+          reject(e)
+        }
+      })
     })
     req.on('error', reject)
     req.end(body)

@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import http from 'node:http'
 import { before, test } from 'node:test'
 import { BASE_URL, billRequest, client, newSite, uid } from '../support/api.ts'
+import { assertDocumented } from '../support/openapi-check.ts'
 
 /** resident memory of the server's process group, in bytes (Linux /proc) */
 function serverRss(): number {
@@ -24,18 +25,20 @@ function serverRss(): number {
 
 /**
  * Sends `mib` MiB in 64 KiB chunks without a Content-Length (chunked), stopping as soon as the server
- * answers or closes; the status, or 'closed'. A fresh connection, never reused.
+ * has answered or closed; the status, or 'closed'. The answer is checked against the OpenAPI document
+ * (an error under /api is the JSON Error with its trace id). A fresh connection, never reused.
  */
 function chunkedPost(path: string, headers: Record<string, string>, mib: number, method = 'POST'): Promise<number | 'closed'> {
   const url = new URL(path, BASE_URL)
   return new Promise((resolve, reject) => {
     let done = false
-    const finish = (r: number | 'closed') => {
+    const finish = (r: number | 'closed' | Error) => {
       if (done) return
       done = true
       clearTimeout(timer)
       req.destroy()
-      resolve(r)
+      if (r instanceof Error) reject(r)
+      else resolve(r)
     }
     const timer = setTimeout(() => {
       done = true
@@ -44,8 +47,17 @@ function chunkedPost(path: string, headers: Record<string, string>, mib: number,
     }, 20_000)
     const req = http.request(url, { method, agent: false, headers: { ...headers, 'Transfer-Encoding': 'chunked' } })
     req.on('response', (res) => {
-      res.resume()
-      finish(res.statusCode!)
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (c) => (text += c))
+      res.on('end', () => {
+        try {
+          assertDocumented({ method, path, status: res.statusCode!, headers: res.headers as Record<string, string | undefined>, text })
+          finish(res.statusCode!)
+        } catch (e) {
+          finish(e as Error)
+        }
+      })
     })
     req.on('error', () => finish('closed'))
     req.on('close', () => finish('closed'))

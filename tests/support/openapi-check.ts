@@ -1,19 +1,28 @@
-// Every answer the HTTP tests receive, checked against the OpenAPI document (openapi.json, which a
-// unit test keeps equal to what the code generates), so the document cannot drift from the service.
+// Every answer the HTTP tests receive, checked against the OpenAPI document, so the document cannot
+// drift from the service. Two variants of it (lib/openapi/api-document.ts): the published one as
+// committed (openapi.json, which a unit test keeps equal to what the code generates), which describes
+// answers openly as any implementation of the protocol may send them, and the strict one, generated
+// here in memory, which says exactly what this service sends (closed objects, every field it always
+// sends required, its date-time forms and values): an answer must satisfy both.
 // scripts/run-tests.ts loads this module into every HTTP test process (`--import`); loading it wraps
 // globalThis.fetch. For an answer of a server on loopback:
 // - whose path (under /api, /partner/payin/v1 or /partner/v1) and method are a documented operation:
-//   its status must be one the operation documents, and its body (JSON) must validate against that
-//   answer's schema (the 200's resource, or the Error shape with the codes of that status);
+//   its status must be one the operation documents, the headers that answer documents must be there
+//   when required (X-Trace-Id; Retry-After on a 429) and as their schemas say, and its body (JSON)
+//   must validate against that answer's schema (the 200's resource, or the Error shape with the codes
+//   of that status); and when it is a 2xx of a PUT or POST to which the test sent a JSON body, that
+//   body must validate against the operation's requestBody (so the request side is exercised too);
+// - any other 4xx/5xx under /api or /partner: the JSON Error shape, with its trace id in X-Trace-Id;
 // - any other JSON answer of 4xx/5xx, on any path (the payment page's endpoints, the dashboard's
-//   actions, the front door's refusals, unknown paths): it must validate against the Error shape.
+//   actions, the front door's refusals): the Error shape.
 // A violation rejects the fetch with the operation, the status, ajv's errors and the start of the body,
-// so the test fails where it made the request. Tests that speak raw HTTP check their JSON answers
-// with assertDocumented. The payment page, /acs and the dashboard's pages and actions are not part of
-// the API: their successful answers are not checked.
+// so the test fails where it made the request. Tests that speak raw HTTP check their answers with
+// assertDocumented (rawAnswer reads one off a socket). The payment page, /acs and the dashboard's pages
+// and actions are not part of the API: their successful answers are not checked.
 import fs from 'node:fs'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
+import { buildApiDocument } from '../../lib/openapi/api-document.ts'
 
 type Json = Record<string, any>
 
@@ -42,14 +51,18 @@ export function documentValidator(document: Json) {
 }
 
 const escapePointer = (s: string) => s.replaceAll('~', '~0').replaceAll('/', '~1')
+const unescapePointer = (s: string) => s.replaceAll('~1', '/').replaceAll('~0', '~')
 
 export interface Answer {
   method: string
   /** the path as requested (a query is ignored) */
   path: string
   status: number
-  contentType: string | null
+  /** the answer's headers, their names in lowercase */
+  headers: Record<string, string | undefined>
   text: string
+  /** the body the request sent, when it sent JSON: a 2xx of a documented PUT or POST holds it to the operation's requestBody */
+  requestBody?: string
 }
 
 interface Operation {
@@ -60,9 +73,21 @@ interface Operation {
   op: Json
 }
 
-/** the checks of one document */
-export function answerChecker(document: Json) {
-  const { at } = documentValidator(document)
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i
+
+/** a path of the API's prefixes (where every error is the JSON Error): /api…, /partner… */
+export const isApiPath = (path: string) => /^\/(api|partner)(\/|$)/.test(path.split('?')[0])
+
+/** the checks of a document: the published one, held together with its strict variant when given */
+export function answerChecker(document: Json, strictDocument: Json = document) {
+  const published = documentValidator(document)
+  const variants =
+    strictDocument === document
+      ? [{ name: 'the document', at: published.at }]
+      : [
+          { name: "the strict variant (this service's exact answers)", at: documentValidator(strictDocument).at },
+          { name: 'the published document', at: published.at },
+        ]
   const templates = Object.keys(document.paths).map((template) => ({ template, segments: template.split('/') }))
 
   /** the documented operation a request reaches, if any (a literal segment wins over a parameter, as in the router) */
@@ -88,46 +113,109 @@ export function answerChecker(document: Json) {
     return { template: best.template, method: method.toUpperCase(), operationId: op.operationId, pointer: `/paths/${escapePointer(best.template)}/${method.toLowerCase()}`, op }
   }
 
+  /** the object a local $ref points to, and its pointer; the object itself when it is none */
+  function resolved(object: Json, pointer: string): { object: Json; pointer: string } {
+    if (typeof object.$ref !== 'string') return { object, pointer }
+    const target = object.$ref.slice(1)
+    return { object: target.split('/').slice(1).reduce((o: Json, k: string) => o[unescapePointer(k)], document), pointer: target }
+  }
+
+  /** the problems of the headers an answer documents: missing when required, else not as their schemas say */
+  function headerProblems(response: Json, responsePointer: string, headers: Answer['headers']): string[] {
+    const problems: string[] = []
+    for (const [name, h] of Object.entries((response.headers ?? {}) as Json)) {
+      const header = resolved(h, `${responsePointer}/headers/${escapePointer(name)}`)
+      const value = headers[name.toLowerCase()]
+      if (value === undefined) {
+        if (header.object.required) problems.push(`no ${name} header`)
+        continue
+      }
+      // a header is text: an integer's schema reads its digits
+      const type = header.object.schema?.type
+      const read = (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value
+      for (const v of variants) if (!v.at(`${header.pointer}/schema`)(read)) problems.push(`${name}: ${JSON.stringify(value)} is not as ${v.name} says (${JSON.stringify(header.object.schema)})`)
+    }
+    return [...new Set(problems)]
+  }
+
+  /** what is wrong with `body` against the schema at `pointer` in each variant, or null */
+  function schemaProblem(pointer: string, body: unknown): string | null {
+    for (const v of variants) {
+      const validate = v.at(pointer)
+      if (validate(body)) continue
+      const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
+      return `a body ${v.name} does not describe (#${pointer}):\n  ${errors.join('\n  ')}`
+    }
+    return null
+  }
+
   /** what is wrong with an answer, or null */
   function problemOf(a: Answer): string | null {
-    if (a.method.toUpperCase() === 'HEAD') return null
-    const json = /^application\/([\w.+-]+\+)?json\b/i.test(a.contentType ?? '')
+    const contentType = a.headers['content-type'] ?? null
+    const json = JSON_TYPE.test(contentType ?? '')
+    const api = isApiPath(a.path)
+    const traceId = a.headers['x-trace-id']
+    const shown = `\n  body: ${a.text.slice(0, 500)}`
+    if (a.method.toUpperCase() === 'HEAD') {
+      // no body to read: an API error still says its trace id
+      return api && a.status >= 400 && traceId === undefined ? `HEAD ${a.path.slice(0, 200)} answered ${a.status} without an X-Trace-Id header` : null
+    }
     const operation = operationOf(a.method, a.path)
     let pointer: string
     let what: string
     if (operation) {
       what = `${operation.method} ${operation.template} (${operation.operationId}) answered ${a.status}`
-      let response = operation.op.responses[String(a.status)]
-      let responsePointer = `${operation.pointer}/responses/${a.status}`
-      if (!response) return `${what}, a status the document does not give it (${Object.keys(operation.op.responses).join(', ')})`
-      if (response.$ref) {
-        responsePointer = response.$ref.slice(1)
-        response = responsePointer.split('/').slice(1).reduce((o: Json, k: string) => o[k.replaceAll('~1', '/').replaceAll('~0', '~')], document)
+      const listed = operation.op.responses[String(a.status)]
+      if (!listed) return `${what}, a status the document does not give it (${Object.keys(operation.op.responses).join(', ')})${shown}`
+      const { object: response, pointer: responsePointer } = resolved(listed, `${operation.pointer}/responses/${a.status}`)
+      const headers = headerProblems(response, responsePointer, a.headers)
+      if (headers.length) return `${what} with headers the document does not describe:\n  ${headers.join('\n  ')}${shown}`
+      if (a.status < 300 && a.requestBody !== undefined && a.requestBody !== '' && operation.op.requestBody) {
+        const request = requestProblem(operation, a.requestBody)
+        if (request) return `${what} to a request ${request}`
       }
       const types = Object.keys(response.content ?? {})
       if (!types.length) return null
       if (!response.content['application/json']) {
         // an answer that is not JSON (the metrics' text): its type is checked
-        const type = (a.contentType ?? '').toLowerCase().replace(/\s+/g, '')
-        return types.some((t) => type.startsWith(t.toLowerCase().replace(/\s+/g, ''))) ? null : `${what} with Content-Type ${a.contentType}, not the documented ${types.join(' or ')}`
+        const type = (contentType ?? '').toLowerCase().replace(/\s+/g, '')
+        return types.some((t) => type.startsWith(t.toLowerCase().replace(/\s+/g, ''))) ? null : `${what} with Content-Type ${contentType}, not the documented ${types.join(' or ')}`
       }
-      if (!json) return `${what} with Content-Type ${a.contentType}, not the documented application/json`
+      if (!json) return `${what} with Content-Type ${contentType}, not the documented application/json${shown}`
       pointer = `${responsePointer}/content/application~1json/schema`
-    } else {
-      if (a.status < 400 || !json) return null
+    } else if (a.status >= 400 && (json || api)) {
       what = `${a.method.toUpperCase()} ${a.path.slice(0, 200)} answered ${a.status}`
+      // under the API's prefixes every error is the contract's: JSON, with its trace id
+      if (api && !json) return `${what} with Content-Type ${contentType}: an error under the API's prefixes is the JSON Error${shown}`
+      if (api && traceId === undefined) return `${what} without an X-Trace-Id header: an error under the API's prefixes says its trace id${shown}`
       pointer = '/components/schemas/Error'
-    }
-    let body: unknown
+    } else return null
+    let body: Json
     try {
       body = JSON.parse(a.text)
     } catch {
       return `${what} with a body that is not JSON: ${a.text.slice(0, 500)}`
     }
-    const validate = at(pointer)
+    const problem = schemaProblem(pointer, body)
+    if (problem) return `${what}, ${problem}${shown}`
+    if (a.status >= 400 && traceId !== undefined && body?.traceId !== traceId) return `${what} with X-Trace-Id ${traceId} but traceId ${JSON.stringify(body?.traceId)} in its body`
+    return null
+  }
+
+  /** what is wrong with the JSON body a request sent, against its operation's requestBody, or null */
+  function requestProblem(operation: Operation, text: string): string | null {
+    let body: unknown
+    try {
+      // a byte order mark before it is read past, as the service's UTF-8 decoder does (RFC 8259 allows it)
+      body = JSON.parse(text.replace(/^\uFEFF/, ''))
+    } catch {
+      return `whose body is not JSON, which the document's requestBody refuses: ${text.slice(0, 300)}`
+    }
+    const pointer = `${operation.pointer}/requestBody/content/application~1json/schema`
+    const validate = published.at(pointer)
     if (validate(body)) return null
     const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
-    return `${what}, a body the document does not describe (#${pointer}):\n  ${errors.join('\n  ')}\n  body: ${a.text.slice(0, 500)}`
+    return `the service accepted but the document's requestBody refuses (#${pointer}):\n  ${errors.join('\n  ')}\n  request: ${text.slice(0, 500)}`
   }
 
   /** what is wrong with a notification the service posted (its body and signature headers), or null */
@@ -146,10 +234,10 @@ export function answerChecker(document: Json) {
     for (const [i, parameter] of (post.parameters as Json[]).entries()) {
       const value = headers[parameter.name.toLowerCase()]
       if (value === undefined) problems.push(`no ${parameter.name} header`)
-      else if (!at(`${pointer}/parameters/${i}/schema`)(value)) problems.push(`${parameter.name}: ${value}`)
+      else if (variants.some((v) => !v.at(`${pointer}/parameters/${i}/schema`)(value))) problems.push(`${parameter.name}: ${value}`)
     }
-    const validate = at(`${pointer}/requestBody/content/application~1json/schema`)
-    if (!validate(parsed)) problems.push(...(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`))
+    const problem = schemaProblem(`${pointer}/requestBody/content/application~1json/schema`, parsed)
+    if (problem) problems.push(problem)
     return problems.length ? `POST ${name} (webhook) does not match the document:\n  ${problems.join('\n  ')}\n  body: ${body.slice(0, 500)}` : null
   }
 
@@ -157,9 +245,9 @@ export function answerChecker(document: Json) {
 }
 
 let checker: ReturnType<typeof answerChecker> | undefined
-/** the checker of the committed document */
+/** the checker of the committed document, with its strict variant as the code generates it */
 export function documentChecker() {
-  return (checker ??= answerChecker(JSON.parse(fs.readFileSync(DOCUMENT_FILE, 'utf8'))))
+  return (checker ??= answerChecker(JSON.parse(fs.readFileSync(DOCUMENT_FILE, 'utf8')), buildApiDocument({ strict: true })))
 }
 
 export class UndocumentedAnswer extends Error {
@@ -175,8 +263,50 @@ export function assertDocumented(a: Answer): void {
   if (problem) throw new UndocumentedAnswer(problem)
 }
 
+/** a chunked body's data */
+function dechunk(body: string): string {
+  let out = ''
+  let at = 0
+  for (;;) {
+    const line = body.indexOf('\r\n', at)
+    if (line < 0) return out
+    const size = parseInt(body.slice(at, line), 16)
+    if (!(size > 0)) return out
+    out += body.slice(line + 2, line + 2 + size)
+    at = line + 2 + size + 2
+  }
+}
+
+/**
+ * An answer as read off a socket (`HTTP/1.1 400 …`, its headers, a blank line, its body, plain or
+ * chunked), for assertDocumented. Give the bytes (the body is read as UTF-8), or text read as latin1.
+ */
+export function rawAnswer(method: string, path: string, raw: string | Buffer): Answer {
+  const bytes = typeof raw === 'string' ? Buffer.from(raw, 'latin1') : raw
+  const end = bytes.indexOf('\r\n\r\n')
+  const [statusLine, ...lines] = bytes.subarray(0, end < 0 ? bytes.length : end).toString('latin1').split('\r\n')
+  const headers: Record<string, string> = {}
+  for (const line of lines) {
+    const colon = line.indexOf(':')
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+  }
+  let text = end < 0 ? '' : bytes.subarray(end + 4).toString('latin1')
+  if (/chunked/i.test(headers['transfer-encoding'] ?? '')) text = dechunk(text)
+  return { method, path, status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]), headers, text: Buffer.from(text, 'latin1').toString('utf8') }
+}
+
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/i
 const INSTALLED = Symbol.for('payin.openapi-check')
+
+/** the JSON text a fetch sent, if it sent a JSON body as text or bytes */
+function sentJson(init: RequestInit | undefined): string | undefined {
+  const type = new Headers(init?.headers).get('content-type') ?? ''
+  if (!JSON_TYPE.test(type)) return undefined
+  const body = init?.body
+  if (typeof body === 'string') return body
+  if (body instanceof Uint8Array) return Buffer.from(body).toString('utf8')
+  return undefined
+}
 
 /** wraps globalThis.fetch: every answer from a loopback server is checked (see the top of this file) */
 export function checkFetches(): void {
@@ -190,17 +320,17 @@ export function checkFetches(): void {
     if (!LOOPBACK.test(url.hostname)) return res
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET')
     const { operationOf, problemOf } = documentChecker()
-    const contentType = res.headers.get('content-type')
+    const headers = Object.fromEntries(res.headers)
     // the body is read (from a copy) only where there is something to check
-    const json = /json/i.test(contentType ?? '')
-    if (!operationOf(method, url.pathname) && !(res.status >= 400 && json)) return res
+    const json = JSON_TYPE.test(headers['content-type'] ?? '')
+    if (!operationOf(method, url.pathname) && !(res.status >= 400 && (json || isApiPath(url.pathname)))) return res
     let text: string
     try {
       text = await res.clone().text()
     } catch {
       return res // the body broke off: the test sees that itself
     }
-    const problem = problemOf({ method, path: url.pathname, status: res.status, contentType, text })
+    const problem = problemOf({ method, path: url.pathname, status: res.status, headers, text, requestBody: sentJson(init) })
     if (problem) throw new UndocumentedAnswer(problem)
     return res
   }

@@ -1,8 +1,9 @@
-// The front door's two decisions, alone: which request targets reach Next.js (and as what), and
-// which address a request comes from.
+// The front door's decisions, alone: which request targets and methods reach Next.js (and as what),
+// and which address a request comes from.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { admitTarget, clientAddress } from '../../lib/http/front-door.ts'
+import { admitTarget, API_ROUTE_METHODS, clientAddress } from '../../lib/http/front-door.ts'
+import { API_ROUTES } from '../../lib/openapi/api-document.ts'
 
 test('targets: trailing slashes dropped, query kept, malformed or control-bearing paths refused', () => {
   assert.deepEqual(admitTarget('/api/health/'), { pass: true, url: '/api/health' })
@@ -25,6 +26,34 @@ test('targets: trailing slashes dropped, query kept, malformed or control-bearin
     if (!r.pass) assert.equal(r.error.status, 404, bare)
   }
   assert.equal(admitTarget('/partner/v1/sites/a/payments/b').pass, true)
+})
+
+test('methods: those the service serves pass; any other is a 405 with the route\'s Allow, or the 404 of an unknown API path', () => {
+  for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) assert.equal(admitTarget('/api/sites/s/payments/p', method).pass, true, method)
+  const refused = (target: string, method: string) => {
+    const r = admitTarget(target, method)
+    assert.equal(r.pass, false, `${method} ${target}`)
+    return r.pass ? null : { status: r.error.status, errorCode: r.error.errorCode, allow: r.error.headers?.Allow }
+  }
+  for (const method of ['TRACE', 'PROPFIND', 'MKCOL', 'PURGE', 'LINK', 'UNLINK', 'SEARCH', 'COPY', 'MOVE', 'LOCK'])
+    assert.deepEqual(refused('/api/sites/s/payments/p', method), { status: 405, errorCode: 'http.method.not.allowed', allow: 'PUT, GET' }, method)
+  assert.deepEqual(refused('/partner/payin/v1/sites/s/payments/p/complete/', 'PROPFIND'), { status: 405, errorCode: 'http.method.not.allowed', allow: 'POST' })
+  assert.deepEqual(refused('/partner/v1/health?x=1', 'TRACE'), { status: 405, errorCode: 'http.method.not.allowed', allow: 'GET' })
+  assert.deepEqual(refused('/api/sites/s/nothing', 'PROPFIND'), { status: 404, errorCode: 'payin.resource.not.found', allow: undefined })
+  assert.deepEqual(refused('/api/sites/s/payments/', 'TRACE'), { status: 404, errorCode: 'payin.resource.not.found', allow: undefined })
+  // pages: read and posted
+  assert.deepEqual(refused('/pay/x', 'TRACE'), { status: 405, errorCode: 'http.method.not.allowed', allow: 'GET, HEAD, POST' })
+  assert.deepEqual(refused('/', 'MKCOL'), { status: 405, errorCode: 'http.method.not.allowed', allow: 'GET, HEAD, POST' })
+  // the target's own problems first
+  assert.equal(refused('/api/%zz', 'TRACE')?.status, 400)
+  assert.equal(refused('/api', 'TRACE')?.status, 404)
+})
+
+test("the front door's API routes and their methods are the API's (API_ROUTES), in their handlers' Allow order", () => {
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(API_ROUTE_METHODS).map(([t, m]) => [t, [...m]])),
+    Object.fromEntries(Object.entries(API_ROUTES).map(([t, route]) => [t, Object.keys(route.endpoints)])),
+  )
 })
 
 test("client address: the socket's peer unless proxies of one's own are trusted", () => {
