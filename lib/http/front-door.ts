@@ -80,6 +80,8 @@ function refuseMethod(path: string): ApiError {
  */
 export function admitTarget(target: string, method?: string): FrontDoorAnswer {
   if (!target.startsWith('/')) return refuse('the request target must be a path')
+  // a fragment is the client's alone (RFC 9110 §7.1): sent raw, Next.js would cut the path there and redirect
+  if (target.includes('#')) return refuse('the request target must not hold a fragment (#)')
   const q = target.indexOf('?')
   let path = q < 0 ? target : target.slice(0, q)
   const query = q < 0 ? '' : target.slice(q)

@@ -72,6 +72,18 @@ test("bytes Node's parser refuses in a request line get the error shape and a tr
   }
 })
 
+test('a raw # in the request target (a fragment, never sent by a client) is a 400 in the error shape, not a redirect', async () => {
+  const site = await newSite('frag')
+  for (const target of [`/api/sites/${site.siteId}/payments/#`, `/api/sites/${site.siteId}/payments/p#x`, '/pay/#', '/api/health?x=#y']) {
+    const answer = await rawRequest(Buffer.from(`GET ${target} HTTP/1.1\r\nAuthorization: Bearer ${site.token}`, 'latin1'))
+    assert.match(answer, /^HTTP\/1\.1 400 /, target)
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))
+    assert.equal(body.errorCode, 'validation.error')
+    assert.deepEqual(body.cause, { path: ['the request target must not hold a fragment (#)'] })
+    assertDocumented(rawAnswer('GET', target, answer))
+  }
+})
+
 /** the server log's line of a trace id (15 s at most) */
 async function logLineOf(traceId: string): Promise<Record<string, unknown>> {
   const deadline = Date.now() + 15_000

@@ -9,10 +9,9 @@ import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import { after, before, test } from 'node:test'
 import pg from 'pg'
-import { applyMigrations } from '../../lib/db/migrations.ts'
 import { ROUTE_TEMPLATES } from '../../lib/observability/route-template.ts'
 import { assertErrorShape, BASE_URL, cardPayment, client, newSite, request, rub, twoStepPayment, uid } from '../support/api.ts'
-import { sql } from '../support/db.ts'
+import { freshDatabase, sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { scrape, type Scrape } from '../support/prometheus.ts'
 
@@ -58,14 +57,7 @@ async function waitingForLocks(watcher: pg.Client, pid: number, probes: boolean)
 }
 
 before(async () => {
-  const main = process.env.DATABASE_URL!
-  const admin = new pg.Client({ connectionString: main })
-  await admin.connect()
-  await admin.query(`DROP DATABASE IF EXISTS ${DATABASE}`)
-  await admin.query(`CREATE DATABASE ${DATABASE}`)
-  await admin.end()
-  const url = main.replace(/\/[^/?]+(\?|$)/, `/${DATABASE}$1`)
-  await applyMigrations(url)
+  const url = await freshDatabase(DATABASE)
   // this file's sites and statements use that database
   process.env.DATABASE_URL = url
   instance = await startInstance(port + 150, {

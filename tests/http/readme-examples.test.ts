@@ -15,34 +15,22 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, before, test } from 'node:test'
 import { promisify } from 'node:util'
-import pg from 'pg'
-import { applyMigrations } from '../../lib/db/migrations.ts'
 import { BASE_URL } from '../support/api.ts'
+import { dropDatabase, freshDatabase } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { differences, readmeCommands, readmeText, withService, type ExampleCommand } from '../support/readme-examples.ts'
 
 const port = Number(new URL(BASE_URL).port) + 200
 const base = `http://127.0.0.1:${port}`
 const database = `payin_readme_${randomBytes(4).toString('hex')}`
-const databaseUrl = process.env.DATABASE_URL!.replace(/\/[^/?]+(\?|$)/, `/${database}$1`)
+let databaseUrl = ''
 // the metrics example's token, in the service's settings and the shell's, as the README says
 const metricsToken = randomBytes(16).toString('hex')
 let instance: Instance | undefined
 
-async function admin(sqlText: string): Promise<void> {
-  const c = new pg.Client({ connectionString: process.env.DATABASE_URL })
-  await c.connect()
-  try {
-    await c.query(sqlText)
-  } finally {
-    await c.end()
-  }
-}
-
 // what npm start does on a fresh machine: a migrated database, the demo site with a token, the server
 before(async () => {
-  await admin(`CREATE DATABASE ${database}`)
-  await applyMigrations(databaseUrl)
+  databaseUrl = await freshDatabase(database)
   instance = await startInstance(port, {
     DATABASE_URL: databaseUrl,
     PUBLIC_BASE_URL: base,
@@ -61,7 +49,7 @@ after(async () => {
     instance.kill('SIGTERM')
     await instance.exited
   }
-  await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
+  await dropDatabase(database)
 })
 
 interface Ran {

@@ -5,10 +5,8 @@
 // database of this file's own, so the column added here touches no other test.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import pg from 'pg'
-import { applyMigrations } from '../../lib/db/migrations.ts'
 import { BASE_URL, cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
-import { sql } from '../support/db.ts'
+import { freshDatabase, sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 
 const port = Number(new URL(BASE_URL).port)
@@ -16,14 +14,7 @@ const DATABASE = 'payin_schema_change'
 let instances: Instance[] = []
 
 before(async () => {
-  const main = process.env.DATABASE_URL!
-  const admin = new pg.Client({ connectionString: main })
-  await admin.connect()
-  await admin.query(`DROP DATABASE IF EXISTS ${DATABASE}`)
-  await admin.query(`CREATE DATABASE ${DATABASE}`)
-  await admin.end()
-  const url = main.replace(/\/[^/?]+(\?|$)/, `/${DATABASE}$1`)
-  await applyMigrations(url)
+  const url = await freshDatabase(DATABASE)
   process.env.DATABASE_URL = url
 })
 

@@ -11,3 +11,34 @@ export async function sql<T extends pg.QueryResultRow = any>(text: string, param
     await client.end()
   }
 }
+
+/**
+ * A database of the test's own beside the suite's (on the same server), made afresh and migrated: its
+ * URL. For tests whose instances must see no other test's rows (or whose rows no other instance may take).
+ */
+export async function freshDatabase(name: string): Promise<string> {
+  const main = process.env.DATABASE_URL!
+  const admin = new pg.Client({ connectionString: main })
+  await admin.connect()
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await admin.query(`CREATE DATABASE ${name}`)
+  } finally {
+    await admin.end()
+  }
+  const url = main.replace(/\/[^/?]+(\?|$)/, `/${name}$1`)
+  const { applyMigrations } = await import('../../lib/db/migrations.ts')
+  await applyMigrations(url)
+  return url
+}
+
+/** drops a database freshDatabase made (its connections ended) */
+export async function dropDatabase(name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await admin.connect()
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  } finally {
+    await admin.end()
+  }
+}
