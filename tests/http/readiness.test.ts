@@ -111,16 +111,22 @@ test('a migration of this version not recorded finished: "running" while the mig
     // a session holds the migration lock, as the migration runner applying it does
     const holder = await session(url)
     await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-    assertNotReady(await ready(instance.base), /migrations running/i)
-    assert.equal((await request('GET', '/api/health', { base: instance.base })).status, 200, 'alive all the same')
-    await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+    try {
+      assertNotReady(await ready(instance.base), /migrations running/i)
+      assert.equal((await request('GET', '/api/health', { base: instance.base })).status, 200, 'alive all the same')
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+    }
     assertNotReady(await ready(instance.base), /migrations pending/i)
 
     // the same lock taken on another database concerns that database's instances only
     const other = await session(ownUrl('postgres'))
     await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-    assertNotReady(await ready(instance.base), /migrations pending/i)
-    await other.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+    try {
+      assertNotReady(await ready(instance.base), /migrations pending/i)
+    } finally {
+      await other.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+    }
   } finally {
     await db.query(`UPDATE "_prisma_migrations" SET finished_at = now() WHERE migration_name = $1`, [last])
   }
@@ -133,8 +139,11 @@ test("every migration of this version recorded: ready whatever the lock (an inst
   // the lock as every instance takes it briefly at its start, to find nothing to apply
   const holder = await session(url)
   await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-  assertReady(await ready(instance.base))
-  await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+  try {
+    assertReady(await ready(instance.base))
+  } finally {
+    await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+  }
 
   // the migration runner of a newer version, applying its migration, which waits for a lock this test holds
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payin-migrations-'))
@@ -147,12 +156,15 @@ test("every migration of this version recorded: ready whatever the lock (an inst
   const running = applyMigrations(url, dir)
   running.catch(() => {})
   // the runner holds the migration lock and waits, inside the newer migration, for the test's lock
-  await until('the migration to wait', async () => {
-    const { rows } = await holder.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`, [WAIT_KEY])
-    return rows.length > 0
-  })
-  assertReady(await ready(instance.base))
-  await holder.query('SELECT pg_advisory_unlock($1)', [WAIT_KEY])
+  try {
+    await until('the migration to wait', async () => {
+      const { rows } = await holder.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`, [WAIT_KEY])
+      return rows.length > 0
+    })
+    assertReady(await ready(instance.base))
+  } finally {
+    await holder.query('SELECT pg_advisory_unlock($1)', [WAIT_KEY])
+  }
   assert.deepEqual(await running, ['99991231000000_newer_version'])
   // a newer version's migration recorded beside this version's: this version is still served
   assertReady(await ready(instance.base))
