@@ -4,7 +4,7 @@
 // is fixed from the socket (a header the client sent cannot choose it). Plain Node types only: no
 // Next.js imports.
 import type { IncomingHttpHeaders } from 'node:http'
-import { ApiError, methodNotAllowed, notFound, validationError } from './api-error'
+import { ApiError, malformedBody, methodNotAllowed, notFound, validationError } from './api-error'
 
 /** the header carrying the client address to the route handlers; whatever a client sent under it is replaced */
 export const CLIENT_ADDRESS_HEADER = 'x-payin-client-address'
@@ -80,8 +80,9 @@ function refuseMethod(path: string): ApiError {
  */
 export function admitTarget(target: string, method?: string): FrontDoorAnswer {
   if (!target.startsWith('/')) return refuse('the request target must be a path')
-  // a fragment is the client's alone (RFC 9110 §7.1): sent raw, Next.js would cut the path there and redirect
-  if (target.includes('#')) return refuse('the request target must not hold a fragment (#)')
+  // a fragment is the client's alone (RFC 9110 §7.1), no part of an HTTP request target: sent raw, Next.js
+  // would cut the path there and redirect. Malformed HTTP, as Node's parser answers the bytes it refuses
+  if (target.includes('#')) return { pass: false, error: malformedBody('Malformed HTTP request: a fragment (#) in the request target') }
   const q = target.indexOf('?')
   let path = q < 0 ? target : target.slice(0, q)
   const query = q < 0 ? '' : target.slice(q)
