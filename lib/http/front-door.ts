@@ -4,7 +4,9 @@
 // is fixed from the socket (a header the client sent cannot choose it). Plain Node types only: no
 // Next.js imports.
 import type { IncomingHttpHeaders } from 'node:http'
+import { routeTemplate } from '../observability/route-template'
 import { ApiError, malformedBody, methodNotAllowed, notFound, validationError } from './api-error'
+import { API_PREFIXES, API_ROUTE_METHODS } from './api-routes'
 
 /** the header carrying the client address to the route handlers; whatever a client sent under it is replaced */
 export const CLIENT_ADDRESS_HEADER = 'x-payin-client-address'
@@ -36,39 +38,16 @@ export type FrontDoorAnswer = { pass: true; url: string } | { pass: false; error
 /** the methods the service serves; Next.js answers any other (TRACE, PROPFIND, MKCOL, PURGE, LINK, …) with an empty 400 or an HTML 500 */
 export const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
-/**
- * The methods of each API route (lib/openapi/api-document.ts's API_ROUTES, in the order its handlers
- * name them in their own 405's Allow; a unit test holds the two equal): the Allow of the front door's
- * 405. Written out here, as the front door loads none of the routes' code.
- */
-export const API_ROUTE_METHODS: Readonly<Record<string, readonly string[]>> = {
-  '/sites/{siteId}/payments/{paymentId}': ['PUT', 'GET'],
-  '/sites/{siteId}/payments/{paymentId}/complete': ['POST'],
-  '/sites/{siteId}/payments/{paymentId}/captures/{captureId}': ['PUT', 'GET'],
-  '/sites/{siteId}/payments/{paymentId}/refunds/{refundId}': ['PUT', 'GET'],
-  '/sites/{siteId}/payments/{paymentId}/refunds': ['GET'],
-  '/sites/{siteId}/bills/{billId}': ['PUT', 'GET'],
-  '/sites/{siteId}/bills/{billId}/details': ['GET'],
-  '/sites/{siteId}/notifications': ['GET'],
-  '/sites/{siteId}/notifications/{notificationId}/resend': ['POST'],
-  '/health': ['GET'],
-  '/ready': ['GET'],
-  '/metrics': ['GET'],
-  '/openapi.json': ['GET'],
-}
-const API_ROUTE_SEGMENTS = Object.entries(API_ROUTE_METHODS).map(([template, methods]) => ({ segments: template.split('/'), methods }))
-const API_PATH_PREFIXES = ['/api', '/partner/payin/v1', '/partner/v1']
 /** what the pages and their forms take (a page is read, a form posted) */
 const PAGE_METHODS = ['GET', 'HEAD', 'POST']
 
 /** a method the service does not serve: 405 with what the path takes, or the 404 of an API path that is no route */
 function refuseMethod(path: string): ApiError {
   // (the bare prefixes and unknown partner paths were answered 404 before)
-  const prefix = API_PATH_PREFIXES.find((p) => path.startsWith(`${p}/`))
-  if (!prefix) return methodNotAllowed(PAGE_METHODS)
-  const segments = path.slice(prefix.length).split('/')
-  const route = API_ROUTE_SEGMENTS.find((r) => r.segments.length === segments.length && r.segments.every((s, i) => (s.startsWith('{') ? segments[i] !== '' : s === segments[i])))
-  return route ? methodNotAllowed([...route.methods]) : notFound('Route')
+  if (!API_PREFIXES.some((p) => path.startsWith(`${p}/`))) return methodNotAllowed(PAGE_METHODS)
+  // the metrics' templates are /api's (an alias reduced to it)
+  const methods = API_ROUTE_METHODS[routeTemplate(path).slice('/api'.length)]
+  return methods ? methodNotAllowed([...methods]) : notFound('Route')
 }
 
 /**

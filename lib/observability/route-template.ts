@@ -3,25 +3,16 @@
 // ever becomes a label value, and the number of label values stays bounded whatever clients send.
 // tests/unit/route-template.test.ts checks that every route of app/ and pages/ has its template here.
 
+import { API_PREFIXES, API_ROUTE_METHODS } from '../http/api-routes'
+
 /** every route of the service (app/ and pages/), a `{name}` standing for one path segment */
-const TEMPLATES = [
+const TEMPLATES: readonly string[] = [
   '/',
   '/icon.svg',
-  '/api/health',
-  '/api/ready',
-  '/api/metrics',
-  '/api/openapi.json',
-  '/docs',
+  // the API's routes (lib/http/api-routes.ts), and the benchmark's bound
+  ...Object.keys(API_ROUTE_METHODS).map((t) => `/api${t}`),
   '/api/bench-empty',
-  '/api/sites/{siteId}/payments/{paymentId}',
-  '/api/sites/{siteId}/payments/{paymentId}/complete',
-  '/api/sites/{siteId}/payments/{paymentId}/captures/{captureId}',
-  '/api/sites/{siteId}/payments/{paymentId}/refunds',
-  '/api/sites/{siteId}/payments/{paymentId}/refunds/{refundId}',
-  '/api/sites/{siteId}/bills/{billId}',
-  '/api/sites/{siteId}/bills/{billId}/details',
-  '/api/sites/{siteId}/notifications',
-  '/api/sites/{siteId}/notifications/{notificationId}/resend',
+  '/docs',
   '/acs',
   '/acs/result',
   '/pay/{invoiceUid}',
@@ -48,7 +39,7 @@ const TEMPLATES = [
   '/dashboard/actions/settings/rotate-secret',
   '/dashboard/actions/settings/tokens',
   '/dashboard/actions/settings/tokens/{tokenId}/revoke',
-] as const
+]
 
 /** static files, one label value per group */
 const STATIC_GROUPS = [
@@ -58,7 +49,7 @@ const STATIC_GROUPS = [
 ]
 
 /** the protocol's aliases of /api (next.config.mjs rewrites them): the same templates */
-const API_ALIASES = ['/partner/payin/v1/', '/partner/v1/']
+const API_ALIASES = API_PREFIXES.filter((p) => p !== '/api').map((p) => `${p}/`)
 
 /** whatever matches no route: one value for all of it */
 export const UNKNOWN_ROUTE = 'other'

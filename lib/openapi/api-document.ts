@@ -14,6 +14,7 @@ import { billDetailsRoute, billRoute } from '../bills/bill-endpoints'
 import { healthRoute } from '../health'
 import { metricsRoute, readinessRoute } from '../observability/observability-endpoints'
 import { ERROR_CODES, errorSchema, type ErrorCode } from '../http/api-error'
+import { API_PREFIXES } from '../http/api-routes'
 import { apiRoute, endpoint, Reply, type AnyEndpoint, type ApiRoute, type Example, type Method } from '../http/api-route'
 import { captureNotificationSchema, paymentNotificationSchema, refundNotificationSchema } from '../notifications/notification-body'
 import { notificationsRoute, resendRoute } from '../notifications/notification-endpoints'
@@ -70,7 +71,7 @@ export const API_ROUTES: Record<string, ApiRoute> = {
 }
 
 /** the API's prefixes: the same handlers answer under each (next.config.mjs rewrites the partner ones) */
-export const API_PREFIXES = ['/api', '/partner/payin/v1', '/partner/v1'] as const
+export { API_PREFIXES }
 
 const TAGS = [
   { name: 'Payments', description: 'Card, token, recurrent and mobile-balance payments; payer authentication (3-D Secure, one-time codes).' },

@@ -22,13 +22,13 @@
 import fs from 'node:fs'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
+import { API_PREFIXES } from '../../lib/http/api-routes.ts'
 import { buildApiDocument } from '../../lib/openapi/api-document.ts'
 
 type Json = Record<string, any>
 
 export const DOCUMENT_FILE = new URL('../../openapi.json', import.meta.url)
 const DOCUMENT_ID = 'https://payin.invalid/openapi.json'
-const PREFIXES = ['/api', '/partner/payin/v1', '/partner/v1']
 // the document's own fields: no JSON Schema keywords, but the document is added to ajv whole, so that
 // every schema in it is reached by its JSON pointer and its $refs resolve against the document
 const DOCUMENT_FIELDS = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'security', 'tags', 'paths', 'webhooks', 'components']
@@ -94,7 +94,7 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
   function operationOf(method: string, rawPath: string): Operation | null {
     let path = rawPath.split('?')[0]
     while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
-    const prefix = PREFIXES.find((p) => path.startsWith(`${p}/`))
+    const prefix = API_PREFIXES.find((p) => path.startsWith(`${p}/`))
     if (!prefix) return null
     const segments = path.slice(prefix.length).split('/')
     let best: { template: string; literals: number } | null = null

@@ -2,7 +2,8 @@
 // and which address a request comes from.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { admitTarget, API_ROUTE_METHODS, clientAddress } from '../../lib/http/front-door.ts'
+import { API_ROUTE_METHODS } from '../../lib/http/api-routes.ts'
+import { admitTarget, clientAddress } from '../../lib/http/front-door.ts'
 import { API_ROUTES } from '../../lib/openapi/api-document.ts'
 
 test('targets: trailing slashes dropped, query kept, malformed or control-bearing paths refused', () => {
