@@ -1,6 +1,7 @@
 // The dashboard's audit log of one thing (a payment, a bill, a notification): who (the session's token
 // hint) did what, when, and how it ended, oldest first. The settings page has its own, wider one.
 import { shownTime } from '@/lib/dashboard/dashboard-format'
+import { AUDIT_LABELS } from '@/lib/dashboard/audit-messages'
 import type { Lang } from '@/lib/pay-form/messages'
 
 export interface AuditRow {
@@ -10,16 +11,9 @@ export interface AuditRow {
   outcome: string
 }
 
-export interface AuditLogLabels {
-  auditLog: string
-  when: string
-  who: string
-  /** the action's column; left out where every entry is the same action */
-  what?: string
-  outcome: string
-}
-
-export function AuditLog({ id, rows, lang, t, empty, className }: { id: string; rows: AuditRow[]; lang: Lang; t: AuditLogLabels; empty: string; className?: string }) {
+/** `withAction: false` leaves out the action's column, where every entry is the same action */
+export function AuditLog({ id, rows, lang, empty, className, withAction = true }: { id: string; rows: AuditRow[]; lang: Lang; empty: string; className?: string; withAction?: boolean }) {
+  const t = AUDIT_LABELS[lang]
   return (
     <section className="dash-card dash-table-wrap" aria-labelledby={id}>
       <h2 id={id}>{t.auditLog}</h2>
@@ -31,7 +25,7 @@ export function AuditLog({ id, rows, lang, t, empty, className }: { id: string; 
             <tr>
               <th scope="col">{t.when}</th>
               <th scope="col">{t.who}</th>
-              {t.what && <th scope="col">{t.what}</th>}
+              {withAction && <th scope="col">{t.what}</th>}
               <th scope="col">{t.outcome}</th>
             </tr>
           </thead>
@@ -42,7 +36,7 @@ export function AuditLog({ id, rows, lang, t, empty, className }: { id: string; 
                   <time dateTime={a.at.toISOString()}>{shownTime(a.at, lang)}</time>
                 </td>
                 <td>{a.actor}</td>
-                {t.what && <td>{a.action}</td>}
+                {withAction && <td>{a.action}</td>}
                 <td>{a.outcome}</td>
               </tr>
             ))}

@@ -45,10 +45,6 @@ const en = {
   card: 'Card',
   noPayments: 'No payments yet.',
   backToBills: 'Back to bills',
-  auditLog: 'Audit log',
-  when: 'When',
-  who: 'Who',
-  outcome: 'Outcome',
 }
 
 export type BillsMessages = typeof en
@@ -93,10 +89,6 @@ const ru: BillsMessages = {
   card: 'Карта',
   noPayments: 'Платежей пока нет.',
   backToBills: 'К счетам',
-  auditLog: 'Журнал действий',
-  when: 'Когда',
-  who: 'Кто',
-  outcome: 'Результат',
 }
 
 export const billsMessages = (lang: Lang): BillsMessages => (lang === 'ru' ? ru : en)

@@ -26,7 +26,15 @@ export interface NotificationListRow {
   state: string
   attempts: number
   createdAt: Date
-  lastAttempt: { at: Date; httpStatus: number | null; durationMs: number; error: string | null } | null
+  lastAttempt: NotificationAttemptRow | null
+}
+
+/** one delivery attempt: its time, the receiver's status (none when it did not answer), how long, why it failed */
+export interface NotificationAttemptRow {
+  at: Date
+  httpStatus: number | null
+  durationMs: number
+  error: string | null
 }
 
 /** the payment (its row) a notification's resource belongs to: its own row for PAYMENT, the capture's or refund's payment otherwise */
@@ -101,20 +109,11 @@ export function indentJson(text: string, indent = '  '): string {
   return out
 }
 
-export interface NotificationDetails {
-  id: string
-  type: string
-  resourceId: string
-  paymentId: string | null
-  status: string
-  url: string
-  state: string
-  attempts: number
-  createdAt: Date
+export interface NotificationDetails extends Omit<NotificationListRow, 'lastAttempt'> {
   deliveredAt: Date | null
   /** when the next attempt is due (PENDING only) */
   nextAttemptAt: Date | null
-  attemptLog: { at: Date; httpStatus: number | null; durationMs: number; error: string | null }[]
+  attemptLog: NotificationAttemptRow[]
   /** the exact text posted (the payment token filled in, as the worker sends it), indented */
   body: string
   audit: { at: Date; actor: string; action: string; outcome: string }[]

@@ -44,11 +44,6 @@ const en = {
   underWay: 'A delivery of this notification is under way. Try again once it has ended.',
   notFound: 'Notification not found.',
   failed: 'The request failed ({detail}).',
-  auditLog: 'Audit log',
-  who: 'Who',
-  what: 'What',
-  when: 'When',
-  outcome: 'Outcome',
 }
 
 export type NotificationsMessages = typeof en
@@ -94,11 +89,6 @@ const ru: NotificationsMessages = {
   underWay: 'Это уведомление сейчас доставляется. Попробуйте снова, когда доставка закончится.',
   notFound: 'Уведомление не найдено.',
   failed: 'Запрос не выполнен ({detail}).',
-  auditLog: 'Журнал действий',
-  who: 'Кто',
-  what: 'Что',
-  when: 'Когда',
-  outcome: 'Результат',
 }
 
 export const notificationsMessages = (lang: Lang): NotificationsMessages => (lang === 'ru' ? ru : en)

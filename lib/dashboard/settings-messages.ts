@@ -2,6 +2,7 @@
 // app/dashboard/dashboard-request.ts). The service's own words for a refused URL (the contract's field
 // messages, in English) are put into Russian through `urlReasons`; others are shown as they come.
 import type { Lang } from '../pay-form/messages'
+import { AUDIT_LABELS } from './audit-messages'
 
 const en = {
   title: 'Settings',
@@ -58,11 +59,8 @@ const en = {
   // the audit entries
   auditTitle: 'Recent changes',
   none: 'None yet.',
-  when: 'When',
-  who: 'Who',
-  what: 'What',
+  ...AUDIT_LABELS.en,
   subject: 'Subject',
-  outcome: 'Outcome',
   action: {
     'notify-url': 'Notification URL',
     'rotate-secret': 'Secret rotated',
@@ -139,11 +137,8 @@ const ru: SettingsMessages = {
   failed: 'Не выполнено: {description}',
   auditTitle: 'Последние изменения',
   none: 'Пока нет.',
-  when: 'Когда',
-  who: 'Кто',
-  what: 'Что',
+  ...AUDIT_LABELS.ru,
   subject: 'Объект',
-  outcome: 'Результат',
   action: {
     'notify-url': 'Адрес для уведомлений',
     'rotate-secret': 'Смена секрета',

@@ -1,7 +1,7 @@
 // The site's payments, newest first, a page at a time (by cursor), found by id, bill or last four digits.
 import Link from 'next/link'
 import { listPayments, PAYMENT_STATUSES, type PaymentStatus } from '@/lib/dashboard/dashboard-payments'
-import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
+import { PaymentTable } from '@/components/dashboard/payment-table'
 import { currentLanguage, currentMessages, requireSession } from '../../dashboard-request'
 
 type Search = { q?: string | string[]; status?: string | string[]; after?: string | string[] }
@@ -40,32 +40,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         {rows.length === 0 ? (
           <p>{t.noPayments}</p>
         ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t.id}</th>
-                <th scope="col">{t.date}</th>
-                <th scope="col">{t.amount}</th>
-                <th scope="col">{t.status}</th>
-                <th scope="col">{t.method}</th>
-                <th scope="col">{t.card}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((p) => (
-                <tr key={p.paymentId}>
-                  <td>
-                    <Link prefetch={false} href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}>{p.paymentId}</Link>
-                  </td>
-                  <td>{shownTime(p.createdAt, lang)}</td>
-                  <td>{shownAmount(p.amountMinor, p.currency, lang)}</td>
-                  <td>{p.statusReason ? `${p.status} (${p.statusReason})` : p.status}</td>
-                  <td>{p.methodType}</td>
-                  <td>{p.maskedPan ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <PaymentTable rows={rows} lang={lang} labels={t} />
         )}
         <p className="dash-inline">
           {one(sp.after) && <Link prefetch={false} href={`/dashboard/payments?${keep({})}`}>{t.firstPage}</Link>}

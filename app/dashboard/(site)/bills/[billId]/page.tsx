@@ -6,6 +6,7 @@ import QRCode from 'qrcode'
 import { AuditLog } from '@/components/dashboard/audit-log'
 import { billsCss } from '@/components/dashboard/bills-styles'
 import { CopyLinkButton } from '@/components/dashboard/copy-link-button'
+import { PaymentTable } from '@/components/dashboard/payment-table'
 import { billsMessages } from '@/lib/dashboard/bills-messages'
 import { billDetails } from '@/lib/dashboard/dashboard-bills'
 import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
@@ -71,33 +72,10 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
         {d.payments.length === 0 ? (
           <p>{t.noPayments}</p>
         ) : (
-          <table className="bill-table">
-            <thead>
-              <tr>
-                <th scope="col">{t.paymentId}</th>
-                <th scope="col">{t.date}</th>
-                <th scope="col">{t.amount}</th>
-                <th scope="col">{t.status}</th>
-                <th scope="col">{t.card}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.payments.map((p) => (
-                <tr key={p.paymentId}>
-                  <td>
-                    <Link prefetch={false} href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}>{p.paymentId}</Link>
-                  </td>
-                  <td>{shownTime(p.createdAt, lang)}</td>
-                  <td>{shownAmount(p.amountMinor, p.currency, lang)}</td>
-                  <td>{p.statusReason ? `${p.status} (${p.statusReason})` : p.status}</td>
-                  <td>{p.maskedPan ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <PaymentTable rows={d.payments} lang={lang} labels={{ id: t.paymentId, date: t.date, amount: t.amount, status: t.status, card: t.card }} className="bill-table" />
         )}
       </section>
-      <AuditLog id="bill-audit" rows={d.audit} lang={lang} t={t} empty={t.none} className="bill-table" />
+      <AuditLog id="bill-audit" rows={d.audit} lang={lang} empty={t.none} className="bill-table" withAction={false} />
     </>
   )
 }

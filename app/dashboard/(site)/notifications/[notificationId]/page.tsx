@@ -104,7 +104,7 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
           {n.body}
         </pre>
       </section>
-      <AuditLog id="notif-audit" rows={n.audit} lang={lang} t={t} empty="—" />
+      <AuditLog id="notif-audit" rows={n.audit} lang={lang} empty="—" />
     </>
   )
 }

@@ -112,7 +112,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           ))}
         </ol>
       </section>
-      <AuditLog id="audit" rows={d.audit} lang={lang} t={t} empty={t.none} />
+      <AuditLog id="audit" rows={d.audit} lang={lang} empty={t.none} />
     </>
   )
 }

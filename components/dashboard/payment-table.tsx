@@ -1,0 +1,56 @@
+// A table of payments, each linked to its page: the payments list's, and a bill's (without the method column).
+import Link from 'next/link'
+import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
+import type { Lang } from '@/lib/pay-form/messages'
+
+export interface PaymentTableRow {
+  paymentId: string
+  createdAt: Date
+  amountMinor: bigint
+  currency: string
+  status: string
+  statusReason: string | null
+  methodType: string
+  maskedPan: string | null
+}
+
+/** the column heads; without `method`, no method column */
+export interface PaymentTableLabels {
+  id: string
+  date: string
+  amount: string
+  status: string
+  method?: string
+  card: string
+}
+
+export function PaymentTable({ rows, lang, labels: t, className }: { rows: PaymentTableRow[]; lang: Lang; labels: PaymentTableLabels; className?: string }) {
+  return (
+    <table className={className}>
+      <thead>
+        <tr>
+          <th scope="col">{t.id}</th>
+          <th scope="col">{t.date}</th>
+          <th scope="col">{t.amount}</th>
+          <th scope="col">{t.status}</th>
+          {t.method && <th scope="col">{t.method}</th>}
+          <th scope="col">{t.card}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((p) => (
+          <tr key={p.paymentId}>
+            <td>
+              <Link prefetch={false} href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}>{p.paymentId}</Link>
+            </td>
+            <td>{shownTime(p.createdAt, lang)}</td>
+            <td>{shownAmount(p.amountMinor, p.currency, lang)}</td>
+            <td>{p.statusReason ? `${p.status} (${p.statusReason})` : p.status}</td>
+            {t.method && <td>{p.methodType}</td>}
+            <td>{p.maskedPan ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
