@@ -13,6 +13,7 @@ import { asSession, assertError, dashboardPage, ORIGIN, post, signIn } from '../
 import { sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { receiver, verifiesEveryWay, verifyAsWritten, verifyPayinSignature } from '../support/notification-receiver.ts'
+import { WORKER_ENV } from '../support/notify-site.ts'
 import { siteCommand } from '../support/site-command.ts'
 
 const instances: Instance[] = []
@@ -111,14 +112,7 @@ test('the notification URL: set and cleared as the API then uses it; a refused o
 test('rotating the signing secret: the answer alone carries it; notifications signed afterwards verify with it; the page never shows it', async () => {
   const rx = receiver()
   const hook = await rx.start()
-  const worker = await startInstance(Number(new URL(BASE_URL).port) + 140, {
-    NOTIFICATIONS_WORKER: 'on',
-    NOTIFY_ALLOW_NETWORKS: '127.0.0.0/8',
-    NOTIFY_RETRY_DELAYS_MS: '300,300,300,300,300',
-    NOTIFY_TIMEOUT_MS: '1000',
-    NOTIFY_LEASE_MS: '2000',
-    NOTIFY_POLL_MS: '100',
-  })
+  const worker = await startInstance(Number(new URL(BASE_URL).port) + 140, { ...WORKER_ENV, NOTIFY_TIMEOUT_MS: '1000', NOTIFY_LEASE_MS: '2000' })
   instances.push(worker)
   try {
     const site = await newSite('settings-secret')

@@ -17,16 +17,14 @@ import {
   verifyPayinSignature,
   type Received,
 } from '../support/notification-receiver.ts'
+import { WORKER_ENV as LOOPBACK_WORKER_ENV } from '../support/notify-site.ts'
 import { lastLine, siteOk } from '../support/site-command.ts'
 
 const WORKER_ENV = {
-  NOTIFICATIONS_WORKER: 'on',
-  NOTIFY_ALLOW_NETWORKS: '127.0.0.0/8',
-  NOTIFY_RETRY_DELAYS_MS: '300,300,300,300,300',
+  ...LOOPBACK_WORKER_ENV,
   NOTIFY_TIMEOUT_MS: '1000',
   // a lease outlives an attempt by 5 s at least: a killed instance's delivery is taken over 6 s later
   NOTIFY_LEASE_MS: '2000',
-  NOTIFY_POLL_MS: '100',
   SCHEDULER_POLL_MS: '200',
   THREE_DS_TIMEOUT_MS: '2000',
   MOBILE_OPERATOR_DELAY_MS: '1000',
