@@ -16,7 +16,7 @@ const name = (process.argv[2] ?? '').replace(/[^a-z0-9_]/gi, '_')
 if (!name) throw new Error('usage: npm run db:migration -- <name>')
 const schemaPath = path.resolve('prisma/schema.prisma')
 const migrationsDir = path.resolve('prisma/migrations')
-const scratch = { dataDir: 'data/migration-scratch-pg', port: 54399, database: 'scratch' }
+const scratch = { dataDir: 'data/migration-scratch-pg', port: 25499, database: 'scratch' }
 let url = process.env.DATABASE_URL
 if (!url) {
   fs.rmSync(scratch.dataDir, { recursive: true, force: true })

@@ -14,7 +14,10 @@ import { printReport, runStress } from './stress.ts'
 
 const log = (line: string) => console.log(`[test] ${line}`)
 const PORT = Number(process.env.TEST_PORT || 3999)
-const PG = { dataDir: process.env.TEST_PG_DIR || 'data/test-pg', port: Number(process.env.TEST_PG_PORT || 54339), database: 'payin_test' }
+// The suite's PostgreSQL ports (TEST_PG_PORT and the next three) lie below Linux's ephemeral range (32768–60999):
+// a port in it can be taken at any moment by the local end of one of the suite's own outgoing connections, and
+// a database started there then fails with "Address already in use" (it did once in CI, on TEST_PG_PORT + 3).
+const PG = { dataDir: process.env.TEST_PG_DIR || 'data/test-pg', port: Number(process.env.TEST_PG_PORT || 25439), database: 'payin_test' }
 const SERVER_LOG = path.resolve(process.env.TEST_SERVER_LOG || 'data/test-server.log')
 const BASE_URL = `http://127.0.0.1:${PORT}`
 // Debian's PostgreSQL 15 (package postgresql-15), on a data folder and port of its own (TEST_PG_PORT + 1 is

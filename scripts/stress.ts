@@ -363,7 +363,7 @@ async function main() {
   const { startEmbeddedPostgres, stopEmbeddedPostgres } = await import('../lib/db/embedded-postgres.ts')
   const fs = await import('node:fs')
   await buildIfChanged()
-  const pgOpts = { dataDir: 'data/stress-pg', port: Number(process.env.STRESS_PG_PORT || 54349), database: 'payin_stress' }
+  const pgOpts = { dataDir: 'data/stress-pg', port: Number(process.env.STRESS_PG_PORT || 25449), database: 'payin_stress' }
   let url = process.env.STRESS_DATABASE_URL
   if (!url) {
     await stopEmbeddedPostgres(pgOpts, 'immediate').catch(() => {})

@@ -15,7 +15,7 @@ import { UndocumentedAnswer } from '../support/openapi-check.ts'
 
 const port = Number(new URL(process.env.BASE_URL ?? 'http://127.0.0.1:3999').port) + 90
 const base = `http://127.0.0.1:${port}`
-const pgPort = Number(process.env.TEST_PG_PORT || 54339) + 1
+const pgPort = Number(process.env.TEST_PG_PORT || 25439) + 1
 const pgDir = path.resolve(`data/test-dev-pg-${port}`)
 // a route written while the server runs, removed afterwards (and ignored by git if a run is cut short);
 // not under /api: while it discovers a new route the development server answers its own HTML 404 for

@@ -78,7 +78,7 @@ test('a site that does not exist: one line on stderr naming it, exit code 1, not
 
 describe('without DATABASE_URL: the embedded PostgreSQL of the running server', () => {
   const port = Number(new URL(BASE_URL).port) + 5
-  const pgPort = Number(process.env.TEST_PG_PORT || 54339) + 3
+  const pgPort = Number(process.env.TEST_PG_PORT || 25439) + 3
   const dataDir = `data/test-site-pg-${port}`
   const pidFile = path.join(dataDir, 'postmaster.pid')
   // the suite's own database stands for another checkout's that owns the default port: the command's
