@@ -13,6 +13,11 @@ export interface Settings {
   threeDSTimeoutMs: number
   /** requests per minute and token (a token's own limit overrides it); 0 turns the limit off */
   rateLimitPerMinute: number
+  /**
+   * the per-site sandbox clock (lib/sandbox/site-clock.ts): its endpoints (…/sandbox/clock, …/sandbox/reset)
+   * and the sites' clock offsets; SANDBOX_CLOCK=off turns both off (every site on real time)
+   */
+  sandboxClock: boolean
   /** the sandbox's one-time code */
   otpCode: string
   /** after how long the emulated mobile operator confirms or rejects (phones ending 0000 / 0001) */
@@ -58,6 +63,7 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     metricsToken: metricsToken(env.METRICS_TOKEN),
     threeDSTimeoutMs: positive(env.THREE_DS_TIMEOUT_MS, 15 * 60_000),
     rateLimitPerMinute: Math.max(0, Number(env.RATE_LIMIT_PER_MINUTE ?? 6000) || 0),
+    sandboxClock: sandboxClock(env.SANDBOX_CLOCK),
     otpCode: env.SANDBOX_OTP_CODE || '1234',
     mobileOperatorDelayMs: Math.max(0, Number(env.MOBILE_OPERATOR_DELAY_MS ?? 3000) || 0),
     schedulerPollMs: positive(env.SCHEDULER_POLL_MS, 1000),
@@ -88,6 +94,14 @@ function metricsToken(text: string | undefined): string {
   if (token && token.length < METRICS_TOKEN_MIN_LENGTH)
     throw new Error(`METRICS_TOKEN has ${token.length} characters, fewer than ${METRICS_TOKEN_MIN_LENGTH}: use a long random value (openssl rand -hex 32), or leave it unset to turn metrics off`)
   return token
+}
+
+/** SANDBOX_CLOCK: on (the default) or off */
+function sandboxClock(text: string | undefined): boolean {
+  const value = (text ?? '').trim().toLowerCase()
+  if (value === '' || value === 'on') return true
+  if (value === 'off') return false
+  throw new Error(`SANDBOX_CLOCK=${text}: on or off`)
 }
 
 /** a positive number (an integer, when asked) of the environment, else the default */

@@ -20,8 +20,8 @@ type Stage = { kind: 'form' } | { kind: 'otp'; attemptId: string; text: string }
 
 const FORM_FIELDS = ['pan', 'expiry', 'cvv', 'phone', 'amount', 'method'] as const
 
-export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowed, declinedReason }: PaymentFormData) {
-  const schema = useMemo(() => payFormSchema({ openAmount: amountLabel === null }), [amountLabel])
+export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowed, declinedReason, clockOffsetMs }: PaymentFormData) {
+  const schema = useMemo(() => payFormSchema({ openAmount: amountLabel === null, clockOffsetMs }), [amountLabel, clockOffsetMs])
   const form = useForm<PayFormInput, unknown, PayFormInput>({
     resolver: zodResolver(schema, undefined, { raw: true }),
     // no defaults for what the payer can have typed or chosen before the page's script took the form over

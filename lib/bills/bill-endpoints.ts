@@ -58,7 +58,7 @@ export const billRoute = apiRoute({
       },
       responseExamples: { created: { summary: 'Created', value: billExample } },
     },
-    handle: ({ siteId, params, body }) => createBill(siteId, params.billId, body),
+    handle: ({ siteId, params, body, clock }) => createBill(siteId, params.billId, body, clock),
   }),
   GET: endpoint({
     params: billPath,

@@ -65,10 +65,10 @@ export const billRequestSchema = z
 export type BillRequest = z.output<typeof billRequestSchema>
 
 /**
- * What a new bill's deadlines must meet at the time it is created (not in the schema: an identical
+ * What a new bill's deadlines must meet at `now`, its site's time when it is created (not in the schema: an identical
  * replay of a bill answers the bill, also after its deadline has passed); null when they do.
  */
-export function newBillProblems(b: BillRequest, now = new Date()): FieldErrors | null {
+export function newBillProblems(b: BillRequest, now: Date): FieldErrors | null {
   const problems: FieldErrors = {}
   if (b.expirationDateTime.getTime() <= now.getTime()) problems.expirationDateTime = ['must be in the future']
   else if (b.expirationDateTime.getTime() > now.getTime() + MAX_BILL_LIFETIME_MS) problems.expirationDateTime = ['must be at most 45 days ahead']

@@ -7,16 +7,19 @@ import type { Bill, Payment } from '../generated/prisma/client'
 import { notFound, requestConflict, validationError } from '../http/api-error'
 import { isDue } from '../payments/payment-lifecycle'
 import { findPayment } from '../payments/payment-service'
+import { clockOf, siteClock, type SiteClock } from '../sandbox/site-clock'
 import { fingerprint } from '../security/keyed-hash'
 import { newBillProblems, type BillRequest } from './bill-request'
 import { renderBill, renderBillDetails, renderBillPayment } from './bill-wire'
 
-export async function createBill(siteId: string, billId: string, req: BillRequest) {
+/** `clock`: the site's sandbox clock when the caller has it (read otherwise) */
+export async function createBill(siteId: string, billId: string, req: BillRequest, clock?: SiteClock) {
   const print = fingerprint('bill', req)
-  const late = newBillProblems(req)
+  const siteTime = clock ?? (await siteClock(siteId))
+  const late = newBillProblems(req, siteTime.now())
   const bill = await withRetry(async () => {
     // one statement for a new bill; an existing one (a replay or a conflict) is read after
-    const now = new Date()
+    const now = siteTime.now()
     const [created] = late
       ? []
       : await db().$queryRaw<Bill[]>`
@@ -35,36 +38,50 @@ export async function createBill(siteId: string, billId: string, req: BillReques
     if (existing.bill.fingerprint !== print) throw requestConflict(`Bill ${billId}`)
     return existing.bill
   })
-  return renderBill(bill)
+  return renderBill(bill, siteTime.now())
 }
 
-/** the bill and its payments, oldest first, brought up to date */
-export async function loadBill(where: { siteId: string; billId: string } | { invoiceUid: string }): Promise<{ bill: Bill; payments: Awaited<ReturnType<typeof findPayment>>[] } | null> {
+export interface LoadedBill {
+  bill: Bill
+  /** oldest first */
+  payments: Payment[]
+  /** its site's sandbox clock */
+  clock: SiteClock
+}
+
+/** the bill and its payments, oldest first, brought up to date on its site's clock (read with it) */
+export async function loadBill(where: { siteId: string; billId: string } | { invoiceUid: string }): Promise<LoadedBill | null> {
   // plain statements: the payment page's read path
-  const find = async () =>
-    (
-      await ('invoiceUid' in where
-        ? db().$queryRaw<Bill[]>`SELECT * FROM "Bill" WHERE "invoiceUid" = ${where.invoiceUid}::uuid`
-        : db().$queryRaw<Bill[]>`SELECT * FROM "Bill" WHERE "siteId" = ${where.siteId} AND "billId" = ${where.billId}`)
-    )[0]
-  let bill = await find()
-  if (!bill) return null
+  const find = async () => {
+    const [row] = await ('invoiceUid' in where
+      ? db().$queryRaw<(Bill & { siteOffsetMs: bigint })[]>`
+          SELECT b.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b."invoiceUid" = ${where.invoiceUid}::uuid`
+      : db().$queryRaw<(Bill & { siteOffsetMs: bigint })[]>`
+          SELECT b.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b."siteId" = ${where.siteId} AND b."billId" = ${where.billId}`)
+    if (!row) return null
+    const { siteOffsetMs, ...bill } = row
+    return { bill, clock: clockOf(siteOffsetMs) }
+  }
+  const found = await find()
+  if (!found) return null
+  let { bill } = found
+  const { clock } = found
   let payments = await db().$queryRaw<Payment[]>`SELECT * FROM "Payment" WHERE "billRef" = ${bill.id}::uuid ORDER BY "createdAt", "paymentId"`
-  const now = new Date()
+  const now = clock.now()
   const due = payments.filter((p) => isDue(p, now))
   if (due.length) {
     const settled = new Map<string, (typeof payments)[number]>()
-    for (const p of due) settled.set(p.id, await findPayment(p.siteId, p.paymentId))
+    for (const p of due) settled.set(p.id, await findPayment(p.siteId, p.paymentId, clock))
     payments = payments.map((p) => settled.get(p.id) ?? p)
-    bill = (await find())!
+    bill = (await find())!.bill
   }
-  return { bill, payments }
+  return { bill, payments, clock }
 }
 
 export async function readBillDetails(siteId: string, billId: string) {
   const loaded = await loadBill({ siteId, billId })
   if (!loaded) throw notFound('Bill')
-  return renderBillDetails(loaded.bill, loaded.payments)
+  return renderBillDetails(loaded.bill, loaded.payments, loaded.clock.now())
 }
 
 export async function listBillPayments(siteId: string, billId: string) {

@@ -58,7 +58,8 @@ export const billDetailsSchema = billSchema
   .meta({ id: 'BillDetails', description: 'the bill and its payments' })
 export type BillDetailsAnswer = z.input<typeof billDetailsSchema>
 
-export function renderBill(b: Bill, now = new Date()): BillAnswer {
+/** the bill as answered at `now`, its site's time */
+export function renderBill(b: Bill, now: Date): BillAnswer {
   const state = billState(b, now)
   return {
     siteId: b.siteId,
@@ -89,7 +90,7 @@ export function renderBillPayment(p: Payment): BillPaymentAnswer {
 }
 
 /** the bill and its payments (payUrl before payments, as production answers) */
-export function renderBillDetails(b: Bill, payments: Payment[]): BillDetailsAnswer {
-  const { payUrl, ...bill } = renderBill(b)
+export function renderBillDetails(b: Bill, payments: Payment[], now: Date): BillDetailsAnswer {
+  const { payUrl, ...bill } = renderBill(b, now)
   return { ...bill, payUrl, payments: payments.map((p) => ({ siteId: p.siteId, ...renderBillPayment(p) })) }
 }

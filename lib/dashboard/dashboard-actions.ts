@@ -9,6 +9,7 @@ import { capturePayment } from '../payments/capture-service'
 import { findPayment } from '../payments/payment-service'
 import { refundPayment } from '../payments/refund-service'
 import { recordAudit } from './dashboard-audit'
+import { siteClock } from '../sandbox/site-clock'
 import type { DashboardSession } from './dashboard-session'
 
 export type ActionOutcome = { status: string; reason?: string }
@@ -16,7 +17,7 @@ export type ActionOutcome = { status: string; reason?: string }
 type Kind = 'capture' | 'refund'
 
 export async function actOnPayment(session: DashboardSession, kind: Kind, paymentId: string, key: string, amountMinor: number): Promise<ActionOutcome> {
-  const payment = await findPayment(session.siteId, paymentId).catch((e) => {
+  const payment = await findPayment(session.siteId, paymentId, await siteClock(session.siteId)).catch((e) => {
     throw e instanceof ApiError && e.status === 404 ? notFound('Payment') : e
   })
   const id = `dashboard-${key}`

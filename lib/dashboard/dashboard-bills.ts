@@ -14,6 +14,7 @@ import { isKnownCurrency } from '../money/money'
 import { recordAudit } from './dashboard-audit'
 import { afterCursor, pageOf } from './dashboard-cursor'
 import type { DashboardSession } from './dashboard-session'
+import { siteClock } from '../sandbox/site-clock'
 
 export const BILL_PAGE_SIZE = 20
 
@@ -31,7 +32,7 @@ export interface BillListRow {
 }
 
 /** the site's bills, newest first, a page at a time: `after` is the cursor `nextCursor` gave */
-export async function listBills(siteId: string, after?: string, now = new Date()): Promise<{ rows: BillListRow[]; nextCursor: string | null }> {
+export async function listBills(siteId: string, after?: string): Promise<{ rows: BillListRow[]; nextCursor: string | null }> {
   const where: Prisma.Sql[] = [Prisma.sql`"siteId" = ${siteId}`]
   const cursor = afterCursor(after)
   if (cursor) where.push(cursor)
@@ -40,6 +41,7 @@ export async function listBills(siteId: string, after?: string, now = new Date()
     FROM "Bill" WHERE ${Prisma.join(where, ' AND ')}
     ORDER BY "createdAt" DESC, id DESC LIMIT ${BILL_PAGE_SIZE + 1}`
   const { page, nextCursor } = pageOf(rows, BILL_PAGE_SIZE)
+  const now = (await siteClock(siteId)).now()
   return {
     // EXPIRED once the deadline has passed unpaid, whether or not the scheduler has written it yet
     rows: page.map((b) => ({ billId: b.billId, createdAt: b.createdAt, amountMinor: b.amountMinor, currency: b.currency, status: billState(b, now), expiresAt: b.expiresAt })),
@@ -62,7 +64,7 @@ export async function billDetails(siteId: string, billId: string): Promise<BillD
   const audit = await db().auditEntry.findMany({ where: { siteId, action: 'bill', subject: billId }, orderBy: { at: 'asc' }, select: { at: true, actor: true, action: true, outcome: true } })
   return {
     bill: loaded.bill,
-    status: billState(loaded.bill, new Date()),
+    status: billState(loaded.bill, loaded.clock.now()),
     payUrl: payUrlOf(loaded.bill.invoiceUid),
     payments: [...loaded.payments].reverse(),
     audit,

@@ -5,6 +5,7 @@ import { db } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { findPayment } from '../payments/payment-service'
 import { afterCursor, pageOf } from './dashboard-cursor'
+import { siteClock } from '../sandbox/site-clock'
 
 export const PAYMENT_STATUSES = ['CREATED', 'WAITING', 'COMPLETED', 'DECLINED'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
@@ -60,7 +61,7 @@ export interface PaymentDetails {
 
 /** The site's payment (as the API reads it: due changes applied) with all that happened to it; null when the site has none by that id. */
 export async function paymentDetails(siteId: string, paymentId: string): Promise<PaymentDetails | null> {
-  const payment = await findPayment(siteId, paymentId).catch((e) => {
+  const payment = await findPayment(siteId, paymentId, await siteClock(siteId)).catch((e) => {
     if ((e as { status?: number }).status === 404) return null
     throw e
   })

@@ -8,6 +8,7 @@ import { db } from '../db/client'
 import type { Prisma } from '../generated/prisma/client'
 import { SESSION_COOKIE, sessionOf, type DashboardSession } from '../dashboard/dashboard-session'
 import { checkToken, writeWithTokenCheck, type TokenCheck } from '../sites/site-tokens'
+import { REAL_TIME, type SiteClock } from '../sandbox/site-clock'
 import {
   ApiError,
   forbidden,
@@ -106,6 +107,11 @@ export interface Endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType, 
     req: Request
     preloaded?: Record<string, unknown> | null
     auth?: DeferredAuth
+    /**
+     * a site endpoint's site's sandbox clock, read with its token (lib/sandbox/site-clock.ts); real time
+     * elsewhere, and for a deferred check (whose clock is `auth.clock` once settled)
+     */
+    clock: SiteClock
     /** a `dashboard` endpoint's session */
     session?: DashboardSession
   }) => Promise<z.input<R> | Reply<z.input<R>>>
@@ -131,6 +137,8 @@ export class TextReply {
 export interface DeferredAuth {
   /** whether the token has been checked (by check() or a write() that ran) */
   readonly settled: boolean
+  /** once settled, the site's sandbox clock as the check read it (real time before) */
+  readonly clock: SiteClock
   /** the token check as the wrapper makes it for other endpoints (401, 429, then 403 for another site's token); once */
   check(): Promise<void>
   /**
@@ -138,9 +146,18 @@ export interface DeferredAuth {
    * CTE `gate` (one row for a valid token of the path's site within its limit, none otherwise); the rows
    * of the part named `result` come back. 401, 429 and 403 as check() gives them, with nothing written.
    * When the statement fails (a unique key taken by a replay, say), it wrote and counted nothing: call
-   * check() before going on.
+   * check() before going on. `clock`: the site's clock the write's times were made on; when the site's
+   * clock is another, nothing is written, the check is settled and ClockMoved is thrown (auth.clock is
+   * then the site's): make the write again on that clock.
    */
-  write<T>(ctes: Prisma.Sql, result: string): Promise<T[]>
+  write<T>(ctes: Prisma.Sql, result: string, clock: SiteClock): Promise<T[]>
+}
+
+/** A deferred write made on another clock than its site's (DeferredAuth.write): nothing was written. */
+export class ClockMoved extends Error {
+  constructor(readonly clock: SiteClock) {
+    super('the site clock is not the one the write was made on')
+  }
 }
 
 /** Declares the endpoint for a type checker while keeping its own P, B and R. */
@@ -227,18 +244,20 @@ async function run(e: AnyEndpoint, req: Request, ctx: RouteContext, traceId: str
     if ('body' in early) return runWithDeferredAuth(e, req, traceId, token, preParsed.data, early.body)
   }
   let preloaded: Record<string, unknown> | null | undefined
+  let clock = REAL_TIME
   if (siteAccess) {
     const preload = e.preload && preParsed?.success ? e.preload(preParsed.data) : undefined
     const check = admitted(token ? await checkToken(db(), token, settings().rateLimitPerMinute, preload) : null)
     siteId = check.siteId
     preloaded = check.preloaded
+    clock = check.clock
   }
   const params = preParsed?.success ? preParsed.data : parse(e.params, rawParams)
   if (siteId && (params as { siteId?: string }).siteId !== siteId) throw forbidden()
   let body: unknown = undefined
   if (early && 'error' in early) throw early.error
   if (e.body) body = await requestBody(e, req)
-  return e.handle({ siteId, params, body, traceId, req, preloaded })
+  return e.handle({ siteId, params, body, traceId, req, preloaded, clock })
 }
 
 /** a token check that let the request in, or its refusal as every endpoint answers it: 401 for an unknown token, 429 over its limit */
@@ -262,7 +281,7 @@ async function runDashboard(e: AnyEndpoint, req: Request, ctx: RouteContext, tra
   }
   const params = parse(e.params, (await ctx?.params) ?? {})
   const body = e.body ? await requestBody(e, req) : undefined
-  return e.handle({ siteId: session?.siteId ?? '', params, body, traceId, req, session })
+  return e.handle({ siteId: session?.siteId ?? '', params, body, traceId, req, session, clock: REAL_TIME })
 }
 
 /** a state-changing request from a page of this service: Origin present and ours, and the browser agreeing */
@@ -320,31 +339,42 @@ async function requestBody(e: AnyEndpoint, req: Request): Promise<unknown> {
 async function runWithDeferredAuth(e: AnyEndpoint, req: Request, traceId: string, token: string, params: unknown, body: unknown): Promise<unknown> {
   const siteId = (params as { siteId: string }).siteId
   let settled = false
+  let clock = REAL_TIME
   const limit = settings().rateLimitPerMinute
   const auth: DeferredAuth = {
     get settled() {
       return settled
     },
+    get clock() {
+      return clock
+    },
     async check() {
       if (settled) return
       const check = await checkToken(db(), token, limit)
       settled = true
-      if (admitted(check).siteId !== siteId) throw forbidden()
+      const site = admitted(check)
+      if (site.siteId !== siteId) throw forbidden()
+      clock = site.clock
     },
-    async write<T>(ctes: Prisma.Sql, result: string): Promise<T[]> {
+    async write<T>(ctes: Prisma.Sql, result: string, writtenOn: SiteClock): Promise<T[]> {
       if (settled) throw new Error('the token was checked already: write without it')
       // a failed statement counted nothing and leaves the check to do
-      const r = await writeWithTokenCheck<T>(db(), token, limit, siteId, ctes, result)
+      const r = await writeWithTokenCheck<T>(db(), token, limit, siteId, writtenOn, ctes, result)
       settled = true
       if ('unauthorized' in r) throw unauthorized()
       if ('limited' in r) throw rateLimited(r.retryAfterSeconds)
       if ('forbidden' in r) throw forbidden()
+      if ('clockMoved' in r) {
+        clock = r.clockMoved
+        throw new ClockMoved(r.clockMoved)
+      }
+      clock = r.clock
       return r.rows
     },
   }
   let answer: unknown
   try {
-    answer = await e.handle({ siteId, params, body, traceId, req, auth })
+    answer = await e.handle({ siteId, params, body, traceId, req, auth, clock: REAL_TIME })
   } catch (err) {
     if (!settled) await auth.check()
     throw err

@@ -5,11 +5,13 @@
 // Isolation: a site has at most NOTIFY_SITE_CONCURRENCY deliveries under way across all instances
 // (claims are serialised by an advisory lock, so the count is exact), and each delivery runs on its
 // own — a worker never waits for a batch — so a slow or failing receiver delays only its own site.
+// Due times are on the site's sandbox clock (lib/sandbox/site-clock.ts): advancing it makes retries due.
 // Outgoing requests follow outgoing-policy.ts (refused addresses, timeout, no redirects, size limit).
 import type { LookupFunction } from 'node:net'
 import { positive, settings } from '../config'
 import { db } from '../db/client'
 import type { Notification } from '../generated/prisma/client'
+import { clockOf, greatestOffset, siteOffset } from '../sandbox/site-clock'
 import { processPolicy } from './callback-url'
 import { withPaymentToken } from './notification-body'
 import { postNotification, type PostOutcome } from './outgoing-policy'
@@ -47,7 +49,7 @@ const MAX_ANSWER_BYTES = 64 * 1024
 /** serialises claims across instances (pg_advisory_xact_lock key: "notify" in ASCII) */
 const CLAIM_LOCK = 0x6e6f74696679n
 
-type Claimed = Notification & { notifySecretVersion: number; notifySecretRotatedAt: Date | null }
+type Claimed = Notification & { notifySecretVersion: number; notifySecretRotatedAt: Date | null; clockOffsetMs: bigint }
 
 /**
  * Leases up to `free` due notifications, oldest first, none of a site that already has `perSite`
@@ -63,14 +65,15 @@ async function claim(s: DeliverySettings, free: number): Promise<Claimed[]> {
       due AS (
         SELECT d.id, d."nextAttemptAt",
                row_number() OVER (PARTITION BY d."siteId" ORDER BY d."nextAttemptAt", d.id) + coalesce(b.n, 0) AS place
-        FROM "Notification" d LEFT JOIN busy b ON b."siteId" = d."siteId"
-        WHERE d.state = 'PENDING' AND d."nextAttemptAt" <= now() AND (d."leaseUntil" IS NULL OR d."leaseUntil" < now())),
+        FROM "Notification" d LEFT JOIN busy b ON b."siteId" = d."siteId" LEFT JOIN "Site" s ON s.id = d."siteId"
+        WHERE d.state = 'PENDING' AND d."nextAttemptAt" <= now() + ${greatestOffset()} AND d."nextAttemptAt" <= now() + ${siteOffset('s')}
+          AND (d."leaseUntil" IS NULL OR d."leaseUntil" < now())),
       picked AS (SELECT id FROM due WHERE place <= ${s.perSite} ORDER BY "nextAttemptAt" LIMIT ${free})
       UPDATE "Notification" n SET "leaseUntil" = now() + ${s.leaseMs}::float8 * interval '1 millisecond'
       FROM "Site" site
       WHERE n.id IN (SELECT id FROM picked) AND site.id = n."siteId"
         AND n.state = 'PENDING' AND (n."leaseUntil" IS NULL OR n."leaseUntil" < now())
-      RETURNING n.*, site."notifySecretVersion", site."notifySecretRotatedAt"`
+      RETURNING n.*, site."notifySecretVersion", site."notifySecretRotatedAt", site."clockOffsetMs"`
   })
 }
 
@@ -86,11 +89,12 @@ async function post(n: Claimed, s: DeliverySettings): Promise<PostOutcome> {
   )
 }
 
-async function record(n: Notification, o: PostOutcome, s: DeliverySettings): Promise<void> {
+async function record(n: Claimed, o: PostOutcome, s: DeliverySettings): Promise<void> {
   const ok = o.httpStatus !== null && o.httpStatus >= 200 && o.httpStatus < 300
   const attempts = n.attempts + 1
   const delay = s.retryDelaysMs[attempts - 1]
-  const now = new Date()
+  // the attempt and the next one's due time on the site's sandbox clock (as it was when claimed)
+  const now = clockOf(n.clockOffsetMs).now()
   await db().$transaction([
     db().notificationAttempt.create({ data: { notificationRef: n.id, at: now, httpStatus: o.httpStatus, durationMs: o.durationMs, error: o.error } }),
     // only while this claim still holds the row: a re-send, or another worker after the lease ran

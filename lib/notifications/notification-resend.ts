@@ -5,6 +5,7 @@
 // that one's answer is coming, and a second POST of it would only add to it.
 // Plain database code: no framework imports.
 import { db } from '../db/client'
+import { siteOffset } from '../sandbox/site-clock'
 import type { Notification, NotificationAttempt } from '../generated/prisma/client'
 import { incorrectInvocation, notFound } from '../http/api-error'
 
@@ -23,8 +24,9 @@ export async function resendNotification(siteId: string, notificationId: string)
   // says what the re-send did (PENDING), not how far a worker got since.
   const queued = await db().$transaction(async (tx) => {
     const count = await tx.$executeRaw`
-      UPDATE "Notification" SET state = 'PENDING', "nextAttemptAt" = now(), "leaseUntil" = NULL
-      WHERE id = ${notificationId}::uuid AND "siteId" = ${siteId} AND ("leaseUntil" IS NULL OR "leaseUntil" < now())`
+      UPDATE "Notification" n SET state = 'PENDING', "nextAttemptAt" = now() + ${siteOffset('s')}, "leaseUntil" = NULL
+      FROM (SELECT 1) one LEFT JOIN "Site" s ON s.id = ${siteId}
+      WHERE n.id = ${notificationId}::uuid AND n."siteId" = ${siteId} AND (n."leaseUntil" IS NULL OR n."leaseUntil" < now())`
     return count ? tx.notification.findUniqueOrThrow({ where: { id: notificationId }, include: withAttempts }) : null
   })
   if (!queued) {

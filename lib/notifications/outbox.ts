@@ -1,9 +1,10 @@
 // Writing notifications, in the transaction (or the statement) of the status change they tell of:
 // at most once per change (a unique key), to exactly one URL — the operation's callbackUrl, else (for
 // a payment) its bill's customFields.invoice_callback_url, else the site's notification URL; none
-// when there is none of these.
+// when there is none of these. Its times (created, due) are on the site's sandbox clock.
 import type { Tx } from '../db/client'
 import { Prisma, type Capture, type Payment, type Refund } from '../generated/prisma/client'
+import { siteOffset } from '../sandbox/site-clock'
 import { invoiceCallbackUrl } from './callback-url'
 import { captureNotificationBody, paymentNotificationBody, refundNotificationBody, type NotificationType } from './notification-body'
 
@@ -26,9 +27,10 @@ interface NewNotification {
  */
 function notificationInsert(n: NewNotification, gated = false): Prisma.Sql {
   return Prisma.sql`
-    INSERT INTO "Notification" (id, "siteId", type, "resourceRef", "resourceId", status, url, body, state, "nextAttemptAt")
-    SELECT gen_random_uuid(), ${n.siteId}, ${n.type}, ${n.resourceRef}::uuid, ${n.resourceId}, ${n.status}, u.url, ${n.body}, 'PENDING', now()
-    FROM (SELECT coalesce(${n.target}::text, (SELECT "notifyUrl" FROM "Site" WHERE id = ${n.siteId})) AS url) u${gated ? Prisma.sql`, gate` : Prisma.empty}
+    INSERT INTO "Notification" (id, "siteId", type, "resourceRef", "resourceId", status, url, body, state, "nextAttemptAt", "createdAt")
+    SELECT gen_random_uuid(), ${n.siteId}, ${n.type}, ${n.resourceRef}::uuid, ${n.resourceId}, ${n.status}, u.url, ${n.body}, 'PENDING', u.at, u.at
+    FROM (SELECT coalesce(${n.target}::text, s."notifyUrl") AS url, now() + ${siteOffset('s')} AS at
+          FROM (SELECT 1) one LEFT JOIN "Site" s ON s.id = ${n.siteId}) u${gated ? Prisma.sql`, gate` : Prisma.empty}
     WHERE u.url IS NOT NULL
     ON CONFLICT ("resourceRef", status, url) DO NOTHING`
 }

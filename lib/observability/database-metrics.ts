@@ -25,16 +25,20 @@ interface DatabaseStats {
   schedulerLagSeconds: number
 }
 
+// ages and lags on each site's own sandbox clock (lib/sandbox/site-clock.ts): real time for nearly every site
+const SITE_OFFSET = `(coalesce(s."clockOffsetMs", 0) * interval '1 millisecond')`
+// the greatest of them: a bound that lets the due-time indexes serve the search
+const ANY_OFFSET = `(SELECT coalesce(max("clockOffsetMs"), 0) * interval '1 millisecond' FROM "Site")`
 const STATS_SQL = `
 SELECT 'payment' AS kind, status, count(*)::float8 AS n FROM "Payment" GROUP BY status
 UNION ALL SELECT 'capture', status, count(*)::float8 FROM "Capture" GROUP BY status
 UNION ALL SELECT 'refund', status, count(*)::float8 FROM "Refund" GROUP BY status
 UNION ALL SELECT 'notification', state, count(*)::float8 FROM "Notification" GROUP BY state;
 SELECT
-  coalesce(extract(epoch FROM now() - (SELECT min("createdAt") FROM "Notification" WHERE state = 'PENDING')), 0)::float8 AS "oldestPendingSeconds",
-  greatest(0, coalesce(extract(epoch FROM now() - least(
-    (SELECT min("dueAt") FROM "Payment" WHERE "dueAt" <= now() AND status = 'WAITING'),
-    (SELECT min("expiresAt") FROM "Bill" WHERE status = 'CREATED' AND "expiresAt" <= now()))), 0))::float8 AS "schedulerLagSeconds"`
+  coalesce((SELECT max(extract(epoch FROM now() + ${SITE_OFFSET} - n."createdAt")) FROM "Notification" n LEFT JOIN "Site" s ON s.id = n."siteId" WHERE n.state = 'PENDING'), 0)::float8 AS "oldestPendingSeconds",
+  greatest(0, coalesce(greatest(
+    (SELECT max(extract(epoch FROM now() + ${SITE_OFFSET} - p."dueAt")) FROM "Payment" p LEFT JOIN "Site" s ON s.id = p."siteId" WHERE p."dueAt" <= now() + ${ANY_OFFSET} AND p."dueAt" <= now() + ${SITE_OFFSET} AND p.status = 'WAITING'),
+    (SELECT max(extract(epoch FROM now() + ${SITE_OFFSET} - b."expiresAt")) FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b.status = 'CREATED' AND b."expiresAt" <= now() + ${ANY_OFFSET} AND b."expiresAt" <= now() + ${SITE_OFFSET})), 0))::float8 AS "schedulerLagSeconds"`
 
 /** the statuses and states every scrape reports (0 when none), so that a series never vanishes */
 const KNOWN: Record<string, string[]> = {

@@ -9,6 +9,7 @@
 // enumerations, any RFC 3339 date-time: wire-form.ts's answerLeeway); the strict one (`strict: true`)
 // describes exactly what this service sends, and the HTTP tests hold every answer to it
 // (tests/support/openapi-check.ts).
+import { sandboxClockAdvanceRoute, sandboxClockRoute, sandboxResetRoute } from '../sandbox/sandbox-endpoints'
 import { z } from 'zod'
 import { billDetailsRoute, billRoute } from '../bills/bill-endpoints'
 import { healthRoute } from '../health'
@@ -64,6 +65,9 @@ export const API_ROUTES: Record<string, ApiRoute> = {
   '/sites/{siteId}/bills/{billId}/details': billDetailsRoute,
   '/sites/{siteId}/notifications': notificationsRoute,
   '/sites/{siteId}/notifications/{notificationId}/resend': resendRoute,
+  '/sites/{siteId}/sandbox/clock': sandboxClockRoute,
+  '/sites/{siteId}/sandbox/clock/advance': sandboxClockAdvanceRoute,
+  '/sites/{siteId}/sandbox/reset': sandboxResetRoute,
   '/health': healthRoute,
   '/ready': readinessRoute,
   '/metrics': metricsRoute,
@@ -79,6 +83,7 @@ const TAGS = [
   { name: 'Refunds', description: 'Partial and full refunds, and reversals of uncaptured payments.' },
   { name: 'Bills', description: 'Bills with a hosted payment page (`payUrl`).' },
   { name: 'Notifications', description: 'The notifications the service posts to the merchant (see the webhooks), and their deliveries.' },
+  { name: 'Sandbox', description: "Testing time-dependent cases without waiting: the site's own clock, and a reset of its test data (SANDBOX_CLOCK=off removes them)." },
   { name: 'Service', description: 'Health, readiness, metrics and this document.' },
 ]
 

@@ -19,7 +19,8 @@ export function parsePayerAmount(text: string): number | null {
 
 const field = z._default(z.optional(z.string().check(z.maxLength(64))), '')
 
-function buildPayFormSchema(opts: { openAmount: boolean }) {
+/** `clockOffsetMs`: the bill's site's sandbox clock (lib/sandbox/site-clock.ts), which judges a card's expiry month */
+function buildPayFormSchema(opts: { openAmount: boolean; clockOffsetMs: number }) {
   const fields = z.object({ method: z.enum(['card', 'mobile']), pan: field, expiry: field, cvv: field, phone: field, amount: field }).check(
     z.superRefine((v, ctx) => {
       const problem = (path: string, code: string) => ctx.addIssue({ code: 'custom', path: [path], message: code, input: v })
@@ -34,7 +35,7 @@ function buildPayFormSchema(opts: { openAmount: boolean }) {
       const expiry = parseExpiry(v.expiry.trim())
       if (!v.expiry.trim()) problem('expiry', 'required')
       else if (!expiry) problem('expiry', 'expiry.invalid')
-      else if (isExpired(expiry, new Date())) problem('expiry', 'expiry.past')
+      else if (isExpired(expiry, new Date(Date.now() + opts.clockOffsetMs))) problem('expiry', 'expiry.past')
       if (!v.cvv) problem('cvv', 'required')
       else if (!/^\d{3,4}$/.test(v.cvv)) problem('cvv', 'cvv.invalid')
     }),
@@ -50,11 +51,15 @@ function buildPayFormSchema(opts: { openAmount: boolean }) {
   )
 }
 
-// built once per process (and page load), not per render or request
-const payFormSchemas = { open: buildPayFormSchema({ openAmount: true }), fixed: buildPayFormSchema({ openAmount: false }) }
+// on real time, built once per process (and page load), not per render or request
+const payFormSchemas = { open: buildPayFormSchema({ openAmount: true, clockOffsetMs: 0 }), fixed: buildPayFormSchema({ openAmount: false, clockOffsetMs: 0 }) }
 
-/** the form's schema, for a bill whose amount the payer enters (open) or a bill with its amount */
-export function payFormSchema(opts: { openAmount: boolean }) {
+/**
+ * the form's schema, for a bill whose amount the payer enters (open) or a bill with its amount, on its
+ * site's sandbox clock (`clockOffsetMs` ahead of real time; 0 for nearly every site)
+ */
+export function payFormSchema(opts: { openAmount: boolean; clockOffsetMs?: number }) {
+  if (opts.clockOffsetMs) return buildPayFormSchema({ openAmount: opts.openAmount, clockOffsetMs: opts.clockOffsetMs })
   return opts.openAmount ? payFormSchemas.open : payFormSchemas.fixed
 }
 

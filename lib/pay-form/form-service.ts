@@ -19,6 +19,7 @@ import { paymentRequestSchema } from '../payments/payment-request'
 import { createPayment, readPayment } from '../payments/payment-service'
 import { checkBillStreak, countClientAttempt } from './attempt-limits'
 import { payFormSchema } from './form-schema'
+import { clockOf, type SiteClock } from '../sandbox/site-clock'
 
 export type NextStep =
   | { kind: 'redirect'; url: string }
@@ -76,16 +77,20 @@ async function nextStep(bill: Bill, p: WirePayment, attemptId: string): Promise<
   return { kind: 'wait', attemptId }
 }
 
-/** whether the bill is paid or expired by now (read again: another attempt may have paid it meanwhile) */
+/** whether the bill is paid or expired by now, its site's time (read again: another attempt may have paid it meanwhile) */
 async function closedNow(bill: Bill): Promise<boolean> {
-  const now = await db().bill.findUnique({ where: { id: bill.id }, select: { status: true, expiresAt: true } })
-  return !now || billState(now, new Date()) !== 'CREATED'
+  const [now] = await db().$queryRaw<{ status: string; expiresAt: Date; siteOffsetMs: bigint }[]>`
+    SELECT b.status, b."expiresAt", s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b.id = ${bill.id}::uuid`
+  return !now || billState(now, clockOf(now.siteOffsetMs).now()) !== 'CREATED'
 }
 
-async function billOf(invoiceUid: string): Promise<Bill> {
-  const bill = await db().bill.findUnique({ where: { invoiceUid } })
-  if (!bill) throw notFound('Bill')
-  return bill
+/** the bill behind the page, with its site's sandbox clock */
+async function billOf(invoiceUid: string): Promise<{ bill: Bill; clock: SiteClock }> {
+  const [row] = await db().$queryRaw<(Bill & { siteOffsetMs: bigint })[]>`
+    SELECT b.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b."invoiceUid" = ${invoiceUid}::uuid`
+  if (!row) throw notFound('Bill')
+  const { siteOffsetMs, ...bill } = row
+  return { bill, clock: clockOf(siteOffsetMs) }
 }
 
 /** the paymentId of the page's attempt on this bill with this key, or 404 */
@@ -96,9 +101,9 @@ async function attemptOf(bill: Bill, attemptId: string): Promise<string> {
 }
 
 export async function startAttempt(invoiceUid: string, input: unknown, clientAddress: string): Promise<NextStep> {
-  const bill = await billOf(invoiceUid)
-  if (billState(bill, new Date()) !== 'CREATED') return { kind: 'redirect', url: pagePath(bill) }
-  const form = parse(payFormSchema({ openAmount: bill.amountMinor === null }), input)
+  const { bill, clock } = await billOf(invoiceUid)
+  if (billState(bill, clock.now()) !== 'CREATED') return { kind: 'redirect', url: pagePath(bill) }
+  const form = parse(payFormSchema({ openAmount: bill.amountMinor === null, clockOffsetMs: clock.offsetMs }), input)
   if (form.method === 'mobile' && !mobileAllowed(bill)) throw validationError({ method: ['mobile.unavailable'] })
   const amountMinor = bill.amountMinor ?? form.amountMinor
   if (amountMinor === undefined) throw validationError({ amount: ['required'] })
@@ -117,6 +122,7 @@ export async function startAttempt(invoiceUid: string, input: unknown, clientAdd
   try {
     const payment = await createPayment(bill.siteId, randomUUID(), request, {
       attemptKeyHash: hash,
+      clock,
       admit: async (tx, locked, now) => {
         if (locked.state !== 'CREATED') throw new BillClosed()
         await checkBillStreak(tx, locked.id, now)
@@ -130,10 +136,10 @@ export async function startAttempt(invoiceUid: string, input: unknown, clientAdd
 }
 
 export async function submitCode(invoiceUid: string, attemptId: string, code: string): Promise<NextStep> {
-  const bill = await billOf(invoiceUid)
+  const { bill, clock } = await billOf(invoiceUid)
   const paymentId = await attemptOf(bill, attemptId)
   // the bill was paid by another attempt (or expired) meanwhile: no code is counted, the page says why
-  if (billState(bill, new Date()) !== 'CREATED') return nextStep(bill, await readPayment(bill.siteId, paymentId), attemptId)
+  if (billState(bill, clock.now()) !== 'CREATED') return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
   try {
     return await nextStep(bill, await completePayment(bill.siteId, paymentId, { otp: { code } }), attemptId)
   } catch (e) {
@@ -142,27 +148,27 @@ export async function submitCode(invoiceUid: string, attemptId: string, code: st
       const left = /(\d+) attempts? left/.exec(e.cause['otp.code'][0])?.[1]
       throw validationError({ code: [left ? `code.wrong:${left}` : 'code.invalid'] })
     }
-    if (e instanceof ApiError && e.status === 409) return nextStep(bill, await readPayment(bill.siteId, paymentId), attemptId)
+    if (e instanceof ApiError && e.status === 409) return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
     throw e
   }
 }
 
 export async function attemptStatus(invoiceUid: string, attemptId: string): Promise<NextStep> {
-  const bill = await billOf(invoiceUid)
+  const { bill, clock } = await billOf(invoiceUid)
   const paymentId = await attemptOf(bill, attemptId)
-  return nextStep(bill, await readPayment(bill.siteId, paymentId), attemptId)
+  return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
 }
 
 /** TermUrl: the PaRes the access-control page posted back (MD: the attempt key); answers where the payer's browser goes */
 export async function threeDSReturn(invoiceUid: string, pares: string, attemptId: string): Promise<string> {
-  const bill = await billOf(invoiceUid)
+  const { bill, clock } = await billOf(invoiceUid)
   const paymentId = await attemptOf(bill, attemptId)
   let step: NextStep
   try {
     step = await nextStep(bill, await completePayment(bill.siteId, paymentId, { threeDS: { pares } }), attemptId)
   } catch (e) {
     if (!(e instanceof ApiError) || e.status >= 500) throw e
-    step = await nextStep(bill, await readPayment(bill.siteId, paymentId), attemptId)
+    step = await nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
   }
   if (step.kind === 'redirect') return step.url
   return pagePath(bill, step.kind === 'declined' ? `?declined=${encodeURIComponent(attemptId)}` : '')
@@ -170,6 +176,8 @@ export async function threeDSReturn(invoiceUid: string, pares: string, attemptId
 
 export interface PageState {
   bill: Bill
+  /** its site's sandbox clock */
+  clock: SiteClock
   state: 'CREATED' | 'PAID' | 'EXPIRED'
   /** the reason of the payer's declined attempt shown on the page (after a 3-D Secure return) */
   declinedReason?: string
@@ -182,5 +190,5 @@ export async function pageState(invoiceUid: string, declinedAttemptId?: string):
   if (!loaded) return null
   const keyHash = declinedAttemptId && ATTEMPT_KEY.test(declinedAttemptId) ? attemptKeyHash(declinedAttemptId) : undefined
   const declined = keyHash ? loaded.payments.find((p) => p.pageAttemptKey === keyHash && p.status === 'DECLINED') : undefined
-  return { bill: loaded.bill, state: billState(loaded.bill, new Date()), declinedReason: declined?.statusReason ?? undefined }
+  return { bill: loaded.bill, clock: loaded.clock, state: billState(loaded.bill, loaded.clock.now()), declinedReason: declined?.statusReason ?? undefined }
 }

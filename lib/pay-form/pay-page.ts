@@ -16,6 +16,8 @@ export interface PaymentFormData {
   mobileAllowed: boolean
   /** a decline to show at once (after returning from 3-D Secure) */
   declinedReason: string | null
+  /** the bill's site's sandbox clock, ahead of real time by this much: it judges a card's expiry month */
+  clockOffsetMs: number
 }
 
 export type PayPageView = { lang: Lang; t: Messages } & (
@@ -46,6 +48,6 @@ export async function payPageView(invoiceUid: string, declined: string | undefin
     amount,
     comment: bill.comment,
     deadline: deadlineFormat(locale).format(bill.expiresAt),
-    form: { t, invoiceUid: bill.invoiceUid, currency: bill.currency, amountLabel: amount, mobileAllowed: mobileAllowed(bill), declinedReason: page.declinedReason ?? null },
+    form: { t, invoiceUid: bill.invoiceUid, currency: bill.currency, amountLabel: amount, mobileAllowed: mobileAllowed(bill), declinedReason: page.declinedReason ?? null, clockOffsetMs: page.clock.offsetMs },
   }
 }

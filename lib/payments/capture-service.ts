@@ -5,6 +5,7 @@ import { fieldError, incorrectInvocation, notFound, requestConflict } from '../h
 import { notifyCapture } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
+import { siteClock } from '../sandbox/site-clock'
 import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideCapture, totalsOf } from './payment-rules'
 import { renderCapture } from './payment-wire'
@@ -20,7 +21,9 @@ export async function capturePayment(
 ) {
   const capture = await withRetry(() =>
     db().$transaction(async (tx) => {
-      const p = await lockPayment(tx, siteId, paymentId)
+      // on the site's sandbox clock
+      const now = (await siteClock(siteId, tx)).now()
+      const p = await lockPayment(tx, siteId, paymentId, now)
       const print = fingerprint('capture', { payment: p.id, amount: amount ?? null, callbackUrl })
       const existing = await tx.capture.findUnique({ where: { siteId_captureId: { siteId, captureId } } })
       if (existing) {
@@ -32,7 +35,6 @@ export async function capturePayment(
         throw incorrectInvocation('Successful capture already done for this payment')
       const mismatch = currencyMismatch(amount, p)
       if (mismatch) throw fieldError('amount.currency', mismatch)
-      const now = new Date()
       const d = decideCapture(totalsOf(p), amount?.value ?? null)
       if (d.ok) await tx.payment.update({ where: { id: p.id }, data: { capturedMinor: d.amountMinor } })
       const capture = await tx.capture.create({

@@ -120,7 +120,7 @@ export const paymentRoute = apiRoute({
     },
     // the payment's row comes with the token check (one statement)
     preload: (params) => paymentRowSql(params.siteId, params.paymentId),
-    handle: ({ siteId, params, preloaded }) => readPayment(siteId, params.paymentId, preloaded as Payment | null | undefined),
+    handle: ({ siteId, params, preloaded, clock }) => readPayment(siteId, params.paymentId, clock, preloaded as Payment | null | undefined),
   }),
 })
 

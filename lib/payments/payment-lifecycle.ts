@@ -13,8 +13,8 @@ import { notifyPayment } from '../notifications/outbox'
 import { isOneStep } from './payment-rules'
 import { recordToken } from './payment-tokens'
 
-/** Locks the site's payment for the rest of the transaction and brings it up to date (404 when there is none). */
-export async function lockPayment(tx: Tx, siteId: string, paymentId: string, now = new Date()): Promise<Payment> {
+/** Locks the site's payment for the rest of the transaction and brings it up to date at `now`, its site's time (404 when there is none). */
+export async function lockPayment(tx: Tx, siteId: string, paymentId: string, now: Date): Promise<Payment> {
   const rows = await tx.$queryRaw<Payment[]>`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId} FOR UPDATE`
   if (!rows[0]) throw notFound('Payment')
   return settle(tx, rows[0], now)

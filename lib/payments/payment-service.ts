@@ -6,8 +6,9 @@ import { settings } from '../config'
 import { db, isUniqueViolation, jsonParam, sqlRows, withRetry, type Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { ApiError, fieldError, notFound, requestConflict } from '../http/api-error'
-import type { DeferredAuth } from '../http/api-route'
+import { ClockMoved, type DeferredAuth } from '../http/api-route'
 import { notifyPayment, paymentNotificationInsert } from '../notifications/outbox'
+import { REAL_TIME, siteClock, type SiteClock } from '../sandbox/site-clock'
 import { fingerprint } from '../security/keyed-hash'
 import { recurrentExpiryProblem } from '../wire/common-schemas'
 import { capturedOnApproval, dueAtFor, isDue, lockPayment, settleDueOnBill } from './payment-lifecycle'
@@ -20,6 +21,8 @@ import { renderPayment } from './payment-wire'
 export interface PageOrigin {
   /** SHA-256 of the attempt key the page is given: stored with the payment */
   attemptKeyHash: string
+  /** the bill's site's sandbox clock */
+  clock: SiteClock
   /** called in the payment's transaction with its bill locked, before anything is written: throws to refuse the attempt */
   admit: (tx: Tx, bill: { id: string; state: BillState }, now: Date) => Promise<void>
 }
@@ -31,13 +34,14 @@ export interface PageOrigin {
  */
 export async function createPayment(siteId: string, paymentId: string, req: PaymentRequest, page?: PageOrigin, auth?: DeferredAuth) {
   const print = fingerprint('payment', req)
-  // a series that has ended cannot start; an identical replay of one started before still answers it
-  const late = recurrentExpiryProblem(req.recurrent)
+  // a series that has ended (on the site's clock, known once the token is checked) cannot start; an
+  // identical replay of one started before still answers it
+  if (req.recurrent) await auth?.check()
+  const late = req.recurrent ? recurrentExpiryProblem(req.recurrent, (await knownClock(siteId, page, auth)).now()) : null
   if (late) {
-    await auth?.check()
     const existing = await db().payment.findUnique({ where: { siteId_paymentId: { siteId, paymentId } }, select: { fingerprint: true } })
     if (existing?.fingerprint !== print) throw fieldError('recurrent.expiryDate', late)
-    return readPayment(siteId, paymentId)
+    return readPayment(siteId, paymentId, await knownClock(siteId, page, auth))
   }
   const payment = await withRetry(async () => {
     try {
@@ -49,10 +53,17 @@ export async function createPayment(siteId: string, paymentId: string, req: Paym
       const existing = await db().payment.findUnique({ where: { siteId_paymentId: { siteId, paymentId } }, select: { fingerprint: true } })
       if (!existing) throw e // another key collided (a bill named by two new payments at once): try again
       if (existing.fingerprint !== print) throw requestConflict(`Payment ${paymentId}`)
-      return findPayment(siteId, paymentId)
+      return findPayment(siteId, paymentId, await knownClock(siteId, page, auth))
     }
   })
   return renderPayment(payment)
+}
+
+/** the site's clock as far as it is known: the page's, the token check's once settled, else read */
+async function knownClock(siteId: string, page?: PageOrigin, auth?: DeferredAuth): Promise<SiteClock> {
+  if (page) return page.clock
+  if (auth?.settled) return auth.clock
+  return siteClock(siteId)
 }
 
 /**
@@ -61,7 +72,10 @@ export async function createPayment(siteId: string, paymentId: string, req: Paym
  * (a named bill, a token, a recurrent charge, a token to issue) is written in a transaction.
  */
 async function insertPayment(siteId: string, paymentId: string, req: PaymentRequest, print: string, page?: PageOrigin, auth?: DeferredAuth): Promise<Payment> {
-  const now = new Date()
+  // a direct payment with its token unchecked is made on real time, the clock of nearly every site: the
+  // statement's gate holds it to that (ClockMoved otherwise, and it is made again on the site's clock)
+  const clock = auth && !auth.settled && !req.billId ? REAL_TIME : await knownClock(siteId, page, auth)
+  const now = clock.now()
   const direct = req.billId || page ? null : directInstrument(req, now)
   if (direct) {
     const onBill = paymentOnBill(req)
@@ -79,10 +93,12 @@ async function insertPayment(siteId: string, paymentId: string, req: PaymentRequ
       if (auth && !auth.settled) {
         // the token checked in the same statement: one round trip for the whole request
         try {
-          const [payment] = await auth.write<Payment>(parts(true), 'payment')
+          const [payment] = await auth.write<Payment>(parts(true), 'payment', clock)
           return payment
         } catch (e) {
           if (e instanceof ApiError) throw e
+          // the site's clock runs ahead: the token is checked, the payment is made on that clock below
+          if (e instanceof ClockMoved) return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, e.clock.now(), page))
           // the statement failed (most often: the id is taken, a replay) and wrote nothing: the token is
           // checked on its own, then the failure is handled as below
           await auth.check()
@@ -215,20 +231,20 @@ const PAYMENT_COLUMNS = Prisma.raw(Object.values(Prisma.PaymentScalarFieldEnum).
 export const paymentRowSql = (siteId: string, paymentId: string) => Prisma.sql`SELECT ${PAYMENT_COLUMNS} FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId}`
 
 /**
- * The payment as it is now: a change that fell due (3-D Secure timeout, operator answer) is applied
- * first. `preloaded`: its row as already read by paymentRowSql (null: none), else it is read here.
+ * The payment as it is now on its site's `clock`: a change that fell due (3-D Secure timeout, operator
+ * answer) is applied first. `preloaded`: its row as already read by paymentRowSql (null: none), else it is read here.
  */
-export async function findPayment(siteId: string, paymentId: string, preloaded?: Payment | null): Promise<Payment> {
+export async function findPayment(siteId: string, paymentId: string, clock: SiteClock, preloaded?: Payment | null): Promise<Payment> {
   // a plain prepared statement on the pool: the hot read path (the query builder's findUnique costs about
   // twice a $queryRaw, which costs more than pg alone)
   const p = preloaded !== undefined ? preloaded : (await sqlRows<Payment>(paymentRowSql(siteId, paymentId)))[0]
   if (!p) throw notFound('Payment')
-  if (!isDue(p, new Date())) return p
+  if (!isDue(p, clock.now())) return p
   return withRetry(() =>
-    db().$transaction((tx) => lockPayment(tx, siteId, paymentId)),
+    db().$transaction((tx) => lockPayment(tx, siteId, paymentId, clock.now())),
   )
 }
 
-export async function readPayment(siteId: string, paymentId: string, preloaded?: Payment | null) {
-  return renderPayment(await findPayment(siteId, paymentId, preloaded))
+export async function readPayment(siteId: string, paymentId: string, clock: SiteClock, preloaded?: Payment | null) {
+  return renderPayment(await findPayment(siteId, paymentId, clock, preloaded))
 }

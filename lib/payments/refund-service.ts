@@ -7,6 +7,7 @@ import { fieldError, notFound, requestConflict } from '../http/api-error'
 import { refundNotificationInsert } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
+import { siteClock } from '../sandbox/site-clock'
 import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideRefund, totalsOf } from './payment-rules'
 import { renderRefund } from './payment-wire'
@@ -22,7 +23,9 @@ export async function refundPayment(
 ) {
   const refund = await withRetry(() =>
     db().$transaction(async (tx) => {
-      const p = await lockPayment(tx, siteId, paymentId)
+      // on the site's sandbox clock
+      const now = (await siteClock(siteId, tx)).now()
+      const p = await lockPayment(tx, siteId, paymentId, now)
       const print = fingerprint('refund', { payment: p.id, amount, callbackUrl })
       const existing = await tx.refund.findUnique({ where: { siteId_refundId: { siteId, refundId } } })
       if (existing) {
@@ -31,7 +34,6 @@ export async function refundPayment(
       }
       const mismatch = currencyMismatch(amount, p)
       if (mismatch) throw fieldError('amount.currency', mismatch)
-      const now = new Date()
       const d = decideRefund(totalsOf(p), amount.value)
       const row: Refund = {
         id: randomUUID(),

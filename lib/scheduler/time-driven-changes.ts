@@ -4,10 +4,14 @@
 // it, in a short transaction of its own that also writes its notification. Nothing lives in memory: a
 // change whose instance dies before commit is still due and is taken by the next pass anywhere.
 // Changes are dated when they fell due, as a read at or after that time (which applies them too) sees them.
+// Due times are on the site's sandbox clock (lib/sandbox/site-clock.ts): a change is due once the site's
+// time has reached it, so an advance of the clock makes changes due at once (the advance runs a pass for
+// its site before it answers; every instance's pass would find them anyway).
 import { settings } from '../config'
 import { db, withRetry } from '../db/client'
-import type { Payment } from '../generated/prisma/client'
+import { Prisma, type Payment } from '../generated/prisma/client'
 import { settle } from '../payments/payment-lifecycle'
+import { clockOf, greatestOffset, siteOffset } from '../sandbox/site-clock'
 
 /** how many bills one statement expires */
 const BILL_BATCH = 100
@@ -22,22 +26,29 @@ class SettleFailure extends Error {
   }
 }
 
+/** the changes of one site only (a clock advance's pass), or of every site */
+const ofSite = (alias: string, siteId?: string) => (siteId ? Prisma.sql` AND ${Prisma.raw(`"${alias}"`)}."siteId" = ${siteId}` : Prisma.empty)
+
 /**
- * Applies the due change of one waiting payment, not one of `skip`; its id, or null when none is due
- * (or every due one is being applied elsewhere).
+ * Applies the due change of one waiting payment (at `now`, real time, on its site's clock), not one of
+ * `skip`; its id, or null when none is due (or every due one is being applied elsewhere).
  */
-export async function settleOneDuePayment(now: Date, skip: string[] = []): Promise<string | null> {
+export async function settleOneDuePayment(now: Date, skip: string[] = [], siteId?: string): Promise<string | null> {
   let taken: string | null = null
   try {
     return await withRetry(() =>
       db().$transaction(async (tx) => {
         taken = null
-        const [p] = await tx.$queryRaw<Payment[]>`
-          SELECT * FROM "Payment" WHERE "dueAt" <= ${now} AND status = 'WAITING' AND NOT (id = ANY(${skip}::uuid[]))
-          ORDER BY "dueAt" LIMIT 1 FOR UPDATE SKIP LOCKED`
-        if (!p) return null
+        // the first bound serves the index on dueAt; the second is the payment's site's own time
+        const [row] = await tx.$queryRaw<(Payment & { siteOffsetMs: bigint })[]>`
+          SELECT p.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Payment" p LEFT JOIN "Site" s ON s.id = p."siteId"
+          WHERE p."dueAt" <= ${now}::timestamptz + ${greatestOffset()} AND p."dueAt" <= ${now}::timestamptz + ${siteOffset('s')}
+            AND p.status = 'WAITING' AND NOT (p.id = ANY(${skip}::uuid[]))${ofSite('p', siteId)}
+          ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
+        if (!row) return null
+        const { siteOffsetMs, ...p } = row
         taken = p.id
-        await settle(tx, p, now)
+        await settle(tx, p, new Date(now.getTime() + clockOf(siteOffsetMs).offsetMs))
         return p.id
       }),
     )
@@ -48,13 +59,13 @@ export async function settleOneDuePayment(now: Date, skip: string[] = []): Promi
   }
 }
 
-/** Every payment change due now; how many were applied. One that fails is logged and left for the next pass. */
-export async function settleDuePayments(now = new Date()): Promise<number> {
+/** Every payment change due now (of one site, or all); how many were applied. One that fails is logged and left for the next pass. */
+export async function settleDuePayments(now = new Date(), siteId?: string): Promise<number> {
   const failed: string[] = []
   let applied = 0
   for (;;) {
     try {
-      if (!(await settleOneDuePayment(now, failed))) return applied
+      if (!(await settleOneDuePayment(now, failed, siteId))) return applied
       applied++
     } catch (e) {
       if (!(e instanceof SettleFailure)) throw e
@@ -69,16 +80,16 @@ export async function settleDuePayments(now = new Date()): Promise<number> {
  * payment whose change fell due before the deadline waits for that payment to be settled first (it may
  * pay the bill).
  */
-export async function expireDueBills(now = new Date()): Promise<number> {
+export async function expireDueBills(now = new Date(), siteId?: string): Promise<number> {
   let expired = 0
   for (;;) {
     const n = await db().$executeRaw`
       UPDATE "Bill" SET status = 'EXPIRED', "statusChangedAt" = "expiresAt"
       WHERE id IN (
-        SELECT b.id FROM "Bill" b
-        WHERE b.status = 'CREATED' AND b."expiresAt" <= ${now}
+        SELECT b.id FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId"
+        WHERE b.status = 'CREATED' AND b."expiresAt" <= ${now}::timestamptz + ${greatestOffset()} AND b."expiresAt" <= ${now}::timestamptz + ${siteOffset('s')}${ofSite('b', siteId)}
           AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."billRef" = b.id AND p.status = 'WAITING' AND p."dueAt" <= b."expiresAt")
-        ORDER BY b."expiresAt" LIMIT ${BILL_BATCH} FOR UPDATE SKIP LOCKED)
+        ORDER BY b."expiresAt" LIMIT ${BILL_BATCH} FOR UPDATE OF b SKIP LOCKED)
         AND status = 'CREATED'`
     expired += n
     if (n < BILL_BATCH) return expired
@@ -90,10 +101,10 @@ const logError = (what: string) => (e: unknown) => {
   return 0
 }
 
-/** One pass: every change due now (payments first: they may pay a bill before it expires); the number applied. */
-export async function applyDueChanges(): Promise<number> {
-  const payments = await settleDuePayments().catch(logError('payments'))
-  const bills = await expireDueBills().catch(logError('bills'))
+/** One pass: every change due now, of one site or all (payments first: they may pay a bill before it expires); the number applied. */
+export async function applyDueChanges(siteId?: string): Promise<number> {
+  const payments = await settleDuePayments(new Date(), siteId).catch(logError('payments'))
+  const bills = await expireDueBills(new Date(), siteId).catch(logError('bills'))
   return payments + bills
 }
 

@@ -3,7 +3,9 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { sqlRows, type Db } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
+import { settings } from '../config'
 import { logLine } from '../http/request-log'
+import { clockOf, type SiteClock } from '../sandbox/site-clock'
 
 export const SITE_ID = /^[A-Za-z0-9._:-]{1,200}$/
 
@@ -84,38 +86,42 @@ export async function listSites(db: Db) {
   })
 }
 
-export type TokenCheck = { siteId: string; preloaded?: Record<string, unknown> | null } | { limited: true; retryAfterSeconds: number } | null
+export type TokenCheck = { siteId: string; clock: SiteClock; preloaded?: Record<string, unknown> | null } | { limited: true; retryAfterSeconds: number } | null
 
 // the token's own columns in a row that also carries a preloaded read's or a write's: names no table of ours has
 const SITE = 'payin:siteId'
+/** the token's site's sandbox clock offset (lib/sandbox/site-clock.ts), read with the token */
+const CLOCK = 'payin:clockOffsetMs'
 const FOUND = 'payin:found'
 const column = (name: string) => Prisma.raw(`"${name}"`)
 
 /**
  * The token's part of a statement: `ctes` finds the token's row (`t`, none when unknown or revoked)
- * and, with a limit, counts the request in the minute's window (`w`); `columns` are its answer's,
+ * with its site's clock offset and, with a limit, counts the request in the minute's window (`w`); `columns` are its answer's,
  * `from` joins them, `withinLimit` is the condition (after a WHERE) of a request within the limit.
  */
 function tokenParts(token: string, defaultPerMinute: number) {
   const hash = hashToken(token)
   if (defaultPerMinute <= 0)
     return {
-      ctes: Prisma.sql`t AS (SELECT "siteId" FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL)`,
-      columns: Prisma.sql`t."siteId" AS ${column(SITE)}`,
+      ctes: Prisma.sql`t AS (
+        SELECT tok."siteId", s."clockOffsetMs" AS off
+        FROM "SiteToken" tok JOIN "Site" s ON s.id = tok."siteId" WHERE tok."tokenHash" = ${hash} AND tok."revokedAt" IS NULL)`,
+      columns: Prisma.sql`t."siteId" AS ${column(SITE)}, t.off AS ${column(CLOCK)}`,
       from: Prisma.sql`t`,
       withinLimit: Prisma.empty,
     }
   return {
     ctes: Prisma.sql`t AS (
-        SELECT id, "siteId", COALESCE("rateLimitPerMinute", ${defaultPerMinute}::int) AS lim
-        FROM "SiteToken" WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL
+        SELECT tok.id, tok."siteId", COALESCE(tok."rateLimitPerMinute", ${defaultPerMinute}::int) AS lim, s."clockOffsetMs" AS off
+        FROM "SiteToken" tok JOIN "Site" s ON s.id = tok."siteId" WHERE tok."tokenHash" = ${hash} AND tok."revokedAt" IS NULL
       ), w AS (
         INSERT INTO "RateWindow" ("tokenRef", "windowStart", count)
         SELECT id, date_trunc('minute', now()), 1 FROM t
         ON CONFLICT ("tokenRef", "windowStart") DO UPDATE SET count = "RateWindow".count + 1
         RETURNING count
       )`,
-    columns: Prisma.sql`t."siteId" AS ${column(SITE)}, t.lim AS "payin:lim", w.count AS "payin:count",
+    columns: Prisma.sql`t."siteId" AS ${column(SITE)}, t.off AS ${column(CLOCK)}, t.lim AS "payin:lim", w.count AS "payin:count",
         EXTRACT(EPOCH FROM date_trunc('minute', now()) + interval '1 minute' - now())::float8 AS "payin:retryAfter"`,
     from: Prisma.sql`t CROSS JOIN w`,
     withinLimit: Prisma.sql` AND NOT (t.lim > 0 AND w.count > t.lim)`,
@@ -157,7 +163,7 @@ export async function checkToken(db: Db, token: string, defaultPerMinute: number
   if (!row) return null
   const limited = overLimit(db, row)
   if (limited) return limited
-  return { siteId: row[SITE] as string, ...(preload ? { preloaded: row[FOUND] === true ? ownColumns<Record<string, unknown>>(row) : null } : {}) }
+  return { siteId: row[SITE] as string, clock: clockOf(row[CLOCK] as bigint), ...(preload ? { preloaded: row[FOUND] === true ? ownColumns<Record<string, unknown>>(row) : null } : {}) }
 }
 
 /**
@@ -171,7 +177,15 @@ function forgetOldWindowsNowAndThen(db: Db): void {
   )
 }
 
-export type TokenWrite<T> = { rows: T[] } | { unauthorized: true } | { limited: true; retryAfterSeconds: number } | { forbidden: true }
+/** the gate's condition that the site's clock is still `clock` (none with SANDBOX_CLOCK=off: every site on real time) */
+const sameClock = (clock: SiteClock) => (settings().sandboxClock ? Prisma.sql` AND t.off = ${String(clock.offsetMs)}::bigint` : Prisma.empty)
+
+export type TokenWrite<T> =
+  | { rows: T[]; clock: SiteClock }
+  | { unauthorized: true }
+  | { limited: true; retryAfterSeconds: number }
+  | { forbidden: true }
+  | { clockMoved: SiteClock }
 
 /**
  * A write made in the token check's own statement (one round trip, see DeferredAuth in
@@ -180,12 +194,16 @@ export type TokenWrite<T> = { rows: T[] } | { unauthorized: true } | { limited: 
  * `result` names the part whose rows come back. The token's request is counted as checkToken counts it.
  * When the gate is closed nothing is written and the outcome says why, in checkToken's order (unknown
  * token, over the limit, another site's).
+ *
+ * `clock`: the site's clock the write was made for (its times, its time rules): the gate opens only while
+ * the site's clock is still that one; otherwise nothing is written and `clockMoved` gives the right one
+ * (the request is counted: the token check is settled either way).
  */
-export async function writeWithTokenCheck<T>(db: Db, token: string, defaultPerMinute: number, siteId: string, ctes: Prisma.Sql, result: string): Promise<TokenWrite<T>> {
+export async function writeWithTokenCheck<T>(db: Db, token: string, defaultPerMinute: number, siteId: string, clock: SiteClock, ctes: Prisma.Sql, result: string): Promise<TokenWrite<T>> {
   const p = tokenParts(token, defaultPerMinute)
   const rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
     WITH ${p.ctes},
-    gate AS (SELECT 1 FROM ${p.from} WHERE t."siteId" = ${siteId}${p.withinLimit}),
+    gate AS (SELECT 1 FROM ${p.from} WHERE t."siteId" = ${siteId}${p.withinLimit}${sameClock(clock)}),
     ${ctes}
     SELECT ${p.columns}, r.* FROM ${p.from} LEFT JOIN (SELECT true AS ${column(FOUND)}, x.* FROM ${Prisma.raw(result)} x) r ON true`)
   const first = rows[0]
@@ -193,5 +211,7 @@ export async function writeWithTokenCheck<T>(db: Db, token: string, defaultPerMi
   const limited = overLimit(db, first)
   if (limited) return limited
   if (first[SITE] !== siteId) return { forbidden: true }
-  return { rows: rows.filter((row) => row[FOUND] === true).map((row) => ownColumns<T>(row)) }
+  const siteClock = clockOf(first[CLOCK] as bigint)
+  if (siteClock.offsetMs !== clock.offsetMs) return { clockMoved: siteClock }
+  return { rows: rows.filter((row) => row[FOUND] === true).map((row) => ownColumns<T>(row)), clock: siteClock }
 }

@@ -134,7 +134,8 @@ export type Recurrent = z.output<typeof recurrentSchema>
  * A new series must end in the future. Checked when a payment or bill is created, not by the schema:
  * an identical replay of one created before its series' end still answers what was created.
  */
-export const recurrentExpiryProblem = (r: Recurrent | undefined, now = new Date()): string | null =>
+/** a new series' expiryDate judged at `now`, its site's time (the UTC date) */
+export const recurrentExpiryProblem = (r: Recurrent | undefined, now: Date): string | null =>
   r && r.expiryDate <= now.toISOString().slice(0, 10) ? 'must be in the future' : null
 
 /** a non-negative money value in a receipt, rounded down to two decimals; plain notation, no whitespace around */

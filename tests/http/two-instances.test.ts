@@ -64,6 +64,7 @@ test('a bill is judged after the due changes of its payments, whether or not the
   const { paymentRequestSchema } = await import('../../lib/payments/payment-request.ts')
   const { billRequestSchema } = await import('../../lib/bills/bill-request.ts')
   const { closeDb } = await import('../../lib/db/client.ts')
+  const { REAL_TIME } = await import('../../lib/sandbox/site-clock.ts')
   const siteId = uid('judged')
   const mobile = (billId: string) => paymentRequestSchema.parse({ paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('3.00'), billId })
   try {
@@ -76,7 +77,7 @@ test('a bill is judged after the due changes of its payments, whether or not the
     const card = await createPayment(siteId, uid('card'), paymentRequestSchema.parse(cardPayment({ billId: first, amount: rub('3.00') })))
     assert.equal(card.status.value, 'DECLINED')
     assert.equal(card.status.reason, 'BILL_ALREADY_PAID')
-    assert.equal((await readPayment(siteId, waiting)).status.value, 'COMPLETED')
+    assert.equal((await readPayment(siteId, waiting, REAL_TIME)).status.value, 'COMPLETED')
 
     // a bill whose deadline passed after such a payment fell due: paid, not EXPIRED, also in a replay
     const second = uid('bill')
@@ -87,7 +88,7 @@ test('a bill is judged after the due changes of its payments, whether or not the
     await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '2 seconds' WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, due])
     await sql(`UPDATE "Bill" SET "expiresAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "billId" = $2`, [siteId, second])
     assert.equal((await createBill(siteId, second, request)).status.value, 'PAID')
-    assert.equal((await readPayment(siteId, due)).status.value, 'COMPLETED')
+    assert.equal((await readPayment(siteId, due, REAL_TIME)).status.value, 'COMPLETED')
 
     // two operator answers on one bill: reading the later one first does not let it overtake the earlier
     const third = uid('bill')
@@ -96,10 +97,10 @@ test('a bill is judged after the due changes of its payments, whether or not the
     for (const id of [earlier, later]) await createPayment(siteId, id, mobile(third))
     await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '2 seconds' WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, earlier])
     await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, later])
-    const read = await readPayment(siteId, later)
+    const read = await readPayment(siteId, later, REAL_TIME)
     assert.equal(read.status.value, 'DECLINED')
     assert.equal(read.status.reason, 'BILL_ALREADY_PAID')
-    assert.equal((await readPayment(siteId, earlier)).status.value, 'COMPLETED')
+    assert.equal((await readPayment(siteId, earlier, REAL_TIME)).status.value, 'COMPLETED')
   } finally {
     await closeDb()
   }
@@ -110,6 +111,7 @@ test('a payment change that cannot be applied does not hold up the others', asyn
   const { paymentRequestSchema } = await import('../../lib/payments/payment-request.ts')
   const { settleDuePayments } = await import('../../lib/scheduler/time-driven-changes.ts')
   const { closeDb } = await import('../../lib/db/client.ts')
+  const { REAL_TIME } = await import('../../lib/sandbox/site-clock.ts')
   const siteId = uid('poison')
   const mobile = paymentRequestSchema.parse({ paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('5.00') })
   const poisoned = `poison-${uid()}`
@@ -123,8 +125,8 @@ test('a payment change that cannot be applied does not hold up the others', asyn
     await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '2 seconds' WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, poisoned])
     await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "paymentId" <> $2`, [siteId, poisoned])
     assert.ok((await settleDuePayments()) >= 2)
-    assert.equal((await readPayment(siteId, ids[1])).status.value, 'COMPLETED')
-    assert.equal((await readPayment(siteId, ids[2])).status.value, 'COMPLETED')
+    assert.equal((await readPayment(siteId, ids[1], REAL_TIME)).status.value, 'COMPLETED')
+    assert.equal((await readPayment(siteId, ids[2], REAL_TIME)).status.value, 'COMPLETED')
     const [row] = await sql(`SELECT status FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, poisoned])
     assert.equal(row.status, 'WAITING')
   } finally {

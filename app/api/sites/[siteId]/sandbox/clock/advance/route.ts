@@ -1,0 +1,3 @@
+import { sandboxClockAdvanceRoute } from '@/lib/sandbox/sandbox-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = sandboxClockAdvanceRoute

@@ -1,0 +1,3 @@
+import { sandboxClockRoute } from '@/lib/sandbox/sandbox-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = sandboxClockRoute

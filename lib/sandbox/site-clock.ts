@@ -1,0 +1,48 @@
+// The per-site sandbox clock. A site's time is real time plus its offset (Site.clockOffsetMs), which only
+// grows: POST …/sandbox/clock/advance moves it forward, a sandbox reset sets it back to 0. Every time rule
+// of the site reads it — bill deadlines and the 45-day window, the 3-D Secure timeout, the mobile
+// operator's delay, card (and so token) expiry months, recurrent minAuthDay and expiryDate, notification
+// retries — and every date-time the site's resources carry is written on it. The offset lives in the
+// database only, so every instance sees an advance at once. SANDBOX_CLOCK=off: every site on real time.
+// Left on real time on purpose (they guard the service, not the merchant's test): rate limits, dashboard
+// sessions, payment-page attempt limits, notification leases, the Payin-Signature timestamp (a receiver
+// checks it against its own clock) and the dateTime of error answers.
+import { settings } from '../config'
+import { db, type Db, type Tx } from '../db/client'
+import { Prisma } from '../generated/prisma/client'
+
+/** a site's clock: its offset from real time, and the time it shows */
+export interface SiteClock {
+  readonly offsetMs: number
+  now(): Date
+}
+
+/** the clock `offsetMs` ahead of real time */
+export function clockAt(offsetMs: number): SiteClock {
+  return { offsetMs, now: () => new Date(Date.now() + offsetMs) }
+}
+
+/** real time: a site whose clock was never advanced, or every site with SANDBOX_CLOCK=off */
+export const REAL_TIME: SiteClock = clockAt(0)
+
+/** the clock of a site offset by `storedOffsetMs` (the column's value), as the setting allows */
+export const clockOf = (storedOffsetMs: bigint | number | null | undefined): SiteClock =>
+  settings().sandboxClock && storedOffsetMs ? clockAt(Number(storedOffsetMs)) : REAL_TIME
+
+/** the site's clock, read now (real time for a site that does not exist) */
+export async function siteClock(siteId: string, client: Db | Tx = db()): Promise<SiteClock> {
+  if (!settings().sandboxClock) return REAL_TIME
+  const [row] = await client.$queryRaw<{ offset: bigint }[]>`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId}`
+  return clockOf(row?.offset)
+}
+
+/**
+ * The offset of the site row `alias` in a statement, as an interval (0 with SANDBOX_CLOCK=off): what a
+ * statement adds to real time to get the site's time, e.g. `"dueAt" <= ${now} + ${siteOffset('s')}`.
+ */
+export const siteOffset = (alias: string): Prisma.Sql =>
+  settings().sandboxClock ? Prisma.raw(`(coalesce("${alias}"."clockOffsetMs", 0) * interval '1 millisecond')`) : Prisma.raw(`interval '0'`)
+
+/** the greatest offset of any site (an interval): a bound that lets a due-time index serve a search across sites */
+export const greatestOffset = (): Prisma.Sql =>
+  settings().sandboxClock ? Prisma.raw(`(SELECT coalesce(max("clockOffsetMs"), 0) * interval '1 millisecond' FROM "Site")`) : Prisma.raw(`interval '0'`)
