@@ -111,7 +111,9 @@ async function insertPayment(siteId: string, paymentId: string, req: PaymentRequ
     }
   }
   await auth?.check()
-  return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, now, page))
+  // the site's clock, now that the token is checked (a direct payment's guess was real time)
+  const siteNow = (await knownClock(siteId, page, auth)).now()
+  return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, siteNow, page))
 }
 
 async function insertPaymentInTransaction(tx: Tx, siteId: string, paymentId: string, req: PaymentRequest, print: string, now: Date, page?: PageOrigin): Promise<Payment> {

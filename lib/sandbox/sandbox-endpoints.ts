@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import { settings } from '../config'
 import { fieldError } from '../http/api-error'
-import { apiRoute, endpoint, unknownRoute, type ApiRoute, type RouteHandler } from '../http/api-route'
+import { apiRoute, endpoint, unknownRoute, type ApiRoute, type EndpointDoc, type RouteHandler } from '../http/api-route'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import { dateTimeSchema, idSchema } from '../wire/common-schemas'
 import { advanceSiteClock, MAX_CLOCK_OFFSET_MS } from './clock-advance'
@@ -51,7 +51,8 @@ export const sandboxResetAnswerSchema = z
   .meta({ id: 'SandboxReset' })
 
 const T = '2026-11-23T12:00:00.000+00:00'
-const CLOCK_ERRORS = { tag: 'Sandbox' } as const
+// SANDBOX_CLOCK=off: 404, as an unknown path
+const CLOCK_ERRORS = { tag: 'Sandbox', errors: ['payin.resource.not.found'] } satisfies Partial<EndpointDoc>
 
 const clockEndpoints = apiRoute({
   GET: endpoint({
