@@ -6,7 +6,7 @@
 //
 //   import { payWithCard, passThreeDS, TEST_CARDS } from './helpers/pay-page'
 //
-// It imports nothing but Playwright's types, so it works in any Playwright (1.40 or newer) project as it is.
+// It imports nothing but Playwright's types (written against @playwright/test 1.64), so it needs no other file.
 // The page speaks English or Russian (by the browser's Accept-Language); every step here recognises both, so
 // the same test runs in either. The emulated bank's 3-D Secure page is in English.
 //
@@ -258,6 +258,8 @@ function billScreens(page: Page): Waits {
  * sees what comes next: one of `next()` on the page, or another page loaded. The screens are looked for only
  * after the answer: what the page showed before it (an earlier decline, a wrong code) is gone by then.
  * Throws when the page refuses what was typed before sending anything, or says something went wrong.
+ * (A refusal is recognised by its words on screen: right after one, call the step again only with details the
+ * page takes, or reload the page first, else the earlier refusal still on screen ends the wait at once.)
  */
 async function pressAndWait(page: Page, step: string, button: Locator, next: () => Waits): Promise<void> {
   const from = new URL(page.url())
