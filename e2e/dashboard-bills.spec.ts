@@ -5,7 +5,8 @@
 import { expect, test, type Page } from '@playwright/test'
 import { client, newSite } from '../tests/support/api.ts'
 import { fitsWidth, signIn } from './dashboard-support.ts'
-import { paidHeading, payByCard } from './support.ts'
+import { payWithCard, TEST_CARDS } from './helpers/pay-page.ts'
+import { paidHeading } from './support.ts'
 
 const PAY_URL = /^https?:\/\/[^/]+\/pay\/[0-9a-f-]{36}$/
 
@@ -62,7 +63,7 @@ test('new bill with an amount: its page, Copy link, the copied link paid in anot
   // the payer opens the copied link and pays
   const payer = await context.newPage()
   await payer.goto(copied)
-  await payByCard(payer, '4111111111111111')
+  await payWithCard(payer, { card: TEST_CARDS.success })
   await expect(paidHeading(payer)).toBeVisible()
 
   await page.reload()

@@ -10,7 +10,8 @@ import { startInstance, type Instance } from '../tests/support/instances.ts'
 import { receiver } from '../tests/support/notification-receiver.ts'
 import { notifyTo, WORKER_ENV } from '../tests/support/notify-site.ts'
 import { fitsWidth, signIn } from './dashboard-support.ts'
-import { paidHeading, payByCard } from './support.ts'
+import { payWithCard, TEST_CARDS } from './helpers/pay-page.ts'
+import { paidHeading } from './support.ts'
 
 const PORT = Number(new URL(BASE_URL).port) + 130
 const BASE = `http://127.0.0.1:${PORT}`
@@ -138,7 +139,7 @@ test('a bill made in the dashboard, paid through its copied link in a second pag
 
   const payer = await context.newPage()
   await payer.goto(copied)
-  await payByCard(payer, '4111111111111111')
+  await payWithCard(payer, { card: TEST_CARDS.success })
   await expect(paidHeading(payer)).toBeVisible()
   await payer.close()
 

@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { cardPayment, client, newSite, uid } from '../tests/support/api.ts'
+import { failThreeDS, passThreeDS, TEST_CARDS } from './helpers/pay-page.ts'
 
 interface Returned {
   PaRes: string
@@ -45,16 +46,16 @@ async function merchantSite() {
   return { origin, returned, close: () => new Promise((r) => server.close(r)) }
 }
 
-for (const [choice, status, reason] of [
-  ['Pass authentication', 'COMPLETED', undefined],
-  ['Fail authentication', 'DECLINED', 'DECLINED_BY_MPI'],
+for (const [choice, answer, status, reason] of [
+  ['Pass authentication', passThreeDS, 'COMPLETED', undefined],
+  ['Fail authentication', failThreeDS, 'DECLINED', 'DECLINED_BY_MPI'],
 ] as const) {
   test(`3-D Secure in the browser: ${choice} → ${status}`, async ({ page }) => {
     const api = client(await newSite('e2e-3ds'))
     const merchant = await merchantSite()
     try {
       const paymentId = uid('e2e')
-      const created = await api.put(`/payments/${paymentId}`, cardPayment({}, { pan: '4000000000003220' }))
+      const created = await api.put(`/payments/${paymentId}`, cardPayment({}, { pan: TEST_CARDS.threeDS }))
       expect(created.body.status.value).toBe('WAITING')
       const { pareq, acsUrl } = created.body.requirements.threeDS
 
@@ -62,7 +63,7 @@ for (const [choice, status, reason] of [
       await expect(page.getByRole('heading', { name: /3-D Secure check/ })).toBeVisible()
       await expect(page.getByText('100.00 RUB')).toBeVisible()
       await expect(page.getByText('400000******3220')).toBeVisible()
-      await page.getByRole('button', { name: choice }).click()
+      await answer(page)
       await expect(page.getByRole('heading', { name: 'Back at the shop' })).toBeVisible()
 
       expect(merchant.returned).toHaveLength(1)

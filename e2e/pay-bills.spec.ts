@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test'
 import { randomUUID } from 'node:crypto'
 import { cardPayment, rub } from '../tests/support/api.ts'
 import { sql } from '../tests/support/db.ts'
+import { enterCode, payFromMobile, TEST_PHONES } from './helpers/pay-page.ts'
 import { merchant, merchantWebSite, outcomes, paidHeading, payButton, typeCard } from './support.ts'
 
 let m: Awaited<ReturnType<typeof merchant>>
@@ -15,14 +16,9 @@ test.beforeAll(async () => {
 test('mobile balance with a code: phone, code step, 1234 → paid', async ({ page }) => {
   const bill = await m.bill({ amount: rub('15.00') })
   await page.goto(bill.payUrl)
-  await page.getByLabel('Mobile balance').check()
-  await expect(page.getByLabel('Card number')).toHaveCount(0)
-  await page.getByLabel('Mobile phone number').fill('79001234567')
-  await payButton(page).click()
-  const code = page.getByLabel('Confirmation code')
-  await expect(code).toBeVisible()
-  await code.fill('1234')
-  await page.getByRole('button', { name: 'Confirm' }).click()
+  await payFromMobile(page, TEST_PHONES.withCode)
+  await expect(page.getByText(/^Enter the code sent by SMS to \+\*+4567$/)).toBeVisible()
+  await enterCode(page, '1234')
   await expect(paidHeading(page)).toBeVisible()
 
   const d = await m.details(bill.billId)
@@ -35,9 +31,7 @@ test('mobile balance with a code: phone, code step, 1234 → paid', async ({ pag
 test('mobile balance, phone ending 0000: the page waits for the operator, then shows paid by itself', async ({ page }) => {
   const bill = await m.bill()
   await page.goto(bill.payUrl)
-  await page.getByLabel('Mobile balance').check()
-  await page.getByLabel('Mobile phone number').fill('79001230000')
-  await payButton(page).click()
+  await payFromMobile(page, TEST_PHONES.confirms)
   await expect(page.getByRole('status')).toContainText('Waiting for the operator')
   await expect(paidHeading(page)).toBeVisible({ timeout: 15_000 })
   const d = await m.details(bill.billId)

@@ -3,7 +3,8 @@
 // and what the merchant reads through the API afterwards.
 import { expect, test } from '@playwright/test'
 import { rub, uid } from '../tests/support/api.ts'
-import { merchant, merchantWebSite, outcomes, paidHeading, payButton, payByCard } from './support.ts'
+import { enterCode, failThreeDS, passThreeDS, payWithCard, TEST_CARDS } from './helpers/pay-page.ts'
+import { merchant, merchantWebSite, outcomes, paidHeading, payButton } from './support.ts'
 
 let m: Awaited<ReturnType<typeof merchant>>
 let shop: Awaited<ReturnType<typeof merchantWebSite>>
@@ -33,8 +34,7 @@ test('approved one-step card → successUrl with billId and invoiceUid; the bill
   await expect(page.getByTestId('bill-amount')).toHaveText(/25\.00/)
   await expect(payButton(page)).toHaveText(/^Pay .*25\.00/)
   await expect(page.getByText('Text comment')).toBeVisible()
-  await payByCard(page, '4111111111111111')
-  await page.waitForURL((u) => u.origin === shop.origin)
+  await payWithCard(page, { card: TEST_CARDS.success })
   await expect(page.getByRole('heading', { name: 'Thank you for your order' })).toBeVisible()
   expectReturn(page.url(), '/ok', bill, { order: '7' })
 
@@ -52,7 +52,7 @@ test('approved one-step card → successUrl with billId and invoiceUid; the bill
 test('two-step bill: the card is authorised on the form, then captured through the API', async ({ page }) => {
   const bill = await m.bill({ amount: rub('40.00'), flags: [] })
   await page.goto(bill.payUrl)
-  await payByCard(page, '5555555555554444')
+  await payWithCard(page, { card: TEST_CARDS.successMastercard })
   await expect(paidHeading(page)).toBeVisible()
 
   const d = await m.details(bill.billId)
@@ -75,10 +75,10 @@ test('two-step bill: the card is authorised on the form, then captured through t
 test('3-D Secure passed, no successUrl: ACS page, "Pass authentication", back on the paid screen', async ({ page }) => {
   const bill = await m.bill({ amount: rub('12.00') })
   await page.goto(bill.payUrl)
-  await payByCard(page, '4000000000003220')
+  await payWithCard(page, { card: TEST_CARDS.threeDS })
   await expect(page.getByRole('heading', { name: /3-D Secure check/ })).toBeVisible()
   await expect(page.getByText('12.00 RUB')).toBeVisible()
-  await page.getByRole('button', { name: 'Pass authentication' }).click()
+  await passThreeDS(page)
   await expect(paidHeading(page)).toBeVisible()
   expect(new URL(page.url()).pathname).toBe(`/pay/${bill.invoiceUid}`)
 
@@ -88,9 +88,9 @@ test('3-D Secure passed, no successUrl: ACS page, "Pass authentication", back on
   expect(d.payments[0].capturedAmount).toEqual(rub('12.00'))
 })
 
-for (const [choice, path, heading, outcome] of [
-  ['Pass authentication', '/ok', 'Thank you for your order', ['COMPLETED', null]],
-  ['Fail authentication', '/fail', 'Your payment failed', ['DECLINED', 'DECLINED_BY_MPI']],
+for (const [choice, answer, path, heading, outcome] of [
+  ['Pass authentication', passThreeDS, '/ok', 'Thank you for your order', ['COMPLETED', null]],
+  ['Fail authentication', failThreeDS, '/fail', 'Your payment failed', ['DECLINED', 'DECLINED_BY_MPI']],
 ] as const) {
   test(`3-D Secure with successUrl and failedUrl, "${choice}": the browser comes back to the shop's ${path}`, async ({ page }) => {
     const bill = await m.bill({ successUrl: `${shop.origin}/ok`, failedUrl: `${shop.origin}/fail` })
@@ -100,10 +100,11 @@ for (const [choice, path, heading, outcome] of [
       if (/Content Security Policy/i.test(msg.text())) refused.push(msg.text())
     })
     await page.goto(bill.payUrl)
-    await payByCard(page, '4000000000003220')
-    await page.getByRole('button', { name: choice }).click()
-    const stuck = await page.waitForURL((u) => u.origin === shop.origin, { timeout: 5_000 }).then(
-      () => '',
+    await payWithCard(page, { card: TEST_CARDS.threeDS })
+    // the way back from the bank's page, given 5 s: a browser held up on it says why (the refusals above)
+    page.setDefaultNavigationTimeout(5_000)
+    const stuck = await answer(page).then(
+      () => (new URL(page.url()).origin === shop.origin ? '' : `landed on ${page.url()}`),
       (e: Error) => `${e.message.split('\n')[0]}; still on ${page.url()}`,
     )
     expect(stuck, `the browser did not reach the shop ${refused.join(' | ')}`).toBe('')
@@ -118,15 +119,15 @@ for (const [choice, path, heading, outcome] of [
 test('3-D Secure failed, then another card succeeds: decline shown with the form, one DECLINED_BY_MPI and one COMPLETED', async ({ page }) => {
   const bill = await m.bill()
   await page.goto(bill.payUrl)
-  await payByCard(page, '4000000000003220')
-  await page.getByRole('button', { name: 'Fail authentication' }).click()
+  await payWithCard(page, { card: TEST_CARDS.threeDS })
+  await failThreeDS(page)
   const declined = page.getByTestId('declined')
   await expect(declined).toBeVisible()
   await expect(declined).toHaveAttribute('role', 'alert')
   await expect(declined).toContainText('security check')
   await expect(page.getByLabel('Card number')).toBeVisible()
 
-  await payByCard(page, '4111111111111111')
+  await payWithCard(page, { card: TEST_CARDS.success })
   await expect(paidHeading(page)).toBeVisible()
   const d = await m.details(bill.billId)
   expect(d.status.value).toBe('PAID')
@@ -139,16 +140,14 @@ test('3-D Secure failed, then another card succeeds: decline shown with the form
 test('one-time-code card: the code step, a wrong code leaves 2 attempts, 1234 completes', async ({ page }) => {
   const bill = await m.bill()
   await page.goto(bill.payUrl)
-  await payByCard(page, '4000000000001000')
+  await payWithCard(page, { card: TEST_CARDS.oneTimeCode })
   const code = page.getByLabel('Confirmation code')
   await expect(code).toBeVisible()
   await expect(code).toBeFocused()
-  await code.fill('9876')
-  await page.getByRole('button', { name: 'Confirm' }).click()
+  await enterCode(page, '9876')
   await expect(page.locator('#code-error')).toHaveText('Wrong code. Attempts left: 2')
   await expect(code).toHaveAttribute('aria-invalid', 'true')
-  await code.fill('1234')
-  await page.getByRole('button', { name: 'Confirm' }).click()
+  await enterCode(page, '1234')
   await expect(paidHeading(page)).toBeVisible()
 
   const d = await m.details(bill.billId)
@@ -159,8 +158,7 @@ test('one-time-code card: the code step, a wrong code leaves 2 attempts, 1234 co
 test('declined card with failedUrl → the shop\'s failedUrl with billId and invoiceUid', async ({ page }) => {
   const bill = await m.bill({ successUrl: `${shop.origin}/ok`, failedUrl: `${shop.origin}/fail` })
   await page.goto(bill.payUrl)
-  await payByCard(page, '4000000000000002')
-  await page.waitForURL((u) => u.origin === shop.origin)
+  await payWithCard(page, { card: TEST_CARDS.declined })
   await expect(page.getByRole('heading', { name: 'Your payment failed' })).toBeVisible()
   expectReturn(page.url(), '/fail', bill)
   const d = await m.details(bill.billId)

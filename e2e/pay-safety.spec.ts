@@ -2,7 +2,8 @@
 // to the field), the number is gone from the page once sent, the page is locked down by its headers,
 // and another site cannot post attempts on the payer's behalf.
 import { expect, test } from '@playwright/test'
-import { merchant, outcomes, payButton, payByCard } from './support.ts'
+import { payWithCard, TEST_CARDS } from './helpers/pay-page.ts'
+import { merchant, outcomes, payButton } from './support.ts'
 
 let m: Awaited<ReturnType<typeof merchant>>
 
@@ -59,7 +60,7 @@ test('after a declined card the number is not in the page; CSP locks framing and
   expect(csp).toMatch(/script-src [^;]*'nonce-[A-Za-z0-9+/=]{16,}'/)
   expect(csp).not.toMatch(/script-src [^;]*'unsafe-inline'(?![^;]*'nonce-)/)
 
-  await payByCard(page, '4000000000000002')
+  await payWithCard(page, { card: TEST_CARDS.declined })
   const declined = page.getByTestId('declined')
   await expect(declined).toBeVisible()
   await expect(declined).toContainText('The bank declined the payment.')
@@ -87,12 +88,12 @@ test('five declined cards in a row pause the bill: the payer is told when to try
   const bill = await m.bill()
   await page.goto(bill.payUrl)
   const declined = page.getByTestId('declined')
-  for (const pan of ['4000000000000002', '4000000000009995', '4000000000000069', '4000000000000127', '4000000000000119']) {
-    await payByCard(page, pan)
+  for (const card of [TEST_CARDS.declined, TEST_CARDS.insufficientFunds, TEST_CARDS.expiredCard, TEST_CARDS.incorrectCvv, TEST_CARDS.tryAgainLater]) {
+    await payWithCard(page, { card })
     await expect(declined).toBeVisible()
     await expect(payButton(page)).toBeEnabled()
   }
-  await payByCard(page, '4111111111111111')
+  await payWithCard(page, { card: TEST_CARDS.success })
   const paused = page.getByTestId('general-error')
   await expect(paused).toHaveText('Too many unsuccessful attempts to pay this bill. For your security, paying is paused: try again in 10 min.')
   await expect(paused).toHaveAttribute('role', 'alert')

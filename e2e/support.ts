@@ -1,5 +1,6 @@
 // What the payment-page journeys share: a merchant with bills made through the API, the merchant's own
-// little web site (successUrl / failedUrl), and the payer's moves on the form.
+// little web site (successUrl / failedUrl), and the few payer's moves the helper module merchants copy
+// (helpers/pay-page.ts: payWithCard, passThreeDS, enterCode, payFromMobile…) does not make: key-by-key typing.
 import { expect, type Page } from '@playwright/test'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -49,7 +50,8 @@ export async function merchantWebSite() {
   return { origin, visits, close: () => new Promise((r) => server.close(r)) }
 }
 
-/** the payer types a card into the form (as a person would: key by key) */
+/** the payer types a card into the form (as a person would: key by key), without pressing Pay: for the journeys
+ * that look at the typing itself or at the form's checks; a plain payment is helpers/pay-page.ts's payWithCard */
 export async function typeCard(page: Page, pan: string, expiry = '1230', cvv = '123') {
   const number = page.getByLabel('Card number')
   await number.fill('')
@@ -60,12 +62,6 @@ export async function typeCard(page: Page, pan: string, expiry = '1230', cvv = '
 }
 
 export const payButton = (page: Page) => page.getByRole('button', { name: /^Pay\b/ })
-
-/** types the card and presses Pay */
-export async function payByCard(page: Page, pan: string, expiry = '1230', cvv = '123') {
-  await typeCard(page, pan, expiry, cvv)
-  await payButton(page).click()
-}
 
 export const paidHeading = (page: Page) => page.getByRole('heading', { name: 'This bill is paid' })
 
