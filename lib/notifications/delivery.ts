@@ -10,7 +10,7 @@
 import type { LookupFunction } from 'node:net'
 import { positive, settings } from '../config'
 import { db } from '../db/client'
-import type { Notification } from '../generated/prisma/client'
+import { Prisma, type Notification } from '../generated/prisma/client'
 import { clockOf, greatestOffset, siteOffset } from '../sandbox/site-clock'
 import { processPolicy } from './callback-url'
 import { withPaymentToken } from './notification-body'
@@ -52,13 +52,12 @@ const CLAIM_LOCK = 0x6e6f74696679n
 type Claimed = Notification & { notifySecretVersion: number; notifySecretRotatedAt: Date | null; clockOffsetMs: bigint }
 
 /**
- * Leases up to `free` due notifications, oldest first, none of a site that already has `perSite`
- * deliveries under way; with each, its site's secret version.
+ * The statement that leases up to `free` due notifications, oldest first, none of a site that already has
+ * `perSite` deliveries under way; with each, its site's secret version and clock offset. A notification is
+ * due once its site's time (real time plus the site's clock offset) has reached its nextAttemptAt.
  */
-async function claim(s: DeliverySettings, free: number): Promise<Claimed[]> {
-  return db().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})::text`
-    return tx.$queryRaw<Claimed[]>`
+export function claimStatement(s: Pick<DeliverySettings, 'perSite' | 'leaseMs'>, free: number): Prisma.Sql {
+  return Prisma.sql`
       WITH busy AS (
         SELECT "siteId", count(*)::int AS n FROM "Notification"
         WHERE state = 'PENDING' AND "leaseUntil" >= now() GROUP BY "siteId"),
@@ -74,6 +73,13 @@ async function claim(s: DeliverySettings, free: number): Promise<Claimed[]> {
       WHERE n.id IN (SELECT id FROM picked) AND site.id = n."siteId"
         AND n.state = 'PENDING' AND (n."leaseUntil" IS NULL OR n."leaseUntil" < now())
       RETURNING n.*, site."notifySecretVersion", site."notifySecretRotatedAt", site."clockOffsetMs"`
+}
+
+/** Leases due notifications (claimStatement), claims serialised across instances. */
+async function claim(s: DeliverySettings, free: number): Promise<Claimed[]> {
+  return db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})::text`
+    return tx.$queryRaw<Claimed[]>(claimStatement(s, free))
   })
 }
 
@@ -89,28 +95,31 @@ async function post(n: Claimed, s: DeliverySettings): Promise<PostOutcome> {
   )
 }
 
-async function record(n: Claimed, o: PostOutcome, s: DeliverySettings): Promise<void> {
+/**
+ * What an attempt leaves: when it was made — on the notification's site's sandbox clock, as it was when
+ * claimed — and the notification's new state: DELIVERED after a 2xx, else due again after the next delay
+ * of `retryDelaysMs` on that clock, or FAILED after the last.
+ */
+export function afterAttempt(n: Pick<Claimed, 'attempts' | 'clockOffsetMs'>, o: PostOutcome, retryDelaysMs: number[]) {
   const ok = o.httpStatus !== null && o.httpStatus >= 200 && o.httpStatus < 300
   const attempts = n.attempts + 1
-  const delay = s.retryDelaysMs[attempts - 1]
-  // the attempt and the next one's due time on the site's sandbox clock (as it was when claimed)
-  const now = clockOf(n.clockOffsetMs).now()
+  const delay = retryDelaysMs[attempts - 1]
+  const at = clockOf(n.clockOffsetMs).now()
+  const next: Prisma.NotificationUpdateManyMutationInput = {
+    attempts,
+    leaseUntil: null,
+    ...(ok ? { state: 'DELIVERED', deliveredAt: at } : delay === undefined ? { state: 'FAILED' } : { nextAttemptAt: new Date(at.getTime() + delay) }),
+  }
+  return { at, next }
+}
+
+async function record(n: Claimed, o: PostOutcome, s: DeliverySettings): Promise<void> {
+  const { at, next } = afterAttempt(n, o, s.retryDelaysMs)
   await db().$transaction([
-    db().notificationAttempt.create({ data: { notificationRef: n.id, at: now, httpStatus: o.httpStatus, durationMs: o.durationMs, error: o.error } }),
+    db().notificationAttempt.create({ data: { notificationRef: n.id, at, httpStatus: o.httpStatus, durationMs: o.durationMs, error: o.error } }),
     // only while this claim still holds the row: a re-send, or another worker after the lease ran
     // out, has taken it over otherwise, and its state is theirs to write
-    db().notification.updateMany({
-      where: { id: n.id, leaseUntil: n.leaseUntil },
-      data: {
-        attempts,
-        leaseUntil: null,
-        ...(ok
-          ? { state: 'DELIVERED', deliveredAt: now }
-          : delay === undefined
-            ? { state: 'FAILED' }
-            : { nextAttemptAt: new Date(now.getTime() + delay) }),
-      },
-    }),
+    db().notification.updateMany({ where: { id: n.id, leaseUntil: n.leaseUntil }, data: next }),
   ])
 }
 

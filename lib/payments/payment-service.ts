@@ -150,7 +150,7 @@ const paymentOnBill = (req: PaymentRequest): PaymentOnBill => ({
 })
 
 /** The new payment's row, every column, as the sandbox's first answer leaves it. */
-function paymentRow(siteId: string, paymentId: string, req: PaymentRequest, print: string, instrument: Instrument, answer: FirstAnswer, bill: { id: string; billId: string; customFields?: Prisma.JsonValue }, now: Date): Payment {
+export function paymentRow(siteId: string, paymentId: string, req: PaymentRequest, print: string, instrument: Instrument, answer: FirstAnswer, bill: { id: string; billId: string; customFields?: Prisma.JsonValue }, now: Date): Payment {
   const id = randomUUID()
   const amountMinor = BigInt(req.amount.value)
   const firstOfSeries = req.flags.includes('RECURRENT_FIRST')
