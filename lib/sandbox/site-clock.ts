@@ -5,8 +5,10 @@
 // retries — and every date-time the site's resources carry is written on it. The offset lives in the
 // database only, so every instance sees an advance at once. SANDBOX_CLOCK=off: every site on real time.
 // Left on real time on purpose (they guard the service, not the merchant's test): rate limits, dashboard
-// sessions, payment-page attempt limits, notification leases, the Payin-Signature timestamp (a receiver
-// checks it against its own clock) and the dateTime of error answers.
+// sessions, the payment page's per-client attempt window, notification leases, the Payin-Signature
+// timestamp (a receiver checks it against its own clock), the dateTime of error answers and the dashboard's
+// audit entries. A bill's pause after failed attempts in a row counts on the site's clock (its payments'
+// times), so an advance ends it too.
 import { settings } from '../config'
 import { db, type Db, type Tx } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
