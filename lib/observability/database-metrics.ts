@@ -15,6 +15,7 @@
 // (an alert on them sees no series, never a 0) and payin_db_stats_up is 0; the process's own metrics
 // are still served.
 import { Gauge, type Registry } from 'prom-client'
+import { settings } from '../config'
 import { poolStats, probeQuery } from '../db/client'
 
 interface DatabaseStats {
@@ -25,11 +26,12 @@ interface DatabaseStats {
   schedulerLagSeconds: number
 }
 
-// ages and lags on each site's own sandbox clock (lib/sandbox/site-clock.ts): real time for nearly every site
-const SITE_OFFSET = `(coalesce(s."clockOffsetMs", 0) * interval '1 millisecond')`
-// the greatest of them: a bound that lets the due-time indexes serve the search
-const ANY_OFFSET = `(SELECT coalesce(max("clockOffsetMs"), 0) * interval '1 millisecond' FROM "Site")`
-const STATS_SQL = `
+// ages and lags on each site's own sandbox clock (lib/sandbox/site-clock.ts): real time for nearly every
+// site, and for all with SANDBOX_CLOCK=off; ANY_OFFSET, the greatest, lets the due-time indexes serve the search
+const statsSql = (clock: boolean) => {
+  const SITE_OFFSET = clock ? `(coalesce(s."clockOffsetMs", 0) * interval '1 millisecond')` : `interval '0'`
+  const ANY_OFFSET = clock ? `(SELECT coalesce(max("clockOffsetMs"), 0) * interval '1 millisecond' FROM "Site")` : `interval '0'`
+  return `
 SELECT 'payment' AS kind, status, count(*)::float8 AS n FROM "Payment" GROUP BY status
 UNION ALL SELECT 'capture', status, count(*)::float8 FROM "Capture" GROUP BY status
 UNION ALL SELECT 'refund', status, count(*)::float8 FROM "Refund" GROUP BY status
@@ -39,6 +41,7 @@ SELECT
   greatest(0, coalesce(greatest(
     (SELECT max(extract(epoch FROM now() + ${SITE_OFFSET} - p."dueAt")) FROM "Payment" p LEFT JOIN "Site" s ON s.id = p."siteId" WHERE p."dueAt" <= now() + ${ANY_OFFSET} AND p."dueAt" <= now() + ${SITE_OFFSET} AND p.status = 'WAITING'),
     (SELECT max(extract(epoch FROM now() + ${SITE_OFFSET} - b."expiresAt")) FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b.status = 'CREATED' AND b."expiresAt" <= now() + ${ANY_OFFSET} AND b."expiresAt" <= now() + ${SITE_OFFSET})), 0))::float8 AS "schedulerLagSeconds"`
+}
 
 /** the statuses and states every scrape reports (0 when none), so that a series never vanishes */
 const KNOWN: Record<string, string[]> = {
@@ -49,7 +52,7 @@ const KNOWN: Record<string, string[]> = {
 }
 
 async function readStats(): Promise<DatabaseStats> {
-  const [counts, [scalars]] = await probeQuery<Record<string, unknown>>('metrics', STATS_SQL)
+  const [counts, [scalars]] = await probeQuery<Record<string, unknown>>('metrics', statsSql(settings().sandboxClock))
   const rows = counts.map((r) => ({ kind: String(r.kind), status: String(r.status), n: Number(r.n) }))
   const pending = rows.find((r) => r.kind === 'notification' && r.status === 'PENDING')?.n ?? 0
   return { counts: rows, outboxPending: pending, oldestPendingSeconds: Number(scalars.oldestPendingSeconds), schedulerLagSeconds: Number(scalars.schedulerLagSeconds) }
