@@ -6,6 +6,8 @@
 // twice (a double click, a retry after a lost answer) creates one bill.
 // The deadline is typed in the browser's local time and sent as an ISO date-time with the browser's
 // offset for that moment (lib/dashboard/local-date-time.ts): the server never guesses a time zone.
+// The service counts it from the site's sandbox clock (lib/sandbox/site-clock.ts), so the default, a day
+// ahead, is a day after the site's time: the browser's clock plus the site's offset (`clockOffsetMs`).
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useRouter } from 'next/navigation'
 import { useEffect, useState } from 'react'
@@ -40,7 +42,21 @@ const FIELD_OF_CAUSE: Record<string, Field> = {
   failedUrl: 'failedUrl',
 }
 
-export function NewBillForm({ t, currencies, defaultCurrency }: { t: BillsMessages; currencies: readonly string[]; defaultCurrency: string }) {
+export function NewBillForm({
+  t,
+  currencies,
+  defaultCurrency,
+  clockOffsetMs,
+  clockNote,
+}: {
+  t: BillsMessages
+  currencies: readonly string[]
+  defaultCurrency: string
+  /** how far the site's sandbox clock runs ahead of real time */
+  clockOffsetMs: number
+  /** said under the deadline when the site's clock is not on real time */
+  clockNote?: string
+}) {
   const router = useRouter()
   const [billId, setBillId] = useState(() => newKey())
   const [ready, setReady] = useState(false)
@@ -50,12 +66,12 @@ export function NewBillForm({ t, currencies, defaultCurrency }: { t: BillsMessag
     resolver: zodResolver(schema),
     defaultValues: { amount: '', currency: defaultCurrency, comment: '', expires: '', successUrl: '', failedUrl: '', sale: true },
   })
-  // what only the browser knows: its time zone, hence the default deadline (a day from now)
+  // what only the browser knows: its time zone, hence the default deadline (a day from the site's now)
   useEffect(() => {
-    setValue('expires', localInput(new Date(Date.now() + 24 * 3600_000)))
+    setValue('expires', localInput(new Date(Date.now() + clockOffsetMs + 24 * 3600_000)))
     setZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? '')
     setReady(true)
-  }, [setValue])
+  }, [setValue, clockOffsetMs])
 
   const onSubmit = async (v: Values) => {
     setProblem(null)
@@ -133,6 +149,7 @@ export function NewBillForm({ t, currencies, defaultCurrency }: { t: BillsMessag
       <label htmlFor="bill-expires">{t.expires}</label>
       <p id="bill-expires-hint" className="bill-hint">
         {fill(t.expiresHint, { zone: zone ? ` (${zone})` : '' })}
+        {clockNote ? ` ${clockNote}` : ''}
       </p>
       <input id="bill-expires" type="datetime-local" aria-invalid={!!errors.expires} aria-describedby={described('expires', true)} {...register('expires')} />
       {fieldError('expires')}

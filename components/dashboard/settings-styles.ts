@@ -24,4 +24,7 @@ export const settingsCss = `
 .set-mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .dash-card .set-url input{font:inherit;padding:.5rem;border:1px solid #9aa3bd;border-radius:6px;width:100%}
 .set-url{display:grid;gap:.4rem;max-width:640px}
+.set-clock{display:grid;gap:.4rem;max-width:640px}
+.set-clock input,.set-clock select{height:2.6rem}
+.set-clock-now{margin:.75rem 0}
 `

@@ -14,9 +14,11 @@ import { fieldError, incorrectInvocation, notFound } from '../http/api-error'
 import { checkedNotifyUrl, notifySettings, NotifyUrlRefused, rotateNotifySecret, setNotifyUrl } from '../notifications/site-notify'
 import { issueToken, revokeTokenById, siteTokens, tokenHint } from '../sites/site-tokens'
 import { auditableUrl, recordAudit } from './dashboard-audit'
+import { CLOCK_ACTION, clockOverview, type ClockOverview } from './dashboard-clock'
 import type { DashboardSession } from './dashboard-session'
 
-export const SETTINGS_ACTIONS = ['notify-url', 'rotate-secret', 'create-token', 'revoke-token'] as const
+// and the sandbox clock's advances (lib/dashboard/dashboard-clock.ts), shown in the same log
+export const SETTINGS_ACTIONS = ['notify-url', 'rotate-secret', 'create-token', 'revoke-token', CLOCK_ACTION] as const
 export type SettingsAction = (typeof SETTINGS_ACTIONS)[number]
 
 /** the audit log's subject of a rotation (what was acted on) */
@@ -31,30 +33,38 @@ export interface SettingsOverview {
   notifyUrl: string | null
   secret: { version: number; rotatedAt: Date | null; previousUntil: Date | null; graceHours: number }
   tokens: { id: string; hint: string; createdAt: Date; revokedAt: Date | null; thisSession: boolean }[]
-  audit: { at: Date; actor: string; action: string; subject: string; outcome: string }[]
+  /** the site's sandbox clock; null with SANDBOX_CLOCK=off */
+  clock: ClockOverview | null
+  audit: { at: Date; actor: string; action: string; subject: string; outcome: string; detail: Record<string, string> }[]
 }
 
 const AUDIT_SHOWN = 20
 
 /** what the settings page shows: no secret, no token, no hash */
 export async function settingsOverview(session: DashboardSession): Promise<SettingsOverview> {
-  const [notify, tokens, audit] = await Promise.all([
+  const [notify, tokens, clock, audit] = await Promise.all([
     notifySettings(db(), session.siteId),
     siteTokens(db(), session.siteId),
+    clockOverview(session.siteId),
     db().auditEntry.findMany({
       where: { siteId: session.siteId, paymentRef: null, action: { in: [...SETTINGS_ACTIONS] } },
       orderBy: { at: 'desc' },
       take: AUDIT_SHOWN,
-      select: { at: true, actor: true, action: true, subject: true, outcome: true },
+      select: { at: true, actor: true, action: true, subject: true, outcome: true, detail: true },
     }),
   ])
   return {
     notifyUrl: notify.url,
     secret: { version: notify.secretVersion, rotatedAt: notify.rotatedAt, previousUntil: notify.previousUntil, graceHours: graceHours() },
     tokens: tokens.map((t) => ({ ...t, thisSession: t.id === session.tokenRef })),
-    audit,
+    clock,
+    audit: audit.map((a) => ({ ...a, detail: textFields(a.detail) })),
   }
 }
+
+/** an entry's detail (a JSON object of strings as recordAudit writes it); anything else is left out */
+const textFields = (detail: unknown): Record<string, string> =>
+  detail && typeof detail === 'object' && !Array.isArray(detail) ? Object.fromEntries(Object.entries(detail).filter((e): e is [string, string] => typeof e[1] === 'string')) : {}
 
 const graceHours = () => Math.round((settings().notifySecretGraceMs / 3600_000) * 100) / 100
 

@@ -51,6 +51,24 @@ const en = {
   copy: 'Copy',
   copied: 'Copied',
   hide: 'Done',
+  // the sandbox clock
+  clockTitle: 'Sandbox clock',
+  clockHelp:
+    'The site’s own time: every time rule of the site reads it (bill deadlines, the 3-D Secure timeout, card and token expiry, recurrent payments’ dates, notification retries). Move it forward to see them happen without waiting. It never goes back: only a sandbox reset (POST …/sandbox/reset, which deletes the site’s test data) returns it to real time.',
+  clockNow: 'Site time',
+  realTime: 'real time',
+  ahead: '{by} ahead',
+  advanceBy: 'Advance by',
+  unit: 'Unit',
+  units: { minutes: 'minutes', hours: 'hours', days: 'days' },
+  advance: 'Advance',
+  advancing: 'Advancing…',
+  advancedBy: 'Moved forward by {by}.',
+  wholeNumber: 'Enter a whole number, 1 or more.',
+  tooFar: 'At most {days} days at once.',
+  clockRefused: 'Not moved: the advance {reason}.',
+  // the service's field messages with their numbers as {n}
+  clockReasons: {} as Record<string, string>,
   // shared
   confirm: 'Confirm',
   cancel: 'Cancel',
@@ -66,8 +84,12 @@ const en = {
     'rotate-secret': 'Secret rotated',
     'create-token': 'Token created',
     'revoke-token': 'Token revoked',
+    clock: 'Clock advanced',
   } as Record<string, string>,
-  subjects: { 'signing secret': 'signing secret', '(none)': '(none)' } as Record<string, string>,
+  subjects: { 'signing secret': 'signing secret', '(none)': '(none)', 'sandbox clock': 'sandbox clock' } as Record<string, string>,
+  // an advance's outcome
+  clockBy: 'by {by}; now {ahead}',
+  clockTo: 'to {at}; now {ahead}',
   outcomes: {
     set: 'set',
     cleared: 'cleared',
@@ -131,6 +153,26 @@ const ru: SettingsMessages = {
   copy: 'Копировать',
   copied: 'Скопировано',
   hide: 'Готово',
+  clockTitle: 'Часы песочницы',
+  clockHelp:
+    'Собственное время сайта: по нему идут все сроки сайта (срок счетов, тайм-аут 3-D Secure, срок действия карт и токенов, даты рекуррентных платежей, повторы уведомлений). Переведите часы вперёд, чтобы увидеть их наступление без ожидания. Назад часы не идут: к реальному времени их возвращает только сброс песочницы (POST …/sandbox/reset, он удаляет тестовые данные сайта).',
+  clockNow: 'Время сайта',
+  realTime: 'реальное время',
+  ahead: 'впереди на {by}',
+  advanceBy: 'Перевести вперёд на',
+  unit: 'Единица',
+  units: { minutes: 'минуты', hours: 'часы', days: 'дни' },
+  advance: 'Перевести',
+  advancing: 'Перевод…',
+  advancedBy: 'Часы переведены вперёд на {by}.',
+  wholeNumber: 'Введите целое число, не меньше 1.',
+  tooFar: 'Не больше {days} дней за раз.',
+  clockRefused: 'Часы не переведены: {reason}.',
+  clockReasons: {
+    "would take the site's clock more than {n} days ahead of real time": 'часы сайта ушли бы вперёд от реального времени больше чем на {n} дней',
+    'must be at least {n}: the clock only moves forward': 'нужно не меньше {n}: часы идут только вперёд',
+    'must be a whole number of seconds': 'нужно целое число секунд',
+  },
   confirm: 'Подтвердить',
   cancel: 'Отмена',
   working: 'Выполняется…',
@@ -144,8 +186,11 @@ const ru: SettingsMessages = {
     'rotate-secret': 'Смена секрета',
     'create-token': 'Создание токена',
     'revoke-token': 'Отзыв токена',
+    clock: 'Перевод часов',
   },
-  subjects: { 'signing secret': 'секрет подписи', '(none)': '(нет)' },
+  subjects: { 'signing secret': 'секрет подписи', '(none)': '(нет)', 'sandbox clock': 'часы песочницы' },
+  clockBy: 'на {by}; теперь {ahead}',
+  clockTo: 'до {at}; теперь {ahead}',
   outcomes: {
     set: 'задан',
     cleared: 'удалён',
@@ -163,6 +208,13 @@ export const settingsMessages = (lang: Lang): SettingsMessages => (lang === 'ru'
 
 /** a field message of the service's (or of the form's own check) in the page's words */
 export const urlReason = (t: SettingsMessages, reason: string) => t.urlReasons[reason] ?? reason
+
+/** a refusal of the clock's advance (a field message of the service's, in English) in the page's words */
+export function clockReason(t: SettingsMessages, reason: string): string {
+  const n = /\d+/.exec(reason)?.[0] ?? ''
+  const shown = t.clockReasons[reason.replace(/\d+/, '{n}')]
+  return shown ? shown.replace('{n}', n) : reason
+}
 
 /** an audit entry's outcome in the page's words ("refused: <the service's reason>" included) */
 export function shownOutcome(t: SettingsMessages, outcome: string): string {

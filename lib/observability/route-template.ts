@@ -39,6 +39,7 @@ const TEMPLATES: readonly string[] = [
   '/dashboard/actions/settings/rotate-secret',
   '/dashboard/actions/settings/tokens',
   '/dashboard/actions/settings/tokens/{tokenId}/revoke',
+  '/dashboard/actions/sandbox/clock/advance',
 ]
 
 /** static files, one label value per group */

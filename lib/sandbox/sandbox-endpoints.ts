@@ -122,8 +122,8 @@ const resetEndpoints = apiRoute({
 
 const fieldErrorConfirm = () => fieldError('confirm', "must be the site's id: nothing was deleted")
 
-/** every method of the route as an unknown path's 404 while SANDBOX_CLOCK=off */
-function unlessSwitchedOff(route: ApiRoute): ApiRoute {
+/** every method of the route as an unknown path's 404 while SANDBOX_CLOCK=off (the dashboard's clock action too) */
+export function unlessSwitchedOff(route: ApiRoute): ApiRoute {
   const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
   return {
     ...route,

@@ -1,14 +1,21 @@
 // The site's settings: where notifications go, the signing secret (never shown here: a rotation's
-// answer shows the new one once), the API tokens, and the recent changes to them (the audit log).
-// The page reads only; every change is a request under /dashboard/actions/settings/.
+// answer shows the new one once), the API tokens, the site's sandbox clock (absent with
+// SANDBOX_CLOCK=off) and the recent changes to them (the audit log).
+// The page reads only; every change is a request under /dashboard/actions/settings/ (the clock's:
+// /dashboard/actions/sandbox/clock/advance).
 import { ApiTokens } from '@/components/dashboard/api-tokens'
+import { ClockAdvanceForm } from '@/components/dashboard/clock-advance-form'
 import { NotifyUrlForm } from '@/components/dashboard/notify-url-form'
 import { settingsCss } from '@/components/dashboard/settings-styles'
 import { SigningSecret } from '@/components/dashboard/signing-secret'
+import { shownDuration } from '@/lib/dashboard/clock-duration'
 import { shownTime } from '@/lib/dashboard/dashboard-format'
 import { fill } from '@/lib/dashboard/dashboard-messages'
+import { CLOCK_ACTION } from '@/lib/dashboard/dashboard-clock'
 import { settingsOverview } from '@/lib/dashboard/dashboard-settings'
-import { settingsMessages, shownOutcome } from '@/lib/dashboard/settings-messages'
+import { settingsMessages, shownOutcome, type SettingsMessages } from '@/lib/dashboard/settings-messages'
+import type { Lang } from '@/lib/pay-form/messages'
+import { MAX_CLOCK_OFFSET_MS } from '@/lib/sandbox/clock-advance'
 import { currentLanguage, requireSession } from '../../dashboard-request'
 
 export default async function SettingsPage() {
@@ -54,6 +61,18 @@ export default async function SettingsPage() {
         />
       </section>
 
+      {d.clock && (
+        <section className="dash-card" aria-labelledby="clock-title">
+          <h2 id="clock-title">{t.clockTitle}</h2>
+          <p className="set-note">{t.clockHelp}</p>
+          <p className="set-clock-now">
+            {`${t.clockNow}: `}
+            <time dateTime={d.clock.now.toISOString()}>{time(d.clock.now)}</time> <span>{`(${shownAhead(t, lang, d.clock.offsetMs)})`}</span>
+          </p>
+          <ClockAdvanceForm t={t} lang={lang} maxDays={MAX_CLOCK_OFFSET_MS / 86_400_000} />
+        </section>
+      )}
+
       <section className="dash-card" aria-labelledby="settings-audit-title">
         <h2 id="settings-audit-title">{t.auditTitle}</h2>
         {d.audit.length === 0 ? (
@@ -79,7 +98,7 @@ export default async function SettingsPage() {
                     <td data-label={t.who} className="set-mono">{`${a.actor}…`}</td>
                     <td data-label={t.what}>{Object.hasOwn(t.action, a.action) ? t.action[a.action] : a.action}</td>
                     <td data-label={t.subject} className="set-any">{a.action === 'create-token' || a.action === 'revoke-token' ? `${a.subject}…` : (Object.hasOwn(t.subjects, a.subject) ? t.subjects[a.subject] : a.subject)}</td>
-                    <td data-label={t.outcome}>{shownOutcome(t, a.outcome)}</td>
+                    <td data-label={t.outcome}>{a.action === CLOCK_ACTION ? shownAdvance(t, lang, a.detail) : shownOutcome(t, a.outcome)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -89,4 +108,14 @@ export default async function SettingsPage() {
       </section>
     </>
   )
+}
+
+/** how far the site's clock runs ahead: "real time", "2 days 3 hours ahead" */
+const shownAhead = (t: SettingsMessages, lang: Lang, offsetMs: number) => (offsetMs > 0 ? fill(t.ahead, { by: shownDuration(offsetMs, lang) }) : t.realTime)
+
+/** an advance in the audit log: by how much (or to when), and how far ahead the clock was then */
+function shownAdvance(t: SettingsMessages, lang: Lang, detail: Record<string, string>): string {
+  const ahead = shownAhead(t, lang, Number(detail.offsetSeconds ?? 0) * 1000)
+  if (detail.seconds) return fill(t.clockBy, { by: shownDuration(Number(detail.seconds) * 1000, lang), ahead })
+  return fill(t.clockTo, { at: detail.to ? shownTime(new Date(detail.to), lang) : '?', ahead })
 }

@@ -1,14 +1,20 @@
-// "New bill": the form (components/dashboard/new-bill-form.tsx); the bill's page follows.
+// "New bill": the form (components/dashboard/new-bill-form.tsx), told how far the site's sandbox clock runs
+// ahead (its default deadline is a day after the site's time); the bill's page follows.
 import Link from 'next/link'
 import { billsCss } from '@/components/dashboard/bills-styles'
 import { NewBillForm } from '@/components/dashboard/new-bill-form'
 import { billsMessages } from '@/lib/dashboard/bills-messages'
+import { shownDuration } from '@/lib/dashboard/clock-duration'
 import { BILL_CURRENCIES } from '@/lib/dashboard/dashboard-bills'
+import { clockOffsetMs } from '@/lib/dashboard/dashboard-clock'
+import { fill } from '@/lib/dashboard/dashboard-messages'
 import { currentLanguage, requireSession } from '../../../dashboard-request'
 
 export default async function NewBillPage() {
-  await requireSession()
-  const t = billsMessages(await currentLanguage())
+  const session = await requireSession()
+  const lang = await currentLanguage()
+  const t = billsMessages(lang)
+  const offsetMs = await clockOffsetMs(session.siteId)
   return (
     <>
       <title>{`${t.newBill} · Payin`}</title>
@@ -18,7 +24,13 @@ export default async function NewBillPage() {
       </p>
       <h1>{t.newBill}</h1>
       <section className="dash-card" aria-label={t.newBill}>
-        <NewBillForm t={t} currencies={BILL_CURRENCIES} defaultCurrency="RUB" />
+        <NewBillForm
+          t={t}
+          currencies={BILL_CURRENCIES}
+          defaultCurrency="RUB"
+          clockOffsetMs={offsetMs}
+          clockNote={offsetMs > 0 ? fill(t.clockAhead, { by: shownDuration(offsetMs, lang) }) : undefined}
+        />
       </section>
     </>
   )

@@ -1,0 +1,3 @@
+import { clockAdvanceRoute } from '@/lib/dashboard/dashboard-clock-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = clockAdvanceRoute
