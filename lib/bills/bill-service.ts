@@ -3,7 +3,7 @@
 // change fell due are brought up to date first, so the bill's state is current.
 import { randomUUID } from 'node:crypto'
 import { db, jsonParam, withRetry } from '../db/client'
-import type { Bill, Payment } from '../generated/prisma/client'
+import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
 import { notFound, requestConflict, validationError } from '../http/api-error'
 import { isDue } from '../payments/payment-lifecycle'
 import { findPayment } from '../payments/payment-service'
@@ -51,31 +51,32 @@ export interface LoadedBill {
 
 /** the bill and its payments, oldest first, brought up to date on its site's clock (read with it) */
 export async function loadBill(where: { siteId: string; billId: string } | { invoiceUid: string }): Promise<LoadedBill | null> {
-  // plain statements: the payment page's read path
-  const find = async () => {
-    const [row] = await ('invoiceUid' in where
-      ? db().$queryRaw<(Bill & { siteOffsetMs: bigint })[]>`
-          SELECT b.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b."invoiceUid" = ${where.invoiceUid}::uuid`
-      : db().$queryRaw<(Bill & { siteOffsetMs: bigint })[]>`
-          SELECT b.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b."siteId" = ${where.siteId} AND b."billId" = ${where.billId}`)
-    if (!row) return null
-    const { siteOffsetMs, ...bill } = row
-    return { bill, clock: clockOf(siteOffsetMs) }
+  // the bill and its payments as of one moment (one snapshot: REPEATABLE READ, read only): read one after
+  // the other, a payment settled in between (by the scheduler, with its bill) would show COMPLETED beside
+  // a bill still CREATED
+  const billWhere =
+    'invoiceUid' in where ? Prisma.sql`b."invoiceUid" = ${where.invoiceUid}::uuid` : Prisma.sql`b."siteId" = ${where.siteId} AND b."billId" = ${where.billId}`
+  const read = async () => {
+    const [rows, payments] = await db().$transaction(
+      [
+        db().$queryRaw<(Bill & { siteOffsetMs: bigint })[]>`
+          SELECT b.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE ${billWhere}`,
+        db().$queryRaw<Payment[]>`
+          SELECT p.* FROM "Payment" p WHERE p."billRef" = (SELECT b.id FROM "Bill" b WHERE ${billWhere}) ORDER BY p."createdAt", p."paymentId"`,
+      ],
+      { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
+    )
+    if (!rows[0]) return null
+    const { siteOffsetMs, ...bill } = rows[0]
+    return { bill, payments, clock: clockOf(siteOffsetMs) }
   }
-  const found = await find()
+  const found = await read()
   if (!found) return null
-  let { bill } = found
-  const { clock } = found
-  let payments = await db().$queryRaw<Payment[]>`SELECT * FROM "Payment" WHERE "billRef" = ${bill.id}::uuid ORDER BY "createdAt", "paymentId"`
-  const now = clock.now()
-  const due = payments.filter((p) => isDue(p, now))
-  if (due.length) {
-    const settled = new Map<string, (typeof payments)[number]>()
-    for (const p of due) settled.set(p.id, await findPayment(p.siteId, p.paymentId, clock))
-    payments = payments.map((p) => settled.get(p.id) ?? p)
-    bill = (await find())!.bill
-  }
-  return { bill, payments, clock }
+  const due = found.payments.filter((p) => isDue(p, found.clock.now()))
+  if (!due.length) return found
+  // each due change applied (by findPayment, in a transaction of its own), then the bill read again as a whole
+  for (const p of due) await findPayment(p.siteId, p.paymentId, found.clock)
+  return (await read()) ?? found
 }
 
 export async function readBillDetails(siteId: string, billId: string) {

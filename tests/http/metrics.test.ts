@@ -349,7 +349,10 @@ test("the request pool's connections: in use while requests hold them, requests 
     assert.equal(held.value('payin_db_pool_in_use_connections'), POOL_SIZE)
     assert.equal(held.value('payin_db_pool_connections'), POOL_SIZE)
     assert.equal(held.value('payin_db_pool_idle_connections'), 0)
-    assert.ok(held.value('payin_db_pool_waiting_requests')! <= 2)
+    // at most one wait per request without a connection (the refunds beyond the pool's size), and the
+    // process's own occasional clean-up of rate-limit windows (one request in a thousand starts it)
+    const waiting = held.value('payin_db_pool_waiting_requests')!
+    assert.ok(waiting <= refunds.length - POOL_SIZE + 1, `${waiting} waiting`)
 
     await holder.query('COMMIT')
     for (const r of await Promise.all(refunds)) assert.equal(r.status, 200, JSON.stringify(r.body))
