@@ -76,6 +76,10 @@ const text = {
 }
 
 const payButton = (page: Page) => page.getByRole('button', { name: text.payButton })
+/** the page's refusal of what was typed, in its status line */
+const correctFields = (page: Page) => page.getByRole('status').filter({ hasText: text.correctFields })
+/** the page's alert when its request failed */
+const somethingWrong = (page: Page) => page.getByRole('alert').filter({ hasText: text.somethingWrong })
 
 // ---- the steps ----
 
@@ -228,7 +232,7 @@ function afterPay(page: Page): Waits {
   return {
     ...billScreens(page),
     code: page.getByLabel(text.code).waitFor(),
-    waiting: page.getByText(text.waitingForOperator).waitFor(),
+    waiting: page.getByRole('status').filter({ hasText: text.waitingForOperator }).waitFor(),
     // a decline, or the bill paused after failed attempts
     alert: page.getByRole('alert').waitFor(),
   }
@@ -264,8 +268,8 @@ function billScreens(page: Page): Waits {
 async function pressAndWait(page: Page, step: string, button: Locator, next: () => Waits): Promise<void> {
   const from = new URL(page.url())
   const refused = (): Waits => ({
-    refused: page.getByText(text.correctFields).waitFor(),
-    wrong: page.getByText(text.somethingWrong).waitFor(),
+    refused: correctFields(page).waitFor(),
+    wrong: somethingWrong(page).waitFor(),
   })
   const sent = (r: Request) => r.method() === 'POST' && r.resourceType() === 'fetch'
   const answered = firstOf({ response: page.waitForResponse((r) => sent(r.request())), failed: page.waitForEvent('requestfailed', sent) })
@@ -275,14 +279,13 @@ async function pressAndWait(page: Page, step: string, button: Locator, next: () 
   await firstOf({ left, ...next(), ...refused() }).catch((e: Error) => {
     throw new Error(`${step}: the payment page did not move on after its answer (still on ${page.url()}): ${e.message}`)
   })
-  if ((await page.getByText(text.correctFields).isVisible()) || (await page.getByText(text.somethingWrong).isVisible())) throw await refusal(page, step)
+  if ((await correctFields(page).isVisible()) || (await somethingWrong(page).isVisible())) throw await refusal(page, step)
 }
 
 async function refusal(page: Page, step: string): Promise<Error> {
   const said = await page.getByRole('status').allInnerTexts().catch(() => [])
   const alerts = await page.getByRole('alert').allInnerTexts().catch(() => [])
-  const wrong = await page.getByText(text.somethingWrong).allInnerTexts().catch(() => [])
-  const words = [...said, ...alerts, ...wrong].map((s) => s.trim()).filter(Boolean)
+  const words = [...said, ...alerts].map((s) => s.trim()).filter(Boolean)
   return new Error(`${step}: the payment page did not take it: ${[...new Set(words)].join(' / ') || 'no message'}`)
 }
 

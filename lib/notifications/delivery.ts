@@ -11,7 +11,7 @@ import type { LookupFunction } from 'node:net'
 import { positive, settings } from '../config'
 import { db } from '../db/client'
 import { Prisma, type Notification } from '../generated/prisma/client'
-import { clockOf, greatestOffset, siteOffset } from '../sandbox/site-clock'
+import { clockOf, dueOnSiteClock, siteOffset } from '../sandbox/site-clock'
 import { processPolicy } from './callback-url'
 import { withPaymentToken } from './notification-body'
 import { postNotification, type PostOutcome } from './outgoing-policy'
@@ -65,7 +65,8 @@ export function claimStatement(s: Pick<DeliverySettings, 'perSite' | 'leaseMs'>,
         SELECT d.id, d."nextAttemptAt",
                row_number() OVER (PARTITION BY d."siteId" ORDER BY d."nextAttemptAt", d.id) + coalesce(b.n, 0) AS place
         FROM "Notification" d LEFT JOIN busy b ON b."siteId" = d."siteId" LEFT JOIN "Site" s ON s.id = d."siteId"
-        WHERE d.state = 'PENDING' AND d."nextAttemptAt" <= now() + ${greatestOffset()} AND d."nextAttemptAt" <= now() + ${siteOffset('s')}
+        WHERE d.id IN (${dueOnSiteClock('Notification', 'nextAttemptAt', Prisma.sql`now()`, Prisma.sql`x.state = 'PENDING'`)})
+          AND d.state = 'PENDING' AND d."nextAttemptAt" <= now() + ${siteOffset('s')}
           AND (d."leaseUntil" IS NULL OR d."leaseUntil" < now())),
       picked AS (SELECT id FROM due WHERE place <= ${s.perSite} ORDER BY "nextAttemptAt" LIMIT ${free})
       UPDATE "Notification" n SET "leaseUntil" = now() + ${s.leaseMs}::float8 * interval '1 millisecond'

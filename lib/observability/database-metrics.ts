@@ -17,6 +17,8 @@
 import { Gauge, type Registry } from 'prom-client'
 import { settings } from '../config'
 import { poolStats, probeQuery } from '../db/client'
+import { Prisma } from '../generated/prisma/client'
+import { dueOnSiteClock } from '../sandbox/site-clock'
 
 interface DatabaseStats {
   /** per table (payment, capture, refund, notification): count by status (a notification's state) */
@@ -27,10 +29,15 @@ interface DatabaseStats {
 }
 
 // ages and lags on each site's own sandbox clock (lib/sandbox/site-clock.ts): real time for nearly every
-// site, and for all with SANDBOX_CLOCK=off; ANY_OFFSET, the greatest, lets the due-time indexes serve the search
+// site, and for all with SANDBOX_CLOCK=off; the overdue changes are found through the due-time indexes
+// (dueOnSiteClock), each then measured on its site's time
 const statsSql = (clock: boolean) => {
   const SITE_OFFSET = clock ? `(coalesce(s."clockOffsetMs", 0) * interval '1 millisecond')` : `interval '0'`
-  const ANY_OFFSET = clock ? `(SELECT coalesce(max("clockOffsetMs"), 0) * interval '1 millisecond' FROM "Site")` : `interval '0'`
+  const due = (table: 'Payment' | 'Bill', column: string, where: string) => {
+    const part = dueOnSiteClock(table, column, Prisma.sql`now()`, Prisma.raw(where))
+    if (part.values.length) throw new Error('a metrics statement has no parameters')
+    return part.sql
+  }
   return `
 SELECT 'payment' AS kind, status, count(*)::float8 AS n FROM "Payment" GROUP BY status
 UNION ALL SELECT 'capture', status, count(*)::float8 FROM "Capture" GROUP BY status
@@ -39,8 +46,10 @@ UNION ALL SELECT 'notification', state, count(*)::float8 FROM "Notification" GRO
 SELECT
   coalesce((SELECT max(extract(epoch FROM now() + ${SITE_OFFSET} - n."createdAt")) FROM "Notification" n LEFT JOIN "Site" s ON s.id = n."siteId" WHERE n.state = 'PENDING'), 0)::float8 AS "oldestPendingSeconds",
   greatest(0, coalesce(greatest(
-    (SELECT max(extract(epoch FROM now() + ${SITE_OFFSET} - p."dueAt")) FROM "Payment" p LEFT JOIN "Site" s ON s.id = p."siteId" WHERE p."dueAt" <= now() + ${ANY_OFFSET} AND p."dueAt" <= now() + ${SITE_OFFSET} AND p.status = 'WAITING'),
-    (SELECT max(extract(epoch FROM now() + ${SITE_OFFSET} - b."expiresAt")) FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b.status = 'CREATED' AND b."expiresAt" <= now() + ${ANY_OFFSET} AND b."expiresAt" <= now() + ${SITE_OFFSET})), 0))::float8 AS "schedulerLagSeconds"`
+    (SELECT max(extract(epoch FROM now() + ${SITE_OFFSET} - p."dueAt")) FROM "Payment" p LEFT JOIN "Site" s ON s.id = p."siteId"
+     WHERE p.id IN (${due('Payment', 'dueAt', `x.status = 'WAITING'`)}) AND p."dueAt" <= now() + ${SITE_OFFSET} AND p.status = 'WAITING'),
+    (SELECT max(extract(epoch FROM now() + ${SITE_OFFSET} - b."expiresAt")) FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId"
+     WHERE b.id IN (${due('Bill', 'expiresAt', `x.status = 'CREATED'`)}) AND b.status = 'CREATED' AND b."expiresAt" <= now() + ${SITE_OFFSET})), 0))::float8 AS "schedulerLagSeconds"`
 }
 
 /** the statuses and states every scrape reports (0 when none), so that a series never vanishes */

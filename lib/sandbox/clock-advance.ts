@@ -6,6 +6,7 @@
 import { db } from '../db/client'
 import { fieldError, validationError } from '../http/api-error'
 import { applyDueChanges } from '../scheduler/time-driven-changes'
+import { paymentTime } from '../time/wire-time'
 import { clockAt, siteClock, type SiteClock } from './site-clock'
 
 /** how far ahead of real time a site's clock may run: ten years of 365 days */
@@ -38,7 +39,7 @@ async function advanceTo(siteId: string, to: Date): Promise<number> {
     RETURNING "clockOffsetMs" AS offset`
   if (!row) {
     const now = (await siteClock(siteId)).now()
-    throw validationError({ to: [`must be later than the site's clock, now ${now.toISOString()}: the clock only moves forward`] })
+    throw validationError({ to: [`must be later than the site's clock, now ${paymentTime(now)}: the clock only moves forward`] })
   }
   return Number(row.offset)
 }

@@ -45,6 +45,21 @@ export async function siteClock(siteId: string, client: Db | Tx = db()): Promise
 export const siteOffset = (alias: string): Prisma.Sql =>
   settings().sandboxClock ? Prisma.raw(`(coalesce("${alias}"."clockOffsetMs", 0) * interval '1 millisecond')`) : Prisma.raw(`interval '0'`)
 
-/** the greatest offset of any site (an interval): a bound that lets a due-time index serve a search across sites */
-export const greatestOffset = (): Prisma.Sql =>
-  settings().sandboxClock ? Prisma.raw(`(SELECT coalesce(max("clockOffsetMs"), 0) * interval '1 millisecond' FROM "Site")`) : Prisma.raw(`interval '0'`)
+/**
+ * The ids of the rows of `table` (alias `x` in `where`) whose due time `column` has come on their site's
+ * clock, or a superset of them (a statement still compares each with its own site's time): those due on
+ * real time, and, of every site whose clock is ahead, those due by its own time. Each part is a range of
+ * an index (`column` alone for the first, ("siteId", …, `column`) for the second), so a site advanced by
+ * years makes its own rows due and no other's to be read. Offsets only grow from 0, so a row due on real
+ * time is due on its site's clock too. `now`: real time as the statement has it.
+ */
+export function dueOnSiteClock(table: 'Payment' | 'Bill' | 'Notification', column: string, now: Prisma.Sql, where: Prisma.Sql): Prisma.Sql {
+  const t = Prisma.raw(`"${table}"`)
+  const c = Prisma.raw(`x."${column}"`)
+  const realTime = Prisma.sql`SELECT x.id FROM ${t} x WHERE ${c} <= ${now} AND ${where}`
+  if (!settings().sandboxClock) return realTime
+  return Prisma.sql`${realTime}
+    UNION ALL
+    SELECT x.id FROM "Site" ahead JOIN ${t} x ON x."siteId" = ahead.id
+    WHERE ahead."clockOffsetMs" > 0 AND ${c} > ${now} AND ${c} <= ${now} + ahead."clockOffsetMs" * interval '1 millisecond' AND ${where}`
+}

@@ -11,7 +11,7 @@ import { settings } from '../config'
 import { db, withRetry } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { settle } from '../payments/payment-lifecycle'
-import { clockOf, greatestOffset, siteOffset } from '../sandbox/site-clock'
+import { clockOf, dueOnSiteClock, siteOffset } from '../sandbox/site-clock'
 
 /** how many bills one statement expires */
 const BILL_BATCH = 100
@@ -39,11 +39,11 @@ export async function settleOneDuePayment(now: Date, skip: string[] = [], siteId
     return await withRetry(() =>
       db().$transaction(async (tx) => {
         taken = null
-        // the first bound serves the index on dueAt; the second is the payment's site's own time
+        // the candidates through the due-time indexes, then each on its own site's time
+        const candidates = dueOnSiteClock('Payment', 'dueAt', Prisma.sql`${now}::timestamptz`, Prisma.sql`x.status = 'WAITING' AND NOT (x.id = ANY(${skip}::uuid[]))${ofSite('x', siteId)}`)
         const [row] = await tx.$queryRaw<(Payment & { siteOffsetMs: bigint })[]>`
           SELECT p.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Payment" p LEFT JOIN "Site" s ON s.id = p."siteId"
-          WHERE p."dueAt" <= ${now}::timestamptz + ${greatestOffset()} AND p."dueAt" <= ${now}::timestamptz + ${siteOffset('s')}
-            AND p.status = 'WAITING' AND NOT (p.id = ANY(${skip}::uuid[]))${ofSite('p', siteId)}
+          WHERE p.id IN (${candidates}) AND p."dueAt" <= ${now}::timestamptz + ${siteOffset('s')} AND p.status = 'WAITING'
           ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
         if (!row) return null
         const { siteOffsetMs, ...p } = row
@@ -87,7 +87,8 @@ export async function expireDueBills(now = new Date(), siteId?: string): Promise
       UPDATE "Bill" SET status = 'EXPIRED', "statusChangedAt" = "expiresAt"
       WHERE id IN (
         SELECT b.id FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId"
-        WHERE b.status = 'CREATED' AND b."expiresAt" <= ${now}::timestamptz + ${greatestOffset()} AND b."expiresAt" <= ${now}::timestamptz + ${siteOffset('s')}${ofSite('b', siteId)}
+        WHERE b.id IN (${dueOnSiteClock('Bill', 'expiresAt', Prisma.sql`${now}::timestamptz`, Prisma.sql`x.status = 'CREATED'${ofSite('x', siteId)}`)})
+          AND b.status = 'CREATED' AND b."expiresAt" <= ${now}::timestamptz + ${siteOffset('s')}
           AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."billRef" = b.id AND p.status = 'WAITING' AND p."dueAt" <= b."expiresAt")
         ORDER BY b."expiresAt" LIMIT ${BILL_BATCH} FOR UPDATE OF b SKIP LOCKED)
         AND status = 'CREATED'`

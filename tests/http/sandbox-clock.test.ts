@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { assertErrorShape, BASE_URL, billRequest, cardPayment, client, DAY_MS, fromNow, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
-import { sql } from '../support/db.ts'
+import { freshDatabase, sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { objectOf, receiver } from '../support/notification-receiver.ts'
 import { notifyTo, WORKER_ENV } from '../support/notify-site.ts'
@@ -106,6 +106,14 @@ describe('the sandbox clock', () => {
       assert.ok(r.body.cause?.[field], `${JSON.stringify(body)}: ${r.text}`)
     }
     assert.equal((await clockOf(api)).offsetSeconds, offsetSeconds)
+    // a time before the clock: the refusal tells the site's time, written as the API writes times
+    const back = await api.post('/sandbox/clock/advance', { to: new Date(Date.now() + 10 * 60_000).toISOString() })
+    const siteNow = (await clockOf(api)).now
+    const told = /^must be later than the site's clock, now (\S+): the clock only moves forward$/.exec(back.body.cause.to[0])
+    assert.ok(told, back.text)
+    assert.equal(told[1].length, siteNow.length, `${told[1]} is written as ${siteNow} is`)
+    assert.equal(told[1].slice(-6), siteNow.slice(-6))
+    assert.ok(Math.abs(Date.parse(told[1]) - Date.parse(siteNow)) < 60_000, `${told[1]} is the site's time (${siteNow})`)
   })
 
   test("only the site's own token moves or reads its clock", async () => {
@@ -244,13 +252,20 @@ describe('notification retries on the site clock', () => {
   const rx = receiver()
   let worker: Instance
   let hook: string
+  let suiteUrl: string | undefined
   before(async () => {
     hook = await rx.start()
+    // a database of its own: another test file's delivery worker (retrying after 300 ms) must not take
+    // this site's notifications
+    suiteUrl = process.env.DATABASE_URL
+    process.env.DATABASE_URL = await freshDatabase('payin_clock_notify')
     // retries an hour apart: in real time the test would wait hours
-    worker = await startInstance(port + 210, { ...WORKER_ENV, NOTIFY_RETRY_DELAYS_MS: '3600000,3600000,3600000' })
+    worker = await startInstance(port + 210, { ...WORKER_ENV, DATABASE_URL: process.env.DATABASE_URL, NOTIFY_RETRY_DELAYS_MS: '3600000,3600000,3600000' })
   })
-  after(() => {
+  after(async () => {
     worker?.kill()
+    await worker?.exited
+    process.env.DATABASE_URL = suiteUrl
     rx.close()
   })
 

@@ -25,7 +25,13 @@ export async function startInstance(port: number, env: Record<string, string> = 
     await sleep(100)
   }
   const kill = (signal: NodeJS.Signals = 'SIGKILL') => {
-    if (proc.exitCode === null && proc.signalCode === null && proc.pid) process.kill(-proc.pid, signal)
+    if (proc.exitCode !== null || proc.signalCode !== null || !proc.pid) return
+    try {
+      process.kill(-proc.pid, signal)
+    } catch (e) {
+      // its process group is gone already (it exited and the exit is not yet reported): nothing to stop
+      if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e
+    }
   }
   return { base, proc, exited, kill }
 }

@@ -11,7 +11,7 @@ import { billRequestSchema, newBillProblems } from '../../lib/bills/bill-request
 import { renderBill } from '../../lib/bills/bill-wire.ts'
 import { settings } from '../../lib/config.ts'
 import type { Tx } from '../../lib/db/client.ts'
-import type { Bill, Payment } from '../../lib/generated/prisma/client.ts'
+import { Prisma, type Bill, type Payment } from '../../lib/generated/prisma/client.ts'
 import { afterAttempt, claimStatement } from '../../lib/notifications/delivery.ts'
 import { paymentNotificationInsert } from '../../lib/notifications/outbox.ts'
 import { payFormSchema } from '../../lib/pay-form/form-schema.ts'
@@ -20,7 +20,7 @@ import { dueAtFor, isDue, settle } from '../../lib/payments/payment-lifecycle.ts
 import { paymentRequestSchema, type PaymentRequest } from '../../lib/payments/payment-request.ts'
 import { paymentRow } from '../../lib/payments/payment-service.ts'
 import { renderPayment } from '../../lib/payments/payment-wire.ts'
-import { clockAt, clockOf, REAL_TIME, siteOffset } from '../../lib/sandbox/site-clock.ts'
+import { clockAt, clockOf, dueOnSiteClock, REAL_TIME, siteOffset } from '../../lib/sandbox/site-clock.ts'
 import { recurrentExpiryProblem } from '../../lib/wire/common-schemas.ts'
 
 // settings are read once per process, on first use (no module reads them on import): the clock on, as by
@@ -149,9 +149,10 @@ describe('the site clock', () => {
 
   test('SANDBOX_CLOCK=off: every site on real time, whatever its stored offset (a process of its own: settings are read once)', () => {
     const script = `
-      const { clockOf, siteOffset, greatestOffset } = await import(${JSON.stringify(new URL('../../lib/sandbox/site-clock.ts', import.meta.url).href)})
+      const { Prisma } = await import(${JSON.stringify(new URL('../../lib/generated/prisma/client.ts', import.meta.url).href)})
+      const { clockOf, siteOffset, dueOnSiteClock } = await import(${JSON.stringify(new URL('../../lib/sandbox/site-clock.ts', import.meta.url).href)})
       const clock = clockOf(${3 * DAY}n)
-      console.log(JSON.stringify({ offsetMs: clock.offsetMs, aheadMs: clock.now().getTime() - Date.now(), siteOffset: siteOffset('s').sql, greatestOffset: greatestOffset().sql }))`
+      console.log(JSON.stringify({ offsetMs: clock.offsetMs, aheadMs: clock.now().getTime() - Date.now(), siteOffset: siteOffset('s').sql, due: dueOnSiteClock('Bill', 'expiresAt', Prisma.raw('now()'), Prisma.raw('true')).sql }))`
     const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
       env: { ...process.env, SANDBOX_CLOCK: 'off' },
       encoding: 'utf8',
@@ -161,7 +162,9 @@ describe('the site clock', () => {
     assert.equal(off.offsetMs, 0)
     assert.ok(Math.abs(off.aheadMs) < SLACK, `on real time: ${off.aheadMs} ms ahead`)
     assert.equal(off.siteOffset, `interval '0'`)
-    assert.equal(off.greatestOffset, `interval '0'`)
+    // only the rows due on real time are candidates: no site's offset is read
+    assert.ok(!off.due.includes('clockOffsetMs'), off.due)
+    assert.match(off.due, /x\."expiresAt" <= now\(\)/)
   })
 })
 
@@ -404,6 +407,18 @@ describe('7. notification retries', () => {
     assert.ok(text.includes(`d."nextAttemptAt" <= now() + ${siteOffset('s').sql}`), text)
     // and the offset comes back with the claim: record() dates the attempt on it
     assert.match(text, /RETURNING .*site\."clockOffsetMs"/)
+  })
+
+  test("the due-time search: rows due on real time, and of each site ahead, its rows due by its own time (each an index's range)", () => {
+    const text = dueOnSiteClock('Notification', 'nextAttemptAt', Prisma.sql`now()`, Prisma.sql`x.state = 'PENDING'`).sql.replace(/\s+/g, ' ')
+    const [realTime, ahead] = text.split(' UNION ALL ')
+    assert.equal(realTime, `SELECT x.id FROM "Notification" x WHERE x."nextAttemptAt" <= now() AND x.state = 'PENDING'`)
+    assert.equal(
+      ahead.trim(),
+      `SELECT x.id FROM "Site" ahead JOIN "Notification" x ON x."siteId" = ahead.id WHERE ahead."clockOffsetMs" > 0 AND x."nextAttemptAt" > now() AND x."nextAttemptAt" <= now() + ahead."clockOffsetMs" * interval '1 millisecond' AND x.state = 'PENDING'`,
+    )
+    // the claim takes its candidates from it
+    assert.ok(claimStatement({ perSite: 4, leaseMs: 60_000 }, 10).sql.replace(/\s+/g, ' ').includes(ahead.trim()))
   })
 
   test('a new notification is created and first due at its site’s time', () => {
