@@ -13,7 +13,10 @@ export interface Instance {
 export async function startInstance(port: number, env: Record<string, string> = {}, opts: { cwd?: string } = {}): Promise<Instance> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
     cwd: opts.cwd,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    // no delivery worker unless the test asks for one (WORKER_ENV): on the suite's database, a worker of an
+    // instance started for something else would take other tests' notifications and, not allowed to post to
+    // their loopback receivers, put them off by its retry delays
+    env: { ...process.env, NOTIFICATIONS_WORKER: 'off', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: 'ignore',
     detached: true,
   })
