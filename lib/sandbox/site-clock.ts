@@ -49,9 +49,13 @@ export const siteOffset = (alias: string): Prisma.Sql =>
  * The ids of the rows of `table` (alias `x` in `where`) whose due time `column` has come on their site's
  * clock, or a superset of them (a statement still compares each with its own site's time): those due on
  * real time, and, of every site whose clock is ahead, those due by its own time. Each part is a range of
- * an index (`column` alone for the first, ("siteId", …, `column`) for the second), so a site advanced by
- * years makes its own rows due and no other's to be read. Offsets only grow from 0, so a row due on real
- * time is due on its site's clock too. `now`: real time as the statement has it.
+ * an index (`column` alone for the first, ("siteId", …, `column`) for the second): a site advanced by
+ * years brings its own rows into the set, not every site's rows up to its time. The set is built whole,
+ * once per statement: for statements that need every due row (the delivery claim's per-site places, the
+ * metrics' backlog). To take the first due row, one at a time, the scheduler scans each range in order
+ * and stops at the first row (lib/scheduler/time-driven-changes.ts): with this set it would read the whole
+ * backlog for each row taken. Offsets only grow from 0, so a row due on real time is due on its site's
+ * clock too. `now`: real time as the statement has it.
  */
 export function dueOnSiteClock(table: 'Payment' | 'Bill' | 'Notification', column: string, now: Prisma.Sql, where: Prisma.Sql): Prisma.Sql {
   const t = Prisma.raw(`"${table}"`)

@@ -11,7 +11,7 @@ import { settings } from '../config'
 import { db, withRetry } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { settle } from '../payments/payment-lifecycle'
-import { clockOf, dueOnSiteClock, siteOffset } from '../sandbox/site-clock'
+import { clockOf } from '../sandbox/site-clock'
 
 /** how many bills one statement expires */
 const BILL_BATCH = 100
@@ -29,6 +29,36 @@ class SettleFailure extends Error {
 /** the changes of one site only (a clock advance's pass), or of every site */
 const ofSite = (alias: string, siteId?: string) => (siteId ? Prisma.sql` AND ${Prisma.raw(`"${alias}"`)}."siteId" = ${siteId}` : Prisma.empty)
 
+/** the condition on "Site" ahead: a site whose clock is ahead (every one, or the one site asked for) */
+const isAhead = (siteId?: string) => Prisma.sql`ahead."clockOffsetMs" > 0${siteId ? Prisma.sql` AND ahead.id = ${siteId}` : Prisma.empty}`
+
+type DuePayment = Payment & { siteOffsetMs: bigint | null }
+
+/**
+ * Locks the waiting payment whose change is due first, not one of `skip`; with its site's offset. Each
+ * lookup is one ordered range of an index, stopped at the first row that is not locked, so its work does
+ * not grow with the number of changes due (a backlog is drained in linear time): first the payments due
+ * on real time (due on every site's clock, as offsets only grow from 0), then, only when none is left,
+ * of each site whose clock is ahead, its first payment due by its own time.
+ */
+async function lockFirstDuePayment(tx: Prisma.TransactionClient, now: Date, skip: string[], siteId?: string): Promise<DuePayment | undefined> {
+  const notSkipped = Prisma.sql`NOT (p.id = ANY(${skip}::uuid[]))`
+  const [onRealTime] = await tx.$queryRaw<DuePayment[]>`
+    SELECT p.*, (SELECT s."clockOffsetMs" FROM "Site" s WHERE s.id = p."siteId") AS "siteOffsetMs" FROM "Payment" p
+    WHERE p."dueAt" <= ${now}::timestamptz AND p.status = 'WAITING' AND ${notSkipped}${ofSite('p', siteId)}
+    ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
+  if (onRealTime || !settings().sandboxClock) return onRealTime
+  const [onSiteClock] = await tx.$queryRaw<DuePayment[]>`
+    SELECT p.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (
+      SELECT p.* FROM "Payment" p
+      WHERE p."siteId" = ahead.id AND p."dueAt" > ${now}::timestamptz
+        AND p."dueAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'
+        AND p.status = 'WAITING' AND ${notSkipped}
+      ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED) p
+    WHERE ${isAhead(siteId)} LIMIT 1`
+  return onSiteClock
+}
+
 /**
  * Applies the due change of one waiting payment (at `now`, real time, on its site's clock), not one of
  * `skip`; its id, or null when none is due (or every due one is being applied elsewhere).
@@ -39,12 +69,7 @@ export async function settleOneDuePayment(now: Date, skip: string[] = [], siteId
     return await withRetry(() =>
       db().$transaction(async (tx) => {
         taken = null
-        // the candidates through the due-time indexes, then each on its own site's time
-        const candidates = dueOnSiteClock('Payment', 'dueAt', Prisma.sql`${now}::timestamptz`, Prisma.sql`x.status = 'WAITING' AND NOT (x.id = ANY(${skip}::uuid[]))${ofSite('x', siteId)}`)
-        const [row] = await tx.$queryRaw<(Payment & { siteOffsetMs: bigint })[]>`
-          SELECT p.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Payment" p LEFT JOIN "Site" s ON s.id = p."siteId"
-          WHERE p.id IN (${candidates}) AND p."dueAt" <= ${now}::timestamptz + ${siteOffset('s')} AND p.status = 'WAITING'
-          ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
+        const row = await lockFirstDuePayment(tx, now, skip, siteId)
         if (!row) return null
         const { siteOffsetMs, ...p } = row
         taken = p.id
@@ -78,23 +103,32 @@ export async function settleDuePayments(now = new Date(), siteId?: string): Prom
 /**
  * Writes EXPIRED on the unpaid bills past their deadline, dated at the deadline; how many. A bill with a
  * payment whose change fell due before the deadline waits for that payment to be settled first (it may
- * pay the bill).
+ * pay the bill). As for payments, batches of the bills due on real time come first, each an ordered
+ * range of an index, then those of each site whose clock is ahead, due by its own time.
  */
 export async function expireDueBills(now = new Date(), siteId?: string): Promise<number> {
+  const notPaying = Prisma.sql`NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."billRef" = b.id AND p.status = 'WAITING' AND p."dueAt" <= b."expiresAt")`
+  const onRealTime = Prisma.sql`
+    SELECT b.id FROM "Bill" b
+    WHERE b."expiresAt" <= ${now}::timestamptz AND b.status = 'CREATED' AND ${notPaying}${ofSite('b', siteId)}
+    ORDER BY b."expiresAt" LIMIT ${BILL_BATCH} FOR UPDATE OF b SKIP LOCKED`
+  const onSiteClock = Prisma.sql`
+    SELECT b.id FROM "Site" ahead CROSS JOIN LATERAL (
+      SELECT b.id FROM "Bill" b
+      WHERE b."siteId" = ahead.id AND b.status = 'CREATED' AND b."expiresAt" > ${now}::timestamptz
+        AND b."expiresAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond' AND ${notPaying}
+      ORDER BY b."expiresAt" LIMIT ${BILL_BATCH} FOR UPDATE OF b SKIP LOCKED) b
+    WHERE ${isAhead(siteId)} LIMIT ${BILL_BATCH}`
   let expired = 0
-  for (;;) {
-    const n = await db().$executeRaw`
-      UPDATE "Bill" SET status = 'EXPIRED', "statusChangedAt" = "expiresAt"
-      WHERE id IN (
-        SELECT b.id FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId"
-        WHERE b.id IN (${dueOnSiteClock('Bill', 'expiresAt', Prisma.sql`${now}::timestamptz`, Prisma.sql`x.status = 'CREATED'${ofSite('x', siteId)}`)})
-          AND b.status = 'CREATED' AND b."expiresAt" <= ${now}::timestamptz + ${siteOffset('s')}
-          AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."billRef" = b.id AND p.status = 'WAITING' AND p."dueAt" <= b."expiresAt")
-        ORDER BY b."expiresAt" LIMIT ${BILL_BATCH} FOR UPDATE OF b SKIP LOCKED)
-        AND status = 'CREATED'`
-    expired += n
-    if (n < BILL_BATCH) return expired
+  for (const due of settings().sandboxClock ? [onRealTime, onSiteClock] : [onRealTime]) {
+    for (;;) {
+      const n = await db().$executeRaw`
+        UPDATE "Bill" SET status = 'EXPIRED', "statusChangedAt" = "expiresAt" WHERE id IN (${due}) AND status = 'CREATED'`
+      expired += n
+      if (n < BILL_BATCH) break
+    }
   }
+  return expired
 }
 
 const logError = (what: string) => (e: unknown) => {
