@@ -88,7 +88,7 @@ export interface CardDetails {
   card: string
   /**
    * the expiry month as the payer types it: `MM/YY` with or without the slash (`'12/30'` or `'1230'`);
-   * the page puts the slash in. Default: December, five years from now.
+   * the page puts the slash in. Default: December, eleven years from now (beyond any sandbox clock advance).
    */
   expiry?: string
   /** 3 or 4 digits; any value passes in the sandbox. Default `'123'`. */
@@ -212,9 +212,9 @@ export async function failThreeDS(page: Page): Promise<void> {
 
 // ---- how the steps wait ----
 
-/** December, five years from now, as `MM/YY` */
+/** December, eleven years from now, as `MM/YY`: valid on any site's clock (an advance goes ten years ahead at most) */
 function defaultExpiry(): string {
-  return `12/${String((new Date().getFullYear() + 5) % 100).padStart(2, '0')}`
+  return `12/${String((new Date().getFullYear() + 11) % 100).padStart(2, '0')}`
 }
 
 /** waits for the payment form, fills the amount when asked for */

@@ -2,12 +2,13 @@
 // bill behind a payUrl. EXPIRED is derived from the deadline on every read; WAITING payments whose
 // change fell due are brought up to date first, so the bill's state is current.
 import { randomUUID } from 'node:crypto'
+import { settings } from '../config'
 import { db, jsonParam, withRetry } from '../db/client'
 import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
 import { notFound, requestConflict, validationError } from '../http/api-error'
 import { isDue } from '../payments/payment-lifecycle'
 import { findPayment } from '../payments/payment-service'
-import { clockOf, siteClock, type SiteClock } from '../sandbox/site-clock'
+import { clockOf, siteClock, siteWriteLock, type SiteClock } from '../sandbox/site-clock'
 import { fingerprint } from '../security/keyed-hash'
 import { newBillProblems, type BillRequest } from './bill-request'
 import { renderBill, renderBillDetails, renderBillPayment } from './bill-wire'
@@ -15,28 +16,41 @@ import { renderBill, renderBillDetails, renderBillPayment } from './bill-wire'
 /** `clock`: the site's sandbox clock when the caller has it (read otherwise) */
 export async function createBill(siteId: string, billId: string, req: BillRequest, clock?: SiteClock) {
   const print = fingerprint('bill', req)
-  const siteTime = clock ?? (await siteClock(siteId))
-  const late = newBillProblems(req, siteTime.now())
+  let siteTime = clock ?? (await siteClock(siteId))
+  // the bill is written only while the site's clock is still `siteTime` (its deadline was judged on it),
+  // read under the share lock of a write of the site (lib/sandbox/site-clock.ts siteClockForWrite): a
+  // sandbox reset under way makes the statement wait, and a clock that moved meanwhile is read again
+  const sameClock = () => (settings().sandboxClock ? Prisma.sql` AND s."clockOffsetMs" = ${String(siteTime.offsetMs)}::bigint` : Prisma.empty)
   const bill = await withRetry(async () => {
-    // one statement for a new bill; an existing one (a replay or a conflict) is read after
-    const now = siteTime.now()
-    const [created] = late
-      ? []
-      : await db().$queryRaw<Bill[]>`
-      INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "successUrl", "failedUrl",
-        customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt")
-      VALUES (${randomUUID()}::uuid, ${siteId}, ${billId}, ${randomUUID()}::uuid, ${print}, ${req.amount.currency}, ${req.amount.value ?? null}, ${req.comment ?? null},
-        ${req.flags}::text[], ${req.successUrl ?? null}, ${req.failedUrl ?? null}, ${jsonParam(req.customer)}::jsonb, ${jsonParam(req.recurrent)}::jsonb, ${jsonParam(req.receipt)}::jsonb,
-        ${jsonParam(req.customFields)}::jsonb, 'CREATED', ${now}, ${now}, ${req.expirationDateTime})
-      ON CONFLICT ("siteId", "billId") DO NOTHING
-      RETURNING *`
-    if (created) return created
-    // a replay answers the bill as it is now (its payments' due changes applied first), also past its deadline
-    const existing = await loadBill({ siteId, billId })
-    if (late && existing?.bill.fingerprint !== print) throw validationError(late)
-    if (!existing) throw new Error('bill conflict without a bill') // cannot happen: bills are never deleted
-    if (existing.bill.fingerprint !== print) throw requestConflict(`Bill ${billId}`)
-    return existing.bill
+    for (let attempt = 1; ; attempt++) {
+      const late = newBillProblems(req, siteTime.now())
+      // one statement for a new bill; an existing one (a replay or a conflict) is read after
+      const now = siteTime.now()
+      const [created] = late
+        ? []
+        : await db().$queryRaw<Bill[]>`
+        INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "successUrl", "failedUrl",
+          customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt")
+        SELECT ${randomUUID()}::uuid, ${siteId}::text, ${billId}::text, ${randomUUID()}::uuid, ${print}::text, ${req.amount.currency}::text, ${req.amount.value ?? null}::bigint,
+          ${req.comment ?? null}::text, ${req.flags}::text[], ${req.successUrl ?? null}::text, ${req.failedUrl ?? null}::text, ${jsonParam(req.customer)}::jsonb,
+          ${jsonParam(req.recurrent)}::jsonb, ${jsonParam(req.receipt)}::jsonb, ${jsonParam(req.customFields)}::jsonb, 'CREATED', ${now}::timestamptz, ${now}::timestamptz,
+          ${req.expirationDateTime}::timestamptz
+        FROM "Site" s WHERE s.id = ${siteId}${sameClock()}${siteWriteLock('s')}
+        ON CONFLICT ("siteId", "billId") DO NOTHING
+        RETURNING *`
+      if (created) return created
+      // a replay answers the bill as it is now (its payments' due changes applied first), also past its deadline
+      const existing = await loadBill({ siteId, billId })
+      if (existing) {
+        if (late && existing.bill.fingerprint !== print) throw validationError(late)
+        if (existing.bill.fingerprint !== print) throw requestConflict(`Bill ${billId}`)
+        return existing.bill
+      }
+      if (late) throw validationError(late)
+      // nothing written and no bill: the site's clock moved (an advance, a reset) since it was read
+      if (attempt >= 5) throw new Error(`bill ${billId}: the site's clock kept moving while it was written`)
+      siteTime = await siteClock(siteId)
+    }
   })
   return renderBill(bill, siteTime.now())
 }

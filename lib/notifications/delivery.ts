@@ -11,7 +11,7 @@ import type { LookupFunction } from 'node:net'
 import { positive, settings } from '../config'
 import { db } from '../db/client'
 import { Prisma, type Notification } from '../generated/prisma/client'
-import { clockOf, dueOnSiteClock, siteOffset } from '../sandbox/site-clock'
+import { clockOf, dueOnSiteClock, siteClockForWrite, siteOffset } from '../sandbox/site-clock'
 import { processPolicy } from './callback-url'
 import { withPaymentToken } from './notification-body'
 import { postNotification, type PostOutcome } from './outgoing-policy'
@@ -116,12 +116,17 @@ export function afterAttempt(n: Pick<Claimed, 'attempts' | 'clockOffsetMs'>, o: 
 
 async function record(n: Claimed, o: PostOutcome, s: DeliverySettings): Promise<void> {
   const { at, next } = afterAttempt(n, o, s.retryDelaysMs)
-  await db().$transaction([
-    db().notificationAttempt.create({ data: { notificationRef: n.id, at, httpStatus: o.httpStatus, durationMs: o.durationMs, error: o.error } }),
+  await db().$transaction(async (tx) => {
+    // a write of the site (lib/sandbox/site-clock.ts siteClockForWrite): a sandbox reset under way is
+    // waited for, and a notification it deleted while this attempt was posted has nothing to record
+    await siteClockForWrite(tx, n.siteId)
+    const [kept] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "Notification" WHERE id = ${n.id}::uuid`
+    if (!kept) return
+    await tx.notificationAttempt.create({ data: { notificationRef: n.id, at, httpStatus: o.httpStatus, durationMs: o.durationMs, error: o.error } })
     // only while this claim still holds the row: a re-send, or another worker after the lease ran
     // out, has taken it over otherwise, and its state is theirs to write
-    db().notification.updateMany({ where: { id: n.id, leaseUntil: n.leaseUntil }, data: next }),
-  ])
+    await tx.notification.updateMany({ where: { id: n.id, leaseUntil: n.leaseUntil }, data: next })
+  })
 }
 
 const logError = (e: unknown) => process.stderr.write(`notification delivery: ${(e as Error)?.message ?? e}\n`)

@@ -5,7 +5,7 @@ import { fieldError, incorrectInvocation, notFound, requestConflict } from '../h
 import { notifyCapture } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
-import { siteClock } from '../sandbox/site-clock'
+import { siteClockForWrite } from '../sandbox/site-clock'
 import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideCapture, totalsOf } from './payment-rules'
 import { renderCapture } from './payment-wire'
@@ -21,8 +21,8 @@ export async function capturePayment(
 ) {
   const capture = await withRetry(() =>
     db().$transaction(async (tx) => {
-      // on the site's sandbox clock
-      const now = (await siteClock(siteId, tx)).now()
+      // on the site's sandbox clock, a sandbox reset of the site waiting for this write (or this write for it)
+      const now = (await siteClockForWrite(tx, siteId)).now()
       const p = await lockPayment(tx, siteId, paymentId, now)
       const print = fingerprint('capture', { payment: p.id, amount: amount ?? null, callbackUrl })
       const existing = await tx.capture.findUnique({ where: { siteId_captureId: { siteId, captureId } } })

@@ -4,7 +4,7 @@ import { settings } from '../config'
 import { db, withRetry } from '../db/client'
 import type { Payment } from '../generated/prisma/client'
 import { fieldError, incorrectInvocation } from '../http/api-error'
-import { siteClock } from '../sandbox/site-clock'
+import { siteClockForWrite } from '../sandbox/site-clock'
 import { approve, decline, lockPayment } from './payment-lifecycle'
 import { renderPayment } from './payment-wire'
 
@@ -20,7 +20,7 @@ const PAYER_FLOWS = ['THREE_DS', 'OTP']
 export async function completePayment(siteId: string, paymentId: string, req: CompleteRequest) {
   const result = await withRetry(() =>
     db().$transaction(async (tx): Promise<Payment | { attemptsLeft: number }> => {
-      const now = (await siteClock(siteId, tx)).now()
+      const now = (await siteClockForWrite(tx, siteId)).now()
       const p = await lockPayment(tx, siteId, paymentId, now)
       const awaitsPayer = PAYER_FLOWS.includes(p.authFlow ?? '')
       // authentication already succeeded: answer the payment as it is

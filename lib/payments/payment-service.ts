@@ -8,7 +8,7 @@ import { Prisma, type Payment } from '../generated/prisma/client'
 import { ApiError, fieldError, notFound, requestConflict } from '../http/api-error'
 import { ClockMoved, type DeferredAuth } from '../http/api-route'
 import { notifyPayment, paymentNotificationInsert } from '../notifications/outbox'
-import { REAL_TIME, siteClock, type SiteClock } from '../sandbox/site-clock'
+import { REAL_TIME, siteClock, siteClockForWrite, type SiteClock } from '../sandbox/site-clock'
 import { fingerprint } from '../security/keyed-hash'
 import { recurrentExpiryProblem } from '../wire/common-schemas'
 import { capturedOnApproval, dueAtFor, isDue, lockPayment, settleDueOnBill } from './payment-lifecycle'
@@ -68,55 +68,52 @@ async function knownClock(siteId: string, page?: PageOrigin, auth?: DeferredAuth
 
 /**
  * A card or phone payment that names no bill needs nothing read or locked first: its implicit bill, the
- * payment and its notifications are written by one statement (atomic, one round trip). Any other payment
- * (a named bill, a token, a recurrent charge, a token to issue) is written in a transaction.
+ * payment and its notifications are written by one statement with the token check (atomic, one round
+ * trip). Any other payment (a named bill, a token, a recurrent charge, a token to issue, one from the
+ * payment page) is written in a transaction.
  */
 async function insertPayment(siteId: string, paymentId: string, req: PaymentRequest, print: string, page?: PageOrigin, auth?: DeferredAuth): Promise<Payment> {
-  // a direct payment with its token unchecked is made on real time, the clock of nearly every site: the
-  // statement's gate holds it to that (ClockMoved otherwise, and it is made again on the site's clock)
-  const clock = auth && !auth.settled && !req.billId ? REAL_TIME : await knownClock(siteId, page, auth)
-  const now = clock.now()
-  const direct = req.billId || page ? null : directInstrument(req, now)
-  if (direct) {
-    const onBill = paymentOnBill(req)
-    const approved = direct.answer.kind === 'approved'
-    const bill = implicitBill(onBill, now)
-    const row = paymentRow(siteId, paymentId, req, print, direct, direct.answer, bill, now)
-    if (!(approved && issuesToken(row))) {
-      const parts = (gated: boolean) => {
-        const notification = paymentNotificationInsert(row, gated)
-        return Prisma.sql`
-          bill AS (${implicitBillInsert(siteId, onBill, bill, approved, now, gated)}),
-          payment AS (${paymentInsert(row, gated)} RETURNING ${PAYMENT_COLUMNS})
+  if (auth && !auth.settled && !req.billId && !page) {
+    // made on real time, the clock of nearly every site: the statement's gate holds it to that, under a
+    // share lock on the site's row as every write of the site (lib/sandbox/site-clock.ts siteClockForWrite);
+    // ClockMoved otherwise, and it is made again on the site's clock
+    const clock = REAL_TIME
+    const now = clock.now()
+    const direct = directInstrument(req, now)
+    if (direct) {
+      const onBill = paymentOnBill(req)
+      const approved = direct.answer.kind === 'approved'
+      const bill = implicitBill(onBill, now)
+      const row = paymentRow(siteId, paymentId, req, print, direct, direct.answer, bill, now)
+      if (!(approved && issuesToken(row))) {
+        const notification = paymentNotificationInsert(row, true)
+        const ctes = Prisma.sql`
+          bill AS (${implicitBillInsert(siteId, onBill, bill, approved, now, true)}),
+          payment AS (${paymentInsert(row, true)} RETURNING ${PAYMENT_COLUMNS})
           ${notification ? Prisma.sql`, notification AS (${notification})` : Prisma.empty}`
-      }
-      if (auth && !auth.settled) {
-        // the token checked in the same statement: one round trip for the whole request
         try {
-          const [payment] = await auth.write<Payment>(parts(true), 'payment', clock)
+          const [payment] = await auth.write<Payment>(ctes, 'payment', clock)
           return payment
         } catch (e) {
           if (e instanceof ApiError) throw e
-          // the site's clock runs ahead: the token is checked, the payment is made on that clock below
-          if (e instanceof ClockMoved) return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, e.clock.now(), page))
+          // the site's clock runs ahead (or a sandbox reset set it back): the token is checked, the
+          // payment is made on the site's clock below
+          if (e instanceof ClockMoved) return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, page))
           // the statement failed (most often: the id is taken, a replay) and wrote nothing: the token is
           // checked on its own, then the failure is handled as below
           await auth.check()
           throw e
         }
       }
-      // a prepared statement on the pool (lib/db/client.ts sqlRows), not through Prisma's runtime
-      const [payment] = await sqlRows<Payment>(Prisma.sql`WITH ${parts(false)} SELECT * FROM payment`)
-      return payment
     }
   }
   await auth?.check()
-  // the site's clock, now that the token is checked (a direct payment's guess was real time)
-  const siteNow = (await knownClock(siteId, page, auth)).now()
-  return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, siteNow, page))
+  return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, page))
 }
 
-async function insertPaymentInTransaction(tx: Tx, siteId: string, paymentId: string, req: PaymentRequest, print: string, now: Date, page?: PageOrigin): Promise<Payment> {
+async function insertPaymentInTransaction(tx: Tx, siteId: string, paymentId: string, req: PaymentRequest, print: string, page?: PageOrigin): Promise<Payment> {
+  // on the site's clock, a sandbox reset of the site waiting for this write (or this write for it)
+  const now = (await siteClockForWrite(tx, siteId)).now()
   const onBill = paymentOnBill(req)
   if (onBill.billId) await settleDueOnBill(tx, { siteId, billId: onBill.billId }, now)
   const named = await lockNamedBill(tx, siteId, onBill, now)
@@ -242,8 +239,9 @@ export async function findPayment(siteId: string, paymentId: string, clock: Site
   const p = preloaded !== undefined ? preloaded : (await sqlRows<Payment>(paymentRowSql(siteId, paymentId)))[0]
   if (!p) throw notFound('Payment')
   if (!isDue(p, clock.now())) return p
+  // the due change applied as a write of the site: on its clock, read under the write's share lock
   return withRetry(() =>
-    db().$transaction((tx) => lockPayment(tx, siteId, paymentId, clock.now())),
+    db().$transaction(async (tx) => lockPayment(tx, siteId, paymentId, (await siteClockForWrite(tx, siteId)).now())),
   )
 }
 

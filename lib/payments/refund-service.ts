@@ -7,7 +7,7 @@ import { fieldError, notFound, requestConflict } from '../http/api-error'
 import { refundNotificationInsert } from '../notifications/outbox'
 import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
-import { siteClock } from '../sandbox/site-clock'
+import { siteClockForWrite } from '../sandbox/site-clock'
 import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideRefund, totalsOf } from './payment-rules'
 import { renderRefund } from './payment-wire'
@@ -23,8 +23,8 @@ export async function refundPayment(
 ) {
   const refund = await withRetry(() =>
     db().$transaction(async (tx) => {
-      // on the site's sandbox clock
-      const now = (await siteClock(siteId, tx)).now()
+      // on the site's sandbox clock, a sandbox reset of the site waiting for this write (or this write for it)
+      const now = (await siteClockForWrite(tx, siteId)).now()
       const p = await lockPayment(tx, siteId, paymentId, now)
       const print = fingerprint('refund', { payment: p.id, amount, callbackUrl })
       const existing = await tx.refund.findUnique({ where: { siteId_refundId: { siteId, refundId } } })

@@ -25,7 +25,7 @@ const renderClock = (clock: SiteClock): z.input<typeof sandboxClockSchema> => ({
 const MAX_SECONDS = MAX_CLOCK_OFFSET_MS / 1000
 
 export const clockAdvanceSchema = z
-  .strictObject({
+  .object({
     seconds: z
       .int('must be a whole number of seconds')
       .min(1, 'must be at least 1: the clock only moves forward')
@@ -38,7 +38,7 @@ export const clockAdvanceSchema = z
   .meta({ id: 'ClockAdvance', description: 'either seconds or to' })
 
 export const sandboxResetSchema = z
-  .strictObject({ confirm: z.string().meta({ description: "the site's id, again: nothing is deleted otherwise" }) })
+  .object({ confirm: z.string().meta({ description: "the site's id, again: nothing is deleted otherwise" }) })
   .meta({ id: 'SandboxResetRequest' })
 
 export const sandboxResetAnswerSchema = z

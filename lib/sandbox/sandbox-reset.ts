@@ -3,11 +3,16 @@
 // them, and its clock's offset, all in one transaction. Its tokens, its notification URL and secret,
 // and the audit of its settings stay.
 //
-// Concurrent writes of the site (a payment, a capture, a token, a delivery's attempt) are either wholly
-// deleted or wholly kept: the reset reads one snapshot (REPEATABLE READ), so a payment committed after it
-// began stays with its notification, and one it tries to delete that a write touched since (a capture
-// added, its row updated) makes it fail with a serialization error (or, for a row it cannot see that
-// refers to one it deletes, a foreign key violation) and start again from the beginning.
+// Concurrent writes of the site (a payment, a capture, a refund, a completion, a due change, a bill, a
+// delivery's attempt) are either wholly deleted or wholly kept, and none is dated on the clock the reset
+// took away: every such write reads the site's clock under a share lock on the site's row
+// (lib/sandbox/site-clock.ts siteClockForWrite), which the reset takes exclusively first of all. It
+// waits for the writes under way, then deletes at READ COMMITTED (each statement sees all of them), and a
+// write that starts meanwhile waits for the reset, then runs on the clock it left, finding the data it
+// deleted gone (a capture of a deleted payment is 404). The scheduler passes over a site being reset.
+// What is left to race is a deadlock with a write PostgreSQL breaks (or a foreign key a write outside
+// those rules broke): the reset starts again, after a short pause.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { db, isRetryable } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
 
@@ -25,7 +30,7 @@ const DATA_ACTIONS = ['capture', 'refund', 'bill', 'resend']
 /** a reset that lost a race to a concurrent write of the site: started again, up to this many times */
 const ATTEMPTS = 10
 
-/** a row committed after the reset's snapshot refers to one it deletes (a capture of a payment, an attempt of a notification) */
+/** a row a write committed refers to one the reset deletes (a write outside the rules above) */
 const isForeignKeyViolation = (e: unknown) =>
   (e as { code?: string })?.code === 'P2003' || /foreign key constraint|violates foreign key/i.test(String((e as Error)?.message ?? ''))
 
@@ -35,6 +40,7 @@ export async function resetSandbox(siteId: string): Promise<ResetCounts> {
       return await resetOnce(siteId)
     } catch (e) {
       if (attempt >= ATTEMPTS || !(isRetryable(e) || isForeignKeyViolation(e))) throw e
+      await sleep(Math.random() * 20 * attempt)
     }
   }
 }
@@ -42,9 +48,8 @@ export async function resetSandbox(siteId: string): Promise<ResetCounts> {
 function resetOnce(siteId: string): Promise<ResetCounts> {
   return db().$transaction(
     async (tx) => {
-      // the site's row first (a concurrent reset waits), then its bills: a payment being written on one
-      // of them finishes before the reset goes on (and one committed since its snapshot makes it start
-      // again), and one that starts after waits for the reset and finds no bill
+      // the site's row first: the writes of the site under way finish, those that start wait (and a
+      // concurrent reset too); then its bills, which the scheduler's expiry passes over from now on
       await tx.$queryRaw`SELECT id FROM "Site" WHERE id = ${siteId} FOR UPDATE`
       await tx.$queryRaw`SELECT id FROM "Bill" WHERE "siteId" = ${siteId} FOR UPDATE`
       await tx.$executeRaw`DELETE FROM "NotificationAttempt" a USING "Notification" n WHERE a."notificationRef" = n.id AND n."siteId" = ${siteId}`
@@ -53,12 +58,11 @@ function resetOnce(siteId: string): Promise<ResetCounts> {
       const refunds = await tx.$executeRaw`DELETE FROM "Refund" WHERE "siteId" = ${siteId}`
       await tx.$executeRaw`DELETE FROM "PaymentToken" WHERE "siteId" = ${siteId}`
       const payments = await tx.$executeRaw`DELETE FROM "Payment" WHERE "siteId" = ${siteId}`
-      // a payment (and its implicit bill) committed after the snapshot is not the reset's to delete
-      const bills = await tx.$executeRaw`DELETE FROM "Bill" b WHERE b."siteId" = ${siteId} AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."billRef" = b.id)`
+      const bills = await tx.$executeRaw`DELETE FROM "Bill" WHERE "siteId" = ${siteId}`
       await tx.$executeRaw`DELETE FROM "AuditEntry" WHERE "siteId" = ${siteId} AND action = ANY(${DATA_ACTIONS}::text[])`
       await tx.$executeRaw`UPDATE "Site" SET "clockOffsetMs" = 0 WHERE id = ${siteId}`
       return { payments, bills, captures, refunds, notifications }
     },
-    { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
+    { isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted },
   )
 }

@@ -31,12 +31,35 @@ export const REAL_TIME: SiteClock = clockAt(0)
 export const clockOf = (storedOffsetMs: bigint | number | null | undefined): SiteClock =>
   settings().sandboxClock && storedOffsetMs ? clockAt(Number(storedOffsetMs)) : REAL_TIME
 
-/** the site's clock, read now (real time for a site that does not exist) */
-export async function siteClock(siteId: string, client: Db | Tx = db()): Promise<SiteClock> {
+/** the site's clock, read now (real time for a site that does not exist); a write reads it with siteClockForWrite */
+export async function siteClock(siteId: string, client: Db = db()): Promise<SiteClock> {
   if (!settings().sandboxClock) return REAL_TIME
   const [row] = await client.$queryRaw<{ offset: bigint }[]>`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId}`
   return clockOf(row?.offset)
 }
+
+/**
+ * The site's clock for a write of its data (a payment, capture, refund, completion, a due change, a
+ * delivery's attempt), read first in the write's transaction under a share lock on the site's row (FOR
+ * KEY SHARE: writes wait neither for each other nor for a clock advance). A sandbox reset locks that row
+ * exclusively (lib/sandbox/sandbox-reset.ts), so it waits for the writes under way, and a write that
+ * starts while it runs waits for it, then runs on the clock the reset left and finds the data it deleted
+ * gone: no write is half deleted, and none is dated on a clock the site no longer has. With
+ * SANDBOX_CLOCK=off there is no reset and no lock.
+ */
+export async function siteClockForWrite(tx: Tx, siteId: string): Promise<SiteClock> {
+  if (!settings().sandboxClock) return REAL_TIME
+  const [row] = await tx.$queryRaw<{ offset: bigint }[]>`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId} FOR KEY SHARE`
+  return clockOf(row?.offset)
+}
+
+/**
+ * The lock a statement takes on the site's row `alias` for a write of its data (see siteClockForWrite):
+ * waiting for a reset under way, or, with `skip`, passing over the rows of a site being reset; none with
+ * SANDBOX_CLOCK=off.
+ */
+export const siteWriteLock = (alias: string, o: { skip?: boolean } = {}): Prisma.Sql =>
+  settings().sandboxClock ? Prisma.raw(` FOR KEY SHARE OF "${alias}"${o.skip ? ' SKIP LOCKED' : ''}`) : Prisma.empty
 
 /**
  * The offset of the site row `alias` in a statement, as an interval (0 with SANDBOX_CLOCK=off): what a

@@ -11,7 +11,7 @@ import { settings } from '../config'
 import { db, withRetry } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { settle } from '../payments/payment-lifecycle'
-import { clockOf } from '../sandbox/site-clock'
+import { clockOf, siteWriteLock } from '../sandbox/site-clock'
 
 /** how many bills one statement expires */
 const BILL_BATCH = 100
@@ -35,7 +35,9 @@ const isAhead = (siteId?: string) => Prisma.sql`ahead."clockOffsetMs" > 0${siteI
 type DuePayment = Payment & { siteOffsetMs: bigint | null }
 
 /**
- * Locks the waiting payment whose change is due first, not one of `skip`; with its site's offset. Each
+ * Locks the waiting payment whose change is due first, not one of `skip`; with its site's offset, read
+ * under the share lock of a write of the site (lib/sandbox/site-clock.ts siteClockForWrite), skipping
+ * the payments of a site whose sandbox reset is under way (they are being deleted). Each
  * lookup is one ordered range of an index, stopped at the first row that is not locked, so its work does
  * not grow with the number of changes due (a backlog is drained in linear time): first the payments due
  * on real time (due on every site's clock, as offsets only grow from 0), then, only when none is left,
@@ -44,9 +46,9 @@ type DuePayment = Payment & { siteOffsetMs: bigint | null }
 async function lockFirstDuePayment(tx: Prisma.TransactionClient, now: Date, skip: string[], siteId?: string): Promise<DuePayment | undefined> {
   const notSkipped = Prisma.sql`NOT (p.id = ANY(${skip}::uuid[]))`
   const [onRealTime] = await tx.$queryRaw<DuePayment[]>`
-    SELECT p.*, (SELECT s."clockOffsetMs" FROM "Site" s WHERE s.id = p."siteId") AS "siteOffsetMs" FROM "Payment" p
+    SELECT p.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Payment" p JOIN "Site" s ON s.id = p."siteId"
     WHERE p."dueAt" <= ${now}::timestamptz AND p.status = 'WAITING' AND ${notSkipped}${ofSite('p', siteId)}
-    ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
+    ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED${siteWriteLock('s', { skip: true })}`
   if (onRealTime || !settings().sandboxClock) return onRealTime
   const [onSiteClock] = await tx.$queryRaw<DuePayment[]>`
     SELECT p.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (
@@ -55,7 +57,7 @@ async function lockFirstDuePayment(tx: Prisma.TransactionClient, now: Date, skip
         AND p."dueAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'
         AND p.status = 'WAITING' AND ${notSkipped}
       ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED) p
-    WHERE ${isAhead(siteId)} LIMIT 1`
+    WHERE ${isAhead(siteId)} LIMIT 1${siteWriteLock('ahead', { skip: true })}`
   return onSiteClock
 }
 

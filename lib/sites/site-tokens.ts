@@ -5,7 +5,7 @@ import { sqlRows, type Db } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
 import { settings } from '../config'
 import { logLine } from '../http/request-log'
-import { clockOf, type SiteClock } from '../sandbox/site-clock'
+import { clockOf, siteWriteLock, type SiteClock } from '../sandbox/site-clock'
 
 export const SITE_ID = /^[A-Za-z0-9._:-]{1,200}$/
 
@@ -97,16 +97,16 @@ const column = (name: string) => Prisma.raw(`"${name}"`)
 
 /**
  * The token's part of a statement: `ctes` finds the token's row (`t`, none when unknown or revoked)
- * with its site's clock offset and, with a limit, counts the request in the minute's window (`w`); `columns` are its answer's,
+ * with its site's clock offset (read under `lock` on the site's row, for a write) and, with a limit, counts the request in the minute's window (`w`); `columns` are its answer's,
  * `from` joins them, `withinLimit` is the condition (after a WHERE) of a request within the limit.
  */
-function tokenParts(token: string, defaultPerMinute: number) {
+function tokenParts(token: string, defaultPerMinute: number, lock: Prisma.Sql = Prisma.empty) {
   const hash = hashToken(token)
   if (defaultPerMinute <= 0)
     return {
       ctes: Prisma.sql`t AS (
         SELECT tok."siteId", s."clockOffsetMs" AS off
-        FROM "SiteToken" tok JOIN "Site" s ON s.id = tok."siteId" WHERE tok."tokenHash" = ${hash} AND tok."revokedAt" IS NULL)`,
+        FROM "SiteToken" tok JOIN "Site" s ON s.id = tok."siteId" WHERE tok."tokenHash" = ${hash} AND tok."revokedAt" IS NULL${lock})`,
       columns: Prisma.sql`t."siteId" AS ${column(SITE)}, t.off AS ${column(CLOCK)}`,
       from: Prisma.sql`t`,
       withinLimit: Prisma.empty,
@@ -114,7 +114,7 @@ function tokenParts(token: string, defaultPerMinute: number) {
   return {
     ctes: Prisma.sql`t AS (
         SELECT tok.id, tok."siteId", COALESCE(tok."rateLimitPerMinute", ${defaultPerMinute}::int) AS lim, s."clockOffsetMs" AS off
-        FROM "SiteToken" tok JOIN "Site" s ON s.id = tok."siteId" WHERE tok."tokenHash" = ${hash} AND tok."revokedAt" IS NULL
+        FROM "SiteToken" tok JOIN "Site" s ON s.id = tok."siteId" WHERE tok."tokenHash" = ${hash} AND tok."revokedAt" IS NULL${lock}
       ), w AS (
         INSERT INTO "RateWindow" ("tokenRef", "windowStart", count)
         SELECT id, date_trunc('minute', now()), 1 FROM t
@@ -200,7 +200,9 @@ export type TokenWrite<T> =
  * (the request is counted: the token check is settled either way).
  */
 export async function writeWithTokenCheck<T>(db: Db, token: string, defaultPerMinute: number, siteId: string, clock: SiteClock, ctes: Prisma.Sql, result: string): Promise<TokenWrite<T>> {
-  const p = tokenParts(token, defaultPerMinute)
+  // the site's clock read under the share lock of a write of the site (lib/sandbox/site-clock.ts
+  // siteClockForWrite): a sandbox reset under way makes the statement wait, then find the clock it left
+  const p = tokenParts(token, defaultPerMinute, siteWriteLock('s'))
   const rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
     WITH ${p.ctes},
     gate AS (SELECT 1 FROM ${p.from} WHERE t."siteId" = ${siteId}${p.withinLimit}${sameClock(clock)}),

@@ -1,14 +1,16 @@
 // The sandbox reset against the site's writes running at the same moment, and SANDBOX_CLOCK=off's metrics
-// (found in review): a reset while a capture of the site is being written finishes, both answered 200,
-// and leaves no capture of a deleted payment; a payment made while a reset runs stays with its
-// notification, or both go; with the clock switched off, a site advanced while it was on has nothing
+// (found in reviews): a reset while a capture of the site is being written finishes, both answered 200,
+// and leaves no capture of a deleted payment; a reset among dozens of captures and refunds answers 200
+// and leaves nothing of what it deleted; writes that start while a reset runs wait for it, then run on the
+// clock it left (a payment and a bill dated on real time, a capture of a deleted payment 404, a payment
+// kept with its notification); with the clock switched off, a site advanced while it was on has nothing
 // overdue on real time, and the scheduler's lag says so. The locks are held by the test's own session,
 // and each step waits for the sessions it expects to wait for a lock (no sleeps for the ordering).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
-import { BASE_URL, cardPayment, client, newSite, twoStepPayment, uid } from '../support/api.ts'
+import { assertErrorShape, BASE_URL, cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
 import { freshDatabase, sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 
@@ -35,19 +37,21 @@ async function untilWaiting(watcher: pg.Client, holder: pg.Client, n: number): P
   }
 }
 
+// the test's own sessions: one holds the locks a step is made to wait for, the other watches who waits
+let holder: pg.Client
+let watcher: pg.Client
+before(async () => {
+  holder = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  watcher = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await holder.connect()
+  await watcher.connect()
+})
+after(async () => {
+  await holder?.end()
+  await watcher?.end()
+})
+
 describe('the sandbox reset and concurrent writes of the site', () => {
-  let holder: pg.Client
-  let watcher: pg.Client
-  before(async () => {
-    holder = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    watcher = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await holder.connect()
-    await watcher.connect()
-  })
-  after(async () => {
-    await holder?.end()
-    await watcher?.end()
-  })
 
   test('a reset while a capture of the site is being written finishes (no 500), leaving no capture of a deleted payment', async () => {
     const site = await newSite('reset-race-cap')
@@ -72,7 +76,7 @@ describe('the sandbox reset and concurrent writes of the site', () => {
     assert.equal(left.orphans, 0)
   })
 
-  test('a payment made while a reset runs: either it and its notification stay, or both go', async () => {
+  test('a payment made while a reset runs waits for it, then stays with its notification', async () => {
     const site = await newSite('reset-race-pay')
     const api = client(site)
     await sql(`UPDATE "Site" SET "notifyUrl" = 'http://127.0.0.1:9/hook' WHERE id = $1`, [site.siteId])
@@ -84,17 +88,95 @@ describe('the sandbox reset and concurrent writes of the site', () => {
     await holder.query(`SELECT id FROM "Capture" WHERE "siteId" = $1 FOR UPDATE`, [site.siteId])
     const reset = api.post('/sandbox/reset', { confirm: site.siteId })
     await untilWaiting(watcher, holder, 1)
+    // a payment made now waits for the reset (the share lock of a write of the site)
     const during = uid('during')
-    const made = await api.put(`/payments/${during}`, cardPayment())
-    assert.equal(made.body.status.value, 'COMPLETED', made.text)
+    const making = api.put(`/payments/${during}`, cardPayment())
+    await Promise.race([making, untilWaiting(watcher, holder, 2)])
     await holder.query('COMMIT')
     assert.equal((await reset).status, 200)
+    const made = await making
+    assert.equal(made.body.status.value, 'COMPLETED', made.text)
     const rows = await sql(
       `SELECT n."resourceId", EXISTS (SELECT 1 FROM "Payment" p WHERE p.id = n."resourceRef") AS "paymentExists"
        FROM "Notification" n WHERE n."siteId" = $1 AND n.type = 'PAYMENT'`,
       [site.siteId],
     )
     for (const row of rows) assert.ok(row.paymentExists, `a notification of payment ${row.resourceId}, which the reset deleted, is still queued`)
+    assert.deepEqual(
+      rows.map((row) => row.resourceId),
+      [during],
+      'the payment made after the reset keeps its notification',
+    )
+  })
+})
+
+describe("the sandbox reset amid the site's traffic", () => {
+  test('a reset among dozens of captures and refunds of the site answers 200 each time, and leaves nothing of a payment it deleted', async () => {
+    const site = await newSite('reset-stream')
+    const api = client(site)
+    for (let round = 0; round < 4; round++) {
+      // held payments to capture and paid ones to refund, then all of it at once with a reset among it
+      const held = await Promise.all(Array.from({ length: 20 }, () => api.newPayment(twoStepPayment())))
+      const paid = await Promise.all(Array.from({ length: 20 }, () => api.newPayment(cardPayment())))
+      const refund = (id: string) => api.put(`/payments/${id}/refunds/${uid('ref')}`, { amount: rub('30.00') })
+      const writes = [...held.map((id) => api.put(`/payments/${id}/captures/${uid('cap')}`, {})), ...paid.map(refund)]
+      const reset = api.post('/sandbox/reset', { confirm: site.siteId })
+      writes.push(...paid.map(refund), ...paid.map(refund))
+      const r = await reset
+      assert.equal(r.status, 200, `round ${round}: ${r.text}`)
+      // each write was made before the reset (200) or found its payment gone (404), never a 5xx
+      for (const w of await Promise.all(writes)) assert.ok(w.status === 200 || w.status === 404, `round ${round}: ${w.status} ${w.text}`)
+    }
+    const [left] = await sql(
+      `SELECT (SELECT count(*) FROM "Capture" c WHERE c."siteId" = $1 AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p.id = c."paymentRef"))::int AS captures,
+              (SELECT count(*) FROM "Refund" f WHERE f."siteId" = $1 AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p.id = f."paymentRef"))::int AS refunds,
+              (SELECT count(*) FROM "Notification" n WHERE n."siteId" = $1 AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p.id = n."resourceRef")
+                 AND NOT EXISTS (SELECT 1 FROM "Capture" c WHERE c.id = n."resourceRef") AND NOT EXISTS (SELECT 1 FROM "Refund" f WHERE f.id = n."resourceRef"))::int AS notifications,
+              (SELECT count(*) FROM "Payment" p WHERE p."siteId" = $1
+                 AND p."refundedMinor" <> (SELECT coalesce(sum(f."amountMinor"), 0) FROM "Refund" f WHERE f."paymentRef" = p.id AND f.status = 'COMPLETED'))::int AS "wrongTotals"`,
+      [site.siteId],
+    )
+    assert.deepEqual(left, { captures: 0, refunds: 0, notifications: 0, wrongTotals: 0 })
+  })
+})
+
+describe('writes that start while a reset runs', () => {
+
+  test('wait for it, then run on the clock it left: a payment and a bill dated on real time, a capture of a deleted payment 404', async () => {
+    const site = await newSite('reset-during')
+    const api = client(site)
+    const held = await api.newPayment(twoStepPayment())
+    assert.equal((await api.post('/sandbox/clock/advance', { seconds: 30 * 86400 })).status, 200)
+    // the reset takes the site's row, then waits at the site's bills (this session holds one)
+    await holder.query('BEGIN')
+    await holder.query(`SELECT id FROM "Bill" WHERE "siteId" = $1 FOR UPDATE`, [site.siteId])
+    const reset = api.post('/sandbox/reset', { confirm: site.siteId })
+    await untilWaiting(watcher, holder, 1)
+    // writes of the site made now: a 3-D Secure payment (due in 15 minutes of the site's time), a bill, a capture
+    const payId = uid('during')
+    const billId = uid('bill')
+    const payment = api.put(`/payments/${payId}`, cardPayment({}, { pan: '4000000000003220' }))
+    const bill = api.put(`/bills/${billId}`, { amount: rub('10.00'), expirationDateTime: new Date(Date.now() + 40 * 86400_000).toISOString() })
+    const capture = api.put(`/payments/${held}/captures/${uid('cap')}`, {})
+    // each waits behind the reset (or, without the share lock, has answered already on the old clock)
+    const settled = Promise.all([payment, bill, capture])
+    await Promise.race([settled, untilWaiting(watcher, holder, 4)])
+    await holder.query('COMMIT')
+    assert.equal((await reset).status, 200)
+    const [p, b, c] = await settled
+    assert.equal(p.status, 200, p.text)
+    assert.equal(p.body.status.value, 'WAITING', p.text)
+    const realNow = Date.now()
+    assert.ok(Math.abs(Date.parse(p.body.createdDateTime) - realNow) < 60_000, `the payment is dated ${p.body.createdDateTime}, on the clock the reset took away`)
+    const [row] = await sql(`SELECT "dueAt" FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [site.siteId, payId])
+    assert.ok(row.dueAt.getTime() - realNow < 16 * 60_000, `its 3-D Secure deadline is ${row.dueAt.toISOString()}`)
+    assert.equal(b.status, 200, b.text)
+    assert.ok(Math.abs(Date.parse(b.body.creationDateTime) - realNow) < 60_000, `the bill is dated on the old clock: ${b.text}`)
+    assertErrorShape(c, 404, 'payin.resource.not.found')
+    // and both are there, on a site back on real time
+    assert.equal((await api.get('/sandbox/clock')).body.offsetSeconds, 0)
+    assert.equal((await api.get(`/payments/${payId}`)).status, 200)
+    assert.equal((await api.get(`/bills/${billId}`)).status, 200)
   })
 })
 
