@@ -65,7 +65,8 @@ test('a bill is judged after the due changes of its payments, whether or not the
   const { billRequestSchema } = await import('../../lib/bills/bill-request.ts')
   const { closeDb } = await import('../../lib/db/client.ts')
   const { REAL_TIME } = await import('../../lib/sandbox/site-clock.ts')
-  const siteId = uid('judged')
+  // a site of its own (every write of a site takes a share lock on its row)
+  const { siteId } = await newSite('judged')
   const mobile = (billId: string) => paymentRequestSchema.parse({ paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('3.00'), billId })
   try {
     // the operator's yes fell due before a card payment on the same bill: the operator's payment wins
@@ -112,7 +113,7 @@ test('a payment change that cannot be applied does not hold up the others', asyn
   const { settleDuePayments } = await import('../../lib/scheduler/time-driven-changes.ts')
   const { closeDb } = await import('../../lib/db/client.ts')
   const { REAL_TIME } = await import('../../lib/sandbox/site-clock.ts')
-  const siteId = uid('poison')
+  const { siteId } = await newSite('poison')
   const mobile = paymentRequestSchema.parse({ paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('5.00') })
   const poisoned = `poison-${uid()}`
   // this one's status cannot be written: its change fails every time
