@@ -20,7 +20,7 @@ import { customerAnswerSchema } from '../payments/payment-wire'
 import { issuesToken, paymentTokenOf } from '../payments/payment-tokens'
 import { fingerprint } from '../security/keyed-hash'
 import { formatLocalMidnight, notificationTime, notificationTimeSchema } from '../time/wire-time'
-import { openValues } from '../wire/wire-form'
+import { openList, openValues, ownFormat } from '../wire/wire-form'
 
 export type NotificationType = 'PAYMENT' | 'CAPTURE' | 'REFUND'
 
@@ -74,8 +74,8 @@ const aboutPaymentShape = {
     .strictObject({
       type: openValues(z.enum(['CARD', 'TOKEN', 'MOBILE'])),
       maskedPan: z.string().nullable().meta({ description: 'card, token and recurrent payments' }),
-      rrn: z.string().regex(/^\d{12}$/).nullable().meta({ description: "an approved card payment's retrieval reference number (sandbox value)" }),
-      authCode: z.string().regex(/^\d{6}$/).nullable().meta({ description: "an approved card payment's authorisation code (sandbox value)" }),
+      rrn: ownFormat(z.string().regex(/^\d{12}$/)).nullable().meta({ description: "an approved card payment's retrieval reference number (sandbox value)" }),
+      authCode: ownFormat(z.string().regex(/^\d{6}$/)).nullable().meta({ description: "an approved card payment's authorisation code (sandbox value)" }),
     })
     .meta({ id: 'NotificationPaymentMethod' }),
   paymentCardInfo: cardInfoSchema.optional().meta({ description: 'cards (also of token and recurrent payments)' }),
@@ -92,9 +92,9 @@ export const paymentNotificationSchema = z
       amount: notificationAmountSchema,
       status: paymentStatusSchema,
       ...aboutPaymentShape,
-      flags: z.tuple([z.enum(['SALE', 'AUTH'])]).meta({ description: 'SALE: one-step (also mobile); AUTH: two-step' }),
+      flags: openList(z.tuple([z.enum(['SALE', 'AUTH'])])).meta({ description: 'SALE: one-step (also mobile); AUTH: two-step' }),
       tokenData: z
-        .strictObject({ paymentToken: z.string().regex(/^pt_/), expiredDate: notificationTimeSchema.nullable().meta({ description: 'the token lasts through its card\'s expiry month' }) })
+        .strictObject({ paymentToken: ownFormat(z.string().regex(/^pt_/)), expiredDate: notificationTimeSchema.nullable().meta({ description: 'the token lasts through its card\'s expiry month' }) })
         .optional()
         .meta({ description: 'the token the payment issued (BIND_PAYMENT_TOKEN)' }),
     }),
@@ -113,7 +113,7 @@ export const captureNotificationSchema = z
       amount: notificationAmountSchema,
       status: operationStatusSchema,
       ...aboutPaymentShape,
-      flags: z.array(z.string()).max(0).meta({ description: 'always empty' }),
+      flags: openList(z.array(z.string()).max(0)).meta({ description: 'always empty from this service' }),
     }),
     type: z.literal('CAPTURE'),
     version: z.literal('1'),

@@ -8,7 +8,7 @@ import type { Capture, Payment, Refund } from '../generated/prisma/client'
 import { wireAmount, wireAmountSchema } from '../money/money'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import { FLAGS, idSchema } from '../wire/common-schemas'
-import { openValues } from '../wire/wire-form'
+import { openValues, ownFormat } from '../wire/wire-form'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 
 export const PAYMENT_STATUSES = ['WAITING', 'DECLINED', 'COMPLETED'] as const
@@ -63,7 +63,7 @@ export const paymentSchema = z
     flags: z.array(openValues(z.enum(FLAGS))).meta({ description: "the request's flags (production's may add others, e.g. TEST)" }),
     createdToken: z
       .strictObject({
-        token: z.string().regex(/^pt_/).meta({ description: 'pay with it as paymentMethod {type: TOKEN, paymentToken} and the same customer.account' }),
+        token: ownFormat(z.string().regex(/^pt_/)).meta({ description: 'pay with it as paymentMethod {type: TOKEN, paymentToken} and the same customer.account' }),
         name: z.string().meta({ description: 'the masked card number' }),
       })
       .optional()

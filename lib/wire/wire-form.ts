@@ -46,6 +46,10 @@ export interface AnswerLeeway {
   dateTime?: true
   /** a field this service always sends and production may leave out: required in the strict variant only */
   mayBeAbsent?: true
+  /** a list of strings whose length and values may differ: published as an array of strings, the known values as its items' examples */
+  openList?: true
+  /** a string in a form of this service's own (its token ids, its sandbox reference numbers): published without its pattern */
+  ownFormat?: true
 }
 
 export const answerLeeway = z.registry<AnswerLeeway>()
@@ -73,3 +77,17 @@ export const publishedAsDateTime = <S extends z.core.$ZodType>(schema: S): S => 
  * strict variant only.
  */
 export const mayBeAbsent = <S extends z.core.$ZodType>(schema: S): S => mark((schema as unknown as { clone(): S }).clone(), { mayBeAbsent: true })
+
+/**
+ * A list of an answer whose length and values are ours (a notification's flags: exactly one of SALE and
+ * AUTH; a capture's: none), where production sends others (TEST beside them): published as an array of
+ * strings with the known values as its items' examples, no fixed positions or length.
+ */
+export const openList = <S extends z.core.$ZodType>(schema: S): S => mark(schema, { openList: true })
+
+/**
+ * A string of an answer in a form of this service's own (its payment tokens' `pt_` prefix, its sandbox
+ * rrn and authCode digits), which production's values do not follow (its rrn `123`): published without
+ * the pattern.
+ */
+export const ownFormat = <S extends z.core.$ZodType>(schema: S): S => mark(schema, { ownFormat: true })

@@ -221,3 +221,48 @@ test("a notification is checked against the document's webhooks: its body and si
   assert.match(webhookProblemOf(body(payment), { signature: 'A1' }) ?? '', /Signature: A1[^]*no Payin-Signature header/)
   assert.match(webhookProblemOf(JSON.stringify({ type: 'SOMETHING' }), headers) ?? '', /a type the document does not describe/)
 })
+
+test("production-shaped values the published document reads and the strict variant refuses: flags beside ours (TEST), production's rrn, a token not of our pt_ form", () => {
+  const published = answerChecker(JSON.parse(fs.readFileSync('openapi.json', 'utf8')))
+  const strict = answerChecker(buildApiDocument({ strict: true }))
+  const headers = { signature: 'a'.repeat(64), 'payin-signature': `t=1790000000,v1=${'b'.repeat(64)}` }
+  const T = '2023-03-22T18:38:24+03:00'
+  // as production's answers carry them (bills-status.json: rrn "123", flags ["TEST"])
+  const paymentMethod = { type: 'CARD', maskedPan: '453265******8362', rrn: '123', authCode: '18121' }
+  const about = { billId: 'b-1', paymentMethod, customer: {}, customFields: {} }
+  const amount = { value: 3, currency: 'RUB' }
+  const notifications: [string, object][] = [
+    [
+      'payment',
+      {
+        payment: { type: 'PAYMENT', paymentId: 'p-1', createdDateTime: T, amount, status: { value: 'SUCCESS', changedDateTime: T }, ...about, flags: ['SALE', 'TEST'], tokenData: { paymentToken: 'a1b2c3d4-token', expiredDate: T } },
+        type: 'PAYMENT',
+        version: '1',
+      },
+    ],
+    ['payment without flags of ours', { payment: { type: 'PAYMENT', paymentId: 'p-1', createdDateTime: T, amount, status: { value: 'SUCCESS', changedDateTime: T }, ...about, flags: [] }, type: 'PAYMENT', version: '1' }],
+    ['capture', { capture: { type: 'CAPTURE', captureId: 'c-1', paymentId: 'p-1', createdDateTime: T, amount, status: { value: 'SUCCESS', changedDateTime: T }, ...about, flags: ['TEST'] }, type: 'CAPTURE', version: '1' }],
+    ['refund', { refund: { type: 'REFUND', refundId: 'r-1', paymentId: 'p-1', createdDateTime: T, amount, status: { value: 'SUCCESS', changedDateTime: T }, ...about, flags: ['TEST'] }, type: 'REFUND', version: '1' }],
+  ]
+  for (const [what, body] of notifications) {
+    assert.equal(published.webhookProblemOf(JSON.stringify(body), headers), null, `${what}: the published webhook reads it`)
+    assert.match(strict.webhookProblemOf(JSON.stringify(body), headers) ?? '', /does not describe/, `${what}: the strict variant refuses it`)
+  }
+  // the API's answer: a token issued in production's form
+  const payment = {
+    paymentId: 'p',
+    billId: 'b',
+    createdDateTime: '2026-11-22T10:15:30.123+00:00',
+    amount: { value: '1.00', currency: 'RUB' },
+    capturedAmount: { value: '1.00', currency: 'RUB' },
+    refundedAmount: { value: '0.00', currency: 'RUB' },
+    paymentMethod: { type: 'CARD', maskedPan: '411111******1111' },
+    status: { value: 'COMPLETED', changedDateTime: '2026-11-22T10:15:30.123+00:00' },
+    customer: { account: 'acc-1' },
+    flags: ['SALE', 'BIND_PAYMENT_TOKEN', 'TEST'],
+    createdToken: { token: '3f0c9a7e-token', name: '411111******1111' },
+  }
+  const answer: Answer = { method: 'GET', path: '/api/sites/s/payments/p', status: 200, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE }, text: JSON.stringify(payment) }
+  assert.equal(published.problemOf(answer), null)
+  assert.match(strict.problemOf(answer) ?? '', /\/createdToken\/token must match pattern/)
+})
