@@ -20,7 +20,7 @@ import { customerAnswerSchema } from '../payments/payment-wire'
 import { issuesToken, paymentTokenOf } from '../payments/payment-tokens'
 import { fingerprint } from '../security/keyed-hash'
 import { formatLocalMidnight, notificationTime, notificationTimeSchema } from '../time/wire-time'
-import { openList, openValues, ownFormat } from '../wire/wire-form'
+import { absent, alwaysKeeps, openList, openValues, ownFormat, present, whenField } from '../wire/wire-form'
 
 export type NotificationType = 'PAYMENT' | 'CAPTURE' | 'REFUND'
 
@@ -53,15 +53,21 @@ const notificationAmountSchema = z
   })
   .meta({ id: 'NotificationAmount' })
 
-const notificationStatusSchema = <D extends string>(declined: D) =>
-  z.strictObject({
-    value: z.enum(['SUCCESS', declined]),
-    changedDateTime: notificationTimeSchema,
-    reasonCode: openValues(z.enum(DECLINE_REASONS)).optional().meta({ description: "a decline's reason: the API's status.reason" }),
-    reasonMessage: z.string().optional().meta({ description: "a decline's reason in words for people" }),
-  })
-const paymentStatusSchema = notificationStatusSchema('DECLINED').meta({ id: 'PaymentNotificationStatus' })
-const operationStatusSchema = notificationStatusSchema('DECLINE').meta({ id: 'OperationNotificationStatus', description: "a capture's or a refund's" })
+const notificationStatusSchema = <D extends string>(declined: D, meta: { id: string; description?: string }) =>
+  alwaysKeeps(
+    z
+      .strictObject({
+        value: z.enum(['SUCCESS', declined]),
+        changedDateTime: notificationTimeSchema,
+        reasonCode: openValues(z.enum(DECLINE_REASONS)).optional().meta({ description: "a decline's reason: the API's status.reason" }),
+        reasonMessage: z.string().optional().meta({ description: "a decline's reason in words for people" }),
+      })
+      .meta(meta),
+    // the contract: reason fields on declines
+    whenField('value', declined, present('reasonCode', 'reasonMessage'), absent('reasonCode', 'reasonMessage')),
+  )
+const paymentStatusSchema = notificationStatusSchema('DECLINED', { id: 'PaymentNotificationStatus' })
+const operationStatusSchema = notificationStatusSchema('DECLINE', { id: 'OperationNotificationStatus', description: "a capture's or a refund's" })
 
 const cardInfoSchema = z
   .strictObject({ issuingCountry: z.string(), issuingBank: z.string(), paymentSystem: z.string(), fundingSource: z.string(), paymentSystemProduct: z.string() })

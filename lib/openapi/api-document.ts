@@ -21,7 +21,7 @@ import { apiRoute, endpoint, Reply, type AnyEndpoint, type ApiRoute, type Exampl
 import { captureNotificationSchema, paymentNotificationSchema, refundNotificationSchema } from '../notifications/notification-body'
 import { notificationsRoute, resendRoute } from '../notifications/notification-endpoints'
 import { captureRoute, completeRoute, paymentRoute, refundListRoute, refundRoute } from '../payments/payment-endpoints'
-import { answerLeeway, referencedSchemas, wireForms, type AnswerLeeway, type JsonSchema } from '../wire/wire-form'
+import { answerLeeway, exactRules, referencedSchemas, wireForms, type AnswerLeeway, type JsonSchema } from '../wire/wire-form'
 
 type Json = Record<string, unknown>
 
@@ -162,6 +162,12 @@ function publishedForm(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema
   }
 }
 
+/** the strict variant's form of an answer's schema: with the rules between its fields it always keeps (exactRules) */
+function strictForm(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
+  const rules = exactRules.get(ctx.zodSchema)?.rules
+  if (rules) (ctx.jsonSchema as Json).allOf = structuredClone(rules)
+}
+
 /** the JSON Schema of a zod schema: as the wire carries a request (wireForms), in the variant's form for answers */
 const toJson = (schema: z.core.$ZodType, strict: boolean) =>
   z.toJSONSchema(schema, {
@@ -170,6 +176,7 @@ const toJson = (schema: z.core.$ZodType, strict: boolean) =>
     override: (ctx) => {
       wireFormOverride(ctx)
       if (!strict) publishedForm(ctx)
+      else strictForm(ctx)
     },
   }) as Json
 

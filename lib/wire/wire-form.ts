@@ -91,3 +91,33 @@ export const openList = <S extends z.core.$ZodType>(schema: S): S => mark(schema
  * the pattern.
  */
 export const ownFormat = <S extends z.core.$ZodType>(schema: S): S => mark(schema, { ownFormat: true })
+
+/**
+ * Rules between the fields of an answer's object that this service's answers always keep and a schema of
+ * each field alone cannot say (a decline carries its reason, and nothing else does; a card payment its
+ * masked number, and no other): JSON Schema conditions (`if`/`then`/`else`) that the strict variant adds
+ * to the object's schema (its `allOf`), so that the HTTP tests hold every answer to them. The published
+ * document leaves them out, as it describes what any implementation of the protocol may send.
+ */
+export const exactRules = z.registry<{ rules: JsonSchema[] }>()
+
+/** `schema` with `rules` in the strict variant (exactRules) */
+export function alwaysKeeps<S extends z.core.$ZodType>(schema: S, ...rules: JsonSchema[]): S {
+  exactRules.add(schema, { rules: [...(exactRules.get(schema)?.rules ?? []), ...rules] })
+  return schema
+}
+
+/** a rule: when the object's `field` is `value`, `then`; otherwise `otherwise` (`value` may be a condition of its own) */
+export const whenField = (field: string, value: string | JsonSchema, then: JsonSchema | undefined, otherwise: JsonSchema): JsonSchema => ({
+  // the type said again, so that the rule reads alone (strict JSON Schema tools want it beside `properties`)
+  type: 'object',
+  if: { properties: { [field]: typeof value === 'string' ? { const: value } : value } },
+  ...(then ? { then } : {}),
+  else: otherwise,
+})
+
+/** the object's fields present (each named in `properties` too, as strict JSON Schema tools want beside `required`) */
+export const present = (...fields: string[]): JsonSchema => ({ properties: Object.fromEntries(fields.map((f) => [f, true])), required: fields })
+
+/** the object's fields absent */
+export const absent = (...fields: string[]): JsonSchema => ({ properties: Object.fromEntries(fields.map((f) => [f, false])) })
