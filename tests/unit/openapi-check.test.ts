@@ -16,6 +16,23 @@ const TRACE = '0123456789abcdef'
 const error = (errorCode: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ serviceName: 'payin-core', errorCode, description: 'd', userMessage: 'u', dateTime: '2026-11-22T10:15:30.123+00:00', traceId: TRACE, ...extra })
 
+/** a payment as this service answers it */
+const PAYMENT_TIME = '2026-11-22T10:15:30.123+00:00'
+const PAYMENT = {
+  paymentId: 'p',
+  billId: 'b',
+  createdDateTime: PAYMENT_TIME,
+  amount: { value: '1.00', currency: 'RUB' },
+  capturedAmount: { value: '1.00', currency: 'RUB' },
+  refundedAmount: { value: '0.00', currency: 'RUB' },
+  paymentMethod: { type: 'CARD', maskedPan: '411111******1111' },
+  status: { value: 'COMPLETED', changedDateTime: PAYMENT_TIME },
+  flags: ['SALE'],
+}
+
+/** a JSON 200 of `method path` with `body` */
+const okAnswer = (path: string, body: unknown, method = 'GET'): Answer => ({ method, path, status: 200, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE }, text: JSON.stringify(body) })
+
 // path → [status, content type, body, headers]
 const ANSWERS: Record<string, [number, string, string, Record<string, string>?]> = {
   '/api/health': [200, 'application/json', '{"status":"ok"}'],
@@ -171,18 +188,8 @@ test("production's answers (observed) validate against the published document; t
 })
 
 test('the strict variant refuses an extra field, a missing one, another value or date-time form; the published document reads them', () => {
-  const payment = {
-    paymentId: 'p',
-    billId: 'b',
-    createdDateTime: '2026-11-22T10:15:30.123+00:00',
-    amount: { value: '1.00', currency: 'RUB' },
-    capturedAmount: { value: '1.00', currency: 'RUB' },
-    refundedAmount: { value: '0.00', currency: 'RUB' },
-    paymentMethod: { type: 'CARD', maskedPan: '411111******1111' },
-    status: { value: 'COMPLETED', changedDateTime: '2026-11-22T10:15:30.123+00:00' },
-    flags: ['SALE'],
-  }
-  const answer = (body: object): Answer => ({ method: 'GET', path: '/api/sites/s/payments/p', status: 200, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE }, text: JSON.stringify(body) })
+  const payment = PAYMENT
+  const answer = (body: object) => okAnswer('/api/sites/s/payments/p', body)
   const { problemOf } = documentChecker()
   const published = answerChecker(JSON.parse(fs.readFileSync('openapi.json', 'utf8')))
   assert.equal(problemOf(answer(payment)), null)
@@ -249,20 +256,8 @@ test("production-shaped values the published document reads and the strict varia
     assert.match(strict.webhookProblemOf(JSON.stringify(body), headers) ?? '', /does not describe/, `${what}: the strict variant refuses it`)
   }
   // the API's answer: a token issued in production's form
-  const payment = {
-    paymentId: 'p',
-    billId: 'b',
-    createdDateTime: '2026-11-22T10:15:30.123+00:00',
-    amount: { value: '1.00', currency: 'RUB' },
-    capturedAmount: { value: '1.00', currency: 'RUB' },
-    refundedAmount: { value: '0.00', currency: 'RUB' },
-    paymentMethod: { type: 'CARD', maskedPan: '411111******1111' },
-    status: { value: 'COMPLETED', changedDateTime: '2026-11-22T10:15:30.123+00:00' },
-    customer: { account: 'acc-1' },
-    flags: ['SALE', 'BIND_PAYMENT_TOKEN', 'TEST'],
-    createdToken: { token: '3f0c9a7e-token', name: '411111******1111' },
-  }
-  const answer: Answer = { method: 'GET', path: '/api/sites/s/payments/p', status: 200, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE }, text: JSON.stringify(payment) }
+  const payment = { ...PAYMENT, customer: { account: 'acc-1' }, flags: ['SALE', 'BIND_PAYMENT_TOKEN', 'TEST'], createdToken: { token: '3f0c9a7e-token', name: '411111******1111' } }
+  const answer = okAnswer('/api/sites/s/payments/p', payment)
   assert.equal(published.problemOf(answer), null)
   assert.match(strict.problemOf(answer) ?? '', /\/createdToken\/token must match pattern/)
 })
@@ -270,20 +265,10 @@ test("production-shaped values the published document reads and the strict varia
 test('the strict variant holds an answer to the rules between its fields, and every check to the ids of its path: each drift refused', () => {
   const { problemOf, webhookProblemOf } = documentChecker()
   const published = answerChecker(JSON.parse(fs.readFileSync('openapi.json', 'utf8')))
-  const T = '2026-11-22T10:15:30.123+00:00'
-  const money = { value: '1.00', currency: 'RUB' }
-  const payment = {
-    paymentId: 'p',
-    billId: 'b',
-    createdDateTime: T,
-    amount: money,
-    capturedAmount: money,
-    refundedAmount: { value: '0.00', currency: 'RUB' },
-    paymentMethod: { type: 'CARD', maskedPan: '411111******1111' },
-    status: { value: 'COMPLETED', changedDateTime: T },
-    flags: ['SALE'],
-  }
-  const ok = (path: string, body: unknown, method = 'GET'): Answer => ({ method, path, status: 200, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE }, text: JSON.stringify(body) })
+  const T = PAYMENT_TIME
+  const money = PAYMENT.amount
+  const payment = PAYMENT
+  const ok = okAnswer
   const paymentAnswer = (body: object) => ok('/api/sites/s/payments/p', body)
   const waiting = { ...payment, capturedAmount: { value: '0.00', currency: 'RUB' }, status: { value: 'WAITING', changedDateTime: T } }
   // as this service answers them
