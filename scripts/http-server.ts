@@ -45,7 +45,7 @@ function measure(req: http.IncomingMessage, res: http.ServerResponse, started: n
 }
 
 async function main() {
-  // a setting that is wrong (METRICS_TOKEN too short, an unknown SERVICE_TIME_ZONE): one line, no start
+  // a setting that is wrong (METRICS_TOKEN too short or not a bearer token, an unknown SERVICE_TIME_ZONE): one line, no start
   try {
     settings()
   } catch (e) {

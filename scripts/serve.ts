@@ -13,7 +13,7 @@ const dev = process.argv.includes('--dev')
 
 async function main() {
   const metrics = metricsToken()
-  // a setting that is wrong (METRICS_TOKEN too short, an unknown SERVICE_TIME_ZONE): one line, no start
+  // a setting that is wrong (METRICS_TOKEN too short or not a bearer token, an unknown SERVICE_TIME_ZONE): one line, no start
   try {
     settings()
   } catch (e) {

@@ -55,12 +55,23 @@ export const PROBE_TIMEOUT_MS = 2000
 /** who reads on a probe connection: each has its own, so that a slow scrape never holds up readiness */
 export type Probe = 'readiness' | 'metrics'
 
+/** a probe's connection: its connection attempt (not a wait for the pool's one connection) bounded by PROBE_TIMEOUT_MS */
+class ProbeClient extends pg.Client {
+  constructor(config: pg.ClientConfig = {}) {
+    super({ ...config, connectionTimeoutMillis: PROBE_TIMEOUT_MS })
+  }
+}
+
 /**
  * A probe's own connection (readiness; the metrics' reads of the database): one each, opened when needed
  * and closed after 10 s idle, so that a probe answers within PROBE_TIMEOUT_MS even when the request pool
  * is exhausted or the other probe's statement is slow, and concurrent probes of one kind never take more
- * than that one connection. Only standard startup parameters are sent (user, database, application_name):
- * a pooler such as PgBouncer refuses others, so the statement timeout is set per statement (probeQuery).
+ * than that one connection. Each kind runs one probe at a time (its callers share the one under way:
+ * singleFlight), so a probe seldom waits for the connection; when it does, that wait is not a timeout of
+ * its own (the pool's connectionTimeoutMillis would also bound it, and a busy connection would read as an
+ * unreachable database): the probe ahead ends within its own timeouts. Only standard startup parameters
+ * are sent (user, database, application_name): a pooler such as PgBouncer refuses others, so the statement
+ * timeout is set per statement (probeQuery).
  */
 function probePool(probe: Probe): pg.Pool {
   const pools = (holder.payinProbePools ??= {})
@@ -72,7 +83,7 @@ function probePool(probe: Probe): pg.Pool {
       connectionString,
       max: 1,
       idleTimeoutMillis: 10_000,
-      connectionTimeoutMillis: PROBE_TIMEOUT_MS,
+      Client: ProbeClient,
       // on this side, for a database that stops answering altogether (the connection is then dropped)
       query_timeout: PROBE_TIMEOUT_MS + 500,
       application_name: `payin-${process.pid}-${probe}`,

@@ -20,7 +20,7 @@ import { customerAnswerSchema } from '../payments/payment-wire'
 import { issuesToken, paymentTokenOf } from '../payments/payment-tokens'
 import { fingerprint } from '../security/keyed-hash'
 import { formatLocalMidnight, notificationTime, notificationTimeSchema } from '../time/wire-time'
-import { openValues } from '../wire/wire-form'
+import { absent, alwaysKeeps, openList, openValues, ownFormat, present, whenField } from '../wire/wire-form'
 
 export type NotificationType = 'PAYMENT' | 'CAPTURE' | 'REFUND'
 
@@ -53,15 +53,21 @@ const notificationAmountSchema = z
   })
   .meta({ id: 'NotificationAmount' })
 
-const notificationStatusSchema = <D extends string>(declined: D) =>
-  z.strictObject({
-    value: z.enum(['SUCCESS', declined]),
-    changedDateTime: notificationTimeSchema,
-    reasonCode: openValues(z.enum(DECLINE_REASONS)).optional().meta({ description: "a decline's reason: the API's status.reason" }),
-    reasonMessage: z.string().optional().meta({ description: "a decline's reason in words for people" }),
-  })
-const paymentStatusSchema = notificationStatusSchema('DECLINED').meta({ id: 'PaymentNotificationStatus' })
-const operationStatusSchema = notificationStatusSchema('DECLINE').meta({ id: 'OperationNotificationStatus', description: "a capture's or a refund's" })
+const notificationStatusSchema = <D extends string>(declined: D, meta: { id: string; description?: string }) =>
+  alwaysKeeps(
+    z
+      .strictObject({
+        value: z.enum(['SUCCESS', declined]),
+        changedDateTime: notificationTimeSchema,
+        reasonCode: openValues(z.enum(DECLINE_REASONS)).optional().meta({ description: "a decline's reason: the API's status.reason" }),
+        reasonMessage: z.string().optional().meta({ description: "a decline's reason in words for people" }),
+      })
+      .meta(meta),
+    // the contract: reason fields on declines
+    whenField('value', declined, present('reasonCode', 'reasonMessage'), absent('reasonCode', 'reasonMessage')),
+  )
+const paymentStatusSchema = notificationStatusSchema('DECLINED', { id: 'PaymentNotificationStatus' })
+const operationStatusSchema = notificationStatusSchema('DECLINE', { id: 'OperationNotificationStatus', description: "a capture's or a refund's" })
 
 const cardInfoSchema = z
   .strictObject({ issuingCountry: z.string(), issuingBank: z.string(), paymentSystem: z.string(), fundingSource: z.string(), paymentSystemProduct: z.string() })
@@ -74,8 +80,8 @@ const aboutPaymentShape = {
     .strictObject({
       type: openValues(z.enum(['CARD', 'TOKEN', 'MOBILE'])),
       maskedPan: z.string().nullable().meta({ description: 'card, token and recurrent payments' }),
-      rrn: z.string().regex(/^\d{12}$/).nullable().meta({ description: "an approved card payment's retrieval reference number (sandbox value)" }),
-      authCode: z.string().regex(/^\d{6}$/).nullable().meta({ description: "an approved card payment's authorisation code (sandbox value)" }),
+      rrn: ownFormat(z.string().regex(/^\d{12}$/)).nullable().meta({ description: "an approved card payment's retrieval reference number (sandbox value)" }),
+      authCode: ownFormat(z.string().regex(/^\d{6}$/)).nullable().meta({ description: "an approved card payment's authorisation code (sandbox value)" }),
     })
     .meta({ id: 'NotificationPaymentMethod' }),
   paymentCardInfo: cardInfoSchema.optional().meta({ description: 'cards (also of token and recurrent payments)' }),
@@ -92,9 +98,9 @@ export const paymentNotificationSchema = z
       amount: notificationAmountSchema,
       status: paymentStatusSchema,
       ...aboutPaymentShape,
-      flags: z.tuple([z.enum(['SALE', 'AUTH'])]).meta({ description: 'SALE: one-step (also mobile); AUTH: two-step' }),
+      flags: openList(z.tuple([z.enum(['SALE', 'AUTH'])])).meta({ description: 'SALE: one-step (also mobile); AUTH: two-step' }),
       tokenData: z
-        .strictObject({ paymentToken: z.string().regex(/^pt_/), expiredDate: notificationTimeSchema.nullable().meta({ description: 'the token lasts through its card\'s expiry month' }) })
+        .strictObject({ paymentToken: ownFormat(z.string().regex(/^pt_/)), expiredDate: notificationTimeSchema.nullable().meta({ description: 'the token lasts through its card\'s expiry month' }) })
         .optional()
         .meta({ description: 'the token the payment issued (BIND_PAYMENT_TOKEN)' }),
     }),
@@ -113,7 +119,7 @@ export const captureNotificationSchema = z
       amount: notificationAmountSchema,
       status: operationStatusSchema,
       ...aboutPaymentShape,
-      flags: z.array(z.string()).max(0).meta({ description: 'always empty' }),
+      flags: openList(z.array(z.string()).max(0)).meta({ description: 'always empty from this service' }),
     }),
     type: z.literal('CAPTURE'),
     version: z.literal('1'),

@@ -19,6 +19,7 @@ import { settings } from '../config'
 import { poolStats, probeQuery } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
 import { dueOnSiteClock } from '../sandbox/site-clock'
+import { singleFlight } from '../single-flight'
 
 interface DatabaseStats {
   /** per table (payment, capture, refund, notification): count by status (a notification's state) */
@@ -68,19 +69,11 @@ async function readStats(): Promise<DatabaseStats> {
 }
 
 /** one read at a time: the scrape's gauges (and concurrent scrapes) share it */
-let reading: Promise<{ stats: DatabaseStats | null; seconds: number }> | undefined
-function currentStats(): Promise<{ stats: DatabaseStats | null; seconds: number }> {
-  if (!reading) {
-    const started = performance.now()
-    const done = (stats: DatabaseStats | null) => ({ stats, seconds: (performance.now() - started) / 1000 })
-    reading = readStats()
-      .then(done, () => done(null))
-      .finally(() => {
-        reading = undefined
-      })
-  }
-  return reading
-}
+const currentStats = singleFlight((): Promise<{ stats: DatabaseStats | null; seconds: number }> => {
+  const started = performance.now()
+  const done = (stats: DatabaseStats | null) => ({ stats, seconds: (performance.now() - started) / 1000 })
+  return readStats().then(done, () => done(null))
+})
 
 /**
  * A gauge whose samples come from the scrape's database read; none at all when it failed. (prom-client's

@@ -6,9 +6,10 @@
 // rolling deploy), or any instance's brief check at its start, takes no instance of this version out.
 // Liveness (GET /api/health) stays the simpler check.
 // One round trip on readiness's own probe connection (never the metrics'): the lock is looked up in
-// pg_locks, never taken.
+// pg_locks, never taken. Concurrent checks share one round trip (databaseReadiness).
 import { probeQuery } from '../db/client'
 import { MIGRATION_LOCK_KEY, migrationNames } from '../db/migrations'
+import { singleFlight } from '../single-flight'
 import { isDraining } from './draining'
 
 export type Readiness = { ready: true } | { ready: false; reason: string }
@@ -40,6 +41,15 @@ async function migrationState(): Promise<{ migrating: boolean; applied: Set<stri
 
 export async function readiness(): Promise<Readiness> {
   if (isDraining()) return { ready: false, reason: 'Shutting down: this instance finishes the requests under way and takes no more' }
+  return databaseReadiness()
+}
+
+/**
+ * The database's part, one check at a time: concurrent readiness requests (a burst of probes, several
+ * load balancers) share the check under way, so that none waits behind the others for the probe's one
+ * connection. A check that starts answers within the probe's timeout; one joined answers sooner.
+ */
+const databaseReadiness = singleFlight(async (): Promise<Readiness> => {
   try {
     expected ??= migrationNames()
   } catch (e) {
@@ -55,4 +65,4 @@ export async function readiness(): Promise<Readiness> {
   if (!missing.length) return { ready: true }
   const count = `${missing.length} of this version's ${expected.length} not applied`
   return { ready: false, reason: state.migrating ? `Database migrations running: ${count} yet` : `Database migrations pending: ${count}` }
-}
+})

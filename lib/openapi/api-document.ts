@@ -6,7 +6,8 @@
 // current), rendered at /docs. Pure and deterministic: no settings, no clock.
 // Two variants: the published one (all of the above) describes answers openly, as any implementation
 // of the protocol may send them (no closed objects, fields production leaves out not required, open
-// enumerations, any RFC 3339 date-time: wire-form.ts's answerLeeway); the strict one (`strict: true`)
+// enumerations and lists, no pattern of this service's own forms, any RFC 3339 date-time: wire-form.ts's
+// answerLeeway); the strict one (`strict: true`)
 // describes exactly what this service sends, and the HTTP tests hold every answer to it
 // (tests/support/openapi-check.ts).
 import { sandboxClockAdvanceRoute, sandboxClockRoute, sandboxResetRoute } from '../sandbox/sandbox-endpoints'
@@ -20,7 +21,7 @@ import { apiRoute, endpoint, Reply, type AnyEndpoint, type ApiRoute, type Exampl
 import { captureNotificationSchema, paymentNotificationSchema, refundNotificationSchema } from '../notifications/notification-body'
 import { notificationsRoute, resendRoute } from '../notifications/notification-endpoints'
 import { captureRoute, completeRoute, paymentRoute, refundListRoute, refundRoute } from '../payments/payment-endpoints'
-import { answerLeeway, referencedSchemas, wireForms, type AnswerLeeway, type JsonSchema } from '../wire/wire-form'
+import { answerLeeway, exactRules, referencedSchemas, wireForms, type AnswerLeeway, type JsonSchema } from '../wire/wire-form'
 
 type Json = Record<string, unknown>
 
@@ -122,6 +123,15 @@ function leewayOf(schema: z.core.$ZodType): AnswerLeeway | undefined {
   return inner ? leewayOf(inner) : undefined
 }
 
+/** the values a converted schema lists (its enum, const or examples), if any */
+function knownValues(schema: unknown): unknown[] {
+  if (!schema || typeof schema !== 'object') return []
+  const json = schema as Json
+  if (Array.isArray(json.enum)) return json.enum
+  if ('const' in json) return [json.const]
+  return Array.isArray(json.examples) ? json.examples : []
+}
+
 /** the published document's form of an answer's schema (see AnswerLeeway); requests are left as they are (none is closed) */
 function publishedForm(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
   const json = ctx.jsonSchema as Json
@@ -134,6 +144,12 @@ function publishedForm(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema
     json.type = 'string'
     json.examples = values
   }
+  if (leeway?.openList) {
+    const known = [json.items, ...((json.prefixItems as unknown[] | undefined) ?? [])].flatMap(knownValues)
+    for (const key of ['prefixItems', 'minItems', 'maxItems']) delete json[key]
+    json.items = { type: 'string', ...(known.length ? { examples: [...new Set(known)] } : {}) }
+  }
+  if (leeway?.ownFormat) delete json.pattern
   if (leeway?.dateTime && typeof json.pattern === 'string') {
     delete json.pattern
     // the format on the component alone: a copy of it (mayBeAbsent's) ends as a $ref to it, beside what it says besides
@@ -146,6 +162,12 @@ function publishedForm(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema
   }
 }
 
+/** the strict variant's form of an answer's schema: with the rules between its fields it always keeps (exactRules) */
+function strictForm(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
+  const rules = exactRules.get(ctx.zodSchema)?.rules
+  if (rules) (ctx.jsonSchema as Json).allOf = structuredClone(rules)
+}
+
 /** the JSON Schema of a zod schema: as the wire carries a request (wireForms), in the variant's form for answers */
 const toJson = (schema: z.core.$ZodType, strict: boolean) =>
   z.toJSONSchema(schema, {
@@ -154,6 +176,7 @@ const toJson = (schema: z.core.$ZodType, strict: boolean) =>
     override: (ctx) => {
       wireFormOverride(ctx)
       if (!strict) publishedForm(ctx)
+      else strictForm(ctx)
     },
   }) as Json
 

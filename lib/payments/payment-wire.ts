@@ -8,19 +8,23 @@ import type { Capture, Payment, Refund } from '../generated/prisma/client'
 import { wireAmount, wireAmountSchema } from '../money/money'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import { FLAGS, idSchema } from '../wire/common-schemas'
-import { openValues } from '../wire/wire-form'
+import { absent, alwaysKeeps, openValues, ownFormat, present, whenField } from '../wire/wire-form'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 
 export const PAYMENT_STATUSES = ['WAITING', 'DECLINED', 'COMPLETED'] as const
 type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 
-export const statusSchema = z
-  .strictObject({
-    value: z.enum(PAYMENT_STATUSES).meta({ description: 'WAITING: awaiting the payer or the operator; COMPLETED: done (a payment without SALE: authorised); DECLINED: final, see reason' }),
-    changedDateTime: paymentTimeSchema,
-    reason: openValues(z.enum(DECLINE_REASONS)).optional().meta({ description: 'why it was declined (a business decline is a resource, answered 200)' }),
-  })
-  .meta({ id: 'Status' })
+export const statusSchema = alwaysKeeps(
+  z
+    .strictObject({
+      value: z.enum(PAYMENT_STATUSES).meta({ description: 'WAITING: awaiting the payer or the operator; COMPLETED: done (a payment without SALE: authorised); DECLINED: final, see reason' }),
+      changedDateTime: paymentTimeSchema,
+      reason: openValues(z.enum(DECLINE_REASONS)).optional().meta({ description: 'DECLINED only: why it was declined (a business decline is a resource, answered 200)' }),
+    })
+    .meta({ id: 'Status' }),
+  // the contract: a decline carries its reason
+  whenField('value', 'DECLINED', present('reason'), absent('reason')),
+)
 
 /** a payment's customer as the request gave it */
 export const customerAnswerSchema = z
@@ -29,12 +33,15 @@ export const customerAnswerSchema = z
 
 const maskedPanSchema = z.string().regex(/^\d{6}\*+\d{4}$/).meta({ description: 'the first six and last four digits', examples: ['411111******1111'] })
 
-export const paymentMethodAnswerSchema = z
-  .strictObject({
-    type: openValues(z.enum(['CARD', 'TOKEN', 'MOBILE'])).meta({ description: "a RECURRENT charge answers CARD (with the series' card); production's bill payments may also answer WALLET" }),
-    maskedPan: maskedPanSchema.optional().meta({ description: 'CARD only' }),
-  })
-  .meta({ id: 'PaymentMethod' })
+export const paymentMethodAnswerSchema = alwaysKeeps(
+  z
+    .strictObject({
+      type: openValues(z.enum(['CARD', 'TOKEN', 'MOBILE'])).meta({ description: "a RECURRENT charge answers CARD (with the series' card); production's bill payments may also answer WALLET" }),
+      maskedPan: maskedPanSchema.optional().meta({ description: 'CARD only' }),
+    })
+    .meta({ id: 'PaymentMethod' }),
+  whenField('type', 'CARD', present('maskedPan'), absent('maskedPan')),
+)
 
 export const requirementsSchema = z
   .strictObject({
@@ -63,7 +70,7 @@ export const paymentSchema = z
     flags: z.array(openValues(z.enum(FLAGS))).meta({ description: "the request's flags (production's may add others, e.g. TEST)" }),
     createdToken: z
       .strictObject({
-        token: z.string().regex(/^pt_/).meta({ description: 'pay with it as paymentMethod {type: TOKEN, paymentToken} and the same customer.account' }),
+        token: ownFormat(z.string().regex(/^pt_/)).meta({ description: 'pay with it as paymentMethod {type: TOKEN, paymentToken} and the same customer.account' }),
         name: z.string().meta({ description: 'the masked card number' }),
       })
       .optional()
@@ -71,6 +78,7 @@ export const paymentSchema = z
     requirements: requirementsSchema.optional().meta({ description: 'WAITING only' }),
   })
   .meta({ id: 'Payment', description: 'the payment as it is now' })
+alwaysKeeps(paymentSchema, whenField('status', { type: 'object', properties: { value: { const: 'WAITING' } } }, undefined, absent('requirements')))
 export type PaymentAnswer = z.input<typeof paymentSchema>
 
 export const captureSchema = z

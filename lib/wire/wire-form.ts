@@ -46,6 +46,10 @@ export interface AnswerLeeway {
   dateTime?: true
   /** a field this service always sends and production may leave out: required in the strict variant only */
   mayBeAbsent?: true
+  /** a list of strings whose length and values may differ: published as an array of strings, the known values as its items' examples */
+  openList?: true
+  /** a string in a form of this service's own (its token ids, its sandbox reference numbers): published without its pattern */
+  ownFormat?: true
 }
 
 export const answerLeeway = z.registry<AnswerLeeway>()
@@ -73,3 +77,47 @@ export const publishedAsDateTime = <S extends z.core.$ZodType>(schema: S): S => 
  * strict variant only.
  */
 export const mayBeAbsent = <S extends z.core.$ZodType>(schema: S): S => mark((schema as unknown as { clone(): S }).clone(), { mayBeAbsent: true })
+
+/**
+ * A list of an answer whose length and values are ours (a notification's flags: exactly one of SALE and
+ * AUTH; a capture's: none), where production sends others (TEST beside them): published as an array of
+ * strings with the known values as its items' examples, no fixed positions or length.
+ */
+export const openList = <S extends z.core.$ZodType>(schema: S): S => mark(schema, { openList: true })
+
+/**
+ * A string of an answer in a form of this service's own (its payment tokens' `pt_` prefix, its sandbox
+ * rrn and authCode digits), which production's values do not follow (its rrn `123`): published without
+ * the pattern.
+ */
+export const ownFormat = <S extends z.core.$ZodType>(schema: S): S => mark(schema, { ownFormat: true })
+
+/**
+ * Rules between the fields of an answer's object that this service's answers always keep and a schema of
+ * each field alone cannot say (a decline carries its reason, and nothing else does; a card payment its
+ * masked number, and no other): JSON Schema conditions (`if`/`then`/`else`) that the strict variant adds
+ * to the object's schema (its `allOf`), so that the HTTP tests hold every answer to them. The published
+ * document leaves them out, as it describes what any implementation of the protocol may send.
+ */
+export const exactRules = z.registry<{ rules: JsonSchema[] }>()
+
+/** `schema` with `rules` in the strict variant (exactRules) */
+export function alwaysKeeps<S extends z.core.$ZodType>(schema: S, ...rules: JsonSchema[]): S {
+  exactRules.add(schema, { rules: [...(exactRules.get(schema)?.rules ?? []), ...rules] })
+  return schema
+}
+
+/** a rule: when the object's `field` is `value`, `then`; otherwise `otherwise` (`value` may be a condition of its own) */
+export const whenField = (field: string, value: string | JsonSchema, then: JsonSchema | undefined, otherwise: JsonSchema): JsonSchema => ({
+  // the type said again, so that the rule reads alone (strict JSON Schema tools want it beside `properties`)
+  type: 'object',
+  if: { properties: { [field]: typeof value === 'string' ? { const: value } : value } },
+  ...(then ? { then } : {}),
+  else: otherwise,
+})
+
+/** the object's fields present (each named in `properties` too, as strict JSON Schema tools want beside `required`) */
+export const present = (...fields: string[]): JsonSchema => ({ properties: Object.fromEntries(fields.map((f) => [f, true])), required: fields })
+
+/** the object's fields absent */
+export const absent = (...fields: string[]): JsonSchema => ({ properties: Object.fromEntries(fields.map((f) => [f, false])) })

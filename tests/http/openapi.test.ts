@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import { test } from 'node:test'
 import { BASE_URL, assertErrorShape, request } from '../support/api.ts'
+import { linkedStylesheets, pageAddresses } from '../support/page-addresses.ts'
 
 const committed = JSON.parse(fs.readFileSync('openapi.json', 'utf8'))
 
@@ -47,11 +48,15 @@ test('/docs: every operation with its method, path, error codes and curl command
   for (const webhook of ['paymentNotification', 'captureNotification', 'refundNotification']) assert.ok(html.includes(`id="webhook-${webhook}"`), webhook)
   for (const schema of Object.keys(committed.components.schemas)) assert.ok(html.includes(`id="schema-${schema}"`), schema)
   assert.ok(text.includes(`export BASE=${BASE_URL}/api`), 'the curl variables name this service')
-  // nothing from elsewhere: every address the page loads or links is the service's own
-  const addresses = [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1])
+  // nothing from elsewhere: every address the page loads or links is the service's own (a path of its
+  // origin, not //host/…, or a fragment), and so is every url() and @import of its CSS, linked stylesheets included
+  const stylesheets: string[] = []
+  for (const href of linkedStylesheets(html)) {
+    const sheet = await fetch(new URL(href, `${BASE_URL}/docs`))
+    assert.equal(sheet.status, 200, href)
+    stylesheets.push(await sheet.text())
+  }
+  const { addresses, offSite } = pageAddresses(html, stylesheets)
   assert.ok(addresses.length > 50)
-  assert.deepEqual(
-    addresses.filter((a) => !a.startsWith('/') && !a.startsWith('#')),
-    [],
-  )
+  assert.deepEqual(offSite, [])
 })

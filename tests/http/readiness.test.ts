@@ -88,6 +88,18 @@ test("the suite's server is ready; liveness answers as before", async () => {
   assert.deepEqual(health.body, { status: 'ok' })
 })
 
+test('a burst of concurrent readiness checks on a healthy instance: every one ready (none queued into "Database unreachable")', async () => {
+  const answers = await Promise.all(Array.from({ length: 500 }, () => request('GET', '/api/ready')))
+  assertAllReady(answers, 'the burst')
+})
+
+/** every answer 200 {"status":"ready"}; else how many were not, and the first one's description */
+function assertAllReady(answers: Answer[], what: string): void {
+  const notReady = answers.filter((a) => a.status !== 200)
+  assert.equal(notReady.length, 0, `${what}: ${notReady.length} of ${answers.length} concurrent readiness checks answered ${notReady[0]?.status} ${notReady[0]?.body?.description}`)
+  for (const a of answers) assertReady(a)
+}
+
 /** the instance on this file's database, started once */
 let ownInstance: Promise<Instance> | undefined
 function migratingInstance(): Promise<Instance> {
@@ -204,10 +216,11 @@ function fatal(message: string): Buffer {
 
 /**
  * A TCP proxy on loopback to PostgreSQL: cut() closes its port and every connection through it, open()
- * listens again; freeze() holds every byte (a database that stops answering), thaw() lets them through.
+ * listens again; freeze() holds every byte (a database that stops answering), thaw() lets them through;
+ * with `latencyMs`, every chunk is passed on that long after it came (a slow or distant database).
  * Like PgBouncer, it refuses a connection whose startup message carries a parameter it does not know.
  */
-function databaseProxy(listenPort: number, target: URL) {
+function databaseProxy(listenPort: number, target: URL, { latencyMs = 0 } = {}) {
   const sockets = new Set<net.Socket>()
   let server: net.Server | undefined
   let frozen = false
@@ -240,7 +253,12 @@ function databaseProxy(listenPort: number, target: URL) {
             const upstream = net.connect(Number(target.port), target.hostname)
             track(upstream)
             upstream.write(head)
-            downstream.pipe(upstream).pipe(downstream)
+            if (latencyMs) {
+              const later = (from: net.Socket, to: net.Socket) => from.on('data', (chunk) => setTimeout(() => to.destroyed || to.write(chunk), latencyMs))
+              later(downstream, upstream)
+              later(upstream, downstream)
+              downstream.resume()
+            } else downstream.pipe(upstream).pipe(downstream)
             downstream.on('close', () => upstream.destroy())
             upstream.on('close', () => downstream.destroy())
             if (frozen) for (const s of [downstream, upstream]) s.pause()
@@ -304,6 +322,22 @@ test('not ready while the database is unreachable (not answering, its port close
   await until('readiness to come back', async () => (await ready(instance.base)).status === 200)
   assertReady(await ready(instance.base))
   assert.equal((await scrape(instance.base, token)).value('payin_db_stats_up'), 1)
+})
+
+test('concurrent readiness checks on a slow database (each round trip 300 ms, well within the probe\'s 2 s): every one ready, none queued behind the others into "Database unreachable"', async () => {
+  const proxy = databaseProxy(port + 177, new URL(MAIN_URL), { latencyMs: 150 })
+  await proxy.open()
+  cleanups.push(proxy.cut)
+  const instance = await startInstance(port + 172, { DATABASE_URL: proxy.url, SCHEDULER: 'off', NOTIFICATIONS_WORKER: 'off' })
+  instances.push(instance)
+  assertReady(await ready(instance.base))
+  for (let round = 0; round < 2; round++) {
+    const asked = performance.now()
+    const answers = await Promise.all(Array.from({ length: 40 }, () => ready(instance.base)))
+    const waited = performance.now() - asked
+    assertAllReady(answers, `round ${round}`)
+    assert.ok(waited < 2500, `round ${round}: answered after ${Math.round(waited)} ms`)
+  }
 })
 
 /** one request on `agent` (keep-alive, one socket), with whether it reused that socket */

@@ -10,7 +10,7 @@
 //   its status must be one the operation documents, the headers that answer documents must be there
 //   when required (X-Trace-Id; Retry-After on a 429) and as their schemas say, and its body (JSON)
 //   must validate against that answer's schema (the 200's resource, or the Error shape with the codes
-//   of that status); and when it is a 2xx of a PUT or POST to which the test sent a JSON body, that
+//   of that status), and a 2xx's ids must be those of its path (idProblem); and when it is a 2xx of a PUT or POST to which the test sent a JSON body, that
 //   body must validate against the operation's requestBody (so the request side is exercised too);
 // - any other 4xx/5xx under /api or /partner: the JSON Error shape, with its trace id in X-Trace-Id;
 // - any other JSON answer of 4xx/5xx, on any path (the payment page's endpoints, the dashboard's
@@ -51,6 +51,15 @@ export function documentValidator(document: Json) {
 }
 
 const escapePointer = (s: string) => s.replaceAll('~', '~0').replaceAll('/', '~1')
+
+/** a path segment as the service reads it (percent-decoded), or as it is when it cannot be decoded */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
 const unescapePointer = (s: string) => s.replaceAll('~1', '/').replaceAll('~0', '~')
 
 export interface Answer {
@@ -71,6 +80,8 @@ interface Operation {
   operationId: string
   pointer: string
   op: Json
+  /** the path's parameters, by name (`{paymentId}` → the id requested) */
+  parameters: Record<string, string>
 }
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i
@@ -110,7 +121,28 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
     }
     const op = best && document.paths[best.template][method.toLowerCase()]
     if (!best || !op) return null
-    return { template: best.template, method: method.toUpperCase(), operationId: op.operationId, pointer: `/paths/${escapePointer(best.template)}/${method.toLowerCase()}`, op }
+    const parameters: Record<string, string> = {}
+    for (const [i, s] of best.template.split('/').entries()) {
+      const name = /^\{(\w+)\}$/.exec(s)?.[1]
+      if (name) parameters[name] = decoded(segments[i])
+    }
+    return { template: best.template, method: method.toUpperCase(), operationId: op.operationId, pointer: `/paths/${escapePointer(best.template)}/${method.toLowerCase()}`, op, parameters }
+  }
+
+  /**
+   * The contract: the resource in an answer is the one of its path (the payment carries the paymentId of
+   * the path; likewise a bill, capture, refund or notification its id, and each its siteId). Every field of
+   * the answer named like a path parameter (each element's, for a list: the bill's payments carry its
+   * billId) must hold the path's value.
+   */
+  function idProblem(operation: Operation, body: unknown): string | null {
+    for (const [i, item] of (Array.isArray(body) ? body : [body]).entries()) {
+      if (!item || typeof item !== 'object') continue
+      for (const [name, value] of Object.entries(operation.parameters))
+        if (name in item && (item as Json)[name] !== value)
+          return `a body whose ${Array.isArray(body) ? `[${i}].` : ''}${name} ${JSON.stringify((item as Json)[name])} is not the path's ${JSON.stringify(value)}`
+    }
+    return null
   }
 
   /** the object a local $ref points to, and its pointer; the object itself when it is none */
@@ -196,7 +228,7 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
     } catch {
       return `${what} with a body that is not JSON: ${a.text.slice(0, 500)}`
     }
-    const problem = schemaProblem(pointer, body)
+    const problem = schemaProblem(pointer, body) ?? (operation && a.status < 300 ? idProblem(operation, body) : null)
     if (problem) return `${what}, ${problem}${shown}`
     if (a.status >= 400 && traceId !== undefined && body?.traceId !== traceId) return `${what} with X-Trace-Id ${traceId} but traceId ${JSON.stringify(body?.traceId)} in its body`
     return null

@@ -16,6 +16,23 @@ const TRACE = '0123456789abcdef'
 const error = (errorCode: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ serviceName: 'payin-core', errorCode, description: 'd', userMessage: 'u', dateTime: '2026-11-22T10:15:30.123+00:00', traceId: TRACE, ...extra })
 
+/** a payment as this service answers it */
+const PAYMENT_TIME = '2026-11-22T10:15:30.123+00:00'
+const PAYMENT = {
+  paymentId: 'p',
+  billId: 'b',
+  createdDateTime: PAYMENT_TIME,
+  amount: { value: '1.00', currency: 'RUB' },
+  capturedAmount: { value: '1.00', currency: 'RUB' },
+  refundedAmount: { value: '0.00', currency: 'RUB' },
+  paymentMethod: { type: 'CARD', maskedPan: '411111******1111' },
+  status: { value: 'COMPLETED', changedDateTime: PAYMENT_TIME },
+  flags: ['SALE'],
+}
+
+/** a JSON 200 of `method path` with `body` */
+const okAnswer = (path: string, body: unknown, method = 'GET'): Answer => ({ method, path, status: 200, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE }, text: JSON.stringify(body) })
+
 // path → [status, content type, body, headers]
 const ANSWERS: Record<string, [number, string, string, Record<string, string>?]> = {
   '/api/health': [200, 'application/json', '{"status":"ok"}'],
@@ -129,7 +146,7 @@ test('the headers an answer documents: required ones there, each as its schema s
 test("a 2xx of a PUT or POST holds the JSON body the test sent to the operation's requestBody", () => {
   const { problemOf } = documentChecker()
   const capture = { captureId: 'cap-1', createdDateTime: '2026-11-22T10:15:30.123+00:00', amount: { value: '1.00', currency: 'RUB' }, status: { value: 'COMPLETED', changedDateTime: '2026-11-22T10:15:30.123+00:00' } }
-  const answer = (requestBody?: string): Answer => ({ method: 'PUT', path: '/api/sites/s/payments/p/captures/c', status: 200, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE }, text: JSON.stringify(capture), requestBody })
+  const answer = (requestBody?: string): Answer => ({ method: 'PUT', path: '/api/sites/s/payments/p/captures/cap-1', status: 200, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE }, text: JSON.stringify(capture), requestBody })
   assert.equal(problemOf(answer('{"amount":{"value":"1.00","currency":"RUB"}}')), null)
   assert.equal(problemOf(answer()), null)
   assert.match(problemOf(answer('{"amount":{"value":"one","currency":"RUB"}}')) ?? '', /\(capturePayment\) answered 200 to a request the service accepted but the document's requestBody refuses[^]*\/amount\/value/)
@@ -137,18 +154,18 @@ test("a 2xx of a PUT or POST holds the JSON body the test sent to the operation'
   assert.equal(problemOf({ ...answer('{"amount":{"value":"one","currency":"RUB"}}'), status: 400, text: error('validation.error', { cause: { 'amount.value': ['no'] } }) }), null)
 })
 
-/** each file of tests/fixtures/observed-responses (answers of production, copied from the protocol's reference): the operation and status it answers */
+/** each file of tests/fixtures/observed-responses (answers of production, copied from the protocol's reference): the operation (on the path of the ids it carries) and status it answers */
 const OBSERVED: Record<string, [method: string, path: string, status: number]> = {
-  'bills-create.json': ['PUT', '/api/sites/s/bills/b', 200],
+  'bills-create.json': ['PUT', '/api/sites/s/bills/893794793973', 200],
   'bills-create_validation_error.json': ['PUT', '/api/sites/s/bills/b', 400],
-  'bills-payments.json': ['GET', '/api/sites/s/bills/b', 200],
-  'bills-status.json': ['GET', '/api/sites/s/bills/b/details', 200],
-  'captures-create.json': ['PUT', '/api/sites/s/payments/p/captures/c', 200],
+  'bills-payments.json': ['GET', '/api/sites/s/bills/893794793973', 200],
+  'bills-status.json': ['GET', '/api/sites/s/bills/893794793973/details', 200],
+  'captures-create.json': ['PUT', '/api/sites/s/payments/p/captures/capture-id', 200],
   'captures-repeated_capture_attemption_error.json': ['PUT', '/api/sites/s/payments/p/captures/c', 409],
-  'captures-status.json': ['GET', '/api/sites/s/payments/p/captures/c', 200],
+  'captures-status.json': ['GET', '/api/sites/s/payments/p/captures/capture-id', 200],
   'refunds-bad_request_error.json': ['PUT', '/api/sites/s/payments/p/refunds/r', 400],
-  'refunds-create.json': ['PUT', '/api/sites/s/payments/p/refunds/r', 200],
-  'refunds-status.json': ['GET', '/api/sites/s/payments/p/refunds/r', 200],
+  'refunds-create.json': ['PUT', '/api/sites/s/payments/p/refunds/899343443', 200],
+  'refunds-status.json': ['GET', '/api/sites/s/payments/p/refunds/899343443', 200],
   'refunds-statuses.json': ['GET', '/api/sites/s/payments/p/refunds', 200],
 }
 const OBSERVED_DIR = new URL('../fixtures/observed-responses/', import.meta.url)
@@ -171,18 +188,8 @@ test("production's answers (observed) validate against the published document; t
 })
 
 test('the strict variant refuses an extra field, a missing one, another value or date-time form; the published document reads them', () => {
-  const payment = {
-    paymentId: 'p',
-    billId: 'b',
-    createdDateTime: '2026-11-22T10:15:30.123+00:00',
-    amount: { value: '1.00', currency: 'RUB' },
-    capturedAmount: { value: '1.00', currency: 'RUB' },
-    refundedAmount: { value: '0.00', currency: 'RUB' },
-    paymentMethod: { type: 'CARD', maskedPan: '411111******1111' },
-    status: { value: 'COMPLETED', changedDateTime: '2026-11-22T10:15:30.123+00:00' },
-    flags: ['SALE'],
-  }
-  const answer = (body: object): Answer => ({ method: 'GET', path: '/api/sites/s/payments/p', status: 200, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE }, text: JSON.stringify(body) })
+  const payment = PAYMENT
+  const answer = (body: object) => okAnswer('/api/sites/s/payments/p', body)
   const { problemOf } = documentChecker()
   const published = answerChecker(JSON.parse(fs.readFileSync('openapi.json', 'utf8')))
   assert.equal(problemOf(answer(payment)), null)
@@ -220,4 +227,112 @@ test("a notification is checked against the document's webhooks: its body and si
   assert.match(webhookProblemOf(body({ ...payment, extra: 1 }), headers) ?? '', /must NOT have additional properties/)
   assert.match(webhookProblemOf(body(payment), { signature: 'A1' }) ?? '', /Signature: A1[^]*no Payin-Signature header/)
   assert.match(webhookProblemOf(JSON.stringify({ type: 'SOMETHING' }), headers) ?? '', /a type the document does not describe/)
+})
+
+test("production-shaped values the published document reads and the strict variant refuses: flags beside ours (TEST), production's rrn, a token not of our pt_ form", () => {
+  const published = answerChecker(JSON.parse(fs.readFileSync('openapi.json', 'utf8')))
+  const strict = answerChecker(buildApiDocument({ strict: true }))
+  const headers = { signature: 'a'.repeat(64), 'payin-signature': `t=1790000000,v1=${'b'.repeat(64)}` }
+  const T = '2023-03-22T18:38:24+03:00'
+  // as production's answers carry them (bills-status.json: rrn "123", flags ["TEST"])
+  const paymentMethod = { type: 'CARD', maskedPan: '453265******8362', rrn: '123', authCode: '18121' }
+  const about = { billId: 'b-1', paymentMethod, customer: {}, customFields: {} }
+  const amount = { value: 3, currency: 'RUB' }
+  const notifications: [string, object][] = [
+    [
+      'payment',
+      {
+        payment: { type: 'PAYMENT', paymentId: 'p-1', createdDateTime: T, amount, status: { value: 'SUCCESS', changedDateTime: T }, ...about, flags: ['SALE', 'TEST'], tokenData: { paymentToken: 'a1b2c3d4-token', expiredDate: T } },
+        type: 'PAYMENT',
+        version: '1',
+      },
+    ],
+    ['payment without flags of ours', { payment: { type: 'PAYMENT', paymentId: 'p-1', createdDateTime: T, amount, status: { value: 'SUCCESS', changedDateTime: T }, ...about, flags: [] }, type: 'PAYMENT', version: '1' }],
+    ['capture', { capture: { type: 'CAPTURE', captureId: 'c-1', paymentId: 'p-1', createdDateTime: T, amount, status: { value: 'SUCCESS', changedDateTime: T }, ...about, flags: ['TEST'] }, type: 'CAPTURE', version: '1' }],
+    ['refund', { refund: { type: 'REFUND', refundId: 'r-1', paymentId: 'p-1', createdDateTime: T, amount, status: { value: 'SUCCESS', changedDateTime: T }, ...about, flags: ['TEST'] }, type: 'REFUND', version: '1' }],
+  ]
+  for (const [what, body] of notifications) {
+    assert.equal(published.webhookProblemOf(JSON.stringify(body), headers), null, `${what}: the published webhook reads it`)
+    assert.match(strict.webhookProblemOf(JSON.stringify(body), headers) ?? '', /does not describe/, `${what}: the strict variant refuses it`)
+  }
+  // the API's answer: a token issued in production's form
+  const payment = { ...PAYMENT, customer: { account: 'acc-1' }, flags: ['SALE', 'BIND_PAYMENT_TOKEN', 'TEST'], createdToken: { token: '3f0c9a7e-token', name: '411111******1111' } }
+  const answer = okAnswer('/api/sites/s/payments/p', payment)
+  assert.equal(published.problemOf(answer), null)
+  assert.match(strict.problemOf(answer) ?? '', /\/createdToken\/token must match pattern/)
+})
+
+test('the strict variant holds an answer to the rules between its fields, and every check to the ids of its path: each drift refused', () => {
+  const { problemOf, webhookProblemOf } = documentChecker()
+  const published = answerChecker(JSON.parse(fs.readFileSync('openapi.json', 'utf8')))
+  const T = PAYMENT_TIME
+  const money = PAYMENT.amount
+  const payment = PAYMENT
+  const ok = okAnswer
+  const paymentAnswer = (body: object) => ok('/api/sites/s/payments/p', body)
+  const waiting = { ...payment, capturedAmount: { value: '0.00', currency: 'RUB' }, status: { value: 'WAITING', changedDateTime: T } }
+  // as this service answers them
+  for (const body of [
+    payment,
+    { ...payment, status: { value: 'DECLINED', changedDateTime: T, reason: 'ACQUIRING_DECLINED' } },
+    { ...waiting, requirements: { otp: 'Enter the code' } },
+    { ...waiting, paymentMethod: { type: 'MOBILE' } },
+    { ...payment, paymentMethod: { type: 'TOKEN' } },
+  ])
+    assert.equal(problemOf(paymentAnswer(body)), null, JSON.stringify(body))
+  const rules: [string, object, RegExp][] = [
+    ['a DECLINED status without a reason', { ...payment, status: { value: 'DECLINED', changedDateTime: T } }, /\/status must have required property 'reason'/],
+    ['a COMPLETED status with a reason', { ...payment, status: { value: 'COMPLETED', changedDateTime: T, reason: 'ACQUIRING_DECLINED' } }, /\/status\/reason boolean schema is false/],
+    ['a COMPLETED payment with requirements', { ...payment, requirements: { otp: 'Enter the code' } }, /\/requirements boolean schema is false/],
+    ['a MOBILE payment with a maskedPan', { ...waiting, paymentMethod: { type: 'MOBILE', maskedPan: '411111******1111' } }, /\/paymentMethod\/maskedPan boolean schema is false/],
+    ['a CARD payment without its maskedPan', { ...payment, paymentMethod: { type: 'CARD' } }, /\/paymentMethod must have required property 'maskedPan'/],
+  ]
+  for (const [what, body, refusal] of rules) {
+    assert.match(problemOf(paymentAnswer(body)) ?? '', new RegExp(`the strict variant[^]*${refusal.source}`), what)
+    assert.equal(published.problemOf(paymentAnswer(body)), null, `${what}: the published document does not state the rule`)
+  }
+  // a capture's and a refund's status, in a list too
+  const capture = { captureId: 'c', createdDateTime: T, amount: money, status: { value: 'DECLINED', changedDateTime: T } }
+  assert.match(problemOf(ok('/api/sites/s/payments/p/captures/c', capture)) ?? '', /\/status must have required property 'reason'/)
+  const refund = { refundId: 'r', createdDateTime: T, amount: money, status: { value: 'COMPLETED', changedDateTime: T, reason: 'INVALID_AMOUNT' }, flags: [] }
+  assert.match(problemOf(ok('/api/sites/s/payments/p/refunds', [refund])) ?? '', /\/0\/status\/reason boolean schema is false/)
+  // a notification's reason fields: on declines, and only there
+  const headers = { signature: 'a'.repeat(64), 'payin-signature': `t=1790000000,v1=${'b'.repeat(64)}` }
+  const NT = '2026-11-23T12:04:05+00:00'
+  const notification = (status: object) =>
+    JSON.stringify({
+      refund: { type: 'REFUND', refundId: 'r', paymentId: 'p', createdDateTime: NT, amount: { value: 1, currency: 'RUB' }, status: { changedDateTime: NT, ...status }, billId: 'b', paymentMethod: { type: 'CARD', maskedPan: '411111******1111', rrn: null, authCode: null }, customer: {}, customFields: {}, flags: [] },
+      type: 'REFUND',
+      version: '1',
+    })
+  assert.equal(webhookProblemOf(notification({ value: 'DECLINE', reasonCode: 'INVALID_AMOUNT', reasonMessage: 'too much' }), headers), null)
+  assert.match(webhookProblemOf(notification({ value: 'DECLINE' }), headers) ?? '', /\/refund\/status must have required property 'reasonCode'/)
+  assert.match(webhookProblemOf(notification({ value: 'SUCCESS', reasonCode: 'INVALID_AMOUNT', reasonMessage: 'too much' }), headers) ?? '', /\/refund\/status\/reasonCode boolean schema is false/)
+
+  // the resource of the path: its ids are the path's
+  const bill = {
+    siteId: 's',
+    billId: 'b',
+    invoiceUid: '0b6f5a3e-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
+    amount: { value: '1.00', currency: 'RUB' },
+    flags: ['SALE'],
+    status: { value: 'CREATED', changedDateTime: '2026-11-22T10:15:30+00:00' },
+    creationDateTime: '2026-11-22T10:15:30+00:00',
+    expirationDateTime: '2026-11-23T10:15:30+00:00',
+    payUrl: 'http://localhost:3000/pay/0b6f5a3e-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
+  }
+  const { billId: _, ...billPayment } = { ...payment, billId: 'b' }
+  assert.equal(problemOf(ok('/api/sites/s/bills/b', bill, 'PUT')), null)
+  assert.equal(problemOf(ok('/api/sites/s/bills/b', [{ ...billPayment, billId: 'b' }])), null)
+  assert.equal(problemOf(ok('/partner/v1/sites/s/payments/p/complete', payment, 'POST')), null)
+  const paths: [string, string, string, unknown, RegExp][] = [
+    ['another paymentId', 'GET', '/api/sites/s/payments/p', { ...payment, paymentId: 'q' }, /paymentId "q" is not the path's "p"/],
+    ['another paymentId (complete, under a partner prefix)', 'POST', '/partner/payin/v1/sites/s/payments/p/complete', { ...payment, paymentId: 'q' }, /paymentId "q" is not the path's "p"/],
+    ['another billId', 'PUT', '/api/sites/s/bills/b', { ...bill, billId: 'c' }, /billId "c" is not the path's "b"/],
+    ["another site's bill", 'GET', '/api/sites/s/bills/b/details', { ...bill, siteId: 't', payments: [] }, /siteId "t" is not the path's "s"/],
+    ["a payment of another bill in the bill's list", 'GET', '/api/sites/s/bills/b', [{ ...billPayment, billId: 'b' }, { ...billPayment, billId: 'c' }], /\[1\]\.billId "c" is not the path's "b"/],
+    ['another captureId', 'PUT', '/api/sites/s/payments/p/captures/c', { ...capture, captureId: 'd', status: { value: 'COMPLETED', changedDateTime: T } }, /captureId "d" is not the path's "c"/],
+    ['another refundId', 'GET', '/api/sites/s/payments/p/refunds/r', { ...refund, refundId: 's', status: { value: 'COMPLETED', changedDateTime: T } }, /refundId "s" is not the path's "r"/],
+  ]
+  for (const [what, method, path, body, refusal] of paths) assert.match(problemOf(ok(path, body, method)) ?? '', refusal, what)
 })
