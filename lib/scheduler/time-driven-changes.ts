@@ -45,10 +45,12 @@ type DuePayment = Payment & { siteOffsetMs: bigint | null }
  */
 async function lockFirstDuePayment(tx: Prisma.TransactionClient, now: Date, skip: string[], siteId?: string): Promise<DuePayment | undefined> {
   const notSkipped = Prisma.sql`NOT (p.id = ANY(${skip}::uuid[]))`
+  // the site's lock before the payment's: rows are locked in the clauses' order, and a payment passed over
+  // for its site (being reset) is then not left locked by this transaction
   const [onRealTime] = await tx.$queryRaw<DuePayment[]>`
     SELECT p.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Payment" p JOIN "Site" s ON s.id = p."siteId"
     WHERE p."dueAt" <= ${now}::timestamptz AND p.status = 'WAITING' AND ${notSkipped}${ofSite('p', siteId)}
-    ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED${siteWriteLock('s', { skip: true })}`
+    ORDER BY p."dueAt" LIMIT 1${siteWriteLock('s', { skip: true })} FOR UPDATE OF p SKIP LOCKED`
   if (onRealTime || !settings().sandboxClock) return onRealTime
   const [onSiteClock] = await tx.$queryRaw<DuePayment[]>`
     SELECT p.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (

@@ -205,7 +205,7 @@ export async function writeWithTokenCheck<T>(db: Db, token: string, defaultPerMi
   const p = tokenParts(token, defaultPerMinute, siteWriteLock('s'))
   const rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
     WITH ${p.ctes},
-    gate AS (SELECT 1 FROM ${p.from} WHERE t."siteId" = ${siteId}${p.withinLimit}${sameClock(clock)}),
+    gate AS (SELECT t.off FROM ${p.from} WHERE t."siteId" = ${siteId}${p.withinLimit}${sameClock(clock)}),
     ${ctes}
     SELECT ${p.columns}, r.* FROM ${p.from} LEFT JOIN (SELECT true AS ${column(FOUND)}, x.* FROM ${Prisma.raw(result)} x) r ON true`)
   const first = rows[0]

@@ -91,7 +91,9 @@ describe('the sandbox reset and concurrent writes of the site', () => {
     // a payment made now waits for the reset (the share lock of a write of the site)
     const during = uid('during')
     const making = api.put(`/payments/${during}`, cardPayment())
-    await Promise.race([making, untilWaiting(watcher, holder, 2)])
+    const waiting = untilWaiting(watcher, holder, 2)
+    waiting.catch(() => {}) // answered by `making` when the payment did not wait
+    await Promise.race([making, waiting])
     await holder.query('COMMIT')
     assert.equal((await reset).status, 200)
     const made = await making
@@ -145,6 +147,7 @@ describe('writes that start while a reset runs', () => {
   test('wait for it, then run on the clock it left: a payment and a bill dated on real time, a capture of a deleted payment 404', async () => {
     const site = await newSite('reset-during')
     const api = client(site)
+    await sql(`UPDATE "Site" SET "notifyUrl" = 'http://127.0.0.1:9/hook' WHERE id = $1`, [site.siteId])
     const held = await api.newPayment(twoStepPayment())
     assert.equal((await api.post('/sandbox/clock/advance', { seconds: 30 * 86400 })).status, 200)
     // the reset takes the site's row, then waits at the site's bills (this session holds one)
@@ -155,15 +158,19 @@ describe('writes that start while a reset runs', () => {
     // writes of the site made now: a 3-D Secure payment (due in 15 minutes of the site's time), a bill, a capture
     const payId = uid('during')
     const billId = uid('bill')
+    const paidId = uid('paid')
     const payment = api.put(`/payments/${payId}`, cardPayment({}, { pan: '4000000000003220' }))
     const bill = api.put(`/bills/${billId}`, { amount: rub('10.00'), expirationDateTime: new Date(Date.now() + 40 * 86400_000).toISOString() })
     const capture = api.put(`/payments/${held}/captures/${uid('cap')}`, {})
+    const paid = api.put(`/payments/${paidId}`, cardPayment())
     // each waits behind the reset (or, without the share lock, has answered already on the old clock)
-    const settled = Promise.all([payment, bill, capture])
-    await Promise.race([settled, untilWaiting(watcher, holder, 4)])
+    const settled = Promise.all([payment, bill, capture, paid])
+    const waiting = untilWaiting(watcher, holder, 5)
+    waiting.catch(() => {}) // answered by `settled` when the writes did not wait
+    await Promise.race([settled, waiting])
     await holder.query('COMMIT')
     assert.equal((await reset).status, 200)
-    const [p, b, c] = await settled
+    const [p, b, c, done] = await settled
     assert.equal(p.status, 200, p.text)
     assert.equal(p.body.status.value, 'WAITING', p.text)
     const realNow = Date.now()
@@ -173,6 +180,12 @@ describe('writes that start while a reset runs', () => {
     assert.equal(b.status, 200, b.text)
     assert.ok(Math.abs(Date.parse(b.body.creationDateTime) - realNow) < 60_000, `the bill is dated on the old clock: ${b.text}`)
     assertErrorShape(c, 404, 'payin.resource.not.found')
+    // the completed payment's notification too: dated, and due, on real time (not a month ahead)
+    assert.equal(done.body.status?.value, 'COMPLETED', done.text)
+    const [n] = await sql(`SELECT "createdAt", "nextAttemptAt" FROM "Notification" WHERE "siteId" = $1 AND "resourceId" = $2`, [site.siteId, paidId])
+    assert.ok(n, 'the completed payment has its notification')
+    assert.ok(Math.abs(n.nextAttemptAt.getTime() - realNow) < 60_000, `its notification is due ${n.nextAttemptAt.toISOString()}`)
+    assert.ok(Math.abs(n.createdAt.getTime() - realNow) < 60_000, `its notification is dated ${n.createdAt.toISOString()}`)
     // and both are there, on a site back on real time
     assert.equal((await api.get('/sandbox/clock')).body.offsetSeconds, 0)
     assert.equal((await api.get(`/payments/${payId}`)).status, 200)
