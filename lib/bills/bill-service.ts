@@ -2,13 +2,12 @@
 // bill behind a payUrl. EXPIRED is derived from the deadline on every read; WAITING payments whose
 // change fell due are brought up to date first, so the bill's state is current.
 import { randomUUID } from 'node:crypto'
-import { settings } from '../config'
 import { db, jsonParam, withRetry } from '../db/client'
 import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
 import { notFound, requestConflict, validationError } from '../http/api-error'
 import { isDue } from '../payments/payment-lifecycle'
 import { findPayment } from '../payments/payment-service'
-import { clockOf, siteClock, siteWriteLock, type SiteClock } from '../sandbox/site-clock'
+import { clockOf, siteClock, siteWriteLock, stillOnClock, type SiteClock } from '../sandbox/site-clock'
 import { fingerprint } from '../security/keyed-hash'
 import { newBillProblems, type BillRequest } from './bill-request'
 import { renderBill, renderBillDetails, renderBillPayment } from './bill-wire'
@@ -20,7 +19,6 @@ export async function createBill(siteId: string, billId: string, req: BillReques
   // the bill is written only while the site's clock is still `siteTime` (its deadline was judged on it),
   // read under the share lock of a write of the site (lib/sandbox/site-clock.ts siteClockForWrite): a
   // sandbox reset under way makes the statement wait, and a clock that moved meanwhile is read again
-  const sameClock = () => (settings().sandboxClock ? Prisma.sql` AND s."clockOffsetMs" = ${String(siteTime.offsetMs)}::bigint` : Prisma.empty)
   const bill = await withRetry(async () => {
     for (let attempt = 1; ; attempt++) {
       const late = newBillProblems(req, siteTime.now())
@@ -35,7 +33,7 @@ export async function createBill(siteId: string, billId: string, req: BillReques
           ${req.comment ?? null}::text, ${req.flags}::text[], ${req.successUrl ?? null}::text, ${req.failedUrl ?? null}::text, ${jsonParam(req.customer)}::jsonb,
           ${jsonParam(req.recurrent)}::jsonb, ${jsonParam(req.receipt)}::jsonb, ${jsonParam(req.customFields)}::jsonb, 'CREATED', ${now}::timestamptz, ${now}::timestamptz,
           ${req.expirationDateTime}::timestamptz
-        FROM "Site" s WHERE s.id = ${siteId}${sameClock()}${siteWriteLock('s')}
+        FROM "Site" s WHERE s.id = ${siteId}${stillOnClock('s."clockOffsetMs"', siteTime)}${siteWriteLock('s')}
         ON CONFLICT ("siteId", "billId") DO NOTHING
         RETURNING *`
       if (created) return created

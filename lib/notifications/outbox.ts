@@ -2,10 +2,9 @@
 // at most once per change (a unique key), to exactly one URL — the operation's callbackUrl, else (for
 // a payment) its bill's customFields.invoice_callback_url, else the site's notification URL; none
 // when there is none of these. Its times (created, due) are on the site's sandbox clock.
-import { settings } from '../config'
 import type { Tx } from '../db/client'
 import { Prisma, type Capture, type Payment, type Refund } from '../generated/prisma/client'
-import { siteOffset } from '../sandbox/site-clock'
+import { offsetInterval, siteOffset } from '../sandbox/site-clock'
 import { invoiceCallbackUrl } from './callback-url'
 import { captureNotificationBody, paymentNotificationBody, refundNotificationBody, type NotificationType } from './notification-body'
 
@@ -22,9 +21,6 @@ interface NewNotification {
   body: string
 }
 
-/** the site's clock offset the CTE `gate` read (lib/sites/site-tokens.ts writeWithTokenCheck), as an interval; 0 with SANDBOX_CLOCK=off */
-const gateOffset = () => (settings().sandboxClock ? Prisma.raw(`(gate.off * interval '1 millisecond')`) : Prisma.raw(`interval '0'`))
-
 /**
  * The INSERT of a change's notification (none when no URL is known), alone or in a larger statement;
  * with `gated`, a part that writes only through the CTE `gate` (see DeferredAuth in lib/http/api-route.ts).
@@ -33,7 +29,8 @@ function notificationInsert(n: NewNotification, gated = false): Prisma.Sql {
   // dated on the site's clock; through the gate, on the offset the gate read under the write's lock on
   // the site's row (lib/sandbox/site-clock.ts siteClockForWrite): the statement's own read of "Site" has
   // its snapshot, from before a sandbox reset it waited for
-  const at = gated ? Prisma.sql`now() + ${gateOffset()}` : Prisma.sql`u.at`
+  // (the offset the CTE `gate` read: lib/sites/site-tokens.ts writeWithTokenCheck)
+  const at = gated ? Prisma.sql`now() + ${offsetInterval('gate.off')}` : Prisma.sql`u.at`
   return Prisma.sql`
     INSERT INTO "Notification" (id, "siteId", type, "resourceRef", "resourceId", status, url, body, state, "nextAttemptAt", "createdAt")
     SELECT gen_random_uuid(), ${n.siteId}, ${n.type}, ${n.resourceRef}::uuid, ${n.resourceId}, ${n.status}, u.url, ${n.body}, 'PENDING', ${at}, ${at}

@@ -65,8 +65,18 @@ export const siteWriteLock = (alias: string, o: { skip?: boolean } = {}): Prisma
  * The offset of the site row `alias` in a statement, as an interval (0 with SANDBOX_CLOCK=off): what a
  * statement adds to real time to get the site's time, e.g. `"dueAt" <= ${now} + ${siteOffset('s')}`.
  */
-export const siteOffset = (alias: string): Prisma.Sql =>
-  settings().sandboxClock ? Prisma.raw(`(coalesce("${alias}"."clockOffsetMs", 0) * interval '1 millisecond')`) : Prisma.raw(`interval '0'`)
+export const siteOffset = (alias: string): Prisma.Sql => offsetInterval(`"${alias}"."clockOffsetMs"`)
+
+/** a column holding a site's clock offset (milliseconds), as an interval (0 with SANDBOX_CLOCK=off: every site on real time) */
+export const offsetInterval = (column: string): Prisma.Sql =>
+  settings().sandboxClock ? Prisma.raw(`(coalesce(${column}, 0) * interval '1 millisecond')`) : Prisma.raw(`interval '0'`)
+
+/**
+ * The condition (after a WHERE) that the offset in `column` is still `clock`'s: a write judged on that clock
+ * is made only while the site has it (none with SANDBOX_CLOCK=off: every site on real time).
+ */
+export const stillOnClock = (column: string, clock: SiteClock): Prisma.Sql =>
+  settings().sandboxClock ? Prisma.sql` AND ${Prisma.raw(column)} = ${String(clock.offsetMs)}::bigint` : Prisma.empty
 
 /**
  * The ids of the rows of `table` (alias `x` in `where`) whose due time `column` has come on their site's

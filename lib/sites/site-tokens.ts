@@ -3,9 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { sqlRows, type Db } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
-import { settings } from '../config'
 import { logLine } from '../http/request-log'
-import { clockOf, siteWriteLock, type SiteClock } from '../sandbox/site-clock'
+import { clockOf, siteWriteLock, stillOnClock, type SiteClock } from '../sandbox/site-clock'
 
 export const SITE_ID = /^[A-Za-z0-9._:-]{1,200}$/
 
@@ -177,9 +176,6 @@ function forgetOldWindowsNowAndThen(db: Db): void {
   )
 }
 
-/** the gate's condition that the site's clock is still `clock` (none with SANDBOX_CLOCK=off: every site on real time) */
-const sameClock = (clock: SiteClock) => (settings().sandboxClock ? Prisma.sql` AND t.off = ${String(clock.offsetMs)}::bigint` : Prisma.empty)
-
 export type TokenWrite<T> =
   | { rows: T[]; clock: SiteClock }
   | { unauthorized: true }
@@ -205,7 +201,7 @@ export async function writeWithTokenCheck<T>(db: Db, token: string, defaultPerMi
   const p = tokenParts(token, defaultPerMinute, siteWriteLock('s'))
   const rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
     WITH ${p.ctes},
-    gate AS (SELECT t.off FROM ${p.from} WHERE t."siteId" = ${siteId}${p.withinLimit}${sameClock(clock)}),
+    gate AS (SELECT t.off FROM ${p.from} WHERE t."siteId" = ${siteId}${p.withinLimit}${stillOnClock('t.off', clock)}),
     ${ctes}
     SELECT ${p.columns}, r.* FROM ${p.from} LEFT JOIN (SELECT true AS ${column(FOUND)}, x.* FROM ${Prisma.raw(result)} x) r ON true`)
   const first = rows[0]
