@@ -419,10 +419,17 @@ export function parse<S extends z.core.$ZodType>(schema: S, value: unknown): z.o
 }
 
 export function fieldErrors(error: z.core.$ZodError): FieldErrors {
-  const cause: FieldErrors = {}
+  const cause: FieldMessages = new Map()
   for (const issue of error.issues) addFieldError(cause, fieldPath(issue.path), issue.message)
-  return cause
+  return Object.fromEntries(cause)
 }
+
+/**
+ * Field paths to messages while they are gathered. A Map, not an object: a path is the client's key
+ * (`constructor`, `toString`, `__proto__` …), which on a plain object would read Object.prototype's
+ * members. Object.fromEntries makes each an own data property, `__proto__` included.
+ */
+type FieldMessages = Map<string, string[]>
 
 /** `customer.email`, `receipt.items[0].name`; a NUL in a key is written `\u0000`, never sent back raw */
 function fieldPath(path: readonly PropertyKey[]): string {
@@ -430,8 +437,10 @@ function fieldPath(path: readonly PropertyKey[]): string {
   return key.replaceAll('\0', '\\u0000') || 'body'
 }
 
-function addFieldError(cause: FieldErrors, key: string, message: string): void {
-  ;(cause[key] ??= []).includes(message) || cause[key].push(message)
+function addFieldError(cause: FieldMessages, key: string, message: string): void {
+  const messages = cause.get(key) ?? []
+  if (!messages.includes(message)) messages.push(message)
+  cause.set(key, messages)
 }
 
 /** a request body: its schema's problems and its unstorable strings, all named in one 400 */
@@ -439,9 +448,10 @@ function parseBody<S extends z.core.$ZodType>(schema: S, value: unknown): z.outp
   const unstorable = unstorableText(value)
   const r = z.safeParse(schema, value)
   if (r.success && !unstorable.length) return r.data
-  const cause = r.success ? {} : fieldErrors(r.error)
+  const cause: FieldMessages = new Map()
+  for (const issue of r.success ? [] : r.error.issues) addFieldError(cause, fieldPath(issue.path), issue.message)
   for (const { path, message } of unstorable) addFieldError(cause, fieldPath(path), message)
-  throw validationError(cause)
+  throw validationError(Object.fromEntries(cause))
 }
 
 /** a lone UTF-16 surrogate: JSON's `\ud800` escape allows it, UTF-8 cannot encode it */

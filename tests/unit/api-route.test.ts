@@ -76,6 +76,18 @@ test('a NUL character or a lone surrogate anywhere in the body, in a value or a 
   assert.deepEqual(Object.keys(answer.cause).sort(), ['comment', 'm.k\\u0000', 'x[1].y'])
 })
 
+test("fields named like Object.prototype's members (constructor, toString, __proto__ …) are named as any other", async () => {
+  const names = Object.getOwnPropertyNames(Object.prototype)
+  const body = `{${names.map((n) => `${JSON.stringify(n)}:"\\u0000"`).join(',')},"comment":{"valueOf":"\\ud800"}}`
+  const { result: res } = await captureStdout(() => post(body))
+  assert.equal(res.status, 400)
+  const answer = JSON.parse(await res.text())
+  assert.equal(answer.errorCode, 'validation.error')
+  // every name an own member of `cause` (JSON.parse keeps `__proto__` as one), and `comment`'s wrong type named too
+  assert.deepEqual(Object.keys(answer.cause).sort(), [...names, 'comment', 'comment.valueOf'].sort())
+  for (const n of names) assert.match(answer.cause[n][0], /NUL/)
+})
+
 test('other control characters pass', async () => {
   const { result: res } = await captureStdout(() => post(JSON.stringify({ comment: '\u0001\u001f\u007f\t' })))
   assert.equal(res.status, 200)
