@@ -4,10 +4,12 @@
 // request, hot reload). Settings: PORT (3000), HOST (all interfaces), TRUSTED_PROXY_HOPS (0).
 // SIGTERM/SIGINT: stop accepting, finish the requests in flight (readiness answers 503 meanwhile), close
 // Next.js, exit. Every request is counted and timed here for the metrics (lib/observability/metrics.ts).
+// first: whatever the process writes from here on, Next.js's own output included, is masked
+import '../lib/http/masked-output.ts'
 import http from 'node:http'
 import next from 'next'
 import { ApiError, errorBody, internalError, JSON_ANSWER_HEADERS, malformedBody } from '../lib/http/api-error.ts'
-import { admitTarget, clientAddress, CLIENT_ADDRESS_HEADER, markFrontDoor } from '../lib/http/front-door.ts'
+import { admitMessage, admitTarget, clientAddress, CLIENT_ADDRESS_HEADER, dropNextHeaders, markFrontDoor } from '../lib/http/front-door.ts'
 import { CLIENT_CLOSED, describeFailure, logLine } from '../lib/http/request-log.ts'
 import { payFormScript } from '../lib/pay-form/pay-form-script.ts'
 import { newRequestId, newTraceId } from '../lib/http/trace-id.ts'
@@ -62,9 +64,11 @@ async function main() {
   metrics()
 
   let stopping = false
-  const server = http.createServer((req, res) => {
+  // a request without Host is the front door's to answer, in the error shape (Node.js would send a bare 400)
+  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
     const started = performance.now()
-    const admitted = admitTarget(req.url ?? '', req.method)
+    const refusedMessage = admitMessage(req)
+    const admitted = refusedMessage ? ({ pass: false, error: refusedMessage } as const) : admitTarget(req.url ?? '', req.method)
     measure(req, res, started, admitted.pass ? admitted.url : (req.url ?? ''))
     if (!admitted.pass) {
       // the body is not read: the connection closes after the answer
@@ -72,6 +76,8 @@ async function main() {
       return answerError(res, admitted.error, req.method, req.url ?? '')
     }
     req.url = admitted.url
+    if (admitted.host !== undefined) req.headers.host = admitted.host
+    dropNextHeaders(admitted.url, req.headers)
     req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.headers, req.socket.remoteAddress, hops)
     // shutting down: this connection ends with its answer
     if (stopping) res.setHeader('Connection', 'close')
@@ -83,8 +89,15 @@ async function main() {
   })
   // a request Node's parser refuses (bytes not allowed in a request line or header): the error shape too
   server.on('clientError', (failure: NodeJS.ErrnoException, socket) => {
-    // a response under way on this connection (a pipelined request before the bad one): no answer can be put in between
-    if (failure.code === 'ECONNRESET' || !socket.writable || (socket as unknown as { _httpMessage?: unknown })._httpMessage) return socket.destroy()
+    // the response this connection owes: to the request whose body broke off here (a malformed chunk), whose
+    // handler then reads no whole body and does nothing (lib/http/api-route.ts), this 400 is its answer; one
+    // to an earlier request (a pipelined one before the bad message), or one already started, cannot be put
+    // in between: the connection is cut
+    const pending = (socket as unknown as { _httpMessage?: http.ServerResponse })._httpMessage
+    const ownAnswer = pending !== undefined && !pending.headersSent && !pending.req.complete
+    if (failure.code === 'ECONNRESET' || !socket.writable || (pending && !ownAnswer)) return socket.destroy()
+    // the handler's own answer, should it come, goes nowhere
+    if (pending) pending.shouldKeepAlive = false
     if (failure.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
       recordRefusedMessage(408)
       return socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')

@@ -19,6 +19,9 @@ const PORT = Number(process.env.TEST_PORT || 3999)
 // a database started there then fails with "Address already in use" (it did once in CI, on TEST_PG_PORT + 3).
 const PG = { dataDir: process.env.TEST_PG_DIR || 'data/test-pg', port: Number(process.env.TEST_PG_PORT || 25439), database: 'payin_test' }
 const SERVER_LOG = path.resolve(process.env.TEST_SERVER_LOG || 'data/test-server.log')
+// the output of every other server the run starts (tests' instances, the stress test's): a file each, read
+// by the after-suite card-data check with SERVER_LOG (tests/support/server-output.ts)
+const SERVER_LOG_DIR = path.resolve(process.env.TEST_SERVER_LOG_DIR || 'data/test-server-logs')
 const BASE_URL = `http://127.0.0.1:${PORT}`
 // Debian's PostgreSQL 15 (package postgresql-15), on a data folder and port of its own (TEST_PG_PORT + 1 is
 // the development-mode test's embedded database, + 3 the site command test's)
@@ -173,6 +176,9 @@ async function durabilityCheck(url: string): Promise<void> {
 }
 
 async function main(): Promise<number> {
+  fs.rmSync(SERVER_LOG_DIR, { recursive: true, force: true })
+  fs.mkdirSync(SERVER_LOG_DIR, { recursive: true })
+  process.env.SERVER_LOG_DIR = SERVER_LOG_DIR
   log('type check (tsc --noEmit)')
   if (spawnSync('node_modules/.bin/tsc', ['--noEmit'], { stdio: 'inherit' }).status !== 0) totals.failed += 1
   else totals.passed += 1

@@ -6,6 +6,8 @@
 // `runStress` also runs, at a bounded size, inside `npm test` (scripts/run-tests.ts).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
 import pg from 'pg'
 
 export interface StressOptions {
@@ -73,11 +75,14 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   const instances: Instance[] = o.ports.map((port) => ({ port, alive: false }))
 
   async function start(inst: Instance): Promise<void> {
+    // its output kept where the test command keeps every server's (SERVER_LOG_DIR), for the card-data check
+    const out = process.env.SERVER_LOG_DIR ? fs.openSync(path.join(process.env.SERVER_LOG_DIR, `stress-${inst.port}-${Date.now()}.log`), 'a') : 'ignore'
     inst.proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
       env: { ...env, PORT: String(inst.port), HOST: '127.0.0.1' },
-      stdio: 'ignore',
+      stdio: ['ignore', out, out],
       detached: true,
     })
+    if (typeof out === 'number') fs.closeSync(out)
     const deadline = Date.now() + 60_000
     while (Date.now() < deadline) {
       try {

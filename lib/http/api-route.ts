@@ -257,6 +257,7 @@ async function run(e: AnyEndpoint, req: Request, ctx: RouteContext, traceId: str
   let body: unknown = undefined
   if (early && 'error' in early) throw early.error
   if (e.body) body = await requestBody(e, req)
+  else await awaitWholeBody(req)
   return e.handle({ siteId, params, body, traceId, req, preloaded, clock })
 }
 
@@ -280,7 +281,7 @@ async function runDashboard(e: AnyEndpoint, req: Request, ctx: RouteContext, tra
     if (!session) throw unauthorized('Your dashboard session has ended: sign in again')
   }
   const params = parse(e.params, (await ctx?.params) ?? {})
-  const body = e.body ? await requestBody(e, req) : undefined
+  const body = e.body ? await requestBody(e, req) : await awaitWholeBody(req)
   return e.handle({ siteId: session?.siteId ?? '', params, body, traceId, req, session, clock: REAL_TIME })
 }
 
@@ -308,6 +309,22 @@ export function cookieValuesOf(req: Request | Headers, name: string): string[] {
 export function cookieOf(req: Request | Headers, name: string): string | undefined {
   const values = cookieValuesOf(req, name)
   return values.length === 1 ? values[0] : undefined
+}
+
+/**
+ * A bodiless endpoint acts only on a whole request: a body sent anyway is read to its end (within the
+ * limit) and dropped, so that a request whose body breaks off (a malformed chunk, a closed connection) is
+ * a 499 that did nothing, not a write whose answer is lost. Undefined: the endpoint's body.
+ */
+async function awaitWholeBody(req: Request): Promise<undefined> {
+  if (req.method === 'GET' || req.method === 'HEAD') return undefined
+  try {
+    await readBoundedBody(req)
+  } catch (e) {
+    if (e instanceof BodyTooLarge) throw payloadTooLarge()
+    throw e
+  }
+  return undefined
 }
 
 /** the request's body, read, typed and parsed against the endpoint's schema (undefined for bodiless endpoints) */

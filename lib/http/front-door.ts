@@ -33,7 +33,8 @@ const PARTNER_ALIASES = ['/partner/v1/', '/partner/payin/v1/']
 // the handler's to judge: Next.js reads it leniently)
 const CONTROL = /[\u0000-\u001f\u007f]/
 
-export type FrontDoorAnswer = { pass: true; url: string } | { pass: false; error: ApiError }
+/** `host`: an absolute-form target's authority, which replaces the Host header (RFC 9112 §3.2.2) */
+export type FrontDoorAnswer = { pass: true; url: string; host?: string } | { pass: false; error: ApiError }
 
 /** the methods the service serves; Next.js answers any other (TRACE, PROPFIND, MKCOL, PURGE, LINK, …) with an empty 400 or an HTML 500 */
 export const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
@@ -58,7 +59,16 @@ function refuseMethod(path: string): ApiError {
  * path, whatever its method.
  */
 export function admitTarget(target: string, method?: string): FrontDoorAnswer {
-  if (!target.startsWith('/')) return refuse('the request target must be a path')
+  // absolute-form (`GET http://host/path HTTP/1.1`), which a server must accept: its path is judged as
+  // any other, its authority becomes the Host. Taken apart by hand: URL() would resolve dot segments.
+  const absolute = ABSOLUTE_FORM.exec(target)
+  if (absolute) {
+    const [, authority, rest] = absolute
+    if (!isHostValue(authority) || authority === '') return notATarget()
+    const admitted = admitTarget(rest.startsWith('/') ? rest : `/${rest}`, method)
+    return admitted.pass ? { ...admitted, host: authority } : admitted
+  }
+  if (!target.startsWith('/')) return notATarget()
   // a fragment is the client's alone (RFC 9110 §7.1), no part of an HTTP request target: sent raw, Next.js
   // would cut the path there and redirect. Malformed HTTP, as Node's parser answers the bytes it refuses
   if (target.includes('#')) return { pass: false, error: malformedBody('Malformed HTTP request: a fragment (#) in the request target') }
@@ -72,6 +82,9 @@ export function admitTarget(target: string, method?: string): FrontDoorAnswer {
     return refuse('malformed percent-encoding in the path')
   }
   if (CONTROL.test(decoded)) return refuse('control characters in the path')
+  // an API path with an empty segment (`//`), a dot segment (`.`, `..`, `%2e%2e`) or a backslash: Next.js
+  // would redirect it (a plain-text 308) or resolve it to another path; a client sent a path it did not mean
+  if (hasOddSegments(path) && (isApiPath(decoded) || isApiPath(resolved(path)))) return refuse('empty segments (//), dot segments (. and ..) and backslashes are not allowed in an API path')
   // trailing slashes off, by a scan (a regex anchored at the end backtracks over every run of slashes)
   let end = path.length
   while (end > 1 && path.charCodeAt(end - 1) === 47) end--
@@ -85,6 +98,77 @@ export function admitTarget(target: string, method?: string): FrontDoorAnswer {
 }
 
 const refuse = (message: string): FrontDoorAnswer => ({ pass: false, error: validationError({ path: [message] }) })
+
+/** a request target that is neither a path nor an http(s) URL with a host: malformed HTTP, as Node's parser answers the bytes it refuses */
+const notATarget = (): FrontDoorAnswer => ({ pass: false, error: malformedBody('Malformed HTTP request: the request target must be a path or an http(s) URL with a host') })
+
+/**
+ * Request headers that steer Next.js's own machinery (React Server Components payloads, router state,
+ * Server Actions, prefetches, middleware subrequests): the API's routes serve none of it, and Next.js
+ * would answer such a request to an API path with a redirect (a 307 to `?_rsc`) or a page error.
+ */
+const NEXT_INTERNAL_HEADERS = ['rsc', 'next-router-state-tree', 'next-router-prefetch', 'next-router-segment-prefetch', 'next-action', 'next-url', 'next-hmr-refresh', 'x-middleware-subrequest', 'x-middleware-prefetch', 'x-nextjs-data']
+
+/** drops Next.js's own request headers from a request to an API path (the admitted url) */
+export function dropNextHeaders(url: string, headers: Record<string, unknown>): void {
+  if (!isApiPath(decodeURIComponent(url.split('?')[0]))) return
+  for (const name of NEXT_INTERNAL_HEADERS) delete headers[name]
+}
+
+/** `http://authority/rest` or `https://…`, any case; the rest may be empty or start with `?` */
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)(.*)$/is
+
+/** a path under /api or /partner, counting from its first non-empty segment (`//api/x` is one) */
+function isApiPath(decoded: string): boolean {
+  const first = decoded.split(/[/\\]/).find((segment) => segment !== '')?.toLowerCase()
+  return first === 'api' || first === 'partner'
+}
+
+/** the path as a URL parser resolves it (dot segments applied, backslashes as slashes, percent-encoded dots too) */
+const resolved = (rawPath: string) => decodeURIComponent(new URL(rawPath.replace(/%2e/gi, '.'), 'http://front.door.invalid').pathname)
+
+/** an empty segment before the trailing slashes, a `.` or `..` segment (percent-encoded or not), or a backslash */
+function hasOddSegments(rawPath: string): boolean {
+  if (rawPath.includes('\\')) return true
+  let end = rawPath.length
+  while (end > 1 && rawPath.charCodeAt(end - 1) === 47) end--
+  const segments = rawPath.slice(1, end).split('/')
+  return segments.some((segment) => {
+    const s = segment.replace(/%2e/gi, '.')
+    return s === '' || s === '.' || s === '..'
+  })
+}
+
+/**
+ * A Host header's value (RFC 9110 §7.2, RFC 3986 §3.2.2): a registered name (unreserved characters,
+ * percent-encodings and sub-delims; empty allowed), an IPv4 address or a bracketed IPv6 literal,
+ * and an optional port. No user information, no path, no space.
+ */
+export function isHostValue(value: string): boolean {
+  return /^(?:\[[0-9a-f:.]+\]|\[v[0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+\]|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?$/i.test(value)
+}
+
+/**
+ * The message's framing and Host, before anything is dispatched (RFC 9112 §3.2, §6.1): a Transfer-Encoding
+ * other than exactly `chunked` is refused (Node.js would dispatch the request and then read its body in a
+ * way no client meant, answering nothing: a bodiless write would be done and its answer lost), and so is an
+ * HTTP/1.1 request without a Host, a second Host line, or a Host that is not a host.
+ */
+export function admitMessage(m: { httpVersion: string; rawHeaders: readonly string[] }): ApiError | null {
+  const all = (name: string) => {
+    const found: string[] = []
+    for (let i = 0; i + 1 < m.rawHeaders.length; i += 2) if (m.rawHeaders[i].toLowerCase() === name) found.push(m.rawHeaders[i + 1])
+    return found
+  }
+  const codings = all('transfer-encoding')
+  if (codings.length && (codings.length > 1 || codings[0].trim().toLowerCase() !== 'chunked'))
+    return malformedBody('Malformed HTTP request: the only transfer coding taken is chunked (Transfer-Encoding: chunked)')
+  const hosts = all('host')
+  if (hosts.length > 1) return malformedBody('Malformed HTTP request: more than one Host header')
+  if (hosts.length === 0 && m.httpVersion !== '1.0') return malformedBody('Malformed HTTP request: an HTTP/1.1 request needs a Host header')
+  if (hosts.length === 1 && !isHostValue(hosts[0].trim())) return malformedBody('Malformed HTTP request: the Host header is not a host')
+  return null
+}
 
 /**
  * The client's address: the socket's peer, or, behind `trustedProxyHops` proxies of one's own, the

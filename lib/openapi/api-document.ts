@@ -97,6 +97,8 @@ const ANY_ENDPOINT: ErrorCode[] = ['http.message.conversion.failed', 'internal.e
 const HEADERS_TOO_LARGE = 431
 const SITE_ENDPOINT: ErrorCode[] = ['validation.error', 'auth.unauthorized', 'auth.forbidden', 'rate.limit.exceeded']
 const WITH_BODY: ErrorCode[] = ['validation.error', 'http.message.conversion.failed', 'http.payload.too.large', 'http.media.type.not.supported']
+// a body sent to an endpoint that takes none is read to its end (the request must be whole) and dropped, within the limit
+const BODILESS: ErrorCode[] = ['http.payload.too.large']
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` })
 
@@ -263,7 +265,7 @@ function operation(shared: Shared, path: string, method: Method, e: AnyEndpoint)
   const shape = e.params instanceof z.ZodObject ? (e.params.shape as Record<string, z.core.$ZodType>) : {}
   const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
   if (names.join() !== Object.keys(shape).join()) throw new Error(`${method} ${path}: the path's parameters are not its schema's (${Object.keys(shape).join()})`)
-  const codes = [...new Set<ErrorCode>([...(site ? SITE_ENDPOINT : []), ...(e.body ? WITH_BODY : []), ...(doc.errors ?? []), ...ANY_ENDPOINT])]
+  const codes = [...new Set<ErrorCode>([...(site ? SITE_ENDPOINT : []), ...(e.body ? WITH_BODY : method === 'GET' ? [] : BODILESS), ...(doc.errors ?? []), ...ANY_ENDPOINT])]
   const byStatus = new Map<number, ErrorCode[]>([[HEADERS_TOO_LARGE, ['http.message.conversion.failed']]])
   for (const c of codes) byStatus.set(ERROR_CODES[c].status, [...(byStatus.get(ERROR_CODES[c].status) ?? []), c])
   const text = doc.textResponse

@@ -1,5 +1,6 @@
 // Runs after the HTTP suite, with the server stopped: no card number used by any test may appear in
-// the database (every row of every table) or in the server's log.
+// the database (every row of every table), in the server's log, or in anything another server the tests
+// started wrote (SERVER_LOG_DIR: tests/support/server-output.ts).
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -61,9 +62,22 @@ test('no card number reaches any database of the suite (its own, the stress test
   assert.deepEqual(leaked, [], 'card numbers found in the database')
 })
 
-test('no card number reaches the server log', () => {
+test("no card number reaches the suite's server's output (its log lines and whatever else it wrote)", () => {
   const log = fs.readFileSync(process.env.SERVER_LOG!, 'utf8')
   assert.match(log, /"method":"PUT"/, 'the server log holds no request line: did the suite run?')
   const leaked = cardNumbersUsed().filter((pan) => log.includes(pan))
   assert.deepEqual(leaked, [], 'card numbers found in the server log')
+})
+
+test('no card number reaches the output of any other server the tests started (instances, the stress test, the development server)', () => {
+  const dir = process.env.SERVER_LOG_DIR!
+  const files = fs.readdirSync(dir).map((f) => path.join(dir, f))
+  // instances started by the HTTP tests wrote here: an empty folder would mean nothing was kept
+  assert.ok(files.some((f) => /^instance-/.test(path.basename(f)) && fs.statSync(f).size > 0), `no instance's output in ${dir}: are the servers' outputs kept?`)
+  const pans = cardNumbersUsed()
+  const leaks = files.flatMap((f) => {
+    const text = fs.readFileSync(f, 'utf8')
+    return pans.filter((pan) => text.includes(pan)).map((pan) => `${path.basename(f)}: ${pan.slice(0, 6)}…`)
+  })
+  assert.deepEqual(leaks, [], 'card numbers found in a server\'s output')
 })

@@ -11,6 +11,7 @@ import path from 'node:path'
 import { after, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { stopEmbeddedPostgres } from '../../lib/db/embedded-postgres.ts'
+import { keepServerOutput } from '../support/server-output.ts'
 import { UndocumentedAnswer } from '../support/openapi-check.ts'
 
 const port = Number(new URL(process.env.BASE_URL ?? 'http://127.0.0.1:3999').port) + 90
@@ -61,6 +62,8 @@ after(async () => {
   const deadline = Date.now() + 60_000
   while (groupAlive() && Date.now() < deadline) await sleep(100)
   if (groupAlive()) process.kill(-dev.pid!, 'SIGKILL')
+  // what the dev server printed, for the after-suite check of every server's output
+  keepServerOutput('dev-mode', output)
   // (already stopped by the service; this only matters when it was killed)
   await stopEmbeddedPostgres({ dataDir: pgDir })
   fs.rmSync(pgDir, { recursive: true, force: true })

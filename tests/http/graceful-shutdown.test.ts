@@ -5,15 +5,18 @@ import { test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import { BASE_URL, cardPayment, client, newSite, uid } from '../support/api.ts'
+import { serverStdio } from '../support/server-output.ts'
 
 test('SIGTERM finishes the refund in flight, refuses new connections, exits and leaves no database session', async () => {
   const port = Number(new URL(BASE_URL).port) + 30
   const other = `http://127.0.0.1:${port}`
+  const output = serverStdio('graceful-shutdown')
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NOTIFICATIONS_WORKER: 'off' },
-    stdio: 'ignore',
+    stdio: output.stdio,
     detached: true,
   })
+  output.close()
   const exited = new Promise<number | string>((r) => server.on('exit', (code, signal) => r(code ?? signal ?? -1)))
   try {
     for (let i = 0; i < 200; i++) {

@@ -10,6 +10,7 @@ import http from 'node:http'
 import { after, before, test } from 'node:test'
 import pg from 'pg'
 import { ROUTE_TEMPLATES } from '../../lib/observability/route-template.ts'
+import { keepServerOutput } from '../support/server-output.ts'
 import { assertErrorShape, BASE_URL, cardPayment, client, newSite, request, rub, twoStepPayment, uid } from '../support/api.ts'
 import { freshDatabase, sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
@@ -116,6 +117,7 @@ test('a METRICS_TOKEN shorter than 16 characters: the server refuses to start, s
       }
     })
   })
+  keepServerOutput('metrics-too-short', stderr)
   assert.equal(outcome, 'exit 1')
   assert.equal(stderr, '[payin] METRICS_TOKEN has 13 characters, fewer than 16: use a long random value (openssl rand -hex 32), or leave it unset to turn metrics off\n')
   assert.ok(!stderr.includes('too-short-123'), 'the token itself is not printed')
@@ -228,16 +230,17 @@ test("what any client can send does not multiply the histogram's series: every m
   assert.equal(counted({ route: '/api/ready', method: 'DELETE', status: '405' }), 1)
 })
 
-test('the route label is that of the route that answers: dot segments resolved as Next.js resolves them; a method outside the known set is other', async () => {
+test('the route label is that of the route a target names: dot segments resolved as Next.js resolves them; a method outside the known set is other', async () => {
   const auth = { Authorization: `Bearer ${TOKEN}` }
   const before = await scrape(instance.base, TOKEN)
-  // served as /api/metrics by Next.js
-  for (const target of ['/_next/../api/metrics', '/api/./metrics', '/api/%2e/metrics']) assert.equal(await rawGet(instance.base, target, auth), 200, target)
+  // resolved by Next.js to /api/metrics, refused by the front door (a dot segment reaching an API path), counted there
+  for (const target of ['/_next/../api/metrics', '/api/./metrics', '/api/%2e/metrics']) assert.equal(await rawGet(instance.base, target, auth), 400, target)
   const odd = await request('PROPFIND', '/api/health', { base: instance.base })
   const after = await scrape(instance.base, TOKEN)
   const delta = (labels: Record<string, string>) => total(after, 'payin_http_requests_total', labels) - total(before, 'payin_http_requests_total', labels)
-  // the three, and the first scrape
-  assert.equal(delta({ route: '/api/metrics', method: 'GET', status: '200' }), 4)
+  // the first scrape; the three refused
+  assert.equal(delta({ route: '/api/metrics', method: 'GET', status: '200' }), 1)
+  assert.equal(delta({ route: '/api/metrics', method: 'GET', status: '400' }), 3)
   assert.equal(delta({ route: '/_next/*' }), 0)
   assert.equal(delta({ route: 'other', status: '200' }), 0)
   assert.equal(delta({ route: '/api/health', method: 'other', status: String(odd.status) }), 1)

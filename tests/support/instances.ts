@@ -1,6 +1,7 @@
 // Extra app instances on the test database, for tests that kill, stop or count instances.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { serverStdio } from './server-output.ts'
 
 export interface Instance {
   base: string
@@ -11,15 +12,18 @@ export interface Instance {
 
 /** an instance of the service on 127.0.0.1:port, once its health answers; `cwd`: the checkout it runs from (this one) */
 export async function startInstance(port: number, env: Record<string, string> = {}, opts: { cwd?: string } = {}): Promise<Instance> {
+  const output = serverStdio(`instance-${port}`)
   const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
     cwd: opts.cwd,
     // no delivery worker unless the test asks for one (WORKER_ENV): on the suite's database, a worker of an
     // instance started for something else would take other tests' notifications and, not allowed to post to
     // their loopback receivers, put them off by its retry delays
     env: { ...process.env, NOTIFICATIONS_WORKER: 'off', PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: 'ignore',
+    // its output kept for the after-suite check (no card number in any server's output)
+    stdio: output.stdio,
     detached: true,
   })
+  output.close()
   const exited = new Promise<number | string>((r) => proc.on('exit', (code, signal) => r(code ?? signal ?? -1)))
   const base = `http://127.0.0.1:${port}`
   for (let i = 0; i < 300; i++) {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { API_ROUTE_METHODS } from '../../lib/http/api-routes.ts'
-import { admitTarget, clientAddress } from '../../lib/http/front-door.ts'
+import { admitMessage, admitTarget, clientAddress, dropNextHeaders, isHostValue } from '../../lib/http/front-door.ts'
 import { API_ROUTES } from '../../lib/openapi/api-document.ts'
 
 test('targets: trailing slashes dropped, query kept, malformed or control-bearing paths refused', () => {
@@ -16,7 +16,7 @@ test('targets: trailing slashes dropped, query kept, malformed or control-bearin
   // many slashes: stripped by a scan, whatever their number (a regex would backtrack quadratically)
   assert.deepEqual(admitTarget('/x' + '/'.repeat(100_000)), { pass: true, url: '/x' })
   assert.deepEqual(admitTarget('/x' + '/'.repeat(100_000) + 'a'), { pass: true, url: '/x' + '/'.repeat(100_000) + 'a' })
-  for (const bad of ['/api/%', '/api/%zz', '/api/%C0%AF', '/a%00', '/a%1f', 'http://evil/api/x', '*']) {
+  for (const bad of ['/api/%', '/api/%zz', '/api/%C0%AF', '/a%00', '/a%1f', 'ftp://evil/api/x', 'http:///api/x', 'http://u@evil/api/x', '*']) {
     const r = admitTarget(bad)
     assert.equal(r.pass, false, bad)
     if (!r.pass) assert.equal(r.error.status, 400, bad)
@@ -27,6 +27,52 @@ test('targets: trailing slashes dropped, query kept, malformed or control-bearin
     if (!r.pass) assert.equal(r.error.status, 404, bare)
   }
   assert.equal(admitTarget('/partner/v1/sites/a/payments/b').pass, true)
+})
+
+test('absolute-form targets: served as their path (judged as any other), their authority the Host', () => {
+  assert.deepEqual(admitTarget('http://shop.example:3000/api/health'), { pass: true, url: '/api/health', host: 'shop.example:3000' })
+  assert.deepEqual(admitTarget('HTTPS://[::1]:443/pay/x/?a=1'), { pass: true, url: '/pay/x?a=1', host: '[::1]:443' })
+  assert.deepEqual(admitTarget('http://h'), { pass: true, url: '/', host: 'h' })
+  assert.deepEqual(admitTarget('http://h?x'), { pass: true, url: '/?x', host: 'h' })
+  // the path's own rules still hold: no URL() resolving its dot segments first
+  for (const bad of ['http://h/api/../api/health', 'http://h/api/%zz', 'http://h/a#b', 'http://h:x/api/health']) assert.equal(admitTarget(bad).pass, false, bad)
+  assert.deepEqual(admitTarget('http://h', 'TRACE').pass, false)
+})
+
+test('API paths with an empty, `.` or `..` segment (raw or percent-encoded) or a backslash are refused; pages are left to Next.js', () => {
+  for (const bad of ['/api/../x', '/api/%2e%2e/x', '/api/%2E%2e', '/api/.', '/api/./health', '/api//health', '//api/health', '/API//health', '/partner/v1//sites', '/partner/v1/sites/%2e/b', '/api\\health', '/api/x/.%2E/y', '/x/../api/health', '/pay/%2e%2e/partner/v1/x', '/x\\..\\api/health']) {
+    const r = admitTarget(bad)
+    assert.equal(r.pass, false, bad)
+    if (!r.pass) assert.deepEqual([r.error.status, r.error.errorCode], [400, 'validation.error'], bad)
+  }
+  for (const fine of ['/api/health//', '/api/sites/a.b/payments/..c', '/api/sites/s/payments/%2e%2e%2e', '/pay/../x', '/pay//x', '/pay/./x']) assert.equal(admitTarget(fine).pass, true, fine)
+})
+
+test('the message: Transfer-Encoding exactly chunked (any case) or none; Host once and a host on HTTP/1.1', () => {
+  const message = (httpVersion: string, ...rawHeaders: string[]) => admitMessage({ httpVersion, rawHeaders })
+  assert.equal(message('1.1', 'Host', 'a'), null)
+  assert.equal(message('1.1', 'Host', 'a', 'Transfer-Encoding', 'chunked'), null)
+  assert.equal(message('1.1', 'host', 'a', 'transfer-encoding', ' CHUNKED '), null)
+  assert.equal(message('1.0'), null)
+  for (const te of ['gzip', 'xchunked', 'gzip, chunked', 'chunked, chunked', '', 'identity']) assert.equal(message('1.1', 'Host', 'a', 'Transfer-Encoding', te)?.status, 400, te)
+  assert.equal(message('1.1', 'Host', 'a', 'Transfer-Encoding', 'chunked', 'transfer-encoding', 'chunked')?.status, 400)
+  assert.match(message('1.1')?.description ?? '', /needs a Host/)
+  assert.match(message('1.1', 'Host', 'a', 'HOST', 'a')?.description ?? '', /more than one Host/)
+  assert.match(message('1.1', 'Host', 'a b')?.description ?? '', /not a host/)
+  for (const host of ['', 'a', 'a.b:80', '127.0.0.1:3000', '[::1]', '[::ffff:1.2.3.4]:8080', 'xn--e1afmkfd.xn--p1ai', 'a%20b', '[v1.x]']) assert.equal(isHostValue(host), true, host)
+  for (const host of ['a b', 'a/b', 'u@a', '[::1', 'a:b', 'a:80:80', 'a\\b', 'a?b', 'a#b', 'é']) assert.equal(isHostValue(host), false, host)
+})
+
+test("Next.js's own request headers are dropped on API paths, kept on pages", () => {
+  const sent = () => ({ host: 'h', rsc: '1', 'next-router-state-tree': '[]', 'next-action': 'x', 'x-middleware-subrequest': 'm', authorization: 'Bearer t' })
+  for (const url of ['/api/health', '/partner/v1/sites/s/bills/b?x=1', '/API/x']) {
+    const headers = sent()
+    dropNextHeaders(url, headers)
+    assert.deepEqual(headers, { host: 'h', authorization: 'Bearer t' }, url)
+  }
+  const page = sent()
+  dropNextHeaders('/pay/x', page)
+  assert.deepEqual(page, sent())
 })
 
 test('methods: those the service serves pass; any other is a 405 with the route\'s Allow, or the 404 of an unknown API path', () => {

@@ -1,0 +1,217 @@
+// The front door's judgement of the message itself, sent byte for byte over a socket of its own (no HTTP
+// client would send these): a Transfer-Encoding other than exactly `chunked` is a 400 before anything is
+// dispatched, and a chunked body that breaks off does nothing (a bodiless write included: a token shown
+// once is not made and lost); Host is required on HTTP/1.1, once, and must be a host; an absolute-form
+// target is served (RFC 9112 §3.2.2); dot segments, doubled slashes and backslashes in an API path are the
+// JSON 400, never Next.js's plain-text 308.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import net from 'node:net'
+import { before, describe, test } from 'node:test'
+import { BASE_URL, cardPayment, newSite, uid } from '../support/api.ts'
+import { ORIGIN, signIn } from '../support/dashboard.ts'
+import { sql } from '../support/db.ts'
+import { assertDocumented, rawAnswer } from '../support/openapi-check.ts'
+
+const { hostname, port } = new URL(BASE_URL)
+
+/**
+ * The bytes sent as they are on a fresh connection; the whole answer, read until the server closes (every
+ * request here asks it to, or is refused and closed), or '' when it closed without one. The client's side
+ * stays open: a half-closed connection is given up by Node's server before a slow answer.
+ */
+function exchange(bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(Buffer.from(bytes, 'latin1')))
+    let text = ''
+    socket.on('data', (c) => (text += c.toString('latin1')))
+    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' ? resolve(text) : reject(e)))
+    socket.on('close', () => resolve(text))
+  })
+}
+
+/** the answer read, checked against the OpenAPI document when it is to a documented path */
+function answerTo(method: string, path: string, raw: string) {
+  const a = rawAnswer(method, path, raw)
+  assertDocumented(a)
+  return { ...a, body: a.text ? JSON.parse(a.text) : undefined }
+}
+
+/** the contract's error shape, with a trace id and a request id */
+function assertRefused(a: ReturnType<typeof answerTo>, status: number, errorCode: string, what: string) {
+  assert.equal(a.status, status, `${what}: ${a.status} ${a.text}`)
+  assert.match(a.headers['content-type'] ?? '', /^application\/json/, what)
+  assert.equal(a.body.serviceName, 'payin-core', what)
+  assert.equal(a.body.errorCode, errorCode, what)
+  assert.equal(a.body.traceId, a.headers['x-trace-id'], what)
+  assert.match(a.headers['x-request-id'] ?? '', /^[0-9a-f]{20}$/, `${what}: a request id`)
+}
+
+const tokenCount = async (siteId: string) => (await sql(`SELECT count(*)::int AS n FROM "SiteToken" WHERE "siteId" = $1`, [siteId]))[0].n
+const paymentCount = async (siteId: string) => (await sql(`SELECT count(*)::int AS n FROM "Payment" WHERE "siteId" = $1`, [siteId]))[0].n
+
+describe('Transfer-Encoding', () => {
+  let site: { siteId: string; token: string }
+  let session: string
+  before(async () => {
+    site = await newSite('framing')
+    session = await signIn(site)
+  })
+
+  const paymentRequest = (headers: string, body: string, paymentId = uid('te')) =>
+    `PUT /api/sites/${site.siteId}/payments/${paymentId} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${site.token}\r\nContent-Type: application/json\r\n${headers}\r\n${body}`
+  // a bodiless write whose answer is shown once: the dashboard's new API token
+  const newTokenRequest = (headers: string, body: string) =>
+    `POST /dashboard/actions/settings/tokens HTTP/1.1\r\nHost: ${hostname}\r\nOrigin: ${ORIGIN}\r\nCookie: payin_dashboard=${session}\r\n${headers}\r\n${body}`
+  const json = JSON.stringify(cardPayment())
+  const chunk = (s: string) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`
+
+  test('a coding other than exactly chunked is a 400 in the error shape, and nothing is done', async () => {
+    for (const coding of ['gzip', 'xchunked', 'gzip, chunked', 'chunked, chunked', 'identity', 'chunked;q=1', ' ']) {
+      const headers = `Transfer-Encoding: ${coding}\r\n`
+      const body = chunk(json) + '0\r\n\r\n'
+      const payments = await paymentCount(site.siteId)
+      assertRefused(answerTo('PUT', `/api/sites/${site.siteId}/payments/x`, await exchange(paymentRequest(headers, body))), 400, 'http.message.conversion.failed', `payment, ${coding}`)
+      assert.equal(await paymentCount(site.siteId), payments, `payment, ${coding}: nothing written`)
+      const tokens = await tokenCount(site.siteId)
+      const a = rawAnswer('POST', '/dashboard/actions/settings/tokens', await exchange(newTokenRequest(headers, '0\r\n\r\n')))
+      assert.equal(a.status, 400, `new token, ${coding}: ${a.text}`)
+      assert.equal(JSON.parse(a.text).errorCode, 'http.message.conversion.failed')
+      assert.equal(await tokenCount(site.siteId), tokens, `new token, ${coding}: no token made`)
+    }
+    // two Transfer-Encoding lines are one list (chunked, chunked): refused too
+    const twice = await exchange(paymentRequest('Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n', chunk(json) + '0\r\n\r\n'))
+    assert.equal(rawAnswer('PUT', '/x', twice).status, 400)
+  })
+
+  test('chunked, in any letter case, is served', async () => {
+    for (const coding of ['chunked', 'Chunked', 'CHUNKED']) {
+      const paymentId = uid('te')
+      const a = answerTo('PUT', `/api/sites/${site.siteId}/payments/${paymentId}`, await exchange(paymentRequest(`Transfer-Encoding: ${coding}\r\nConnection: close\r\n`, chunk(json) + '0\r\n\r\n', paymentId)))
+      assert.equal(a.status, 200, `${coding}: ${a.text}`)
+      assert.equal(a.body.status.value, 'COMPLETED')
+    }
+  })
+
+  test('a chunked body that breaks off (a bad chunk size, a bad chunk end) does nothing: a 400 or a closed connection', async () => {
+    const broken = [`zz\r\n${json}\r\n0\r\n\r\n`, `${chunk(json)}zz\r\n\r\n`, `5\r\n${json}\r\n0\r\n\r\n`, `-1\r\n\r\n`]
+    for (const body of broken) {
+      const payments = await paymentCount(site.siteId)
+      const offset = fs.statSync(process.env.SERVER_LOG!).size
+      const raw = await exchange(paymentRequest('Transfer-Encoding: chunked\r\n', body))
+      if (raw) assertRefused(answerTo('PUT', `/api/sites/${site.siteId}/payments/x`, raw), 400, 'http.message.conversion.failed', `payment ${JSON.stringify(body.slice(0, 20))}`)
+      const tokens = await tokenCount(site.siteId)
+      const rawToken = await exchange(newTokenRequest('Transfer-Encoding: chunked\r\n', body))
+      if (rawToken) assert.equal(rawAnswer('POST', '/x', rawToken).status, 400, rawToken)
+      // the handlers saw a body that never ended: nothing was made (counted once both have given up)
+      await handlersGaveUp(offset, [new RegExp(`"path":"/api/sites/${site.siteId}/payments/te-`), /"path":"\/dashboard\/actions\/settings\/tokens"/])
+      assert.equal(await paymentCount(site.siteId), payments, `payment ${JSON.stringify(body.slice(0, 20))}: nothing written`)
+      assert.equal(await tokenCount(site.siteId), tokens, `new token ${JSON.stringify(body.slice(0, 20))}: no token made`)
+    }
+  })
+
+  test('a whole chunked body to the bodiless new-token action is read to its end first: the token is made and answered', async () => {
+    const tokens = await tokenCount(site.siteId)
+    const raw = await exchange(newTokenRequest('Transfer-Encoding: chunked\r\nConnection: close\r\n', chunk('{}') + '0\r\n\r\n'))
+    const a = rawAnswer('POST', '/x', raw)
+    assert.equal(a.status, 200, a.text)
+    assert.match(JSON.parse(a.text).token, /^sk_/)
+    assert.equal(await tokenCount(site.siteId), tokens + 1)
+  })
+})
+
+/** the server log's lines written since `offset` (a byte position) */
+const logSince = (offset: number) => fs.readFileSync(process.env.SERVER_LOG!).subarray(offset).toString('utf8').split('\n')
+
+/**
+ * Waits for the log lines of handlers that saw a body break off: each logs its request as a 499 (the
+ * client's body never ended) once it has given up, and only then may a count say it did nothing.
+ */
+async function handlersGaveUp(offset: number, paths: RegExp[]): Promise<void> {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const lines = logSince(offset)
+    const missing = paths.filter((p) => !lines.some((l) => l.includes('"status":499') && p.test(l)))
+    if (!missing.length) return
+    if (Date.now() > deadline) throw new Error(`no 499 log line for ${missing.join(', ')} in:\n${lines.join('\n')}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+describe('Host', () => {
+  const health = (head: string) => exchange(`GET /api/health ${head}\r\n\r\n`)
+
+  test('an HTTP/1.1 request without Host, with two, or with one that is not a host: the 400 in the error shape, with a request id', async () => {
+    for (const [head, what] of [
+      ['HTTP/1.1\r\nConnection: close', 'no Host'],
+      ['HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close', 'two Host lines'],
+      ['HTTP/1.1\r\nHost: a\r\nhost: a\r\nConnection: close', 'the same Host twice'],
+      ['HTTP/1.1\r\nHost: a b\r\nConnection: close', 'a space'],
+      ['HTTP/1.1\r\nHost: a/b\r\nConnection: close', 'a path'],
+      ['HTTP/1.1\r\nHost: user@a\r\nConnection: close', 'user information'],
+      ['HTTP/1.1\r\nHost: [::1\r\nConnection: close', 'an open bracket'],
+    ]) {
+      assertRefused(answerTo('GET', '/api/health', await health(head)), 400, 'http.message.conversion.failed', what)
+    }
+  })
+
+  test('HTTP/1.0 without Host, and every valid form of Host, are served', async () => {
+    for (const head of ['HTTP/1.0', 'HTTP/1.1\r\nHost: 127.0.0.1:3999\r\nConnection: close', 'HTTP/1.1\r\nHost: [::1]:80\r\nConnection: close', 'HTTP/1.1\r\nHost: shop.example\r\nConnection: close', 'HTTP/1.1\r\nHost:\r\nConnection: close']) {
+      const a = answerTo('GET', '/api/health', await health(head))
+      assert.equal(a.status, 200, `${head}: ${a.text}`)
+    }
+  })
+})
+
+describe('request targets', () => {
+  const get = (target: string) => exchange(`GET ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`)
+
+  test('an absolute-form target is served as its path, on its own authority', async () => {
+    for (const target of [`http://${hostname}:${port}/api/health`, `HTTP://${hostname}:${port}/api/health`, `https://shop.example/api/health?x=1`, `http://${hostname}:${port}/api/health/`]) {
+      const a = answerTo('GET', '/api/health', await get(target))
+      assert.equal(a.status, 200, `${target}: ${a.text}`)
+      assert.deepEqual(a.body, { status: 'ok' })
+    }
+    // the API's own answers too: an unknown token, in the error shape
+    const site = await newSite('absolute')
+    const a = answerTo('GET', '/api/sites/x/payments/y', await get(`http://${hostname}:${port}/api/sites/${site.siteId}/payments/nope`))
+    assert.equal(a.status, 401, a.text)
+    // a page, answered for the target's authority
+    assert.equal(rawAnswer('GET', '/', await get(`http://${hostname}:${port}/`)).status, 200)
+  })
+
+  test('an absolute-form target without a host, with user information, or of another scheme: 400 in the error shape', async () => {
+    for (const target of ['http:///api/health', 'http://user@host/api/health', 'ftp://host/api/health', 'http://a b/api/health', '*']) {
+      assertRefused(answerTo('GET', '/api/health', await get(target)), 400, 'http.message.conversion.failed', target)
+    }
+  })
+
+  test('dot segments, doubled slashes and backslashes in an API path: the JSON 400, never a 308', async () => {
+    const site = await newSite('dots')
+    for (const target of [
+      '/api/../api/health',
+      '/api/%2e%2e/api/health',
+      '/api/%2E./api/health',
+      '/api/.%2e/api/health',
+      '/api/./health',
+      '/api/%2e/health',
+      '/api/health/.',
+      '/api/health/..',
+      '/api//health',
+      '//api/health',
+      '///api/health',
+      '/api\\health',
+      `/api/sites/${site.siteId}/payments/%2e%2e`,
+      `/api/sites/${site.siteId}//payments/p`,
+      `/partner/v1//sites/${site.siteId}/bills/b`,
+      `/partner/v1/sites/${site.siteId}/../${site.siteId}/bills/b`,
+      `/partner/payin/v1/sites/${site.siteId}/bills/%2e`,
+    ]) {
+      const a = answerTo('GET', target, await get(target))
+      assertRefused(a, 400, 'validation.error', target)
+      assert.ok(a.body.cause?.path, `${target}: the cause names the path`)
+    }
+    // trailing slashes are still served as without them
+    assert.equal(rawAnswer('GET', '/api/health', await get('/api/health//')).status, 200)
+  })
+})
