@@ -1,14 +1,46 @@
 // Outgoing requests for merchant notifications (webhooks): http(s) only, no redirects followed, one
-// timeout over connect and answer, the answer read up to a limit, and never to an address inside the
-// service's own networks. Refused: loopback, private (RFC 1918, fc00::/7), link-local (incl.
-// 169.254.169.254), shared (100.64.0.0/10), unspecified, multicast, broadcast and reserved
-// (240.0.0.0/4), the other non-global IPv4 blocks 192.0.0.0/24 and 198.18.0.0/15, IPv6 site-local
-// (fec0::/10), and the IPv6 forms that carry an IPv4 address:
-// - IPv4-mapped (::ffff:a.b.c.d) is that IPv4 address: judged, and matched against the allow-list,
-//   exactly as a.b.c.d;
-// - IPv4-compatible (::a.b.c.d, deprecated, incl. :: and ::1), local-use NAT64 (64:ff9b:1::/48) and
-//   Teredo (2001::/32) are refused whole;
-// - NAT64 (64:ff9b::/96) and 6to4 (2002::/16) are refused when the IPv4 address they carry is.
+// timeout over connect and answer, the answer read up to a limit, and never to an address that is not
+// globally reachable (it could land inside the service's own networks).
+//
+// Refused: every block of IANA's IPv4 and IPv6 Special-Purpose Address Registries (as of 2025), the
+// multicast ranges, and every IPv6 address outside global unicast 2000::/3:
+// - IPv4: 0.0.0.0/8 "this network"; private 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16; shared
+//   100.64.0.0/10; loopback 127.0.0.0/8; link-local 169.254.0.0/16 (incl. the cloud metadata address
+//   169.254.169.254); 192.0.0.0/24 IETF protocol assignments, whole (service continuity 192.0.0.0/29,
+//   dummy 192.0.0.8, NAT64 discovery 192.0.0.170/31, and the anycast 192.0.0.9 and 192.0.0.10, see
+//   below); documentation 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24; benchmarking 198.18.0.0/15;
+//   192.88.99.0/24 (deprecated 6to4 relay anycast, incl. 6a44 192.88.99.2); AS112 192.31.196.0/24 and
+//   192.175.48.0/24 and AMT 192.52.193.0/24 (see below); multicast 224.0.0.0/4; reserved 240.0.0.0/4,
+//   incl. broadcast 255.255.255.255.
+// - IPv6 outside 2000::/3 (reserved by the IETF; no global unicast address is there): unspecified ::,
+//   loopback ::1, IPv4-compatible ::/96 (deprecated), IPv4-translated ::ffff:0:0:0/96, local-use NAT64
+//   64:ff9b:1::/48, discard-only 100::/64, the dummy prefix 100:0:0:1::/64, SRv6 SIDs 5f00::/16, unique
+//   local fc00::/7, link-local fe80::/10, site-local fec0::/10 (deprecated), multicast ff00::/8, and
+//   whatever the IETF sets aside there later. The one exception is NAT64 64:ff9b::/96 (below).
+// - IPv6 inside 2000::/3: 2001::/23 IETF protocol assignments, whole (Teredo 2001::/32, PCP, TURN and
+//   DNS-SD SRP anycast 2001:1::1-3, benchmarking 2001:2::/48, AMT 2001:3::/32, AS112 2001:4:112::/48,
+//   2001:5::/32 once listed for LISP EIDs, ORCHID 2001:10::/28, ORCHIDv2 2001:20::/28, drone DETs
+//   2001:30::/28); documentation 2001:db8::/32 and 3fff::/20; 6to4 2002::/16; AS112 2620:4f:8000::/48.
+// Refused although IANA marks them globally reachable (no webhook receiver lives there; refusing costs
+// nothing, and when in doubt this policy refuses): the anycast service addresses of PCP (192.0.0.9,
+// 2001:1::1), TURN (192.0.0.10, 2001:1::2), DNS-SD SRP (2001:1::3), AMT relays and AS112, which by design
+// are answered by the nearest server, often one the local network or its provider runs, so possibly one
+// inside ours; and ORCHIDv2 and DETs, identifiers rather than locators: a connection to one goes through
+// a host identity layer to an address this check never sees. Teredo and 6to4 are "N/A" in the registry
+// and reach their host through relays of the network's choosing: refused whole (6to4 was once judged by
+// the IPv4 address it carries; it is deprecated, RFC 7526, and no receiver is expected there).
+// IPv6 forms that carry an IPv4 address:
+// - IPv4-mapped ::ffff:a.b.c.d (IANA's "::ffff:0:0/96", not globally reachable because it never appears
+//   in a packet) is not a destination of its own: a socket given one connects to a.b.c.d over IPv4. It is
+//   judged, and matched against the allow-list, exactly as a.b.c.d (so ::ffff:8.8.8.8 passes).
+// - IPv4-translated ::ffff:0:a.b.c.d (::ffff:0:0:0/96, RFC 2765's SIIT format, dropped by its successors
+//   RFC 6145 and RFC 6052) is a real IPv6 destination that some stateless translator turns into a.b.c.d
+//   from inside its own network: refused whole, whatever it carries. (Issue 26 asks to refuse
+//   "IPv4-translated ::ffff:0:0/96": the name is RFC 2765's, the prefix IANA's IPv4-mapped one. Both
+//   readings are covered: translated is refused, mapped is refused wherever its IPv4 address is.)
+// - IPv4-compatible ::a.b.c.d (deprecated) and local-use NAT64 64:ff9b:1::/48 are refused whole (above).
+// - NAT64 64:ff9b::/96 (globally reachable per IANA: on an IPv6-only network with DNS64 every IPv4 host
+//   is reached this way) is refused when the IPv4 address it carries is.
 // Every refusal reads 'private address', so the merchant-visible log never tells which class answered.
 // NOTIFY_ALLOW_NETWORKS (comma-separated CIDRs, default none) allows listed networks even so, e.g.
 // `127.0.0.0/8` for a receiver on the developer's machine. The check is made on the addresses a name
@@ -84,36 +116,45 @@ function inNetwork(a: Address, n: Network): boolean {
 }
 
 const networks = (cidrs: string[]) => cidrs.map((c) => parseNetwork(c)!)
+// the blocks and the reasons are in the header
 const REFUSED_V4 = networks([
-  '0.0.0.0/8', // unspecified, "this network"
+  '0.0.0.0/8', // "this network", incl. the unspecified 0.0.0.0
   '10.0.0.0/8', // private
   '100.64.0.0/10', // shared (carrier-grade NAT)
   '127.0.0.0/8', // loopback
   '169.254.0.0/16', // link-local, incl. the cloud metadata address 169.254.169.254
   '172.16.0.0/12', // private
-  '192.0.0.0/24', // IETF protocol assignments (not global)
+  '192.0.0.0/24', // IETF protocol assignments, whole (incl. the anycast 192.0.0.9 and 192.0.0.10)
+  '192.0.2.0/24', // documentation (TEST-NET-1)
+  '192.31.196.0/24', // AS112 (anycast)
+  '192.52.193.0/24', // AMT relays (anycast)
+  '192.88.99.0/24', // deprecated 6to4 relay anycast, incl. 6a44 192.88.99.2
   '192.168.0.0/16', // private
+  '192.175.48.0/24', // AS112 direct delegation (anycast)
   '198.18.0.0/15', // benchmarking (not global, sometimes used inside networks)
+  '198.51.100.0/24', // documentation (TEST-NET-2)
+  '203.0.113.0/24', // documentation (TEST-NET-3)
   '224.0.0.0/4', // multicast
   '240.0.0.0/4', // reserved, incl. broadcast 255.255.255.255
 ])
+/** IPv6 global unicast: everything outside it is refused (but NAT64, judged by its IPv4 address) */
+const GLOBAL_UNICAST = parseNetwork('2000::/3')!
+/** the blocks inside 2000::/3 that are refused */
 const REFUSED_V6 = networks([
-  '::/96', // IPv4-compatible (deprecated), incl. unspecified :: and loopback ::1
-  '64:ff9b:1::/48', // local-use NAT64
-  '2001::/32', // Teredo (a tunnel to an IPv4 address)
-  'fc00::/7', // unique local (private)
-  'fe80::/10', // link-local
-  'fec0::/10', // site-local (deprecated)
-  'ff00::/8', // multicast
+  '2001::/23', // IETF protocol assignments, whole: Teredo, anycast, benchmarking, AMT, AS112, ORCHID(v2), DETs
+  '2001:db8::/32', // documentation
+  '2002::/16', // 6to4
+  '2620:4f:8000::/48', // AS112 direct delegation (anycast)
+  '3fff::/20', // documentation
 ])
 const NAT64 = parseNetwork('64:ff9b::/96')!
-const SIX_TO_FOUR = parseNetwork('2002::/16')!
 
-/** the IPv4 address a NAT64 or 6to4 address leads to */
-function carriedV4(a: Address): Address | null {
-  if (inNetwork(a, NAT64)) return { family: 4, value: a.value & V4_BITS }
-  if (inNetwork(a, SIX_TO_FOUR)) return { family: 4, value: (a.value >> 80n) & V4_BITS }
-  return null
+/** whether the address (IPv4-mapped ones already unmapped) is in a refused class */
+function refused(a: Address): boolean {
+  if (a.family === 4) return REFUSED_V4.some((n) => inNetwork(a, n))
+  // NAT64 leads to the IPv4 address it carries
+  if (inNetwork(a, NAT64)) return refused({ family: 4, value: a.value & V4_BITS })
+  return !inNetwork(a, GLOBAL_UNICAST) || REFUSED_V6.some((n) => inNetwork(a, n))
 }
 
 /** the policy of NOTIFY_ALLOW_NETWORKS; throws on an entry that is not a CIDR network */
@@ -134,10 +175,7 @@ export function addressRefusal(address: string, policy: OutgoingPolicy): string 
   if (!raw) return REFUSED
   const a = unmapped(raw)
   if (policy.allow.some((n) => inNetwork(a, n))) return null
-  if (a.family === 4) return REFUSED_V4.some((n) => inNetwork(a, n)) ? REFUSED : null
-  if (REFUSED_V6.some((n) => inNetwork(a, n))) return REFUSED
-  const v4 = carriedV4(a)
-  return v4 && REFUSED_V4.some((n) => inNetwork(v4, n)) ? REFUSED : null
+  return refused(a) ? REFUSED : null
 }
 
 /** the refusal of a URL whose host is an IP literal (in any form the WHATWG parser reads), else null (names are checked at connect; a non-URL is not this check's business) */

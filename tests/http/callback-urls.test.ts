@@ -19,6 +19,9 @@ const REFUSED = [
   'http://[::1]:3000/hook',
   'http://2130706433/hook', // 127.0.0.1 written as one number
   'http://0x7f.1/hook',
+  'http://203.0.113.7/hook', // documentation
+  'http://[2001:db8::1]/hook',
+  'http://[::ffff:0:7f00:1]/hook', // IPv4-translated
 ]
 
 describe('callback URLs', () => {

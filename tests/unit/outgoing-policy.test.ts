@@ -1,5 +1,5 @@
 // The outgoing-request policy of notification deliveries: which addresses are refused (every class,
-// IPv4-mapped forms, the allow-list), literal hosts in URLs, and postNotification against loopback
+// IPv4-mapped forms, the rest of IANA's special-purpose registries, the allow-list), literal hosts in URLs, and postNotification against loopback
 // receivers only. No test connects outside 127.0.0.0/8: names resolve through stub lookups, and the
 // connections go through a guard that refuses (and records) any address outside loopback, so even a
 // broken policy cannot reach another host.
@@ -27,15 +27,62 @@ test('every refused class answers the same "private address"; public addresses p
     '::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:ffff:7f00:0001', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '::ffff:0.0.0.0', // IPv4-mapped
     '::127.0.0.1', '::a00:1', '::808:808', // IPv4-compatible (deprecated): refused whole
     '64:ff9b::7f00:1', '64:ff9b::10.0.0.1', '64:ff9b:1::808:808', // NAT64 of refused, local-use NAT64
-    '2002:7f00:1::1', '2002:a9fe:a9fe::', // 6to4 of refused
+    '2002:7f00:1::1', '2002:a9fe:a9fe::', '2002:808:808::1', // 6to4, whatever it carries
     '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
     '192.0.0.170', '198.18.0.1', 'fec0::1', // other non-global
   ]
   for (const a of refused) assert.equal(addressRefusal(a, none), 'private address', a)
-  for (const a of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '169.255.0.1', '223.255.255.255', '2001:4860::8888', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])
+  for (const a of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '169.255.0.1', '223.255.255.255', '2001:4860::8888', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])
     assert.equal(addressRefusal(a, none), null, a)
   for (const notAnIp of ['', 'localhost', 'example.com', '1.2.3', '010.0.0.1', '256.0.0.1', '[::1]', '::g'])
     assert.equal(addressRefusal(notAnIp, none), 'private address', notAnIp)
+})
+
+// Issue 26: the rest of IANA's special-purpose registries. Each block: addresses inside it (its edges),
+// addresses just outside it that pass, and neighbours refused for another reason (IPv6 outside 2000::/3
+// is refused whole, and so is all of 2001::/23).
+const SPECIAL: Array<[block: string, inside: string[], outsidePasses: string[], neighboursRefused?: string[]]> = [
+  ['192.0.2.0/24 documentation', ['192.0.2.0', '192.0.2.1', '192.0.2.255'], ['192.0.1.255', '192.0.3.0']],
+  ['198.51.100.0/24 documentation', ['198.51.100.0', '198.51.100.1', '198.51.100.255'], ['198.51.99.255', '198.51.101.0']],
+  ['203.0.113.0/24 documentation', ['203.0.113.0', '203.0.113.7', '203.0.113.255'], ['203.0.112.255', '203.0.114.0']],
+  ['198.18.0.0/15 benchmarking', ['198.18.0.0', '198.19.255.255'], ['198.17.255.255', '198.20.0.0']],
+  ['192.88.99.0/24 deprecated 6to4 relay anycast, 6a44', ['192.88.99.0', '192.88.99.1', '192.88.99.2', '192.88.99.255'], ['192.88.98.255', '192.88.100.0']],
+  ['192.0.0.0/24 IETF protocol assignments, whole (PCP .9 and TURN .10 anycast included)', ['192.0.0.0', '192.0.0.7', '192.0.0.8', '192.0.0.9', '192.0.0.10', '192.0.0.170', '192.0.0.171', '192.0.0.255'], ['191.255.255.255', '192.0.1.0']],
+  ['192.31.196.0/24 AS112 anycast', ['192.31.196.0', '192.31.196.1', '192.31.196.255'], ['192.31.195.255', '192.31.197.0']],
+  ['192.52.193.0/24 AMT relay anycast', ['192.52.193.0', '192.52.193.1', '192.52.193.255'], ['192.52.192.255', '192.52.194.0']],
+  ['192.175.48.0/24 AS112 direct delegation', ['192.175.48.0', '192.175.48.6', '192.175.48.255'], ['192.175.47.255', '192.175.49.0']],
+  ['0.0.0.0/8 this network', ['0.0.0.0', '0.255.255.255'], ['1.0.0.0']],
+  ['::ffff:0:0/96 IPv4-mapped: as its IPv4 address', ['::ffff:192.0.2.1', '::ffff:c633:6401', '::ffff:203.0.113.7', '::ffff:192.88.99.1', '::ffff:192.0.0.9', '::ffff:192.175.48.1'], ['::ffff:192.0.3.0', '::ffff:8.8.8.8', '0:0:0:0:0:ffff:808:808']],
+  ['::ffff:0:0:0/96 IPv4-translated, whatever it carries', ['::ffff:0:0:0', '::ffff:0:7f00:1', '::ffff:0:8.8.8.8', '0:0:0:0:ffff:0:ffff:ffff', '::ffff:0:1.1.1.1'], ['::ffff:8.8.8.8'], ['::fffe:ffff:ffff:ffff', '::ffff:1:0:0']],
+  ['100::/64 discard-only', ['100::', '100::1', '100::ffff:ffff:ffff:ffff'], [], ['ff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '100:0:0:1::', '100:0:0:1::1' /* the dummy prefix */, '100:0:0:2::']],
+  ['5f00::/16 SRv6 SIDs', ['5f00::', '5f00::1', '5f00:ffff:ffff:ffff:ffff:ffff:ffff:ffff'], [], ['5eff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '5f01::']],
+  ['outside 2000::/3 (IETF reserved)', ['1fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '4000::', '4000::1', '8000::1', 'e000::1', '1::1', '::1:0:0:0'], ['2000::1', '3fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff']],
+  ['2001::/23 IETF protocol assignments, whole', ['2001::', '2001:0:4136:e378::1', '2001:1::1', '2001:1::2', '2001:1::3', '2001:1::4', '2001:3::1', '2001:4:112::1', '2001:5::1', '2001:20::1', '2001:30::1', '2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff'], ['2000:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2001:200::', '2001:200::1']],
+  ['2001:2::/48 benchmarking', ['2001:2::', '2001:2::1', '2001:2:0:ffff:ffff:ffff:ffff:ffff'], [], ['2001:1:ffff:ffff:ffff:ffff:ffff:ffff', '2001:2:1::']],
+  ['2001:10::/28 deprecated ORCHID', ['2001:10::', '2001:10::1', '2001:1f:ffff:ffff:ffff:ffff:ffff:ffff'], [], ['2001:f:ffff:ffff:ffff:ffff:ffff:ffff', '2001:20::' /* ORCHIDv2 */]],
+  ['2001:db8::/32 documentation', ['2001:db8::', '2001:db8::1', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff'], ['2001:db7:ffff:ffff:ffff:ffff:ffff:ffff', '2001:db9::']],
+  ['3fff::/20 documentation', ['3fff::', '3fff::1', '3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff'], ['3ffe:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '3fff:1000::']],
+  ['2002::/16 6to4, whatever it carries', ['2002::', '2002:808:808::1', '2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff'], ['2001:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2003::']],
+  ['2620:4f:8000::/48 AS112 direct delegation', ['2620:4f:8000::', '2620:4f:8000::1', '2620:4f:8000:ffff:ffff:ffff:ffff:ffff'], ['2620:4f:7fff:ffff:ffff:ffff:ffff:ffff', '2620:4f:8001::']],
+  ['64:ff9b::/96 NAT64: by the IPv4 address it carries', ['64:ff9b::192.0.2.1', '64:ff9b::c633:6401', '64:ff9b::203.0.113.7', '64:ff9b::192.88.99.1', '64:ff9b::192.31.196.1', '64:ff9b::192.0.0.9'], ['64:ff9b::192.0.3.0', '64:ff9b::8.8.8.8'], ['64:ff9b::1:808:808', '64:ff9b:1::808:808']],
+]
+
+test('the rest of the special-purpose registries: each block refused up to its edges, its neighbours judged on their own', () => {
+  for (const [block, inside, outsidePasses, neighboursRefused = []] of SPECIAL) {
+    for (const a of inside) assert.equal(addressRefusal(a, none), 'private address', `${a} inside ${block}`)
+    for (const a of outsidePasses) assert.equal(addressRefusal(a, none), null, `${a} just outside ${block}`)
+    for (const a of neighboursRefused) assert.equal(addressRefusal(a, none), 'private address', `${a} next to ${block}`)
+  }
+})
+
+test('NOTIFY_ALLOW_NETWORKS opens the newly refused blocks too, and only what it names', () => {
+  const p = policyOf('192.0.2.0/24, 2001:db8::/32, 100::/64, ::ffff:0:0:0/96, 2002::/16, 2001:2::/48')
+  for (const a of ['192.0.2.7', '::ffff:192.0.2.7', '2001:db8::7', '100::7', '::ffff:0:7f00:1', '::ffff:0:8.8.8.8', '2002:808:808::1', '2001:2::7'])
+    assert.equal(addressRefusal(a, p), null, a)
+  for (const a of ['192.0.3.0' /* public anyway */, '2001:db9::'])
+    assert.equal(addressRefusal(a, p), null, a)
+  for (const a of ['198.51.100.7', '203.0.113.7', '100:0:0:1::1', '3fff::1', '2001:2:1::', '2001:1::1', '::ffff:1:0:0', '127.0.0.1'])
+    assert.equal(addressRefusal(a, p), 'private address', a)
 })
 
 test('the allow-list opens its networks, IPv4-mapped forms included, and nothing else', () => {
@@ -77,9 +124,11 @@ test('literalHostRefusal: literal refused hosts in every form the URL parser rea
     'http://2130706433/', 'http://0x7f.1/', 'http://0x7f000001/', 'http://017700000001/', 'http://127.1/', 'http://127.0.0.1./',
     'https://[::1]:8443/x', 'http://[::]/', 'http://[fe80::1]/', 'http://[fc00::1]/', 'http://100.64.0.1/', 'http://224.0.0.1/',
     'http://255.255.255.255/', 'http://[0:0:0:0:0:ffff:a9fe:a9fe]/', 'http://user:pw@192.168.0.1/', 'HTTP://0251.0376.0251.0376/', // 169.254.169.254 in octal
+    'http://192.0.2.1/', 'http://3325256705/', 'https://203.0.113.7:8443/', 'http://[2001:db8::1]/', 'http://[3fff::1]/', 'http://[100::1]/', 'http://[5f00::1]/',
+    'http://[::ffff:0:7f00:1]/', 'http://[::ffff:0:808:808]/', 'http://[2002:808:808::1]/', 'http://[2001:1::1]/', 'http://192.0.0.9/', 'http://[2620:4f:8000::1]/', 'http://[64:ff9b::c000:201]/',
   ]
   for (const url of refused) assert.equal(literalHostRefusal(url, none), 'private address', url)
-  for (const url of ['http://example.com/', 'http://localhost/', 'https://8.8.8.8/', 'http://[2001:4860::8888]/', 'not a url'])
+  for (const url of ['http://example.com/', 'http://localhost/', 'https://8.8.8.8/', 'http://[2001:4860::8888]/', 'http://192.0.3.1/', 'http://[::ffff:808:808]/', 'http://[64:ff9b::808:808]/', 'not a url'])
     assert.equal(literalHostRefusal(url, none), null, url)
   assert.equal(literalHostRefusal('http://2130706433/', loopbackAllowed), null)
   assert.equal(literalHostRefusal('http://[::ffff:7f00:1]/', loopbackAllowed), null)
@@ -216,6 +265,28 @@ test('(b) a name resolving to 127.0.0.1 without the allow-list: refused, nothing
   }
 })
 
+test('(b2) a name resolving to the newly refused blocks: refused, nothing connected; beside loopback, only loopback is connected', async () => {
+  const r = await receiver()
+  try {
+    const special = ['192.0.2.10', '198.51.100.10', '203.0.113.10', '192.88.99.1', '192.0.0.9', '192.31.196.1', '2001:db8::10', '3fff::10', '100::1', '5f00::1', '::ffff:0:7f00:1', '::ffff:0:808:808', '2002:808:808::1', '2001:1::1', '2001:20::1', '2620:4f:8000::1', '64:ff9b::c000:20a']
+    const dns = stubLookup({ 'special.test': special, 'beside.test': [...special, '127.0.0.1'] })
+    const g = guardedConnections()
+    for (const policy of [none, loopbackAllowed]) {
+      const o = await postNotification(`http://special.test:${r.port}/hook`, body, headers, { ...base, policy, lookup: dns.lookup, createConnection: g.createConnection })
+      assert.deepEqual([o.httpStatus, o.error], [null, 'refused: private address'])
+    }
+    assert.deepEqual(g.connected, [])
+    assert.deepEqual(g.violations, [])
+    const beside = await postNotification(`http://beside.test:${r.port}/hook`, body, headers, { ...base, policy: loopbackAllowed, lookup: dns.lookup, createConnection: g.createConnection })
+    assert.deepEqual([beside.httpStatus, beside.error], [200, null])
+    assert.deepEqual(g.connected, ['127.0.0.1'])
+    assert.deepEqual(g.violations, [])
+    assert.equal(r.requests.length, 1)
+  } finally {
+    await r.close()
+  }
+})
+
 test('(c) with 127.0.0.0/8 allowed, a name resolving to 127.0.0.1 gets the POST with its body and headers; 200 is delivered', async () => {
   const r = await receiver((res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('thanks'))
   try {
@@ -347,7 +418,7 @@ test('(g) an endless answer is read up to the limit, then dropped (no hang)', as
 test('(h) a literal 127.0.0.1 (or other refused literal) without the allow-list: refused before any lookup or connection', async () => {
   const dns = stubLookup({})
   const g = guardedConnections()
-  for (const url of ['http://127.0.0.1:5432/', 'http://2130706433/', 'http://[::ffff:127.0.0.1]/', 'https://169.254.169.254/latest', 'http://0.0.0.0/', 'http://[::1]/']) {
+  for (const url of ['http://127.0.0.1:5432/', 'http://2130706433/', 'http://[::ffff:127.0.0.1]/', 'https://169.254.169.254/latest', 'http://0.0.0.0/', 'http://[::1]/', 'http://192.0.2.1/', 'http://[2001:db8::1]/', 'http://[::ffff:0:7f00:1]/', 'http://[100::1]/']) {
     const o = await postNotification(url, body, headers, { ...base, policy: none, lookup: dns.lookup, createConnection: g.createConnection })
     assert.deepEqual([o.httpStatus, o.error], [null, 'refused: private address'], url)
   }
