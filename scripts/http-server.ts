@@ -7,8 +7,9 @@
 // first: whatever the process writes from here on, Next.js's own output included, is masked
 import '../lib/http/masked-output.ts'
 import http from 'node:http'
+import type net from 'node:net'
 import next from 'next'
-import { ApiError, errorBody, internalError, JSON_ANSWER_HEADERS, malformedBody } from '../lib/http/api-error.ts'
+import { ApiError, errorBody, internalError, JSON_ANSWER_HEADERS, malformedBody, methodNotAllowed } from '../lib/http/api-error.ts'
 import { admitMessage, admitTarget, clientAddress, CLIENT_ADDRESS_HEADER, dropNextHeaders, markFrontDoor } from '../lib/http/front-door.ts'
 import { CLIENT_CLOSED, describeFailure, logLine } from '../lib/http/request-log.ts'
 import { payFormScript } from '../lib/pay-form/pay-form-script.ts'
@@ -31,6 +32,45 @@ function answerError(res: http.ServerResponse, err: ApiError, method: string | u
   res.end(body)
   // the target as received may hold anything: logged cut short and JSON-escaped by the log line
   logLine({ level: 'info', traceId, requestId, method, path: target.slice(0, 200), status: err.status, kind: 'front-door' })
+}
+
+/** a connection as Node's HTTP server keeps it: the answer it owes first, its parser and the message that one reads */
+type ParsingSocket = net.Socket & {
+  _httpMessage?: http.ServerResponse | null
+  parser?: { incoming?: http.IncomingMessage | null } | null
+  [REFUSED]?: true
+}
+const REFUSED = Symbol('payin.refused-message')
+
+/** an error answer written straight to the socket (no request object to answer through), which then closes */
+function writeRawError(socket: net.Socket, err: ApiError, traceId: string, requestId: string): void {
+  const body = JSON.stringify(errorBody(err, traceId))
+  const head = [`HTTP/1.1 ${err.status} ${http.STATUS_CODES[err.status]}`, 'Connection: close', `X-Trace-Id: ${traceId}`, `X-Request-Id: ${requestId}`, `Content-Length: ${Buffer.byteLength(body)}`]
+  for (const [k, v] of Object.entries({ ...JSON_ANSWER_HEADERS, ...err.headers })) head.push(`${k}: ${v}`)
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
+}
+
+/** the answer to a message Node's parser refused: 408 for a request too slow to arrive, 431 for headers too large, else 400 */
+function refuseMessage(socket: net.Socket, failure: NodeJS.ErrnoException): void {
+  if (!socket.writable) return void socket.destroy()
+  if (failure.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    recordRefusedMessage(408)
+    return void socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+  }
+  const status = failure.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+  const traceId = newTraceId()
+  const requestId = newRequestId()
+  writeRawError(socket, status === 431 ? new ApiError(431, 'http.message.conversion.failed', 'Request headers too large', 'Bad request') : malformedBody('Malformed HTTP request'), traceId, requestId)
+  recordRefusedMessage(status)
+  logLine({ level: 'info', traceId, requestId, status, kind: 'front-door', error: failure.code })
+}
+
+/** runs `then` once the connection has sent every answer it owes (at once when it owes none); nothing if it closes first */
+function afterAnswersOwed(socket: ParsingSocket, then: () => void): void {
+  const pending = socket._httpMessage
+  if (!pending) return then()
+  // Node's own 'finish' listener, added first, hands the connection to the next queued answer before this runs
+  pending.once('finish', () => afterAnswersOwed(socket, then))
 }
 
 /**
@@ -64,8 +104,15 @@ async function main() {
   metrics()
 
   let stopping = false
-  // a request without Host is the front door's to answer, in the error shape (Node.js would send a bare 400)
-  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
+  const options: http.ServerOptions = {
+    // a request without Host is the front door's to answer, in the error shape (Node.js would send a bare 400)
+    requireHostHeader: false,
+    // Upgrade requests (WebSocket, h2c) are requests like any other, through the front door: Next.js's own
+    // upgrade handler would take them unjudged and leave the socket open without an answer. Only the
+    // development server's hot reload (/_next/…) is upgraded.
+    shouldUpgradeCallback: (req) => dev && (req.url ?? '').startsWith('/_next/'),
+  }
+  const server = http.createServer(options, (req, res) => {
     const started = performance.now()
     const refusedMessage = admitMessage(req)
     const admitted = refusedMessage ? ({ pass: false, error: refusedMessage } as const) : admitTarget(req.url ?? '', req.method)
@@ -87,32 +134,41 @@ async function main() {
       else res.destroy()
     })
   })
-  // a request Node's parser refuses (bytes not allowed in a request line or header): the error shape too
-  server.on('clientError', (failure: NodeJS.ErrnoException, socket) => {
-    // the response this connection owes: to the request whose body broke off here (a malformed chunk), whose
-    // handler then reads no whole body and does nothing (lib/http/api-route.ts), this 400 is its answer; one
-    // to an earlier request (a pipelined one before the bad message), or one already started, cannot be put
-    // in between: the connection is cut
-    const pending = (socket as unknown as { _httpMessage?: http.ServerResponse })._httpMessage
-    const ownAnswer = pending !== undefined && !pending.headersSent && !pending.req.complete
-    if (failure.code === 'ECONNRESET' || !socket.writable || (pending && !ownAnswer)) return socket.destroy()
-    // the handler's own answer, should it come, goes nowhere
-    if (pending) pending.shouldKeepAlive = false
-    if (failure.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      recordRefusedMessage(408)
-      return socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+  // a request Node's parser refuses (bytes not allowed in a request line or header, a body that breaks
+  // off): the error shape too, where the connection can still carry an answer to it
+  server.on('clientError', (failure: NodeJS.ErrnoException, socket: ParsingSocket) => {
+    // the parser fails again on every later packet of a connection it gave up on: judged once
+    if (socket[REFUSED]) return
+    socket[REFUSED] = true
+    if (failure.code === 'ECONNRESET' || !socket.writable) return socket.destroy()
+    // the answer this connection is writing or owes first (null once all are sent), and the message the
+    // parser was reading when it failed (the last one whose head it read)
+    const pending = socket._httpMessage ?? undefined
+    const parsing = socket.parser?.incoming ?? undefined
+    if (parsing && !parsing.complete) {
+      // a body broke off (a malformed chunk): its request was dispatched, and its handler reads no whole
+      // body and does nothing (lib/http/api-route.ts). Its own answer not yet begun: this 400 is it, and
+      // the handler's, should it come, goes nowhere. Otherwise that answer is sent or queued behind
+      // another: nothing can be put in between, and the connection is cut.
+      if (pending && pending.req === parsing && !pending.headersSent) {
+        pending.shouldKeepAlive = false
+        return refuseMessage(socket, failure)
+      }
+      return socket.destroy()
     }
-    const status = failure.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+    // a new message's head: refused after the answers owed to the requests before it (pipelined)
+    afterAnswersOwed(socket, () => refuseMessage(socket, failure))
+  })
+  // CONNECT (a proxy's method): the 405 every unserved method gets, then the connection closes
+  server.on('connect', (req: http.IncomingMessage, socket: ParsingSocket) => {
     const traceId = newTraceId()
     const requestId = newRequestId()
-    const err = status === 431 ? new ApiError(431, 'http.message.conversion.failed', 'Request headers too large', 'Bad request') : malformedBody('Malformed HTTP request')
-    const body = JSON.stringify(errorBody(err, traceId))
-    const head = [`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, 'Connection: close', `X-Trace-Id: ${traceId}`, `X-Request-Id: ${requestId}`, `Content-Length: ${Buffer.byteLength(body)}`]
-    for (const [k, v] of Object.entries(JSON_ANSWER_HEADERS)) head.push(`${k}: ${v}`)
-    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
-    recordRefusedMessage(status)
-    logLine({ level: 'info', traceId, requestId, status, kind: 'front-door', error: failure.code })
+    writeRawError(socket, methodNotAllowed(['GET', 'HEAD', 'POST']), traceId, requestId)
+    recordRefusedMessage(405)
+    logLine({ level: 'info', traceId, requestId, method: 'CONNECT', path: (req.url ?? '').slice(0, 200), status: 405, kind: 'front-door' })
   })
+  // an Expect other than 100-continue: ignored (RFC 9110 §10.1.1 allows it), the request served as any other
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => server.emit('request', req, res))
 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return

@@ -93,6 +93,9 @@ export function admitTarget(target: string, method?: string): FrontDoorAnswer {
   const lower = decodeURIComponent(path).toLowerCase()
   if (BARE_PREFIXES.has(lower)) return { pass: false, error: notFound('Route') }
   if (lower.startsWith('/partner/') && !PARTNER_ALIASES.some((p) => lower.startsWith(p))) return { pass: false, error: notFound('Route') }
+  // an API path written otherwise than its prefix is (`/API/…`, `/%61pi/…`, `/api%2fhealth`): Next.js routes
+  // the path as written, case and escapes included, and would answer its HTML 404 page
+  if (isApiPath(lower) && !API_PREFIXES.some((p) => path.startsWith(`${p}/`))) return { pass: false, error: notFound('Route') }
   if (method !== undefined && !SERVED_METHODS.has(method)) return { pass: false, error: refuseMethod(path) }
   return { pass: true, url: path + query }
 }

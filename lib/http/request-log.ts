@@ -1,6 +1,9 @@
 // One JSON line per request on stdout. Digit runs that could be a card number are masked as a last
 // line of defence; no body is ever logged.
-const CARD_LIKE = /\d(?:[ -]?\d){12,18}/g
+// 13–19 digits with up to two separators between any two: a space, a tab, `-`, `.`, `_`, `/`, `+`, or
+// one of those percent-encoded (a path is logged as it was sent: `4111%201111%201111%201111`)
+const CARD_SEPARATOR = String.raw`(?:[ \t._/+-]|%(?:20|09|2[bBdDeEfF]|5[fF]))`
+const CARD_LIKE = new RegExp(String.raw`\d(?:${CARD_SEPARATOR}{0,2}\d){12,18}`, 'g')
 // the payment page's attempt keys open a live attempt: never in the log
 const ATTEMPT_KEY_IN_PATH = /(\/attempts\/)[^/?"\s]+/g
 

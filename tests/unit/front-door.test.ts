@@ -27,6 +27,13 @@ test('targets: trailing slashes dropped, query kept, malformed or control-bearin
     if (!r.pass) assert.equal(r.error.status, 404, bare)
   }
   assert.equal(admitTarget('/partner/v1/sites/a/payments/b').pass, true)
+  // an API prefix written otherwise (letter case, escapes): the JSON 404, not Next.js's HTML page
+  for (const odd of ['/API/health', '/Api/v1', '/%61pi/health', '/api%2fhealth', '/api%2Fsites%2Fdemo', '/partner%2fv1/sites/d/payments/x', '/partner/v1%2fsites/d/payments/x', '/Partner/V1/sites/d/bills/b']) {
+    const r = admitTarget(odd)
+    assert.equal(r.pass, false, odd)
+    if (!r.pass) assert.deepEqual([r.error.status, r.error.errorCode], [404, 'payin.resource.not.found'], odd)
+  }
+  for (const page of ['/apis', '/api-docs', '/partners', '/docs']) assert.equal(admitTarget(page).pass, true, page)
 })
 
 test('absolute-form targets: served as their path (judged as any other), their authority the Host', () => {
