@@ -73,6 +73,8 @@ async function main() {
     }
     req.url = admitted.url
     req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.headers, req.socket.remoteAddress, hops)
+    // the request id is the server's own (the page proxy's, the route handlers'): one a client sent names nothing
+    delete req.headers['x-request-id']
     // shutting down: this connection ends with its answer
     if (stopping) res.setHeader('Connection', 'close')
     handle(req, res).catch((e) => {
