@@ -1,4 +1,5 @@
-// Every page answers with X-Trace-Id (and is logged under it)
+// Every page answers with X-Trace-Id and X-Request-Id (and is logged under them: its request line here, a
+// failure while it renders by instrumentation.ts, which reads them from the request's headers)
 // and the security headers: a Content-Security-Policy whose script nonce Next applies to its own
 // scripts, no framing (frame-ancestors), no sniffing, no referrer (a payUrl is not to leak).
 import { NextResponse, type NextRequest } from 'next/server'
@@ -17,6 +18,7 @@ function publicOrigin(): string {
 
 export function proxy(request: NextRequest) {
   const traceId = newTraceId()
+  const requestId = newRequestId()
   const nonce = btoa(hex(crypto.getRandomValues(new Uint8Array(16))))
   const csp = [
     "default-src 'self'",
@@ -34,9 +36,11 @@ export function proxy(request: NextRequest) {
   ].join('; ')
   const headers = new Headers(request.headers)
   headers.set('x-trace-id', traceId)
+  headers.set('x-request-id', requestId)
   headers.set('content-security-policy', csp)
   const res = NextResponse.next({ request: { headers } })
   res.headers.set('X-Trace-Id', traceId)
+  res.headers.set('X-Request-Id', requestId)
   res.headers.set('Content-Security-Policy', csp)
   res.headers.set('X-Frame-Options', 'DENY')
   res.headers.set('X-Content-Type-Options', 'nosniff')
@@ -44,7 +48,7 @@ export function proxy(request: NextRequest) {
   res.headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()')
   // one log line per page request (not per static asset: Next's, or the payment page's script), under the trace id the payer's browser got;
   // the status is not known here (the page renders after the proxy)
-  if (!request.nextUrl.pathname.startsWith('/_next/') && !request.nextUrl.pathname.startsWith('/_pay/')) logLine({ level: 'info', traceId, requestId: newRequestId(), method: request.method, path: request.nextUrl.pathname, kind: 'page' })
+  if (!request.nextUrl.pathname.startsWith('/_next/') && !request.nextUrl.pathname.startsWith('/_pay/')) logLine({ level: 'info', traceId, requestId, method: request.method, path: request.nextUrl.pathname, kind: 'page' })
   return res
 }
 

@@ -126,6 +126,8 @@ async function main() {
     if (admitted.host !== undefined) req.headers.host = admitted.host
     dropNextHeaders(admitted.url, req.headers)
     req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.headers, req.socket.remoteAddress, hops)
+    // the request id is the server's own (the page proxy's, the route handlers'): one a client sent names nothing
+    delete req.headers['x-request-id']
     // shutting down: this connection ends with its answer
     if (stopping) res.setHeader('Connection', 'close')
     handle(req, res).catch((e) => {

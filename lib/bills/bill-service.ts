@@ -2,55 +2,98 @@
 // bill behind a payUrl. EXPIRED is derived from the deadline on every read; WAITING payments whose
 // change fell due are brought up to date first, so the bill's state is current.
 import { randomUUID } from 'node:crypto'
-import { db, jsonParam, withRetry } from '../db/client'
+import { db, jsonParam, withRetry, type Db, type Tx } from '../db/client'
 import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
-import { notFound, requestConflict, validationError } from '../http/api-error'
+import { notFound, requestConflict, validationError, type FieldErrors } from '../http/api-error'
 import { isDue } from '../payments/payment-lifecycle'
 import { findPayment } from '../payments/payment-service'
-import { clockOf, siteClock, siteWriteLock, stillOnClock, type SiteClock } from '../sandbox/site-clock'
+import { clockOf, siteClock, siteClockHeld, siteWriteLock, stillOnClock, type SiteClock } from '../sandbox/site-clock'
 import { fingerprint } from '../security/keyed-hash'
 import { newBillProblems, type BillRequest } from './bill-request'
 import { renderBill, renderBillDetails, renderBillPayment } from './bill-wire'
 
-/** `clock`: the site's sandbox clock when the caller has it (read otherwise) */
+/**
+ * A new bill, or for its id the bill already there: a replay (the same request) answers it as it is now,
+ * another request is a 409. Its deadline (the future, at most 45 days ahead) is judged on the site's
+ * sandbox clock, and the bill is written on that very clock (its creation time):
+ * - first by one statement, on the clock the caller has (`clock`, read with the token) or reads now, which
+ *   writes only while the site's clock is still that one, under the share lock of a write of the site
+ *   (lib/sandbox/site-clock.ts siteWriteLock: a sandbox reset under way makes it wait);
+ * - should the clock have moved meanwhile (an advance, a reset), once more in a transaction that holds the
+ *   clock still from its reading to the write (siteClockHeld: an advance or a reset waits for it). That try
+ *   cannot lose to the clock: it writes the bill, or finds the bill of that id, or judges the deadline late
+ *   on a clock the site has. However often the clock moves, a creation takes two tries at most.
+ * The held lock is the transaction's first on the site's row, as every write's: no deadlock with a reset,
+ * which also locks that row first.
+ */
 export async function createBill(siteId: string, billId: string, req: BillRequest, clock?: SiteClock) {
   const print = fingerprint('bill', req)
-  let siteTime = clock ?? (await siteClock(siteId))
-  // the bill is written only while the site's clock is still `siteTime` (its deadline was judged on it),
-  // read under the share lock of a write of the site (lib/sandbox/site-clock.ts siteClockForWrite): a
-  // sandbox reset under way makes the statement wait, and a clock that moved meanwhile is read again
-  const bill = await withRetry(async () => {
-    for (let attempt = 1; ; attempt++) {
-      const late = newBillProblems(req, siteTime.now())
-      // one statement for a new bill; an existing one (a replay or a conflict) is read after
-      const now = siteTime.now()
-      const [created] = late
-        ? []
-        : await db().$queryRaw<Bill[]>`
-        INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "successUrl", "failedUrl",
-          customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt")
-        SELECT ${randomUUID()}::uuid, ${siteId}::text, ${billId}::text, ${randomUUID()}::uuid, ${print}::text, ${req.amount.currency}::text, ${req.amount.value ?? null}::bigint,
-          ${req.comment ?? null}::text, ${req.flags}::text[], ${req.successUrl ?? null}::text, ${req.failedUrl ?? null}::text, ${jsonParam(req.customer)}::jsonb,
-          ${jsonParam(req.recurrent)}::jsonb, ${jsonParam(req.receipt)}::jsonb, ${jsonParam(req.customFields)}::jsonb, 'CREATED', ${now}::timestamptz, ${now}::timestamptz,
-          ${req.expirationDateTime}::timestamptz
-        FROM "Site" s WHERE s.id = ${siteId}${stillOnClock('s."clockOffsetMs"', siteTime)}${siteWriteLock('s')}
-        ON CONFLICT ("siteId", "billId") DO NOTHING
-        RETURNING *`
-      if (created) return created
-      // a replay answers the bill as it is now (its payments' due changes applied first), also past its deadline
-      const existing = await loadBill({ siteId, billId })
-      if (existing) {
-        if (late && existing.bill.fingerprint !== print) throw validationError(late)
-        if (existing.bill.fingerprint !== print) throw requestConflict(`Bill ${billId}`)
-        return existing.bill
-      }
-      if (late) throw validationError(late)
-      // nothing written and no bill: the site's clock moved (an advance, a reset) since it was read
-      if (attempt >= 5) throw new Error(`bill ${billId}: the site's clock kept moving while it was written`)
-      siteTime = await siteClock(siteId)
+  const { bill, at } = await withRetry(async () => {
+    const siteTime = clock ?? (await siteClock(siteId))
+    const first = await writeBill(db(), siteId, billId, req, print, siteTime)
+    if (first.created) return { bill: first.created, at: siteTime }
+    // a replay answers the bill as it is now (its payments' due changes applied first), also past its deadline
+    const existing = await loadBill({ siteId, billId })
+    if (existing) return { bill: sameRequest(existing.bill, print, billId, first.late), at: existing.clock }
+    if (first.late) throw validationError(first.late)
+    // nothing written and no bill: the site's clock moved since it was read. Again, on the clock held still
+    const held = await db().$transaction(async (tx) => {
+      const heldTime = await siteClockHeld(tx, siteId)
+      const again = await writeBill(tx, siteId, billId, req, print, heldTime, { held: true })
+      // not written: a bill of that id is there (made meanwhile), read under the same lock
+      const [there] = again.created ? [] : await tx.$queryRaw<Bill[]>`SELECT * FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${billId}`
+      return { ...again, there, heldTime }
+    })
+    if (held.created) return { bill: held.created, at: held.heldTime }
+    if (held.there) {
+      // as it is now; as read under the lock should a sandbox reset have deleted it since
+      const now = await loadBill({ siteId, billId })
+      return { bill: sameRequest(now?.bill ?? held.there, print, billId, held.late), at: now?.clock ?? held.heldTime }
     }
+    if (held.late) throw validationError(held.late)
+    // the statement writes unless the site has no row (a site is never deleted) or a bill of that id exists
+    throw new Error(`bill ${billId}: site ${siteId} not found`)
   })
-  return renderBill(bill, siteTime.now())
+  return renderBill(bill, at.now())
+}
+
+/** the bill of the id already there, when `print` is its request's; else a 409 (or the deadline's 400, when `late`) */
+function sameRequest(bill: Bill, print: string, billId: string, late: FieldErrors | null): Bill {
+  if (bill.fingerprint === print) return bill
+  throw late ? validationError(late) : requestConflict(`Bill ${billId}`)
+}
+
+/**
+ * The bill judged (its deadline and recurrent expiry) and, when in time, written on `siteTime` by one
+ * statement: `created` unless a bill of that id exists (ON CONFLICT DO NOTHING) or, unless the clock is
+ * `held` by the transaction, the site's clock is no longer `siteTime`; `late`: the request's problems on
+ * that clock (nothing is written).
+ */
+async function writeBill(
+  client: Db | Tx,
+  siteId: string,
+  billId: string,
+  req: BillRequest,
+  print: string,
+  siteTime: SiteClock,
+  o: { held?: boolean } = {},
+): Promise<{ created?: Bill; late: FieldErrors | null }> {
+  // one instant: the deadline judged on it, the bill created at it
+  const now = siteTime.now()
+  const late = newBillProblems(req, now)
+  if (late) return { late }
+  const onClock = o.held ? Prisma.empty : Prisma.sql`${stillOnClock('s."clockOffsetMs"', siteTime)}${siteWriteLock('s')}`
+  const [created] = await client.$queryRaw<Bill[]>`
+    INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "successUrl", "failedUrl",
+      customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt")
+    SELECT ${randomUUID()}::uuid, ${siteId}::text, ${billId}::text, ${randomUUID()}::uuid, ${print}::text, ${req.amount.currency}::text, ${req.amount.value ?? null}::bigint,
+      ${req.comment ?? null}::text, ${req.flags}::text[], ${req.successUrl ?? null}::text, ${req.failedUrl ?? null}::text, ${jsonParam(req.customer)}::jsonb,
+      ${jsonParam(req.recurrent)}::jsonb, ${jsonParam(req.receipt)}::jsonb, ${jsonParam(req.customFields)}::jsonb, 'CREATED', ${now}::timestamptz, ${now}::timestamptz,
+      ${req.expirationDateTime}::timestamptz
+    FROM "Site" s WHERE s.id = ${siteId}${onClock}
+    ON CONFLICT ("siteId", "billId") DO NOTHING
+    RETURNING *`
+  return { created, late: null }
 }
 
 export interface LoadedBill {

@@ -11,8 +11,33 @@ export const PAYMENT_STATUSES = ['CREATED', 'WAITING', 'COMPLETED', 'DECLINED'] 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 export const PAGE_SIZE = 20
 
+/** the longest search run: an id is at most 200 characters */
+export const SEARCH_MAX = 200
+
+/**
+ * Characters no payment id, bill id or card digits hold, and that a search box does not send: control
+ * characters (C0, DEL, C1; PostgreSQL's text cannot even carry NUL) and lone surrogates.
+ */
+const UNSEARCHABLE = /[\p{Cc}\p{Cs}]/u
+const UNSEARCHABLE_ALL = /[\p{Cc}\p{Cs}]/gu
+
+/**
+ * A search as the page got it: the text searched for (trimmed, at most SEARCH_MAX characters, never a
+ * pair of surrogates cut in two), or `refused` when it holds a character no search can (the list is then
+ * not searched, and the page says so); `shown`: the text to give back in the search box, without those
+ * characters.
+ */
+export function paymentSearch(raw: string): { search: string; refused: boolean; shown: string } {
+  const cut = (text: string) => Array.from(text.trim()).slice(0, SEARCH_MAX).join('')
+  // a line break or tab around the text (pasted with it) is no part of it
+  const text = raw.trim()
+  if (UNSEARCHABLE.test(text)) return { search: '', refused: true, shown: cut(text.replace(UNSEARCHABLE_ALL, '')) }
+  const search = cut(text)
+  return { search, refused: false, shown: search }
+}
+
 export interface PaymentListQuery {
-  /** a payment id, a bill id, or a card's last four digits */
+  /** a payment id, a bill id, or a card's last four digits (one paymentSearch refuses is not run) */
   search?: string
   status?: PaymentStatus
   /** the cursor of the page's last row, as `nextCursor` gave it */
@@ -32,7 +57,7 @@ export interface PaymentListRow {
 }
 
 export async function listPayments(siteId: string, q: PaymentListQuery): Promise<{ rows: PaymentListRow[]; nextCursor: string | null }> {
-  const search = q.search?.trim().slice(0, 200) ?? ''
+  const { search } = paymentSearch(q.search ?? '')
   const where: Prisma.Sql[] = [Prisma.sql`"siteId" = ${siteId}`]
   if (search) {
     const lastFour = /^\d{4}$/.test(search) ? Prisma.sql` OR ("maskedPan" IS NOT NULL AND right("maskedPan", 4) = ${search})` : Prisma.empty

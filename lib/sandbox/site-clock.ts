@@ -54,6 +54,23 @@ export async function siteClockForWrite(tx: Tx, siteId: string): Promise<SiteClo
 }
 
 /**
+ * The site's clock held still until the transaction ends, for a write that must be made on the very
+ * clock it was judged on (a new bill's deadline: lib/bills/bill-service.ts). Read first in the transaction
+ * under a share lock on the site's row (FOR SHARE) that conflicts with what moves the clock: an advance's
+ * UPDATE of the offset (a column no unique key holds: FOR NO KEY UPDATE, which FOR KEY SHARE lets through)
+ * and a sandbox reset (FOR UPDATE) wait for the transaction, and when one of them is under way the read
+ * waits for it and then reads the row as it left it (READ COMMITTED locks, and answers, the row's newest
+ * version). Writes of the site (FOR KEY SHARE) and other such reads do not wait. Share locks do not queue
+ * behind a waiting advance: keep these transactions to a few statements. REAL_TIME and no lock with
+ * SANDBOX_CLOCK=off.
+ */
+export async function siteClockHeld(tx: Tx, siteId: string): Promise<SiteClock> {
+  if (!settings().sandboxClock) return REAL_TIME
+  const [row] = await tx.$queryRaw<{ offset: bigint }[]>`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId} FOR SHARE`
+  return clockOf(row?.offset)
+}
+
+/**
  * The lock a statement takes on the site's row `alias` for a write of its data (see siteClockForWrite):
  * waiting for a reset under way, or, with `skip`, passing over the rows of a site being reset; none with
  * SANDBOX_CLOCK=off.

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { redact } from '../../lib/http/request-log.ts'
-import { isTraceId, newRequestId, newTraceId, requestIds } from '../../lib/http/trace-id.ts'
+import { isRequestId, isTraceId, newRequestId, newTraceId, requestIds } from '../../lib/http/trace-id.ts'
 
 test('100 000 new trace ids: the protocol\'s shape, distinct, and untouched by the card-number mask', () => {
   const seen = new Set<string>()
@@ -32,6 +32,7 @@ test('100 000 new request ids: not a trace id\'s shape, distinct, and untouched 
     assert.match(id, /^[0-9a-f]{20}$/)
     assert.equal(redact(`{"requestId":"${id}"}`), `{"requestId":"${id}"}`, id)
     assert.equal(isTraceId(id), false)
+    assert.ok(isRequestId(id), id)
     seen.add(id)
   }
   assert.equal(seen.size, 100_000)
@@ -45,4 +46,11 @@ test('a request keeps the trace id it brought and gets a request id of its own',
   assert.equal(b.traceId, traceId)
   assert.notEqual(a.requestId, b.requestId)
   assert.notEqual(requestIds(new Request('http://x/', { headers: { 'X-Trace-Id': '4111111111111111' } })).traceId, '4111111111111111')
+})
+
+test('a request id is taken (from the page proxy\'s header) only in the shape this service issues', () => {
+  assert.equal(isRequestId('41111111111111110000'), false) // digits only
+  assert.equal(isRequestId(newTraceId()), false)
+  assert.equal(isRequestId(null), false)
+  assert.equal(isRequestId('012345a789012b456789'), true)
 })

@@ -1,6 +1,8 @@
 // The site's payments, newest first, a page at a time (by cursor), found by id, bill or last four digits.
+// Whatever the query holds answers a page: an unknown status or a cursor that does not decode is no
+// filter (the first page); a search with a control character is not run, and the page says so.
 import Link from 'next/link'
-import { listPayments, PAYMENT_STATUSES, type PaymentStatus } from '@/lib/dashboard/dashboard-payments'
+import { listPayments, PAYMENT_STATUSES, paymentSearch, type PaymentStatus } from '@/lib/dashboard/dashboard-payments'
 import { PaymentTable } from '@/components/dashboard/payment-table'
 import { currentLanguage, currentMessages, requireSession } from '../../dashboard-request'
 
@@ -10,7 +12,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requireSession()
   const [t, lang, sp] = [await currentMessages(), await currentLanguage(), await searchParams]
-  const q = one(sp.q).slice(0, 200)
+  const { search: q, refused, shown } = paymentSearch(one(sp.q))
   const status = (PAYMENT_STATUSES as readonly string[]).includes(one(sp.status)) ? (one(sp.status) as PaymentStatus) : undefined
   const { rows, nextCursor } = await listPayments(session.siteId, { search: q, status, after: one(sp.after) || undefined })
   const keep = (extra: Record<string, string>) => new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status } : {}), ...extra }).toString()
@@ -21,7 +23,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       <form method="get" className="dash-card dash-inline" role="search">
         <label>
           {t.search}
-          <input name="q" defaultValue={q} placeholder={t.searchHint} />
+          <input name="q" defaultValue={shown} placeholder={t.searchHint} />
         </label>
         <label>
           {t.status}
@@ -36,6 +38,11 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         </label>
         <button type="submit">{t.find}</button>
       </form>
+      {refused && (
+        <p role="alert" className="dash-error">
+          {t.searchRefused}
+        </p>
+      )}
       <div className="dash-card dash-table-wrap">
         {rows.length === 0 ? (
           <p>{t.noPayments}</p>
