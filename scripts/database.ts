@@ -1,17 +1,20 @@
 // The database of the service and its commands: DATABASE_URL when set, else the embedded PostgreSQL
 // under data/: the one running on that folder, on whatever port it was started (npm start with another
 // EMBEDDED_PG_PORT, `npm run site` in another shell), else started on EMBEDDED_PG_PORT. Pending
-// migrations are applied either way.
+// migrations are applied either way. The embedded database asks for a password, kept beside its folder
+// (data/pg.password; see lib/db/embedded-postgres.ts); EMBEDDED_PG_NEW_PASSWORD=1 gives it a new one
+// (with it stopped: when that file was lost).
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { applyMigrations } from '../lib/db/migrations.ts'
-import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
+import { embeddedPasswordFile, startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
 
 export const EMBEDDED = {
   dataDir: process.env.EMBEDDED_PG_DIR || 'data/pg',
   port: Number(process.env.EMBEDDED_PG_PORT || 54329),
   database: 'payin',
+  newPassword: process.env.EMBEDDED_PG_NEW_PASSWORD === '1',
 }
 
 export interface Database {
@@ -28,6 +31,9 @@ export async function openDatabase(log: (line: string) => void = () => {}): Prom
   if (!url) {
     const pg = await startEmbeddedPostgres(EMBEDDED)
     url = pg.url
+    if (pg.upgraded)
+      log(`embedded PostgreSQL of ${EMBEDDED.dataDir}: upgraded in place, it now asks for the password kept in ${embeddedPasswordFile(EMBEDDED.dataDir)}`)
+    else if (EMBEDDED.newPassword) log(`embedded PostgreSQL of ${EMBEDDED.dataDir}: new password, kept in ${embeddedPasswordFile(EMBEDDED.dataDir)}`)
     if (pg.startedHere) {
       log(`embedded PostgreSQL started on 127.0.0.1:${pg.port} (data in ${EMBEDDED.dataDir})`)
       release = () => stopEmbeddedPostgres(EMBEDDED)

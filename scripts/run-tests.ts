@@ -8,13 +8,13 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { applyMigrations } from '../lib/db/migrations.ts'
-import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
+import { embeddedPasswordFile, redactDatabaseUrl, startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
 import pg from 'pg'
 import { printReport, runStress } from './stress.ts'
 
 const log = (line: string) => console.log(`[test] ${line}`)
 const PORT = Number(process.env.TEST_PORT || 3999)
-// The suite's PostgreSQL ports (TEST_PG_PORT and the next three) lie below Linux's ephemeral range (32768–60999):
+// The suite's PostgreSQL ports (TEST_PG_PORT and the next four) lie below Linux's ephemeral range (32768–60999):
 // a port in it can be taken at any moment by the local end of one of the suite's own outgoing connections, and
 // a database started there then fails with "Address already in use" (it did once in CI, on TEST_PG_PORT + 3).
 const PG = { dataDir: process.env.TEST_PG_DIR || 'data/test-pg', port: Number(process.env.TEST_PG_PORT || 25439), database: 'payin_test' }
@@ -24,7 +24,7 @@ const SERVER_LOG = path.resolve(process.env.TEST_SERVER_LOG || 'data/test-server
 const SERVER_LOG_DIR = path.resolve(process.env.TEST_SERVER_LOG_DIR || 'data/test-server-logs')
 const BASE_URL = `http://127.0.0.1:${PORT}`
 // Debian's PostgreSQL 15 (package postgresql-15), on a data folder and port of its own (TEST_PG_PORT + 1 is
-// the development-mode test's embedded database, + 3 the site command test's)
+// the development-mode test's embedded database, + 3 the site command test's, + 4 the password test's)
 const PG15 = {
   dataDir: process.env.TEST_PG15_DIR || 'data/test-pg15',
   port: Number(process.env.TEST_PG15_PORT || PG.port + 2),
@@ -208,10 +208,11 @@ async function main(): Promise<number> {
   if (onPg18) {
     await stopEmbeddedPostgres(PG, 'immediate').catch(() => {})
     fs.rmSync(PG.dataDir, { recursive: true, force: true })
+    fs.rmSync(embeddedPasswordFile(PG.dataDir), { force: true })
     const { url } = await startEmbeddedPostgres(PG)
     try {
       await applyMigrations(url)
-      log(`database ready: ${url}`)
+      log(`database ready: ${redactDatabaseUrl(url)}`)
       await httpTests({ label: 'HTTP tests', databaseUrl: url, serverLog: SERVER_LOG, browser: !partial || onlyE2e.length > 0 })
       if (!partial) await afterTheHttpTests(url)
     } finally {
@@ -226,7 +227,7 @@ async function main(): Promise<number> {
  * The server (scripts/http-server.ts) on the database, the HTTP tests against it and, with `browser`, the
  * browser tests; the server is stopped afterwards.
  */
-async function httpTests(o: { label: string; databaseUrl: string; serverLog: string; browser: boolean }): Promise<void> {
+async function httpTests(o: { label: string; databaseUrl: string; serverLog: string; browser: boolean; binDir?: string }): Promise<void> {
   const secret = randomBytes(32).toString('hex')
   const serverEnv = {
     ...process.env,
@@ -258,7 +259,8 @@ async function httpTests(o: { label: string; databaseUrl: string; serverLog: str
     await waitForHealth(server, o.serverLog)
     log(`server ready on ${BASE_URL} (log: ${path.relative(process.cwd(), o.serverLog)})`)
     // SERVER_PGID: the server's process group, whose memory a test watches; TEST_PG_PORT: where tests
-    // that start an embedded database of their own put it (beside it)
+    // that start an embedded database of their own put it (beside it); TEST_PG_BIN_DIR: the PostgreSQL
+    // binaries of the pass (PostgreSQL 15's), for the tests that make data folders
     const testEnv = {
       BASE_URL,
       DATABASE_URL: o.databaseUrl,
@@ -268,6 +270,7 @@ async function httpTests(o: { label: string; databaseUrl: string; serverLog: str
       SERVER_PGID: String(server.pid),
       TEST_PG_PORT: String(PG.port),
       METRICS_TOKEN: serverEnv.METRICS_TOKEN,
+      ...(o.binDir ? { TEST_PG_BIN_DIR: o.binDir } : {}),
     }
     // the page-weight test loads the payment page in Chromium
     if (files('tests/http').some((f) => f.includes('page-weight'))) ensureChromium()
@@ -324,6 +327,7 @@ async function httpTestsOnPostgres15(): Promise<void> {
   ensurePostgres15()
   await stopEmbeddedPostgres(PG15, 'immediate').catch(() => {})
   fs.rmSync(PG15.dataDir, { recursive: true, force: true })
+  fs.rmSync(embeddedPasswordFile(PG15.dataDir), { force: true })
   try {
     const { url } = await startEmbeddedPostgres(PG15)
     const admin = new pg.Client({ connectionString: url })
@@ -331,9 +335,9 @@ async function httpTestsOnPostgres15(): Promise<void> {
     const version = (await admin.query<{ server_version: string }>('SHOW server_version').finally(() => admin.end())).rows[0].server_version
     if (!version.startsWith('15.')) throw new Error(`${PG15.binDir} runs PostgreSQL ${version}, not 15`)
     await applyMigrations(url)
-    log(`PostgreSQL ${version} ready (${PG15.binDir}): ${url}`)
+    log(`PostgreSQL ${version} ready (${PG15.binDir}): ${redactDatabaseUrl(url)}`)
     const serverLog = SERVER_LOG.replace(/(\.log)?$/, '-pg15$1')
-    await httpTests({ label: 'HTTP tests on PostgreSQL 15', databaseUrl: url, serverLog, browser: pg15Only && onlyE2e.length > 0 })
+    await httpTests({ label: 'HTTP tests on PostgreSQL 15', databaseUrl: url, serverLog, browser: pg15Only && onlyE2e.length > 0, binDir: PG15.binDir })
     // no card number in that database or that server's log either
     if (!partial) nodeTests('after the suite on PostgreSQL 15', files('tests/after'), { DATABASE_URL: url, SERVER_LOG: serverLog })
   } finally {

@@ -10,7 +10,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { after, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { stopEmbeddedPostgres } from '../../lib/db/embedded-postgres.ts'
+import { embeddedPasswordFile, stopEmbeddedPostgres } from '../../lib/db/embedded-postgres.ts'
 import { keepServerOutput } from '../support/server-output.ts'
 import { UndocumentedAnswer } from '../support/openapi-check.ts'
 
@@ -25,6 +25,7 @@ const pgDir = path.resolve(`data/test-dev-pg-${port}`)
 const probeDir = path.resolve('app/dev-reload-probe')
 
 fs.rmSync(pgDir, { recursive: true, force: true })
+fs.rmSync(embeddedPasswordFile(pgDir), { force: true })
 fs.rmSync(probeDir, { recursive: true, force: true }) // left by a run cut short
 const env: NodeJS.ProcessEnv = {
   ...process.env,
@@ -67,6 +68,7 @@ after(async () => {
   // (already stopped by the service; this only matters when it was killed)
   await stopEmbeddedPostgres({ dataDir: pgDir })
   fs.rmSync(pgDir, { recursive: true, force: true })
+  fs.rmSync(embeddedPasswordFile(pgDir), { force: true })
 })
 
 /** waits until `check` answers something other than undefined (the dev server compiles on demand) */

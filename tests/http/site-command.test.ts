@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import pg from 'pg'
-import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../../lib/db/embedded-postgres.ts'
+import { embeddedPasswordFile, startEmbeddedPostgres, stopEmbeddedPostgres } from '../../lib/db/embedded-postgres.ts'
 import { applyMigrations } from '../../lib/db/migrations.ts'
 import { assertErrorShape, BASE_URL, cardPayment, client, request, uid } from '../support/api.ts'
 import { sql } from '../support/db.ts'
@@ -92,6 +92,7 @@ describe('without DATABASE_URL: the embedded PostgreSQL of the running server', 
   before(async () => {
     await stopEmbeddedPostgres({ dataDir }) // left by a run cut short
     fs.rmSync(dataDir, { recursive: true, force: true })
+    fs.rmSync(embeddedPasswordFile(dataDir), { force: true })
     // as `npm start` with EMBEDDED_PG_PORT=<pgPort> runs it: the embedded database on that port, migrated, and the server on it
     const database = await startEmbeddedPostgres({ dataDir, port: pgPort, database: 'payin' })
     await applyMigrations(database.url)
@@ -102,6 +103,7 @@ describe('without DATABASE_URL: the embedded PostgreSQL of the running server', 
     await server?.exited
     await stopEmbeddedPostgres({ dataDir })
     fs.rmSync(dataDir, { recursive: true, force: true })
+    fs.rmSync(embeddedPasswordFile(dataDir), { force: true })
   })
 
   test('the command finds it on the port it runs on: what it makes, the server sees, and list shows', async () => {
