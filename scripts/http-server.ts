@@ -10,7 +10,7 @@ import http from 'node:http'
 import type net from 'node:net'
 import next from 'next'
 import { ApiError, errorBody, internalError, JSON_ANSWER_HEADERS, malformedBody, methodNotAllowed } from '../lib/http/api-error.ts'
-import { admitMessage, admitTarget, clientAddress, CLIENT_ADDRESS_HEADER, dropNextHeaders, markFrontDoor } from '../lib/http/front-door.ts'
+import { admitMessage, admitTarget, clientAddress, CLIENT_ADDRESS_HEADER, dropNextHeaders, markFrontDoor, type FrontDoorAnswer } from '../lib/http/front-door.ts'
 import { CLIENT_CLOSED, describeFailure, logLine } from '../lib/http/request-log.ts'
 import { payFormScript } from '../lib/pay-form/pay-form-script.ts'
 import { newRequestId, newTraceId } from '../lib/http/trace-id.ts'
@@ -65,14 +65,6 @@ function refuseMessage(socket: net.Socket, failure: NodeJS.ErrnoException): void
   logLine({ level: 'info', traceId, requestId, status, kind: 'front-door', error: failure.code })
 }
 
-/** runs `then` once the connection has sent every answer it owes (at once when it owes none); nothing if it closes first */
-function afterAnswersOwed(socket: ParsingSocket, then: () => void): void {
-  const pending = socket._httpMessage
-  if (!pending) return then()
-  // Node's own 'finish' listener, added first, hands the connection to the next queued answer before this runs
-  pending.once('finish', () => afterAnswersOwed(socket, then))
-}
-
 /**
  * Counts and times the request in the metrics once its answer is sent or its connection closes: under
  * the template of the route its target reaches (the target the front door admitted, as Next.js sees it;
@@ -114,8 +106,15 @@ async function main() {
   }
   const server = http.createServer(options, (req, res) => {
     const started = performance.now()
-    const refusedMessage = admitMessage(req)
-    const admitted = refusedMessage ? ({ pass: false, error: refusedMessage } as const) : admitTarget(req.url ?? '', req.method)
+    let admitted: FrontDoorAnswer
+    try {
+      const refusedMessage = admitMessage(req)
+      admitted = refusedMessage ? { pass: false, error: refusedMessage } : admitTarget(req.url ?? '', req.method)
+    } catch (e) {
+      // a defect of the front door's own: still an answer, in the error shape, and a line saying what failed
+      logLine({ level: 'error', method: req.method, path: (req.url ?? '').slice(0, 200), kind: 'front-door', error: describeFailure(e) })
+      admitted = { pass: false, error: malformedBody('Malformed HTTP request') }
+    }
     measure(req, res, started, admitted.pass ? admitted.url : (req.url ?? ''))
     if (!admitted.pass) {
       // the body is not read: the connection closes after the answer
@@ -130,6 +129,9 @@ async function main() {
     delete req.headers['x-request-id']
     // shutting down: this connection ends with its answer
     if (stopping) res.setHeader('Connection', 'close')
+    // so does an Upgrade request's (not upgraded: Node's parser stops at its head, so a request pipelined
+    // after it would never be read)
+    if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false
     handle(req, res).catch((e) => {
       logLine({ level: 'error', method: req.method, path: (req.url ?? '').slice(0, 200), kind: 'front-door', error: describeFailure(e) })
       if (!res.headersSent) answerError(res, internalError(), req.method, req.url ?? '')
@@ -145,21 +147,23 @@ async function main() {
     if (failure.code === 'ECONNRESET' || !socket.writable) return socket.destroy()
     // the answer this connection is writing or owes first (null once all are sent), and the message the
     // parser was reading when it failed (the last one whose head it read)
-    const pending = socket._httpMessage ?? undefined
     const parsing = socket.parser?.incoming ?? undefined
-    if (parsing && !parsing.complete) {
+    const inBody = parsing !== undefined && !parsing.complete
+    // the answers owed to requests before the broken message (pipelined) go out first, each in turn: every
+    // one owed for a broken head, those before the broken body's own request for a broken body
+    const judge = (): void => {
+      const pending = socket._httpMessage ?? undefined
+      if (pending && (!inBody || pending.req !== parsing)) return void pending.once('finish', judge)
+      if (!inBody) return refuseMessage(socket, failure)
       // a body broke off (a malformed chunk): its request was dispatched, and its handler reads no whole
       // body and does nothing (lib/http/api-route.ts). Its own answer not yet begun: this 400 is it, and
-      // the handler's, should it come, goes nowhere. Otherwise that answer is sent or queued behind
-      // another: nothing can be put in between, and the connection is cut.
-      if (pending && pending.req === parsing && !pending.headersSent) {
-        pending.shouldKeepAlive = false
-        return refuseMessage(socket, failure)
-      }
-      return socket.destroy()
+      // the handler's, should it come, goes nowhere. Begun or sent (a request answered before its body was
+      // read), nothing can follow it: the connection is cut.
+      if (!pending || pending.headersSent) return void socket.destroy()
+      pending.shouldKeepAlive = false
+      refuseMessage(socket, failure)
     }
-    // a new message's head: refused after the answers owed to the requests before it (pipelined)
-    afterAnswersOwed(socket, () => refuseMessage(socket, failure))
+    judge()
   })
   // CONNECT (a proxy's method): the 405 every unserved method gets, then the connection closes
   server.on('connect', (req: http.IncomingMessage, socket: ParsingSocket) => {

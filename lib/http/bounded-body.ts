@@ -44,10 +44,21 @@ export async function readBoundedBody(req: Request, max = MAX_BODY_BYTES): Promi
   return Buffer.concat(chunks)
 }
 
-/** the fields of a form post (urlencoded or multipart), read within the limit */
+/** a form post that is no form: another content type, or a multipart body that does not parse */
+export class NotAForm extends Error {
+  constructor(cause: unknown) {
+    super('the request body is not a form (urlencoded or multipart)', { cause })
+  }
+}
+
+/** the fields of a form post (urlencoded or multipart), read within the limit; NotAForm when it is none */
 export async function readFormFields(req: Request): Promise<FormData> {
   const bytes = await readBoundedBody(req)
   const type = req.headers.get('content-type') ?? 'application/x-www-form-urlencoded'
   // parsed from the bounded copy: the request's own stream is never read past the limit
-  return new Request('http://form.invalid/', { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(bytes) }).formData()
+  try {
+    return await new Request('http://form.invalid/', { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(bytes) }).formData()
+  } catch (e) {
+    throw new NotAForm(e)
+  }
 }

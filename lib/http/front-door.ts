@@ -96,6 +96,9 @@ export function admitTarget(target: string, method?: string): FrontDoorAnswer {
   // an API path written otherwise than its prefix is (`/API/…`, `/%61pi/…`, `/api%2fhealth`): Next.js routes
   // the path as written, case and escapes included, and would answer its HTML 404 page
   if (isApiPath(lower) && !API_PREFIXES.some((p) => path.startsWith(`${p}/`))) return { pass: false, error: notFound('Route') }
+  // Next.js's image optimiser: this service shows no optimised image, and the route fetches any local path
+  // it is given (past this front door) and answers a 500 for one that fails
+  if (lower === '/_next/image' || lower.startsWith('/_next/image/')) return { pass: false, error: notFound('Route') }
   if (method !== undefined && !SERVED_METHODS.has(method)) return { pass: false, error: refuseMethod(path) }
   return { pass: true, url: path + query }
 }
@@ -127,8 +130,20 @@ function isApiPath(decoded: string): boolean {
   return first === 'api' || first === 'partner'
 }
 
-/** the path as a URL parser resolves it (dot segments applied, backslashes as slashes, percent-encoded dots too) */
-const resolved = (rawPath: string) => decodeURIComponent(new URL(rawPath.replace(/%2e/gi, '.'), 'http://front.door.invalid').pathname)
+/**
+ * The path as a URL parser resolves it: backslashes as slashes, percent-encoded dots as dots, dot segments
+ * applied (RFC 3986 §5.2.4). By hand: URL() reads a path starting with `//` as an authority, and throws on
+ * one that is not a host (`//a:b/x`).
+ */
+function resolved(rawPath: string): string {
+  const out: string[] = []
+  for (const segment of rawPath.replace(/%2e/gi, '.').replace(/\\/g, '/').split('/').slice(1)) {
+    if (segment === '..') out.pop()
+    else if (segment !== '.') out.push(segment)
+  }
+  // each segment decodes (the whole path did), so the path of some of them does too
+  return decodeURIComponent(`/${out.join('/')}`)
+}
 
 /** an empty segment before the trailing slashes, a `.` or `..` segment (percent-encoded or not), or a backslash */
 function hasOddSegments(rawPath: string): boolean {

@@ -53,13 +53,21 @@ export function logRequestFailure(error: unknown, request: FailedRequest, contex
 // colours and cursor moves of Next.js's own prefixes (⨯ in red)
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g
 
-/** console.error in this process (production): one JSON line on stderr, masked; a failure logged above is not printed again */
+/**
+ * console.error and console.warn in this process (production): one JSON line on stderr each, masked
+ * (Next.js warns of a request it refuses, an unknown Server Action id among them, with console.warn); a
+ * failure logged above is not printed again
+ */
 export function consoleErrorAsJson(): void {
   if (g[CONSOLE] || process.env.NODE_ENV !== 'production') return
   g[CONSOLE] = true
-  console.error = (...args: unknown[]) => {
-    if (args.some((a) => a !== null && typeof a === 'object' && logged().has(a))) return
-    const message = formatWithOptions({ colors: false }, ...args).replace(ANSI, '').trim()
-    process.stderr.write(redact(JSON.stringify({ time: new Date().toISOString(), level: 'error', kind: 'console', message })) + '\n')
-  }
+  const asJson =
+    (level: 'error' | 'warn') =>
+    (...args: unknown[]) => {
+      if (args.some((a) => a !== null && typeof a === 'object' && logged().has(a))) return
+      const message = formatWithOptions({ colors: false }, ...args).replace(ANSI, '').trim()
+      process.stderr.write(redact(JSON.stringify({ time: new Date().toISOString(), level, kind: 'console', message })) + '\n')
+    }
+  console.error = asJson('error')
+  console.warn = asJson('warn')
 }

@@ -1,9 +1,14 @@
 // One JSON line per request on stdout. Digit runs that could be a card number are masked as a last
 // line of defence; no body is ever logged.
-// 13–19 digits with up to two separators between any two: a space, a tab, `-`, `.`, `_`, `/`, `+`, or
-// one of those percent-encoded (a path is logged as it was sent: `4111%201111%201111%201111`)
-const CARD_SEPARATOR = String.raw`(?:[ \t._/+-]|%(?:20|09|2[bBdDeEfF]|5[fF]))`
-const CARD_LIKE = new RegExp(String.raw`\d(?:${CARD_SEPARATOR}{0,2}\d){12,18}`, 'g')
+// 13–19 digits with up to three separators between any two, in whatever form a client may have written
+// them (a path or a header is logged as it was sent): a digit is any Unicode decimal digit (full-width
+// ４ too), a percent-encoded ASCII digit (%34) or full-width one (%EF%BC%94); a separator is any
+// character that is neither a letter nor a digit (space, `-`, `,`, `:`, a no-break space, a line
+// break …) or a percent-encoding of one. The two never overlap (a `%` starting a digit's encoding is no
+// separator), so a text has one way to be read and a failed match costs no backtracking.
+const CARD_DIGIT = String.raw`(?:\p{Nd}|%3[0-9]|%[eE][fF]%[bB][cC]%9[0-9])`
+const CARD_SEPARATOR = String.raw`(?:[^\p{L}\p{N}%]|%(?![0-9A-Fa-f]{2})|%(?!3[0-9]|[eE][fF]%[bB][cC]%9[0-9])[0-9A-Fa-f]{2})`
+const CARD_LIKE = new RegExp(String.raw`${CARD_DIGIT}(?:${CARD_SEPARATOR}{0,3}${CARD_DIGIT}){12,18}`, 'gu')
 // the payment page's attempt keys open a live attempt: never in the log
 const ATTEMPT_KEY_IN_PATH = /(\/attempts\/)[^/?"\s]+/g
 

@@ -1,7 +1,7 @@
 // The payment page's own server endpoints: no token, same-origin only (cross-site posts are refused).
 import { z } from 'zod'
 import { apiRoute, endpoint, isCrossSite } from '../http/api-route'
-import { BodyTooLarge, ClientAborted, readFormFields } from '../http/bounded-body'
+import { BodyTooLarge, ClientAborted, NotAForm, readFormFields } from '../http/bounded-body'
 import { ApiError } from '../http/api-error'
 import { CLIENT_CLOSED, logRequest } from '../http/request-log'
 import { requestIds } from '../http/trace-id'
@@ -54,6 +54,8 @@ export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ 
     if (e instanceof BodyTooLarge) status = 413
     // the payer's browser went away mid-post: no one to answer (499 in the log, a warning)
     else if (e instanceof ClientAborted) status = CLIENT_CLOSED
+    // a post that is no form (a client's mistake, not the service's): back to the bill's page, as an unknown payment
+    else if (e instanceof NotAForm) failure = undefined
     // anything unexpected (the database gone): the payer still goes back to the bill's page, the log says what failed
     else if (!(e instanceof ApiError) || e.status >= 500) failure = e
   }

@@ -310,3 +310,56 @@ async function logged(offset: number, text: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 25))
   }
 }
+
+describe('second review', () => {
+  const conversationText = (bytes: string) => exchange(bytes)
+
+  test('a target whose path starts with // and names no host (//a:b/x, //[::1/api) is answered, nothing thrown', async () => {
+    const offset = fs.statSync(process.env.SERVER_LOG!).size
+    for (const target of ['//a:b/x', '//evil:99999/api', '//[::1/api', '//999.999.999.999/../api/x', '//evil:99999/..', `http://${hostname}//a:b/api`]) {
+      const a = rawAnswer('GET', '/x', await conversationText(`GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`))
+      assert.ok(a.status >= 200 && a.status < 500, `${target}: ${a.status} ${a.text.slice(0, 200)}`)
+    }
+    assert.doesNotMatch(logSince(offset).join('\n'), /uncaughtException/)
+  })
+
+  test("Next.js's image optimiser is no route here: the JSON 404, whatever it is asked to fetch", async () => {
+    for (const query of ['url=%2F%25zz&w=64&q=75', 'url=%2Fdashboard%2Fpayments&w=64&q=75', 'url=%2Ficon.svg&w=64&q=75', '']) {
+      const a = answerTo('GET', '/_next/image', await conversationText(`GET /_next/image?${query} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`))
+      assertRefused(a, 404, 'payin.resource.not.found', query)
+    }
+  })
+
+  test('a request pipelined after an Upgrade request: the Upgrade request is answered and its connection closed, nothing left hanging', async () => {
+    const text = await conversationText(`GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nGET /api/health HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`)
+    assert.match(text, /^HTTP\/1\.1 200 /, text)
+    assert.match(text, /\r\nConnection: close\r\n/i, text)
+  })
+
+  test('a body that breaks off after a complete request on the same connection: the earlier answer first, then the 400; nothing written', async () => {
+    const site = await newSite('broken-after')
+    const billId = uid('b')
+    const text = await conversationText(
+      `GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\n\r\nPUT /api/sites/${site.siteId}/bills/${billId} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${site.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+    )
+    assert.deepEqual([...text.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((m) => Number(m[1])), [200, 400], text)
+    assert.equal((await sql(`SELECT count(*)::int AS n FROM "Bill" WHERE "siteId" = $1`, [site.siteId]))[0].n, 0)
+  })
+
+  test("the payment page's 3-D Secure return posted something that is no form: back to the bill's page, logged as info, not as an error", async () => {
+    const offset = fs.statSync(process.env.SERVER_LOG!).size
+    for (const [type, body] of [
+      ['application/json', '{}'],
+      ['multipart/form-data; boundary=', 'x'],
+      ['multipart/form-data', '--x\r\n'],
+    ]) {
+      const res = await fetch(`${BASE_URL}/pay/nobill/3ds-return`, { method: 'POST', headers: { 'Content-Type': type }, body, redirect: 'manual' })
+      await res.arrayBuffer()
+      assert.equal(res.status, 303, type)
+      const traceId = res.headers.get('x-trace-id')!
+      await logged(offset, `"traceId":"${traceId}"`)
+      const line = logSince(offset).find((l) => l.includes(`"traceId":"${traceId}"`))!
+      assert.equal(JSON.parse(line).level, 'info', line)
+    }
+  })
+})

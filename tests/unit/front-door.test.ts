@@ -47,11 +47,15 @@ test('absolute-form targets: served as their path (judged as any other), their a
 })
 
 test('API paths with an empty, `.` or `..` segment (raw or percent-encoded) or a backslash are refused; pages are left to Next.js', () => {
-  for (const bad of ['/api/../x', '/api/%2e%2e/x', '/api/%2E%2e', '/api/.', '/api/./health', '/api//health', '//api/health', '/API//health', '/partner/v1//sites', '/partner/v1/sites/%2e/b', '/api\\health', '/api/x/.%2E/y', '/x/../api/health', '/pay/%2e%2e/partner/v1/x', '/x\\..\\api/health']) {
+  for (const bad of ['/api/../x', '/api/%2e%2e/x', '/api/%2E%2e', '/api/.', '/api/./health', '/api//health', '//api/health', '/API//health', '/partner/v1//sites', '/partner/v1/sites/%2e/b', '/api\\health', '/api/x/.%2E/y', '/x/../api/health', '/pay/%2e%2e/partner/v1/x', '/x\\..\\api/health', '/x/../%61pi/health']) {
     const r = admitTarget(bad)
     assert.equal(r.pass, false, bad)
     if (!r.pass) assert.deepEqual([r.error.status, r.error.errorCode], [400, 'validation.error'], bad)
   }
+  // a path starting with // is no authority here (URL() would read one, and throw on `//a:b`)
+  for (const odd of ['//a:b/x', '//evil:99999/api', '//[::1/api', '//999.999.999.999/../api/x', '//evil:99999/..']) assert.doesNotThrow(() => admitTarget(odd), odd)
+  assert.equal(admitTarget('//999.999.999.999/../api/x').pass, false)
+  for (const image of ['/_next/image', '/_next/image/', '/_next/image?url=%2Fx&w=64&q=75', '/_next/Image']) assert.deepEqual(admitTarget(image).pass ? null : (admitTarget(image) as { error: { status: number } }).error.status, 404, image)
   for (const fine of ['/api/health//', '/api/sites/a.b/payments/..c', '/api/sites/s/payments/%2e%2e%2e', '/pay/../x', '/pay//x', '/pay/./x']) assert.equal(admitTarget(fine).pass, true, fine)
 })
 
