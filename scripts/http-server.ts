@@ -39,8 +39,19 @@ type ParsingSocket = net.Socket & {
   _httpMessage?: http.ServerResponse | null
   parser?: { incoming?: http.IncomingMessage | null } | null
   [REFUSED]?: true
+  [CLOSING]?: true
 }
 const REFUSED = Symbol('payin.refused-message')
+/** an answer already given or under way on the connection closes it: what is pipelined after is not run */
+const CLOSING = Symbol('payin.closing')
+
+/** runs `then` once the connection has sent every answer it owes (at once when it owes none); nothing if it closes first */
+function afterAnswersOwed(socket: ParsingSocket, then: () => void): void {
+  const pending = socket._httpMessage
+  if (!pending) return then()
+  // Node's own 'finish' listener, added first, hands the connection to the next queued answer before this runs
+  pending.once('finish', () => afterAnswersOwed(socket, then))
+}
 
 /** an error answer written straight to the socket (no request object to answer through), which then closes */
 function writeRawError(socket: net.Socket, err: ApiError, traceId: string, requestId: string): void {
@@ -105,6 +116,11 @@ async function main() {
     shouldUpgradeCallback: (req) => dev && (req.url ?? '').startsWith('/_next/'),
   }
   const server = http.createServer(options, (req, res) => {
+    const socket = req.socket as ParsingSocket
+    // an answer before this one on the connection closes it (a refusal, an Upgrade request's, HTTP/1.0, the
+    // client's Connection: close, a shutdown): this request, pipelined behind it, could never be answered,
+    // so it is not run (Node dispatches pipelined requests as soon as it reads them)
+    if (socket[CLOSING]) return
     const started = performance.now()
     let admitted: FrontDoorAnswer
     try {
@@ -116,9 +132,12 @@ async function main() {
       admitted = { pass: false, error: malformedBody('Malformed HTTP request') }
     }
     measure(req, res, started, admitted.pass ? admitted.url : (req.url ?? ''))
+    // HTTP/1.0 keeps a connection only for answers of a known length, decided as the answer is written: it
+    // ends with its answer here, decided now
+    if (!admitted.pass || req.httpVersion === '1.0' || req.headers.upgrade !== undefined || stopping) res.shouldKeepAlive = false
+    if (!res.shouldKeepAlive) socket[CLOSING] = true
     if (!admitted.pass) {
       // the body is not read: the connection closes after the answer
-      res.shouldKeepAlive = false
       return answerError(res, admitted.error, req.method, req.url ?? '')
     }
     req.url = admitted.url
@@ -127,17 +146,19 @@ async function main() {
     req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.headers, req.socket.remoteAddress, hops)
     // the request id is the server's own (the page proxy's, the route handlers'): one a client sent names nothing
     delete req.headers['x-request-id']
-    // shutting down: this connection ends with its answer
+    // shutting down: this connection ends with its answer (above), and says so
     if (stopping) res.setHeader('Connection', 'close')
-    // so does an Upgrade request's (not upgraded: Node's parser stops at its head, so a request pipelined
-    // after it would never be read)
-    if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false
+    // so does an Upgrade request's (above; not upgraded: Node's parser stops at its head, so a request
+    // pipelined after it would never be read)
     handle(req, res).catch((e) => {
       logLine({ level: 'error', method: req.method, path: (req.url ?? '').slice(0, 200), kind: 'front-door', error: describeFailure(e) })
       if (!res.headersSent) answerError(res, internalError(), req.method, req.url ?? '')
       else res.destroy()
     })
   })
+  // a client that half-closes its connection after its requests (shutdown for writing, as `nc -N` does)
+  // still gets their answers; the connection ends after the last (Node would drop requests under way)
+  ;(server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
   // a request Node's parser refuses (bytes not allowed in a request line or header, a body that breaks
   // off): the error shape too, where the connection can still carry an answer to it
   server.on('clientError', (failure: NodeJS.ErrnoException, socket: ParsingSocket) => {
@@ -153,7 +174,8 @@ async function main() {
     // one owed for a broken head, those before the broken body's own request for a broken body
     const judge = (): void => {
       const pending = socket._httpMessage ?? undefined
-      if (pending && (!inBody || pending.req !== parsing)) return void pending.once('finish', judge)
+      if (pending && !inBody) return afterAnswersOwed(socket, judge)
+      if (pending && pending.req !== parsing) return void pending.once('finish', judge)
       if (!inBody) return refuseMessage(socket, failure)
       // a body broke off (a malformed chunk): its request was dispatched, and its handler reads no whole
       // body and does nothing (lib/http/api-route.ts). Its own answer not yet begun: this 400 is it, and
@@ -167,11 +189,14 @@ async function main() {
   })
   // CONNECT (a proxy's method): the 405 every unserved method gets, then the connection closes
   server.on('connect', (req: http.IncomingMessage, socket: ParsingSocket) => {
-    const traceId = newTraceId()
-    const requestId = newRequestId()
-    writeRawError(socket, methodNotAllowed(['GET', 'HEAD', 'POST']), traceId, requestId)
-    recordRefusedMessage(405)
-    logLine({ level: 'info', traceId, requestId, method: 'CONNECT', path: (req.url ?? '').slice(0, 200), status: 405, kind: 'front-door' })
+    // after the answers owed to the requests pipelined before it
+    afterAnswersOwed(socket, () => {
+      const traceId = newTraceId()
+      const requestId = newRequestId()
+      writeRawError(socket, methodNotAllowed(['GET', 'HEAD', 'POST']), traceId, requestId)
+      recordRefusedMessage(405)
+      logLine({ level: 'info', traceId, requestId, method: 'CONNECT', path: (req.url ?? '').slice(0, 200), status: 405, kind: 'front-door' })
+    })
   })
   // an Expect other than 100-continue: ignored (RFC 9110 §10.1.1 allows it), the request served as any other
   server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => server.emit('request', req, res))

@@ -98,7 +98,8 @@ export function admitTarget(target: string, method?: string): FrontDoorAnswer {
   if (isApiPath(lower) && !API_PREFIXES.some((p) => path.startsWith(`${p}/`))) return { pass: false, error: notFound('Route') }
   // Next.js's image optimiser: this service shows no optimised image, and the route fetches any local path
   // it is given (past this front door) and answers a 500 for one that fails
-  if (lower === '/_next/image' || lower.startsWith('/_next/image/')) return { pass: false, error: notFound('Route') }
+  // (by the path as written and as Next.js resolves it: `/_next/./image` is the same route)
+  if ([lower, resolved(path).toLowerCase()].some((p) => p === '/_next/image' || p.startsWith('/_next/image/'))) return { pass: false, error: notFound('Route') }
   if (method !== undefined && !SERVED_METHODS.has(method)) return { pass: false, error: refuseMethod(path) }
   return { pass: true, url: path + query }
 }

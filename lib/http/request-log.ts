@@ -7,7 +7,11 @@
 // break …) or a percent-encoding of one. The two never overlap (a `%` starting a digit's encoding is no
 // separator), so a text has one way to be read and a failed match costs no backtracking.
 const CARD_DIGIT = String.raw`(?:\p{Nd}|%3[0-9]|%[eE][fF]%[bB][cC]%9[0-9])`
-const CARD_SEPARATOR = String.raw`(?:[^\p{L}\p{N}%]|%(?![0-9A-Fa-f]{2})|%(?!3[0-9]|[eE][fF]%[bB][cC]%9[0-9])[0-9A-Fa-f]{2})`
+// A backslash escape, as JSON or a JavaScript string writes one (`\t`, `\"`, `\\`, `\u0009`, the
+// backslashes of text escaped twice), is one separator: a whole run of backslashes (taken atomically by
+// the lookahead and back-reference, so it is read one way) and the escape's letter or code.
+const ESCAPE = String.raw`(?=(\\+))\1(?:[bfnrtv]|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2})?`
+const CARD_SEPARATOR = String.raw`(?:[^\p{L}\p{N}%\\]|${ESCAPE}|%(?![0-9A-Fa-f]{2})|%(?!3[0-9]|[eE][fF]%[bB][cC]%9[0-9])[0-9A-Fa-f]{2})`
 const CARD_LIKE = new RegExp(String.raw`${CARD_DIGIT}(?:${CARD_SEPARATOR}{0,3}${CARD_DIGIT}){12,18}`, 'gu')
 // the payment page's attempt keys open a live attempt: never in the log
 const ATTEMPT_KEY_IN_PATH = /(\/attempts\/)[^/?"\s]+/g
@@ -16,9 +20,13 @@ export function redact(text: string): string {
   return text.replace(CARD_LIKE, '[redacted]').replace(ATTEMPT_KEY_IN_PATH, '$1[key]')
 }
 
+/** one JSON line on stdout: each string masked before it is escaped (an escape could split a number), the line again after */
 export function logLine(fields: Record<string, unknown>): void {
-  process.stdout.write(redact(JSON.stringify({ time: new Date().toISOString(), ...fields })) + '\n')
+  process.stdout.write(redact(JSON.stringify({ time: new Date().toISOString(), ...fields }, maskStrings)) + '\n')
 }
+
+/** a JSON.stringify replacer masking every string value */
+export const maskStrings = (_key: string, value: unknown) => (typeof value === 'string' ? redact(value) : value)
 
 /** status 499 (nginx's "client closed request"): the client went away mid-body, no one reads the answer */
 export const CLIENT_CLOSED = 499

@@ -363,3 +363,49 @@ describe('second review', () => {
     }
   })
 })
+
+describe('third review: answers owed on a connection', () => {
+  let site: { siteId: string; token: string }
+  before(async () => {
+    site = await newSite('owed')
+  })
+  const json = JSON.stringify(cardPayment())
+  const put = (paymentId: string, version = '1.1', extra = '') =>
+    `PUT /api/sites/${site.siteId}/payments/${paymentId} HTTP/${version}\r\nHost: ${hostname}\r\nAuthorization: Bearer ${site.token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n${extra}\r\n${json}`
+  const exists = async (paymentId: string) => (await sql(`SELECT count(*)::int AS n FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [site.siteId, paymentId]))[0].n === 1
+  const statusesOf = (text: string) => [...text.matchAll(/^HTTP\/1\.[01] (\d{3}) /gm)].map((m) => Number(m[1]))
+
+  test('a write pipelined behind an answer that closes the connection (a refusal, HTTP/1.0) is not run: no write without its answer', async () => {
+    for (const [first, what] of [
+      [`GET /x# HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`, 'a refused target'],
+      [`TRACE / HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`, 'a method not served'],
+      [`GET /api/health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n`, 'two Host lines'],
+      [put(uid('first'), '1.0', 'Connection: keep-alive\r\n'), 'an HTTP/1.0 request'],
+    ]) {
+      const second = uid('behind')
+      const text = await exchange(first + put(second))
+      assert.equal(statusesOf(text).length, 1, `${what}: ${text.slice(0, 300)}`)
+      assert.equal(await exists(second), false, `${what}: the pipelined write was made, its answer lost`)
+    }
+  })
+
+  test('a client that half-closes after its requests still gets every answer', async () => {
+    const ids = [uid('half'), uid('half')]
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () => socket.end(put(ids[0]) + put(ids[1])))
+      let out = ''
+      socket.on('data', (c) => (out += c.toString('latin1')))
+      socket.on('error', reject)
+      socket.on('close', () => resolve(out))
+    })
+    assert.deepEqual(statusesOf(text), [200, 200], text)
+    for (const id of ids) assert.equal(await exists(id), true)
+  })
+
+  test('CONNECT pipelined behind a write: the write answered first, then the 405', async () => {
+    const id = uid('before-connect')
+    const text = await exchange(put(id) + `CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\n\r\n`)
+    assert.deepEqual(statusesOf(text), [200, 405], text)
+    assert.equal(await exists(id), true)
+  })
+})

@@ -56,7 +56,7 @@ test('card numbers in headers, paths, queries and Server Action ids: masked in e
     // written with other separators, and percent-encoded in a path or an action id
     for (const separator of ['.', '_', '-', '  ', '\t', '/'])
       await send('/dashboard', { method: 'POST', headers: { 'Next-Action': grouped(pan, separator), 'Content-Type': 'text/plain;charset=UTF-8' }, body: '[]' })
-    for (const separator of ['%20', '%2D', '%2e', '%5F', ',', ':', '%2C', '%3A', '%C2%A0', '%0A', '%20-%20', ';', '|'])
+    for (const separator of ['%20', '%2D', '%2e', '%5F', ',', ':', '%2C', '%3A', '%C2%A0', '%0A', '%20-%20', ';', '|', '\t', '"', '\\', '""'])
       await send('/dashboard', { method: 'POST', headers: { 'Next-Action': grouped(pan, separator), 'Content-Type': 'text/plain;charset=UTF-8' }, body: '[]' })
     await send(`/api/sites/${site.siteId}/payments/${grouped(pan, '%20')}`, { headers: { Authorization: `Bearer ${site.token}` } })
     await send(`/pay/${grouped(pan, '.')}`)
@@ -66,6 +66,9 @@ test('card numbers in headers, paths, queries and Server Action ids: masked in e
     await send(`/api/sites/${site.siteId}/payments/${encoded}`, { headers: { Authorization: `Bearer ${site.token}` } })
     await send(`/pay/${encodeURIComponent(fullWidth)}`)
     await rawGet(`/x%00?c=${grouped(pan, '%2C')}`)
+    // a target the front door refuses, its separators escaped in the log line (a quote twice: four characters there)
+    await rawGet(`/${grouped(pan, '""')}#`)
+    await rawGet(`/${grouped(pan, '\\')}#`)
     // a target the front door refuses, logged as received
     await rawGet(`/api/sites/${pan}/payments/%zz${pan}`)
   }

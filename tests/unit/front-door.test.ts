@@ -55,7 +55,7 @@ test('API paths with an empty, `.` or `..` segment (raw or percent-encoded) or a
   // a path starting with // is no authority here (URL() would read one, and throw on `//a:b`)
   for (const odd of ['//a:b/x', '//evil:99999/api', '//[::1/api', '//999.999.999.999/../api/x', '//evil:99999/..']) assert.doesNotThrow(() => admitTarget(odd), odd)
   assert.equal(admitTarget('//999.999.999.999/../api/x').pass, false)
-  for (const image of ['/_next/image', '/_next/image/', '/_next/image?url=%2Fx&w=64&q=75', '/_next/Image']) assert.deepEqual(admitTarget(image).pass ? null : (admitTarget(image) as { error: { status: number } }).error.status, 404, image)
+  for (const image of ['/_next/image', '/_next/image/', '/_next/image?url=%2Fx&w=64&q=75', '/_next/Image', '/_next/./image', '/./_next/image', '/x/../_next/image', '/_next/x/%2E%2E/image', '/_next/static/%2e%2e/image?url=%2F%25']) assert.deepEqual(admitTarget(image).pass ? null : (admitTarget(image) as { error: { status: number } }).error.status, 404, image)
   for (const fine of ['/api/health//', '/api/sites/a.b/payments/..c', '/api/sites/s/payments/%2e%2e%2e', '/pay/../x', '/pay//x', '/pay/./x']) assert.equal(admitTarget(fine).pass, true, fine)
 })
 
