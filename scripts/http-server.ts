@@ -132,8 +132,10 @@ async function main() {
       admitted = { pass: false, error: malformedBody('Malformed HTTP request') }
     }
     measure(req, res, started, admitted.pass ? admitted.url : (req.url ?? ''))
-    // HTTP/1.0 keeps a connection only for answers of a known length, decided as the answer is written: it
-    // ends with its answer here, decided now
+    // the connection ends with this answer (Node then says `Connection: close`) after a refusal, for an
+    // Upgrade request (not upgraded: Node's parser stops at its head, so nothing pipelined after it is read),
+    // for HTTP/1.0 (which keeps a connection only for answers of a known length, decided as the answer is
+    // written: decided now instead) and while shutting down
     if (!admitted.pass || req.httpVersion === '1.0' || req.headers.upgrade !== undefined || stopping) res.shouldKeepAlive = false
     if (!res.shouldKeepAlive) socket[CLOSING] = true
     if (!admitted.pass) {
@@ -146,10 +148,6 @@ async function main() {
     req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.headers, req.socket.remoteAddress, hops)
     // the request id is the server's own (the page proxy's, the route handlers'): one a client sent names nothing
     delete req.headers['x-request-id']
-    // shutting down: this connection ends with its answer (above), and says so
-    if (stopping) res.setHeader('Connection', 'close')
-    // so does an Upgrade request's (above; not upgraded: Node's parser stops at its head, so a request
-    // pipelined after it would never be read)
     handle(req, res).catch((e) => {
       logLine({ level: 'error', method: req.method, path: (req.url ?? '').slice(0, 200), kind: 'front-door', error: describeFailure(e) })
       if (!res.headersSent) answerError(res, internalError(), req.method, req.url ?? '')
@@ -166,26 +164,22 @@ async function main() {
     if (socket[REFUSED]) return
     socket[REFUSED] = true
     if (failure.code === 'ECONNRESET' || !socket.writable) return socket.destroy()
-    // the answer this connection is writing or owes first (null once all are sent), and the message the
-    // parser was reading when it failed (the last one whose head it read)
+    // the message the parser was reading when it failed (the last one whose head it read)
     const parsing = socket.parser?.incoming ?? undefined
-    const inBody = parsing !== undefined && !parsing.complete
-    // the answers owed to requests before the broken message (pipelined) go out first, each in turn: every
-    // one owed for a broken head, those before the broken body's own request for a broken body
-    const judge = (): void => {
+    // a broken head: refused after every answer owed to the requests before it (pipelined)
+    if (parsing === undefined || parsing.complete) return afterAnswersOwed(socket, () => refuseMessage(socket, failure))
+    // a body broke off (a malformed chunk): its request was dispatched, and its handler reads no whole body
+    // and does nothing (lib/http/api-route.ts). After the answers owed to the requests before it: its own
+    // answer not yet begun, this 400 is it, and the handler's, should it come, goes nowhere; begun or sent
+    // (a request answered before its body was read), nothing can follow it: the connection is cut.
+    const judgeBody = (): void => {
       const pending = socket._httpMessage ?? undefined
-      if (pending && !inBody) return afterAnswersOwed(socket, judge)
-      if (pending && pending.req !== parsing) return void pending.once('finish', judge)
-      if (!inBody) return refuseMessage(socket, failure)
-      // a body broke off (a malformed chunk): its request was dispatched, and its handler reads no whole
-      // body and does nothing (lib/http/api-route.ts). Its own answer not yet begun: this 400 is it, and
-      // the handler's, should it come, goes nowhere. Begun or sent (a request answered before its body was
-      // read), nothing can follow it: the connection is cut.
+      if (pending && pending.req !== parsing) return void pending.once('finish', judgeBody)
       if (!pending || pending.headersSent) return void socket.destroy()
       pending.shouldKeepAlive = false
       refuseMessage(socket, failure)
     }
-    judge()
+    judgeBody()
   })
   // CONNECT (a proxy's method): the 405 every unserved method gets, then the connection closes
   server.on('connect', (req: http.IncomingMessage, socket: ParsingSocket) => {

@@ -146,6 +146,10 @@ export function redactDatabaseUrl(url: string): string {
   }
 }
 
+/** the way out the errors of a password that is lost or refused name */
+const NEW_PASSWORD_HOW =
+  'or give the database a new password: with its PostgreSQL stopped, start once with EMBEDDED_PG_NEW_PASSWORD=1 (e.g. EMBEDDED_PG_NEW_PASSWORD=1 npm run site -- list)'
+
 /** the password in the file, or a clear error when it is missing */
 function readPasswordFile(file: string, dataDir: string): string {
   let text: string
@@ -155,7 +159,7 @@ function readPasswordFile(file: string, dataDir: string): string {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
     throw new Error(
       `the PostgreSQL of ${dataDir} asks for a password, but its password file ${file} is missing: put that file back (the password alone, mode 0600), ` +
-        `or give the database a new password: with its PostgreSQL stopped, start once with EMBEDDED_PG_NEW_PASSWORD=1 (e.g. EMBEDDED_PG_NEW_PASSWORD=1 npm run site -- list), ` +
+        `${NEW_PASSWORD_HOW}, ` +
         `or delete ${dataDir} to start afresh with an empty database`,
     )
   }
@@ -234,26 +238,12 @@ async function setPasswordOffline(owner: DataOwner, bins: Binaries, dataDir: str
 
 const hbaFile = (dataDir: string) => path.join(dataDir, 'pg_hba.conf')
 
-/** a line of pg_hba.conf (its comment aside) with `trust` among its words */
+/** `trust` among the words of a pg_hba.conf rule */
 const TRUST = /(^|\s)trust(?=\s|$)/g
 
-/** whether pg_hba.conf trusts anyone (a folder made by an older version, initdb --auth=trust) */
-function hbaTrusts(dataDir: string): boolean {
-  return fs
-    .readFileSync(hbaFile(dataDir), 'utf8')
-    .split('\n')
-    .some((line) => new RegExp(TRUST.source).test(line.split('#')[0]))
-}
-
-/**
- * pg_hba.conf with every `trust` replaced by `scram-sha-256` (comments and everything else as they
- * were), written aside with the file's owner and mode and renamed over it: never half a file.
- */
-function rewriteHba(dataDir: string): void {
-  const file = hbaFile(dataDir)
-  const st = fs.statSync(file)
-  const text = fs
-    .readFileSync(file, 'utf8')
+/** pg_hba.conf's text with every rule's `trust` replaced by `scram-sha-256` (comments and everything else as they were) */
+function withoutTrust(text: string): string {
+  return text
     .split('\n')
     .map((line) => {
       const at = line.indexOf('#')
@@ -261,6 +251,19 @@ function rewriteHba(dataDir: string): void {
       return rule.replace(TRUST, '$1scram-sha-256') + comment
     })
     .join('\n')
+}
+
+/** whether pg_hba.conf trusts anyone (a folder made by an older version, initdb --auth=trust) */
+function hbaTrusts(dataDir: string): boolean {
+  const text = fs.readFileSync(hbaFile(dataDir), 'utf8')
+  return withoutTrust(text) !== text
+}
+
+/** pg_hba.conf without trust, written aside with the file's owner and mode and renamed over it: never half a file */
+function rewriteHba(dataDir: string): void {
+  const file = hbaFile(dataDir)
+  const st = fs.statSync(file)
+  const text = withoutTrust(fs.readFileSync(file, 'utf8'))
   const aside = `${file}.payin-new`
   fs.writeFileSync(aside, text, { mode: st.mode & 0o777 })
   const mine = fs.statSync(aside)
@@ -381,7 +384,7 @@ async function useServer(o: {
     throw new Error(
       `the PostgreSQL ${o.startedHere ? 'of' : `on 127.0.0.1:${port}, found through the lock file of`} ${o.given} refuses the password in ${o.passwordFile}` +
         `${o.startedHere ? '' : ` (another server, behind a stale ${path.join(o.given, 'postmaster.pid')}?)`}: put back that folder's own password file, ` +
-        `or give the database a new password: with its PostgreSQL stopped, start once with EMBEDDED_PG_NEW_PASSWORD=1 (e.g. EMBEDDED_PG_NEW_PASSWORD=1 npm run site -- list)`,
+        NEW_PASSWORD_HOW,
     )
   }
   try {

@@ -317,13 +317,7 @@ export function cookieOf(req: Request | Headers, name: string): string | undefin
  * a 499 that did nothing, not a write whose answer is lost. Undefined: the endpoint's body.
  */
 async function awaitWholeBody(req: Request): Promise<undefined> {
-  if (req.method === 'GET' || req.method === 'HEAD') return undefined
-  try {
-    await readBoundedBody(req)
-  } catch (e) {
-    if (e instanceof BodyTooLarge) throw payloadTooLarge()
-    throw e
-  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') await bodyBytes(req)
   return undefined
 }
 
@@ -436,9 +430,14 @@ export function parse<S extends z.core.$ZodType>(schema: S, value: unknown): z.o
 }
 
 export function fieldErrors(error: z.core.$ZodError): FieldErrors {
+  return Object.fromEntries(issueMessages(error.issues))
+}
+
+/** the issues' messages by field path */
+function issueMessages(issues: readonly z.core.$ZodIssue[]): FieldMessages {
   const cause: FieldMessages = new Map()
-  for (const issue of error.issues) addFieldError(cause, fieldPath(issue.path), issue.message)
-  return Object.fromEntries(cause)
+  for (const issue of issues) addFieldError(cause, fieldPath(issue.path), issue.message)
+  return cause
 }
 
 /**
@@ -465,8 +464,7 @@ function parseBody<S extends z.core.$ZodType>(schema: S, value: unknown): z.outp
   const unstorable = unstorableText(value)
   const r = z.safeParse(schema, value)
   if (r.success && !unstorable.length) return r.data
-  const cause: FieldMessages = new Map()
-  for (const issue of r.success ? [] : r.error.issues) addFieldError(cause, fieldPath(issue.path), issue.message)
+  const cause = issueMessages(r.success ? [] : r.error.issues)
   for (const { path, message } of unstorable) addFieldError(cause, fieldPath(path), message)
   throw validationError(Object.fromEntries(cause))
 }
@@ -503,16 +501,20 @@ export function unstorableText(value: unknown): { path: PropertyKey[]; message: 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
 async function readBody(req: Request): Promise<string> {
-  let bytes: Buffer
-  try {
-    bytes = await readBoundedBody(req)
-  } catch (e) {
-    if (e instanceof BodyTooLarge) throw payloadTooLarge()
-    throw e
-  }
+  const bytes = await bodyBytes(req)
   try {
     return UTF8.decode(bytes)
   } catch {
     throw malformedBody('Request body is not UTF-8')
+  }
+}
+
+/** the body's bytes, within the limit (413 past it) */
+async function bodyBytes(req: Request): Promise<Buffer> {
+  try {
+    return await readBoundedBody(req)
+  } catch (e) {
+    if (e instanceof BodyTooLarge) throw payloadTooLarge()
+    throw e
   }
 }

@@ -82,13 +82,15 @@ export function admitTarget(target: string, method?: string): FrontDoorAnswer {
     return refuse('malformed percent-encoding in the path')
   }
   if (CONTROL.test(decoded)) return refuse('control characters in the path')
-  // an API path with an empty segment (`//`), a dot segment (`.`, `..`, `%2e%2e`) or a backslash: Next.js
-  // would redirect it (a plain-text 308) or resolve it to another path; a client sent a path it did not mean
-  if (hasOddSegments(path) && (isApiPath(decoded) || isApiPath(resolved(path)))) return refuse('empty segments (//), dot segments (. and ..) and backslashes are not allowed in an API path')
   // trailing slashes off, by a scan (a regex anchored at the end backtracks over every run of slashes)
   let end = path.length
   while (end > 1 && path.charCodeAt(end - 1) === 47) end--
   path = path.slice(0, end)
+  // the path as Next.js resolves it, where that differs from the path as written
+  const resolvedPath = hasOddSegments(path) ? resolved(path) : null
+  // an API path with an empty segment (`//`), a dot segment (`.`, `..`, `%2e%2e`) or a backslash: Next.js
+  // would redirect it (a plain-text 308) or resolve it to another path; a client sent a path it did not mean
+  if (resolvedPath !== null && (isApiPath(decoded) || isApiPath(resolvedPath))) return refuse('empty segments (//), dot segments (. and ..) and backslashes are not allowed in an API path')
   // the path decoded above, so it decodes again
   const lower = decodeURIComponent(path).toLowerCase()
   if (BARE_PREFIXES.has(lower)) return { pass: false, error: notFound('Route') }
@@ -99,7 +101,7 @@ export function admitTarget(target: string, method?: string): FrontDoorAnswer {
   // Next.js's image optimiser: this service shows no optimised image, and the route fetches any local path
   // it is given (past this front door) and answers a 500 for one that fails
   // (by the path as written and as Next.js resolves it: `/_next/./image` is the same route)
-  if ([lower, resolved(path).toLowerCase()].some((p) => p === '/_next/image' || p.startsWith('/_next/image/'))) return { pass: false, error: notFound('Route') }
+  if ([lower, resolvedPath?.toLowerCase() ?? lower].some((p) => p === '/_next/image' || p.startsWith('/_next/image/'))) return { pass: false, error: notFound('Route') }
   if (method !== undefined && !SERVED_METHODS.has(method)) return { pass: false, error: refuseMethod(path) }
   return { pass: true, url: path + query }
 }
@@ -146,13 +148,10 @@ function resolved(rawPath: string): string {
   return decodeURIComponent(`/${out.join('/')}`)
 }
 
-/** an empty segment before the trailing slashes, a `.` or `..` segment (percent-encoded or not), or a backslash */
+/** an empty segment, a `.` or `..` segment (percent-encoded or not), or a backslash, in a path without trailing slashes */
 function hasOddSegments(rawPath: string): boolean {
   if (rawPath.includes('\\')) return true
-  let end = rawPath.length
-  while (end > 1 && rawPath.charCodeAt(end - 1) === 47) end--
-  const segments = rawPath.slice(1, end).split('/')
-  return segments.some((segment) => {
+  return rawPath.length > 1 && rawPath.slice(1).split('/').some((segment) => {
     const s = segment.replace(/%2e/gi, '.')
     return s === '' || s === '.' || s === '..'
   })

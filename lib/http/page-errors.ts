@@ -10,7 +10,7 @@
 // console.error of this process is one JSON line too (`kind: "console"`, card-like digits masked), and a
 // failure this hook has logged is not printed again. `npm run dev` keeps Next.js's readable output.
 import { formatWithOptions } from 'node:util'
-import { describeFailure, logLine, maskStrings, redact } from './request-log'
+import { describeFailure, logLine, writeJsonLine } from './request-log'
 import { isRequestId, isTraceId, newRequestId, newTraceId } from './trace-id'
 
 /** what Next.js tells of the failing request (its onRequestError hook's second and third arguments) */
@@ -66,7 +66,7 @@ export function consoleErrorAsJson(): void {
     (...args: unknown[]) => {
       if (args.some((a) => a !== null && typeof a === 'object' && logged().has(a))) return
       const message = formatWithOptions({ colors: false }, ...args).replace(ANSI, '').trim()
-      process.stderr.write(redact(JSON.stringify({ time: new Date().toISOString(), level, kind: 'console', message }, maskStrings)) + '\n')
+      writeJsonLine(process.stderr, { level, kind: 'console', message })
     }
   console.error = asJson('error')
   console.warn = asJson('warn')

@@ -20,13 +20,16 @@ export function redact(text: string): string {
   return text.replace(CARD_LIKE, '[redacted]').replace(ATTEMPT_KEY_IN_PATH, '$1[key]')
 }
 
-/** one JSON line on stdout: each string masked before it is escaped (an escape could split a number), the line again after */
-export function logLine(fields: Record<string, unknown>): void {
-  process.stdout.write(redact(JSON.stringify({ time: new Date().toISOString(), ...fields }, maskStrings)) + '\n')
+/** one JSON line on stdout */
+export const logLine = (fields: Record<string, unknown>): void => writeJsonLine(process.stdout, fields)
+
+/** one JSON line, dated, on `stream`: each string masked before it is escaped (an escape could split a number), the line again after */
+export function writeJsonLine(stream: NodeJS.WritableStream, fields: Record<string, unknown>): void {
+  stream.write(redact(JSON.stringify({ time: new Date().toISOString(), ...fields }, maskStrings)) + '\n')
 }
 
 /** a JSON.stringify replacer masking every string value */
-export const maskStrings = (_key: string, value: unknown) => (typeof value === 'string' ? redact(value) : value)
+const maskStrings = (_key: string, value: unknown) => (typeof value === 'string' ? redact(value) : value)
 
 /** status 499 (nginx's "client closed request"): the client went away mid-body, no one reads the answer */
 export const CLIENT_CLOSED = 499

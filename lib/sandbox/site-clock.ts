@@ -47,11 +47,7 @@ export async function siteClock(siteId: string, client: Db = db()): Promise<Site
  * gone: no write is half deleted, and none is dated on a clock the site no longer has. With
  * SANDBOX_CLOCK=off there is no reset and no lock.
  */
-export async function siteClockForWrite(tx: Tx, siteId: string): Promise<SiteClock> {
-  if (!settings().sandboxClock) return REAL_TIME
-  const [row] = await tx.$queryRaw<{ offset: bigint }[]>`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId} FOR KEY SHARE`
-  return clockOf(row?.offset)
-}
+export const siteClockForWrite = (tx: Tx, siteId: string): Promise<SiteClock> => lockedClock(tx, siteId, 'FOR KEY SHARE')
 
 /**
  * The site's clock held still until the transaction ends, for a write that must be made on the very
@@ -64,9 +60,12 @@ export async function siteClockForWrite(tx: Tx, siteId: string): Promise<SiteClo
  * behind a waiting advance: keep these transactions to a few statements. REAL_TIME and no lock with
  * SANDBOX_CLOCK=off.
  */
-export async function siteClockHeld(tx: Tx, siteId: string): Promise<SiteClock> {
+export const siteClockHeld = (tx: Tx, siteId: string): Promise<SiteClock> => lockedClock(tx, siteId, 'FOR SHARE')
+
+/** the site's clock read under `lock` on its row (none, and real time, with SANDBOX_CLOCK=off) */
+async function lockedClock(tx: Tx, siteId: string, lock: 'FOR KEY SHARE' | 'FOR SHARE'): Promise<SiteClock> {
   if (!settings().sandboxClock) return REAL_TIME
-  const [row] = await tx.$queryRaw<{ offset: bigint }[]>`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId} FOR SHARE`
+  const [row] = await tx.$queryRaw<{ offset: bigint }[]>`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId} ${Prisma.raw(lock)}`
   return clockOf(row?.offset)
 }
 

@@ -137,6 +137,16 @@ test("the suite's database: refused without a password and with a wrong one, ope
 })
 
 describe('a data folder made by an older version (initdb --auth=trust)', () => {
+  /** the folder upgraded: a password asked for, the URL's, kept in its file (0600); no trust; its data there. Answers the password */
+  async function assertUpgraded(url: string): Promise<string> {
+    const password = passwordOf(url)
+    await assertAsksForPassword(pgPort, password)
+    assertPasswordFile(passwordFile, password)
+    assertNoTrust(hba)
+    await assertDataKept(url)
+    return password
+  }
+
   before(removeFolder)
   after(removeFolder)
 
@@ -146,11 +156,7 @@ describe('a data folder made by an older version (initdb --auth=trust)', () => {
     const started = await startEmbeddedPostgres({ dataDir, port: pgPort, database, binDir })
     assert.equal(started.upgraded, true)
     assert.equal(started.startedHere, true)
-    const password = passwordOf(started.url)
-    await assertAsksForPassword(pgPort, password)
-    assertPasswordFile(passwordFile, password)
-    assertNoTrust(hba)
-    await assertDataKept(started.url)
+    const password = await assertUpgraded(started.url)
     // the next start has nothing to upgrade: same password, same data
     await stopEmbeddedPostgres({ dataDir, binDir })
     const again = await startEmbeddedPostgres({ dataDir, port: pgPort, database, binDir })
@@ -170,11 +176,7 @@ describe('a data folder made by an older version (initdb --auth=trust)', () => {
       assert.equal(started.upgraded, true)
       assert.equal(started.startedHere, false)
       assert.equal(started.port, pgPort)
-      const password = passwordOf(started.url)
-      await assertAsksForPassword(pgPort, password)
-      assertPasswordFile(passwordFile, password)
-      assertNoTrust(hba)
-      await assertDataKept(started.url)
+      await assertUpgraded(started.url)
       assert.deepEqual((await open.query('SELECT note FROM kept')).rows, [{ note: 'from before the upgrade' }], 'a session opened before still works')
     } finally {
       await open.end()
