@@ -46,13 +46,16 @@ export function proxy(request: NextRequest) {
   res.headers.set('X-Content-Type-Options', 'nosniff')
   res.headers.set('Referrer-Policy', 'no-referrer')
   res.headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()')
-  // one log line per page request (not per static asset: Next's, or the payment page's script), under the trace id the payer's browser got;
+  // one log line per page request (not per static asset: Next's, or the payment page's script), under the trace id the
+  // payer's browser got;
   // the status is not known here (the page renders after the proxy)
-  if (!request.nextUrl.pathname.startsWith('/_next/') && !request.nextUrl.pathname.startsWith('/_pay/')) logLine({ level: 'info', traceId, requestId, method: request.method, path: request.nextUrl.pathname, kind: 'page' })
+  if (!request.nextUrl.pathname.startsWith('/_next/') && !request.nextUrl.pathname.startsWith('/_pay/'))
+    logLine({ level: 'info', traceId, requestId, method: request.method, path: request.nextUrl.pathname, kind: 'page' })
   return res
 }
 
 export const config = {
-  // not the API, the access-control pages, the payment page's or the dashboard's endpoints (its state-changing requests are all under /dashboard/actions/): those answer with headers of their own
+  // not the API, the access-control pages, the payment page's or the dashboard's endpoints (its state-changing requests
+  // are all under /dashboard/actions/): those answer with headers of their own
   matcher: ['/((?!api/|partner/|acs|pay/[^/]+/attempts|pay/[^/]+/3ds-return|dashboard/actions/).*)'],
 }

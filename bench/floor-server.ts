@@ -58,7 +58,10 @@ export function startFloor(databaseUrl: string, port: number, poolSize: number):
       }
       // GET /sites/:site/payments/:id
       if (req.method === 'GET' && parts[2] === 'payments' && parts.length === 4) {
-        const r = await pool.query('SELECT * FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2', [parts[1], parts[3]])
+        const r = await pool.query('SELECT * FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2', [
+          parts[1],
+          parts[3],
+        ])
         return send(res, r.rows[0] ? 200 : 404, r.rows[0] ?? {})
       }
       // PUT /sites/:site/payments/:id/refunds/:refundId — lock, check, insert, update
@@ -66,13 +69,28 @@ export function startFloor(databaseUrl: string, port: number, poolSize: number):
         const b = await body(req)
         const minor = Math.round(Number(b.amount.value) * 100)
         const row = await tx(async (c) => {
-          const p = (await c.query('SELECT * FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2 FOR UPDATE', [parts[1], parts[3]])).rows[0]
+          const p = (
+            await c.query('SELECT * FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2 FOR UPDATE', [
+              parts[1],
+              parts[3],
+            ])
+          ).rows[0]
           const ok = BigInt(p.refundedMinor) + BigInt(minor) <= BigInt(p.capturedMinor)
-          if (ok) await c.query('UPDATE "Payment" SET "refundedMinor" = "refundedMinor" + $2 WHERE id = $1', [p.id, minor])
+          if (ok)
+            await c.query('UPDATE "Payment" SET "refundedMinor" = "refundedMinor" + $2 WHERE id = $1', [p.id, minor])
           const r = await c.query(
             `INSERT INTO "Refund" (id, "siteId", "refundId", "paymentRef", fingerprint, currency, "amountMinor", flags, status, "statusReason", "statusChangedAt", "createdAt")
              VALUES ($1, $2, $3, $4, 'floor', $5, $6, '{}', $7, $8, now(), now()) RETURNING *`,
-            [randomUUID(), parts[1], parts[5], p.id, p.currency, minor, ok ? 'COMPLETED' : 'DECLINED', ok ? null : 'INVALID_AMOUNT'],
+            [
+              randomUUID(),
+              parts[1],
+              parts[5],
+              p.id,
+              p.currency,
+              minor,
+              ok ? 'COMPLETED' : 'DECLINED',
+              ok ? null : 'INVALID_AMOUNT',
+            ],
           )
           return r.rows[0]
         })
@@ -84,14 +102,28 @@ export function startFloor(databaseUrl: string, port: number, poolSize: number):
         const r = await pool.query(
           `INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", currency, "amountMinor", flags, status, "statusChangedAt", "createdAt", "expiresAt")
            VALUES ($1, $2, $3, $4, $5, $6, $7, 'CREATED', now(), now(), $8) RETURNING *`,
-          [randomUUID(), parts[1], parts[3], randomUUID(), b.amount.currency, Math.round(Number(b.amount.value) * 100), b.flags ?? [], b.expirationDateTime],
+          [
+            randomUUID(),
+            parts[1],
+            parts[3],
+            randomUUID(),
+            b.amount.currency,
+            Math.round(Number(b.amount.value) * 100),
+            b.flags ?? [],
+            b.expirationDateTime,
+          ],
         )
         return send(res, 200, r.rows[0])
       }
       // GET /pay/:invoiceUid — the bill, rendered as a small page
       if (req.method === 'GET' && parts[0] === 'pay') {
         const bill = (await pool.query('SELECT * FROM "Bill" WHERE "invoiceUid" = $1', [parts[1]])).rows[0]
-        return send(res, bill ? 200 : 404, `<!doctype html><title>Payment</title><h1>${bill?.amountMinor} ${bill?.currency}</h1><form><input name="pan"></form>`, 'text/html')
+        return send(
+          res,
+          bill ? 200 : 404,
+          `<!doctype html><title>Payment</title><h1>${bill?.amountMinor} ${bill?.currency}</h1><form><input name="pan"></form>`,
+          'text/html',
+        )
       }
       send(res, 404, {})
     } catch (e) {

@@ -9,7 +9,14 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, chromiumVersion } from './chromium.ts'
-import { GZIP_LEVEL, SCRIPT_BUDGET_GZIP, describePageWeight, kb, measurePageWeight, type PageWeight } from './page-weight.ts'
+import {
+  GZIP_LEVEL,
+  SCRIPT_BUDGET_GZIP,
+  describePageWeight,
+  kb,
+  measurePageWeight,
+  type PageWeight,
+} from './page-weight.ts'
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const
 
@@ -38,7 +45,16 @@ export interface LighthouseRun {
 }
 
 /* the report is read loosely: its types are Lighthouse's, but only a few fields are needed */
-type Audit = { id: string; title: string; score: number | null; scoreDisplayMode: string; numericValue?: number; displayValue?: string; details?: any; metricSavings?: Record<string, number> }
+type Audit = {
+  id: string
+  title: string
+  score: number | null
+  scoreDisplayMode: string
+  numericValue?: number
+  displayValue?: string
+  details?: any
+  metricSavings?: Record<string, number>
+}
 
 function figures(lhr: any, report: string): LighthouseRun {
   const audits: Record<string, Audit> = lhr.audits
@@ -50,21 +66,44 @@ function figures(lhr: any, report: string): LighthouseRun {
   const requests: any[] = audits['network-requests']?.details?.items ?? []
   const scripts = requests.filter((r) => r.resourceType === 'Script')
   // the metrics are figures of their own; what else the categories weigh or show
-  const metrics = new Set(['largest-contentful-paint', 'total-blocking-time', 'interactive', 'first-contentful-paint', 'cumulative-layout-shift', 'speed-index'])
+  const metrics = new Set([
+    'largest-contentful-paint',
+    'total-blocking-time',
+    'interactive',
+    'first-contentful-paint',
+    'cumulative-layout-shift',
+    'speed-index',
+  ])
   const inCategories = new Set(
-    CATEGORIES.flatMap((c) => lhr.categories[c].auditRefs.filter((a: { group?: string }) => a.group !== 'metrics').map((a: { id: string }) => a.id)),
+    CATEGORIES.flatMap((c) =>
+      lhr.categories[c].auditRefs
+        .filter((a: { group?: string }) => a.group !== 'metrics')
+        .map((a: { id: string }) => a.id),
+    ),
   )
   const findings = Object.values(audits)
     .filter((a) => inCategories.has(a.id) && !metrics.has(a.id))
-    .filter((a) => ['binary', 'numeric', 'metricSavings'].includes(a.scoreDisplayMode) && a.score !== null && a.score < 1)
+    .filter(
+      (a) => ['binary', 'numeric', 'metricSavings'].includes(a.scoreDisplayMode) && a.score !== null && a.score < 1,
+    )
     .map((a) => {
       // what the issues panel holds (e.g. "Content security policy") says more than the audit's title
-      const issues = a.id === 'inspector-issues' ? (a.details?.items ?? []).map((i: { issueType?: string }) => i.issueType).filter(Boolean).join(', ') : ''
+      const issues =
+        a.id === 'inspector-issues'
+          ? (a.details?.items ?? [])
+              .map((i: { issueType?: string }) => i.issueType)
+              .filter(Boolean)
+              .join(', ')
+          : ''
       return { id: a.id, title: a.title, displayValue: a.displayValue ?? issues, score: a.score }
     })
-  const lcpNode = (audits['lcp-breakdown-insight']?.details?.items ?? []).find((i: { type?: string }) => i.type === 'node')
+  const lcpNode = (audits['lcp-breakdown-insight']?.details?.items ?? []).find(
+    (i: { type?: string }) => i.type === 'node',
+  )
   return {
-    scores: Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c].score ?? 0) * 100)])) as LighthouseRun['scores'],
+    scores: Object.fromEntries(
+      CATEGORIES.map((c) => [c, Math.round((lhr.categories[c].score ?? 0) * 100)]),
+    ) as LighthouseRun['scores'],
     lcpMs: num('largest-contentful-paint'),
     lcpElement: lcpNode ? `${lcpNode.selector} (“${String(lcpNode.nodeLabel ?? '').slice(0, 60)}”)` : 'unknown',
     tbtMs: num('total-blocking-time'),
@@ -84,9 +123,18 @@ function figures(lhr: any, report: string): LighthouseRun {
 
 /** one Lighthouse run on a Chromium of its own */
 async function runOnce(url: string): Promise<LighthouseRun> {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' })
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: CHROMIUM_FLAGS,
+    logLevel: 'silent',
+  })
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] })
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+    })
     if (!result) throw new Error('Lighthouse gave no result')
     const { lhr } = result
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
@@ -97,11 +145,17 @@ async function runOnce(url: string): Promise<LighthouseRun> {
 }
 
 /** `runs` Lighthouse runs of `url`; the median one by performance score (ties: by LCP) */
-export async function runLighthouse(url: string, runs = 3, log: (l: string) => void = () => {}): Promise<{ median: LighthouseRun; runs: LighthouseRun[] }> {
+export async function runLighthouse(
+  url: string,
+  runs = 3,
+  log: (l: string) => void = () => {},
+): Promise<{ median: LighthouseRun; runs: LighthouseRun[] }> {
   const all: LighthouseRun[] = []
   for (let i = 0; i < runs; i++) {
     const r = await runOnce(url)
-    log(`Lighthouse run ${i + 1}/${runs}: performance ${r.scores.performance}, LCP ${ms(r.lcpMs)}, TBT ${ms(r.tbtMs)}, interactive ${ms(r.interactiveMs)}; LCP element ${r.lcpElement}`)
+    log(
+      `Lighthouse run ${i + 1}/${runs}: performance ${r.scores.performance}, LCP ${ms(r.lcpMs)}, TBT ${ms(r.tbtMs)}, interactive ${ms(r.interactiveMs)}; LCP element ${r.lcpElement}`,
+    )
     all.push(r)
   }
   const sorted = [...all].sort((a, b) => a.scores.performance - b.scores.performance || b.lcpMs - a.lcpMs)
@@ -127,7 +181,12 @@ export function checks(lh: LighthouseRun, weight: PageWeight): Check[] {
     { figure: 'largest contentful paint (LCP)', value: ms(lh.lcpMs), target: '≤ 1.2 s', met: lh.lcpMs <= 1200 },
     { figure: 'total blocking time (TBT)', value: ms(lh.tbtMs), target: '≤ 50 ms', met: lh.tbtMs <= 50 },
     { figure: 'time to interactive', value: ms(lh.interactiveMs), target: '≤ 1.5 s', met: lh.interactiveMs <= 1500 },
-    { figure: `scripts, gzipped (zlib level ${GZIP_LEVEL})`, value: kb(weight.totalGzipBytes), target: `≤ ${kb(SCRIPT_BUDGET_GZIP)}`, met: weight.totalGzipBytes <= SCRIPT_BUDGET_GZIP },
+    {
+      figure: `scripts, gzipped (zlib level ${GZIP_LEVEL})`,
+      value: kb(weight.totalGzipBytes),
+      target: `≤ ${kb(SCRIPT_BUDGET_GZIP)}`,
+      met: weight.totalGzipBytes <= SCRIPT_BUDGET_GZIP,
+    },
   ]
 }
 
@@ -154,7 +213,9 @@ export async function benchPaymentPage({
   for (let i = 0; i < 5; i++) await fetch(url).then((r) => r.text())
   // the runs' TBT and LCP move with whatever else the machine's cores are doing
   const load = `load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`
-  log(`the payment page in the browser: Lighthouse ${runs}× (mobile, simulated throttling) on ${chromiumVersion()}; ${load}`)
+  log(
+    `the payment page in the browser: Lighthouse ${runs}× (mobile, simulated throttling) on ${chromiumVersion()}; ${load}`,
+  )
   const { median, runs: all } = await runLighthouse(url, runs, log)
   fs.mkdirSync(path.dirname(reportFile), { recursive: true })
   fs.writeFileSync(reportFile, median.report)
@@ -166,7 +227,9 @@ export async function benchPaymentPage({
   log(`payment page (median of ${runs} Lighthouse runs by performance score):`)
   for (const c of list) log(`  ${c.figure}: ${c.value} (target ${c.target}) ${c.met ? 'met' : 'NOT MET'}`)
   log(`  LCP element ${median.lcpElement}`)
-  log(`  first contentful paint ${ms(median.fcpMs)}, speed index ${ms(median.speedIndexMs)}, CLS ${median.cls.toFixed(3)}, unused JavaScript ${kb(median.unusedJsBytes)}, scripts transferred ${kb(median.scriptTransferBytes)}`)
+  log(
+    `  first contentful paint ${ms(median.fcpMs)}, speed index ${ms(median.speedIndexMs)}, CLS ${median.cls.toFixed(3)}, unused JavaScript ${kb(median.unusedJsBytes)}, scripts transferred ${kb(median.scriptTransferBytes)}`,
+  )
   for (const f of median.findings) log(`  finding: ${f.title}${f.displayValue ? ` — ${f.displayValue}` : ''} [${f.id}]`)
   const ok = list.every((c) => c.met)
 
@@ -193,11 +256,18 @@ export async function benchPaymentPage({
     '',
     '| script | uncompressed | gzipped |',
     '|---|---|---|',
-    ...weight.scripts.map((s) => `| \`${s.url}\`${s.nomodule ? ' (nomodule: not fetched by current browsers)' : ''} | ${kb(s.bytes)} | ${kb(s.gzipBytes)} |`),
+    ...weight.scripts.map(
+      (s) =>
+        `| \`${s.url}\`${s.nomodule ? ' (nomodule: not fetched by current browsers)' : ''} | ${kb(s.bytes)} | ${kb(s.gzipBytes)} |`,
+    ),
     `| total | ${kb(weight.totalBytes)} | ${kb(weight.totalGzipBytes)} (${weight.totalGzipBytes} bytes) |`,
-    ...(weight.totalGzipBytesModern !== weight.totalGzipBytes ? [`| total without nomodule scripts | | ${kb(weight.totalGzipBytesModern)} |`] : []),
+    ...(weight.totalGzipBytesModern !== weight.totalGzipBytes
+      ? [`| total without nomodule scripts | | ${kb(weight.totalGzipBytesModern)} |`]
+      : []),
     '',
-    median.findings.length ? 'What Lighthouse finds (audits and insights of the three categories not passing):' : 'Lighthouse finds nothing to improve.',
+    median.findings.length
+      ? 'What Lighthouse finds (audits and insights of the three categories not passing):'
+      : 'Lighthouse finds nothing to improve.',
     ...median.findings.map((f) => `- ${esc(f.title)}${f.displayValue ? `: ${esc(f.displayValue)}` : ''} (\`${f.id}\`)`),
   ]
   return { ok, markdown }
@@ -211,7 +281,9 @@ const SECTION = '## Payment page in the browser'
  * BENCH_ONLY=lighthouse writes.
  */
 export function replaceBrowserSection(file: string, markdown: string[]): void {
-  const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').replace(/\n+$/, '').split('\n') : ['# Benchmark results']
+  const lines = fs.existsSync(file)
+    ? fs.readFileSync(file, 'utf8').replace(/\n+$/, '').split('\n')
+    : ['# Benchmark results']
   const body = markdown.join('\n').trim().split('\n')
   let start = lines.indexOf(SECTION)
   let end: number

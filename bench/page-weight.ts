@@ -46,7 +46,10 @@ export interface PageWeight {
 
 const gzipSize = (body: Buffer | string) => zlib.gzipSync(body, { level: GZIP_LEVEL }).length
 
-/** the src of every <script> element of the HTML and the href of every script preload (HTML entities decoded), and whether it is nomodule */
+/**
+ * the src of every <script> element of the HTML and the href of every script preload (HTML entities decoded), and
+ * whether it is nomodule
+ */
 function scriptSources(html: string): { src: string; nomodule: boolean }[] {
   const out: { src: string; nomodule: boolean }[] = []
   const attr = (attrs: string, name: string) => {
@@ -60,7 +63,8 @@ function scriptSources(html: string): { src: string; nomodule: boolean }[] {
   for (const m of html.matchAll(/<link\b([^>]*)>/gi)) {
     const rel = attr(m[1], 'rel')?.toLowerCase()
     const href = attr(m[1], 'href')
-    if (href && (rel === 'modulepreload' || (rel === 'preload' && attr(m[1], 'as') === 'script'))) out.push({ src: href, nomodule: false })
+    if (href && (rel === 'modulepreload' || (rel === 'preload' && attr(m[1], 'as') === 'script')))
+      out.push({ src: href, nomodule: false })
   }
   return out
 }
@@ -172,7 +176,9 @@ export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
 /** one line per script and the total, for a log */
 export function describePageWeight(w: PageWeight): string[] {
   return [
-    ...w.scripts.map((s) => `${kb(s.gzipBytes)} gzipped (${kb(s.bytes)}) ${s.url} [${s.foundIn}${s.nomodule ? ', nomodule' : ''}]`),
+    ...w.scripts.map(
+      (s) => `${kb(s.gzipBytes)} gzipped (${kb(s.bytes)}) ${s.url} [${s.foundIn}${s.nomodule ? ', nomodule' : ''}]`,
+    ),
     `total ${kb(w.totalGzipBytes)} (${w.totalGzipBytes} bytes) gzipped (level ${GZIP_LEVEL}) in ${w.scripts.length} scripts, ${kb(w.totalBytes)} uncompressed; budget ${kb(SCRIPT_BUDGET_GZIP)}: ${w.totalGzipBytes <= SCRIPT_BUDGET_GZIP ? 'met' : 'NOT met'}`,
     `without nomodule scripts (what Chromium fetches): ${kb(w.totalGzipBytesModern)} gzipped`,
     `inline scripts that run (counted): ${w.inline.count}, ${kb(w.inline.gzipBytes)} gzipped; HTML ${kb(w.html.gzipBytes)} gzipped; scripts served with Content-Encoding: ${w.servedEncoding || 'none'}`,

@@ -34,8 +34,14 @@ function loadMap(file: string) {
   if (maps.has(file)) return maps.get(file)!
   let map: { sources: string[]; lines: Mapping[][] } | null = null
   try {
-    const raw = JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; mappings?: string; sections?: { offset: { line: number; column: number }; map: { sources: string[]; mappings: string } }[] }
-    const sections = raw.sections ?? [{ offset: { line: 0, column: 0 }, map: raw as { sources: string[]; mappings: string } }]
+    const raw = JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')) as {
+      sources: string[]
+      mappings?: string
+      sections?: { offset: { line: number; column: number }; map: { sources: string[]; mappings: string } }[]
+    }
+    const sections = raw.sections ?? [
+      { offset: { line: 0, column: 0 }, map: raw as { sources: string[]; mappings: string } },
+    ]
     const sources: string[] = []
     const lines: Mapping[][] = []
     for (const { offset, map: m } of sections) {
@@ -67,7 +73,11 @@ function loadMap(file: string) {
             source += values[1]
             origLine += values[2]
             origCol += values[3]
-            ;(lines[line] ??= []).push({ line: origLine, column: (li === 0 ? offset.column : 0) + col, source: base + source })
+            ;(lines[line] ??= []).push({
+              line: origLine,
+              column: (li === 0 ? offset.column : 0) + col,
+              source: base + source,
+            })
           }
         }
       })
@@ -103,7 +113,10 @@ export function category(url: string, fn: string, line = 0, column = 0): string 
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
   if (m) {
     const pkg = m[1]
-    if (pkg === 'next') return /dist\/compiled\/([^/]+)/.exec(url)?.[1] ? `next (compiled ${/dist\/compiled\/([^/]+)/.exec(url)![1]})` : 'next'
+    if (pkg === 'next')
+      return /dist\/compiled\/([^/]+)/.exec(url)?.[1]
+        ? `next (compiled ${/dist\/compiled\/([^/]+)/.exec(url)![1]})`
+        : 'next'
     return pkg
   }
   if (url.includes('/.next/')) return 'app bundle (.next chunks)'
@@ -137,17 +150,23 @@ for (const [id, us] of self) {
 }
 const rows = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1])
 console.log(`busy ${(busy / 1e6).toFixed(2)} s of ${(Math.min(total, last) / 1e6).toFixed(2)} s`)
-for (const [c, us] of rows(byCategory).slice(0, top)) console.log(`${((us / busy) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${c}`)
+for (const [c, us] of rows(byCategory).slice(0, top))
+  console.log(`${((us / busy) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${c}`)
 /** the broad owner of a category */
 function group(c: string): string {
-  if (c.startsWith('next') || c.startsWith('turbopack') || c.startsWith('react')) return 'Next.js (incl. its bundled runtime)'
+  if (c.startsWith('next') || c.startsWith('turbopack') || c.startsWith('react'))
+    return 'Next.js (incl. its bundled runtime)'
   if (c === 'GC') return 'garbage collection'
-  if (/^native: (writev|writeUtf8String|writeBuffer|writeString|writeLatin1String)$/.test(c)) return 'socket and file writes (syscalls; includes time preempted by PostgreSQL and the load generator)'
-  if (c.startsWith('node ') || c.startsWith('native') || c.startsWith('program')) return "Node.js internals (HTTP, streams, Web Request/Response, promises, crypto)"
-  if (/^(pg|pg-protocol|pg-pool|pg-types|pg-connection-string|postgres-[a-z]+)( \(bundled\))?$/.test(c)) return 'pg driver'
+  if (/^native: (writev|writeUtf8String|writeBuffer|writeString|writeLatin1String)$/.test(c))
+    return 'socket and file writes (syscalls; includes time preempted by PostgreSQL and the load generator)'
+  if (c.startsWith('node ') || c.startsWith('native') || c.startsWith('program'))
+    return 'Node.js internals (HTTP, streams, Web Request/Response, promises, crypto)'
+  if (/^(pg|pg-protocol|pg-pool|pg-types|pg-connection-string|postgres-[a-z]+)( \(bundled\))?$/.test(c))
+    return 'pg driver'
   if (c.includes('prisma')) return 'Prisma'
   if (c.startsWith('zod')) return 'zod'
-  if (/^(lib|app|scripts|bench|components)\//.test(c) || c.startsWith('proxy.ts')) return 'our code (lib/, app/, scripts/)'
+  if (/^(lib|app|scripts|bench|components)\//.test(c) || c.startsWith('proxy.ts'))
+    return 'our code (lib/, app/, scripts/)'
   return `other: ${c}`
 }
 if (args.includes('--groups')) {
@@ -188,5 +207,6 @@ if (args.includes('--ours')) {
 }
 if (args.includes('--functions')) {
   console.log('\nfunctions by self time:')
-  for (const [f, us] of rows(byFunction).slice(0, top)) console.log(`${((us / busy) * 100).toFixed(1).padStart(5)}%  ${f}`)
+  for (const [f, us] of rows(byFunction).slice(0, top))
+    console.log(`${((us / busy) * 100).toFixed(1).padStart(5)}%  ${f}`)
 }

@@ -31,7 +31,11 @@ const POOL = Number(process.env.DATABASE_POOL_SIZE || 10)
 const ONLY = process.env.BENCH_ONLY
 const APP_PORT = Number(process.env.BENCH_PORT || 4201)
 const FLOOR_PORT = APP_PORT + 1
-const PG = { dataDir: process.env.BENCH_PG_DIR || 'data/bench-pg', port: Number(process.env.BENCH_PG_PORT || 54359), database: 'payin_bench' }
+const PG = {
+  dataDir: process.env.BENCH_PG_DIR || 'data/bench-pg',
+  port: Number(process.env.BENCH_PG_PORT || 54359),
+  database: 'payin_bench',
+}
 const log = (l: string) => console.log(`[bench] ${l}`)
 
 interface Figures {
@@ -39,7 +43,10 @@ interface Figures {
   p50: number
   p99: number
   errors: number
-  /** CPU seconds used while it ran: the service's processes, PostgreSQL's, this process (the load generator and the floor), and any other process's */
+  /**
+   * CPU seconds used while it ran: the service's processes, PostgreSQL's, this process (the load generator and the
+   * floor), and any other process's
+   */
   cpu?: { service: number; postgres: number; bench: number; other: number; seconds: number }
 }
 
@@ -48,11 +55,17 @@ interface Figures {
 const TICK = 100
 /** CPU seconds the whole machine has been busy (all cores: user, nice, system, irq, softirq, steal) */
 function machineBusy(): number {
-  const [, user, nice, system, , , irq, softirq, steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).map(Number)
+  const [, user, nice, system, , , irq, softirq, steal] = fs
+    .readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .split(/\s+/)
+    .map(Number)
   return (user + nice + system + irq + softirq + steal) / TICK
 }
 
-function cpuSnapshot(serviceGroup: number | undefined): { service: number; postgres: number; bench: number; machine: number; at: number } | null {
+function cpuSnapshot(
+  serviceGroup: number | undefined,
+): { service: number; postgres: number; bench: number; machine: number; at: number } | null {
   if (!fs.existsSync('/proc/self/stat')) return null
   // this bench's PostgreSQL: its postmaster (first line of postmaster.pid) and the backends it started
   let postmaster = -1
@@ -79,7 +92,13 @@ function cpuSnapshot(serviceGroup: number | undefined): { service: number; postg
     else if (comm === 'postgres' && Number(f[1]) === postmaster) postgres += ticks
   }
   const u = process.cpuUsage()
-  return { service: service / TICK, postgres: postgres / TICK, bench: (u.user + u.system) / 1e6, machine: machineBusy(), at: performance.now() / 1000 }
+  return {
+    service: service / TICK,
+    postgres: postgres / TICK,
+    bench: (u.user + u.system) / 1e6,
+    machine: machineBusy(),
+    at: performance.now() / 1000,
+  }
 }
 let serviceGroup: number | undefined
 
@@ -99,7 +118,12 @@ async function quiet(): Promise<void> {
 const DISTURBED = 0.15
 const RETRIES = Number(process.env.BENCH_RETRIES ?? 2)
 
-async function drive(url: string, request: autocannon.Request, headers: Record<string, string>, seconds = DURATION): Promise<Figures> {
+async function drive(
+  url: string,
+  request: autocannon.Request,
+  headers: Record<string, string>,
+  seconds = DURATION,
+): Promise<Figures> {
   for (let attempt = 0; ; attempt++) {
     if (seconds >= DURATION) await quiet()
     const f = await driveOnce(url, request, headers, seconds)
@@ -109,27 +133,42 @@ async function drive(url: string, request: autocannon.Request, headers: Record<s
   }
 }
 
-function driveOnce(url: string, request: autocannon.Request, headers: Record<string, string>, seconds = DURATION): Promise<Figures> {
+function driveOnce(
+  url: string,
+  request: autocannon.Request,
+  headers: Record<string, string>,
+  seconds = DURATION,
+): Promise<Figures> {
   const before = cpuSnapshot(serviceGroup)
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url, connections: CONNECTIONS, duration: seconds, headers, requests: [request] },
-      (err, r) => {
-        if (err) return reject(err)
-        const after = cpuSnapshot(serviceGroup)
-        const cpu =
-          before && after
-            ? {
-                service: after.service - before.service,
-                postgres: after.postgres - before.postgres,
-                bench: after.bench - before.bench,
-                other: Math.max(0, after.machine - before.machine - (after.service - before.service) - (after.postgres - before.postgres) - (after.bench - before.bench)),
-                seconds: after.at - before.at,
-              }
-            : undefined
-        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx, cpu })
-      },
-    )
+    autocannon({ url, connections: CONNECTIONS, duration: seconds, headers, requests: [request] }, (err, r) => {
+      if (err) return reject(err)
+      const after = cpuSnapshot(serviceGroup)
+      const cpu =
+        before && after
+          ? {
+              service: after.service - before.service,
+              postgres: after.postgres - before.postgres,
+              bench: after.bench - before.bench,
+              other: Math.max(
+                0,
+                after.machine -
+                  before.machine -
+                  (after.service - before.service) -
+                  (after.postgres - before.postgres) -
+                  (after.bench - before.bench),
+              ),
+              seconds: after.at - before.at,
+            }
+          : undefined
+      resolve({
+        rps: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        errors: r.errors + r.timeouts + r.non2xx,
+        cpu,
+      })
+    })
   })
 }
 
@@ -161,7 +200,12 @@ async function main() {
   const site = 'bench'
   const token = `sk_${randomBytes(32).toString('base64url')}`
   await db.query('INSERT INTO "Site" (id) VALUES ($1)', [site])
-  await db.query('INSERT INTO "SiteToken" (id, "siteId", "tokenHash", hint) VALUES ($1, $2, $3, $4)', [randomUUID(), site, createHash('sha256').update(token).digest('hex'), token.slice(0, 9)])
+  await db.query('INSERT INTO "SiteToken" (id, "siteId", "tokenHash", hint) VALUES ($1, $2, $3, $4)', [
+    randomUUID(),
+    site,
+    createHash('sha256').update(token).digest('hex'),
+    token.slice(0, 9),
+  ])
 
   const appEnv = {
     ...process.env,
@@ -188,12 +232,25 @@ async function main() {
   const floorBase = `http://127.0.0.1:${FLOOR_PORT}`
   try {
     for (let i = 0; i < 300; i++) {
-      if (await fetch(`${appBase}/api/health`).then((r) => r.ok, () => false)) break
+      if (
+        await fetch(`${appBase}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break
       await new Promise((r) => setTimeout(r, 100))
     }
     const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
-    const put = (path: string, body: unknown) => fetch(`${appBase}/api/sites/${site}${path}`, { method: 'PUT', headers: auth, body: JSON.stringify(body) }).then((r) => r.json())
-    const card = (value: string) => ({ paymentMethod: { type: 'CARD', pan: '4111111111111111', expiryDate: '12/30', cvv2: '123' }, amount: { value, currency: 'RUB' }, flags: ['SALE'] })
+    const put = (path: string, body: unknown) =>
+      fetch(`${appBase}/api/sites/${site}${path}`, { method: 'PUT', headers: auth, body: JSON.stringify(body) }).then(
+        (r) => r.json(),
+      )
+    const card = (value: string) => ({
+      paymentMethod: { type: 'CARD', pan: '4111111111111111', expiryDate: '12/30', cvv2: '123' },
+      amount: { value, currency: 'RUB' },
+      flags: ['SALE'],
+    })
     const readIds: string[] = []
     const refundIds: string[] = []
     const invoices: string[] = []
@@ -202,10 +259,21 @@ async function main() {
       await put(`/payments/read-${i}`, card('100.00'))
       refundIds.push(`big-${i}`)
       await put(`/payments/big-${i}`, card('1000000.00'))
-      invoices.push((await put(`/bills/page-${i}`, { amount: { value: '1490.00', currency: 'RUB' }, comment: 'Order', expirationDateTime: new Date(Date.now() + 86400_000 * 10).toISOString() })).invoiceUid)
+      invoices.push(
+        (
+          await put(`/bills/page-${i}`, {
+            amount: { value: '1490.00', currency: 'RUB' },
+            comment: 'Order',
+            expirationDateTime: new Date(Date.now() + 86400_000 * 10).toISOString(),
+          })
+        ).invoiceUid,
+      )
     }
     // the payment page in the browser, before any load (bench/lighthouse.ts)
-    const browserPage = !ONLY || ONLY === 'lighthouse' ? await benchPaymentPage({ baseUrl: appBase, pagePath: `/pay/${invoices[0]}` }) : undefined
+    const browserPage =
+      !ONLY || ONLY === 'lighthouse'
+        ? await benchPaymentPage({ baseUrl: appBase, pagePath: `/pay/${invoices[0]}` })
+        : undefined
     if (browserPage && !browserPage.ok) process.exitCode = 1 // once the results are written
     if (ONLY === 'lighthouse') {
       replaceBrowserSection('bench/RESULTS.md', browserPage!.markdown) // that section alone
@@ -213,16 +281,29 @@ async function main() {
       return
     }
     let n = 0
-    const next = <T,>(xs: T[]) => xs[n++ % xs.length]
+    const next = <T>(xs: T[]) => xs[n++ % xs.length]
     const uniq = () => `${Date.now().toString(36)}-${(n++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`
-    const billBody = () => JSON.stringify({ amount: { value: '10.00', currency: 'RUB' }, flags: ['SALE'], expirationDateTime: new Date(Date.now() + 86400_000).toISOString() })
+    const billBody = () =>
+      JSON.stringify({
+        amount: { value: '10.00', currency: 'RUB' },
+        flags: ['SALE'],
+        expirationDateTime: new Date(Date.now() + 86400_000).toISOString(),
+      })
 
     const scenarios: { name: string; target?: string; app: autocannon.Request; floor: autocannon.Request }[] = [
       {
         name: 'create a one-step card payment',
         target: '≥ 50% of the floor, p99 ≤ 50 ms',
-        app: { method: 'PUT', body: JSON.stringify(card('10.00')), setupRequest: (r) => ({ ...r, path: `/api/sites/${site}/payments/b-${uniq()}` }) },
-        floor: { method: 'PUT', body: JSON.stringify(card('10.00')), setupRequest: (r) => ({ ...r, path: `/sites/${site}/payments/f-${uniq()}` }) },
+        app: {
+          method: 'PUT',
+          body: JSON.stringify(card('10.00')),
+          setupRequest: (r) => ({ ...r, path: `/api/sites/${site}/payments/b-${uniq()}` }),
+        },
+        floor: {
+          method: 'PUT',
+          body: JSON.stringify(card('10.00')),
+          setupRequest: (r) => ({ ...r, path: `/sites/${site}/payments/f-${uniq()}` }),
+        },
       },
       {
         name: 'read a payment',
@@ -232,13 +313,27 @@ async function main() {
       },
       {
         name: 'partial refund (0.01 of 1,000,000.00)',
-        app: { method: 'PUT', body: JSON.stringify({ amount: { value: '0.01', currency: 'RUB' } }), setupRequest: (r) => ({ ...r, path: `/api/sites/${site}/payments/${next(refundIds)}/refunds/b-${uniq()}` }) },
-        floor: { method: 'PUT', body: JSON.stringify({ amount: { value: '0.01', currency: 'RUB' } }), setupRequest: (r) => ({ ...r, path: `/sites/${site}/payments/${next(refundIds)}/refunds/f-${uniq()}` }) },
+        app: {
+          method: 'PUT',
+          body: JSON.stringify({ amount: { value: '0.01', currency: 'RUB' } }),
+          setupRequest: (r) => ({ ...r, path: `/api/sites/${site}/payments/${next(refundIds)}/refunds/b-${uniq()}` }),
+        },
+        floor: {
+          method: 'PUT',
+          body: JSON.stringify({ amount: { value: '0.01', currency: 'RUB' } }),
+          setupRequest: (r) => ({ ...r, path: `/sites/${site}/payments/${next(refundIds)}/refunds/f-${uniq()}` }),
+        },
       },
       {
         name: 'create a bill',
-        app: { method: 'PUT', setupRequest: (r) => ({ ...r, body: billBody(), path: `/api/sites/${site}/bills/b-${uniq()}` }) },
-        floor: { method: 'PUT', setupRequest: (r) => ({ ...r, body: billBody(), path: `/sites/${site}/bills/f-${uniq()}` }) },
+        app: {
+          method: 'PUT',
+          setupRequest: (r) => ({ ...r, body: billBody(), path: `/api/sites/${site}/bills/b-${uniq()}` }),
+        },
+        floor: {
+          method: 'PUT',
+          setupRequest: (r) => ({ ...r, body: billBody(), path: `/sites/${site}/bills/f-${uniq()}` }),
+        },
       },
       {
         name: 'render /pay/<invoiceUid>',
@@ -254,14 +349,25 @@ async function main() {
     const BOUND_PAGE = { name: 'bound: a page without data (Next.js rendering only)', path: '/' }
     // not targets' measures: what Next.js alone costs for a read's answer (a payment's JSON) and for a
     // request with a JSON body in and out (the creation's body), to tell Next's share of them from ours
-    const BOUND_JSON = { name: 'bound: an empty route handler answering a payment\'s JSON with the API\'s headers (Next.js only)', path: '/api/bench-empty?json' }
-    const BOUND_BODY = { name: 'bound: an empty route handler reading the creation\'s body, answering {} (Next.js only)', path: '/api/bench-empty', body: JSON.stringify(card('10.00')) }
+    const BOUND_JSON = {
+      name: "bound: an empty route handler answering a payment's JSON with the API's headers (Next.js only)",
+      path: '/api/bench-empty?json',
+    }
+    const BOUND_BODY = {
+      name: "bound: an empty route handler reading the creation's body, answering {} (Next.js only)",
+      path: '/api/bench-empty',
+      body: JSON.stringify(card('10.00')),
+    }
     const bound = async (b: { name: string; path: string; body?: string }): Promise<Figures> => {
-      const request: autocannon.Request = b.body ? { method: 'PUT', path: b.path, body: b.body } : { method: 'GET', path: b.path }
+      const request: autocannon.Request = b.body
+        ? { method: 'PUT', path: b.path, body: b.body }
+        : { method: 'GET', path: b.path }
       const headers: Record<string, string> = b.body ? { 'Content-Type': 'application/json' } : {}
       await drive(appBase, request, headers, 2)
       const f = await drive(appBase, request, headers)
-      log(`${b.name}: ${f.rps.toFixed(0)} req/s p50 ${f.p50} ms p99 ${f.p99} ms errors ${f.errors} | ${cpuPerRequest(f)}`)
+      log(
+        `${b.name}: ${f.rps.toFixed(0)} req/s p50 ${f.p50} ms p99 ${f.p99} ms errors ${f.errors} | ${cpuPerRequest(f)}`,
+      )
       return f
     }
     const pct = (x: number) => `${(x * 100).toFixed(0)}%`
@@ -269,10 +375,18 @@ async function main() {
       const chosen = scenarios.filter((x) => x.name.includes(ONLY))
       // under a profile, the bounds only when asked for (BENCH_ONLY=bound): the profile is then the scenario's alone
       const withBounds = ONLY.includes('bound') || !process.env.BENCH_PROFILE
-      const routeBound = withBounds && (ONLY.includes('bound') || chosen.some((s) => !s.name.startsWith('render'))) ? await bound(BOUND_ROUTE) : null
-      const pageBound = withBounds && (ONLY.includes('bound') || chosen.some((s) => s.name.startsWith('render'))) ? await bound(BOUND_PAGE) : null
-      if (withBounds && (ONLY.includes('bound') || chosen.some((s) => s.name.startsWith('create a one-step')))) await bound(BOUND_BODY)
-      if (withBounds && (ONLY.includes('bound') || chosen.some((s) => s.name.startsWith('read')))) await bound(BOUND_JSON)
+      const routeBound =
+        withBounds && (ONLY.includes('bound') || chosen.some((s) => !s.name.startsWith('render')))
+          ? await bound(BOUND_ROUTE)
+          : null
+      const pageBound =
+        withBounds && (ONLY.includes('bound') || chosen.some((s) => s.name.startsWith('render')))
+          ? await bound(BOUND_PAGE)
+          : null
+      if (withBounds && (ONLY.includes('bound') || chosen.some((s) => s.name.startsWith('create a one-step'))))
+        await bound(BOUND_BODY)
+      if (withBounds && (ONLY.includes('bound') || chosen.some((s) => s.name.startsWith('read'))))
+        await bound(BOUND_JSON)
       for (const s of chosen) {
         await drive(appBase, s.app, auth, 2)
         const a = await drive(appBase, s.app, auth)
@@ -291,9 +405,14 @@ async function main() {
     const pageBound = await bound(BOUND_PAGE)
     const bodyBound = await bound(BOUND_BODY)
     const jsonBound = await bound(BOUND_JSON)
-    const bounds = ([[BOUND_ROUTE, routeBound], [BOUND_PAGE, pageBound], [BOUND_JSON, jsonBound], [BOUND_BODY, bodyBound]] as const).map(
-      ([b, f]) => `| ${b.name} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} | | | | | | ${cpuMs(f)} |`,
-    )
+    const bounds = (
+      [
+        [BOUND_ROUTE, routeBound],
+        [BOUND_PAGE, pageBound],
+        [BOUND_JSON, jsonBound],
+        [BOUND_BODY, bodyBound],
+      ] as const
+    ).map(([b, f]) => `| ${b.name} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} | | | | | | ${cpuMs(f)} |`)
     const measured = new Map<string, Figures>()
     const rows: string[] = []
     for (const s of scenarios) {
@@ -302,8 +421,12 @@ async function main() {
       const f = await drive(floorBase, s.floor, auth)
       const ratio = a.rps / f.rps
       measured.set(s.name, a)
-      log(`${s.name}: service ${a.rps.toFixed(0)} req/s p50 ${a.p50} ms p99 ${a.p99} ms errors ${a.errors} | floor ${f.rps.toFixed(0)} req/s p50 ${f.p50} ms p99 ${f.p99} ms | ${(ratio * 100).toFixed(0)}%`)
-      rows.push(`| ${s.name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${a.errors} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${(ratio * 100).toFixed(0)}% | ${s.target ?? ''} | ${cpuMs(a)} |`)
+      log(
+        `${s.name}: service ${a.rps.toFixed(0)} req/s p50 ${a.p50} ms p99 ${a.p99} ms errors ${a.errors} | floor ${f.rps.toFixed(0)} req/s p50 ${f.p50} ms p99 ${f.p99} ms | ${(ratio * 100).toFixed(0)}%`,
+      )
+      rows.push(
+        `| ${s.name} | ${a.rps.toFixed(0)} | ${a.p50} | ${a.p99} | ${a.errors} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${(ratio * 100).toFixed(0)}% | ${s.target ?? ''} | ${cpuMs(a)} |`,
+      )
     }
     // scale-out: the same creation load spread over two instances on the one database
     const second = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
@@ -314,14 +437,29 @@ async function main() {
     let twoInstances = ''
     try {
       for (let i = 0; i < 300; i++) {
-        if (await fetch(`http://127.0.0.1:${APP_PORT + 2}/api/health`).then((r) => r.ok, () => false)) break
+        if (
+          await fetch(`http://127.0.0.1:${APP_PORT + 2}/api/health`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          break
         await new Promise((r) => setTimeout(r, 100))
       }
       const create = scenarios[0].app
       const half = (base: string) =>
         new Promise<Figures>((resolve, reject) =>
-          autocannon({ url: base, connections: CONNECTIONS / 2, duration: DURATION, headers: auth, requests: [create] }, (err, r) =>
-            err ? reject(err) : resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx }),
+          autocannon(
+            { url: base, connections: CONNECTIONS / 2, duration: DURATION, headers: auth, requests: [create] },
+            (err, r) =>
+              err
+                ? reject(err)
+                : resolve({
+                    rps: r.requests.average,
+                    p50: r.latency.p50,
+                    p99: r.latency.p99,
+                    errors: r.errors + r.timeouts + r.non2xx,
+                  }),
           ),
         )
       const [x, y] = await Promise.all([half(appBase), half(`http://127.0.0.1:${APP_PORT + 2}`)])
@@ -338,7 +476,7 @@ async function main() {
       '',
       `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL 18 (embedded, fsync on).`,
       `autocannon: ${CONNECTIONS} connections, ${DURATION} s per scenario after a 2 s warm-up; service and floor each with a pool of ${POOL} connections; the service's rate limit off.`,
-      'The floor is a minimal node:http server doing the same database work with `pg` directly (bench/floor-server.ts); the ratio is the service\'s throughput over the floor\'s.',
+      "The floor is a minimal node:http server doing the same database work with `pg` directly (bench/floor-server.ts); the ratio is the service's throughput over the floor's.",
       `Each measurement starts on a quiet machine and is taken again (at most ${RETRIES} times) when other processes used more than ${DISTURBED * 100}% of a core meanwhile.`,
       '',
       '| scenario | service req/s | p50 ms | p99 ms | errors | floor req/s | floor p50 | floor p99 | service/floor | target | service CPU ms/request (PostgreSQL) |',
@@ -351,9 +489,9 @@ async function main() {
     const met = (ok: boolean) => (ok ? 'met' : 'not met')
     const against = [
       '',
-      '## Against Next.js\'s own bounds (same run)',
+      "## Against Next.js's own bounds (same run)",
       '',
-      'The service\'s throughput over that of Next.js doing nothing on the same server: the empty route handler for API requests, the page without data for the payment page.',
+      "The service's throughput over that of Next.js doing nothing on the same server: the empty route handler for API requests, the page without data for the payment page.",
       '',
       '| measure | value | target | |',
       '|---|---|---|---|',
@@ -364,7 +502,10 @@ async function main() {
     ]
     const notesFile = 'bench/NOTES.md'
     const notes = fs.existsSync(notesFile) ? ['', fs.readFileSync(notesFile, 'utf8').trim()] : []
-    fs.writeFileSync('bench/RESULTS.md', [...header, ...rows, ...against, ...(browserPage?.markdown ?? []), ...notes, ''].join('\n'))
+    fs.writeFileSync(
+      'bench/RESULTS.md',
+      [...header, ...rows, ...against, ...(browserPage?.markdown ?? []), ...notes, ''].join('\n'),
+    )
     log('written to bench/RESULTS.md')
   } finally {
     await db.end()

@@ -14,7 +14,8 @@ test.describe('without JavaScript', () => {
   test('every endpoint is there, grouped, with its parameters, answers and curl command', async ({ page }) => {
     await page.goto('/docs')
     await expect(page.getByRole('heading', { name: 'Payin sandbox merchant API', level: 1 })).toBeVisible()
-    for (const group of ['Payments', 'Captures', 'Refunds', 'Bills', 'Notifications', 'Service']) await expect(page.getByRole('heading', { name: group, level: 2, exact: true })).toBeVisible()
+    for (const group of ['Payments', 'Captures', 'Refunds', 'Bills', 'Notifications', 'Service'])
+      await expect(page.getByRole('heading', { name: group, level: 2, exact: true })).toBeVisible()
     const create = page.locator('#createPayment')
     await expect(create.getByRole('heading', { level: 3 })).toHaveText('PUT/sites/{siteId}/payments/{paymentId}')
     await expect(create.getByText('Path parameters')).toBeVisible()

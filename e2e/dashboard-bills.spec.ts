@@ -15,11 +15,14 @@ const billIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).pathname
 
 /** a datetime-local value `days` from now, in the browser's own time zone */
 const daysAhead = (page: Page, days: number) =>
-  page.evaluate((ms) => {
-    const d = new Date(Date.now() + ms)
-    const pad = (n: number) => String(n).padStart(2, '0')
-    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
-  }, days * 24 * 3600_000)
+  page.evaluate(
+    (ms) => {
+      const d = new Date(Date.now() + ms)
+      const pad = (n: number) => String(n).padStart(2, '0')
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+    },
+    days * 24 * 3600_000,
+  )
 
 async function openNewBill(page: Page) {
   await page.getByRole('navigation').getByRole('link', { name: 'Bills' }).click()
@@ -28,7 +31,11 @@ async function openNewBill(page: Page) {
   await expect(page.getByRole('heading', { name: 'New bill', level: 1 })).toBeVisible()
 }
 
-test('new bill with an amount: its page, Copy link, the copied link paid in another page, the bill PAID with its payment', async ({ page, context, baseURL }) => {
+test('new bill with an amount: its page, Copy link, the copied link paid in another page, the bill PAID with its payment', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseURL!).origin })
   const site = await newSite('e2e-dash-bills')
   await signIn(page, site)
@@ -99,7 +106,9 @@ test('an open-amount bill: no amount, another currency', async ({ page }) => {
   const details = (await client(site).get(`/bills/${billId}/details`)).body
   expect(details.amount).toEqual({ currency: 'EUR' })
   await page.getByRole('link', { name: 'Back to bills' }).click()
-  await expect(page.getByRole('row').filter({ has: page.getByRole('link', { name: billId }) })).toContainText('Open amount')
+  await expect(page.getByRole('row').filter({ has: page.getByRole('link', { name: billId }) })).toContainText(
+    'Open amount',
+  )
 })
 
 test('the service’s refusals next to their fields; nothing made until the bill is right', async ({ page }) => {
@@ -134,7 +143,11 @@ test('the service’s refusals next to their fields; nothing made until the bill
 })
 
 test.describe('in Russian on a 360 px screen', () => {
-  test.use({ locale: 'ru-RU', extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' }, viewport: { width: 360, height: 740 } })
+  test.use({
+    locale: 'ru-RU',
+    extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' },
+    viewport: { width: 360, height: 740 },
+  })
 
   test('the list, the form and the bill’s page, without horizontal scrolling', async ({ page }) => {
     const site = await newSite('e2e-dash-bills-ru')
@@ -164,7 +177,10 @@ test.describe('in Russian on a 360 px screen', () => {
     await expect(page.getByRole('button', { name: 'Копировать ссылку' })).toBeEnabled()
     expect(await fitsWidth(page)).toBe(true)
     const billId = billIdOf(page)
-    expect((await client(site).get(`/bills/${billId}/details`)).body.amount).toEqual({ value: '10.50', currency: 'RUB' })
+    expect((await client(site).get(`/bills/${billId}/details`)).body.amount).toEqual({
+      value: '10.50',
+      currency: 'RUB',
+    })
 
     await page.getByRole('link', { name: 'К счетам' }).click()
     await expect(page.getByRole('link', { name: billId })).toBeVisible()

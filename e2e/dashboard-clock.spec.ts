@@ -15,9 +15,12 @@ async function openSettings(page: Page, heading = 'Settings') {
 }
 
 /** the site's time the page shows (its <time>'s machine-readable value) */
-const shownNow = async (page: Page, region: string) => Date.parse((await page.getByRole('region', { name: region, exact: true }).locator('time').getAttribute('datetime'))!)
+const shownNow = async (page: Page, region: string) =>
+  Date.parse((await page.getByRole('region', { name: region, exact: true }).locator('time').getAttribute('datetime'))!)
 
-test('Advance by 1 day: the new time and "1 day ahead" shown, the API reading it; New bill’s default deadline then accepted', async ({ page }) => {
+test('Advance by 1 day: the new time and "1 day ahead" shown, the API reading it; New bill’s default deadline then accepted', async ({
+  page,
+}) => {
   const site = await newSite('e2e-dash-clock')
   await signIn(page, site)
   await openSettings(page)
@@ -31,9 +34,15 @@ test('Advance by 1 day: the new time and "1 day ahead" shown, the API reading it
   await clock.getByRole('button', { name: 'Advance', exact: true }).click()
   await expect(clock.getByRole('status')).toHaveText('Moved forward by 1 day.')
   await expect(clock).toContainText('(1 day ahead)')
-  await expect.poll(async () => Math.abs((await shownNow(page, 'Sandbox clock')) - (Date.now() + DAY_MS))).toBeLessThan(60_000)
+  await expect
+    .poll(async () => Math.abs((await shownNow(page, 'Sandbox clock')) - (Date.now() + DAY_MS)))
+    .toBeLessThan(60_000)
   expect((await client(site).get('/sandbox/clock')).body.offsetSeconds).toBe(86_400)
-  await expect(page.getByRole('region', { name: 'Recent changes', exact: true }).getByRole('row', { name: /Clock advanced.*by 1 day; now 1 day ahead/ })).toBeVisible()
+  await expect(
+    page
+      .getByRole('region', { name: 'Recent changes', exact: true })
+      .getByRole('row', { name: /Clock advanced.*by 1 day; now 1 day ahead/ }),
+  ).toBeVisible()
 
   // refused: by the form (not a whole number of 1 or more), then by the service (past its 3650 days), on the field
   await amount.fill('0')
@@ -42,7 +51,9 @@ test('Advance by 1 day: the new time and "1 day ahead" shown, the API reading it
   await expect(amount).toHaveAccessibleDescription('Enter a whole number, 1 or more.')
   await amount.fill('3650')
   await clock.getByRole('button', { name: 'Advance', exact: true }).click()
-  await expect(amount).toHaveAccessibleDescription("Not moved: the advance would take the site's clock more than 3650 days ahead of real time.")
+  await expect(amount).toHaveAccessibleDescription(
+    "Not moved: the advance would take the site's clock more than 3650 days ahead of real time.",
+  )
   await expect(amount).toBeFocused()
   await page.reload()
   await expect(page.getByRole('region', { name: 'Sandbox clock', exact: true })).toContainText('(1 day ahead)')
@@ -66,7 +77,11 @@ test('Advance by 1 day: the new time and "1 day ahead" shown, the API reading it
 })
 
 test.describe('in Russian on a 360 px screen', () => {
-  test.use({ locale: 'ru-RU', extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' }, viewport: { width: 360, height: 740 } })
+  test.use({
+    locale: 'ru-RU',
+    extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' },
+    viewport: { width: 360, height: 740 },
+  })
 
   test('the clock, an advance and a refusal, without horizontal scrolling', async ({ page }) => {
     const site = await newSite('e2e-dash-clock-ru')
@@ -88,19 +103,27 @@ test.describe('in Russian on a 360 px screen', () => {
     await expect(clock.getByRole('status')).toHaveText('Часы переведены вперёд на 2 часа.')
     await expect(clock).toContainText('(впереди на 2 часа)')
     expect(await fitsWidth(page)).toBe(true)
-    await expect(page.getByRole('region', { name: 'Последние изменения', exact: true }).getByRole('row', { name: /Перевод часов.*на 2 часа; теперь впереди на 2 часа/ })).toBeVisible()
+    await expect(
+      page
+        .getByRole('region', { name: 'Последние изменения', exact: true })
+        .getByRole('row', { name: /Перевод часов.*на 2 часа; теперь впереди на 2 часа/ }),
+    ).toBeVisible()
 
     await amount.fill('3650')
     await clock.getByLabel('Единица').selectOption({ label: 'дни' })
     await clock.getByRole('button', { name: 'Перевести', exact: true }).click()
-    await expect(amount).toHaveAccessibleDescription('Часы не переведены: часы сайта ушли бы вперёд от реального времени больше чем на 3650 дней.')
+    await expect(amount).toHaveAccessibleDescription(
+      'Часы не переведены: часы сайта ушли бы вперёд от реального времени больше чем на 3650 дней.',
+    )
     expect(await fitsWidth(page)).toBe(true)
     expect((await client(site).get('/sandbox/clock')).body.offsetSeconds).toBe(7200)
 
     await page.getByRole('navigation').getByRole('link', { name: 'Счета' }).click()
     await page.getByRole('link', { name: 'Новый счёт' }).click()
     await expect(page.getByRole('heading', { name: 'Новый счёт', level: 1 })).toBeVisible()
-    await expect(page.getByLabel('Действует до')).toHaveAccessibleDescription(/Часы песочницы сайта впереди реального времени на 2 часа/)
+    await expect(page.getByLabel('Действует до')).toHaveAccessibleDescription(
+      /Часы песочницы сайта впереди реального времени на 2 часа/,
+    )
     expect(await fitsWidth(page)).toBe(true)
   })
 })

@@ -62,7 +62,10 @@ test('a delivery with its attempt and body; Resend, confirmed: PENDING, then del
   await expect(row).toContainText('COMPLETED')
   await expect(row).toContainText(`${hook}${path}`)
   await expect(row).toContainText('DELIVERED')
-  await expect(row.getByRole('link', { name: paymentId, exact: true })).toHaveAttribute('href', `/dashboard/payments/${paymentId}`)
+  await expect(row.getByRole('link', { name: paymentId, exact: true })).toHaveAttribute(
+    'href',
+    `/dashboard/payments/${paymentId}`,
+  )
 
   await row.getByRole('link', { name: `Details of PAYMENT ${paymentId}` }).click()
   await expect(page.getByRole('heading', { name: `Notification PAYMENT ${paymentId}`, level: 1 })).toBeVisible()
@@ -99,7 +102,9 @@ test('a delivery with its attempt and body; Resend, confirmed: PENDING, then del
   await expect(async () => {
     await page.reload()
     await expect(attempts.getByRole('row')).toHaveCount(3, { timeout: 1000 })
-    await expect(page.getByRole('region', { name: 'Notification', exact: true })).toContainText('DELIVERED', { timeout: 1000 })
+    await expect(page.getByRole('region', { name: 'Notification', exact: true })).toContainText('DELIVERED', {
+      timeout: 1000,
+    })
   }).toPass()
   await expect(attempts.getByRole('row').nth(2).getByRole('cell').nth(1)).toHaveText('200')
   const audit = page.getByRole('region', { name: 'Audit log' })
@@ -109,11 +114,15 @@ test('a delivery with its attempt and body; Resend, confirmed: PENDING, then del
   expect(n.attempts).toBe(2)
 
   // while a delivery of it is under way (a worker's lease held): refused, shown where it was asked
-  await sql(`UPDATE "Notification" SET state = 'PENDING', "leaseUntil" = now() + interval '5 minutes' WHERE id = $1`, [n.notificationId])
+  await sql(`UPDATE "Notification" SET state = 'PENDING', "leaseUntil" = now() + interval '5 minutes' WHERE id = $1`, [
+    n.notificationId,
+  ])
   try {
     await resend.getByRole('button', { name: 'Resend' }).click()
     await page.getByRole('alertdialog', { name: 'Resend' }).getByRole('button', { name: 'Confirm' }).click()
-    await expect(resend.getByRole('alert')).toHaveText('A delivery of this notification is under way. Try again once it has ended.')
+    await expect(resend.getByRole('alert')).toHaveText(
+      'A delivery of this notification is under way. Try again once it has ended.',
+    )
     await expect(resend.getByRole('status')).toHaveText('')
   } finally {
     await sql(`UPDATE "Notification" SET state = 'DELIVERED', "leaseUntil" = NULL WHERE id = $1`, [n.notificationId])
@@ -121,7 +130,10 @@ test('a delivery with its attempt and body; Resend, confirmed: PENDING, then del
   expect(rx.forPath(path).length).toBe(2)
 })
 
-test('a bill made in the dashboard, paid through its copied link in a second page: its notification shown, then sent again', async ({ page, context }) => {
+test('a bill made in the dashboard, paid through its copied link in a second page: its notification shown, then sent again', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE })
   const site = await newSite('e2e-notif-bill')
   const path = `/${site.siteId}`
@@ -166,7 +178,11 @@ test('a bill made in the dashboard, paid through its copied link in a second pag
 })
 
 test.describe('in Russian on a 360 px screen', () => {
-  test.use({ locale: 'ru-RU', extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' }, viewport: { width: 360, height: 740 } })
+  test.use({
+    locale: 'ru-RU',
+    extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' },
+    viewport: { width: 360, height: 740 },
+  })
 
   test('the notifications and a delivery, without horizontal scrolling; Resend', async ({ page }) => {
     const { site, paymentId, path } = await paidAndNotified('e2e-notif-ru')
@@ -188,7 +204,10 @@ test.describe('in Russian on a 360 px screen', () => {
 
     const resend = page.getByRole('region', { name: 'Отправить снова' })
     await resend.getByRole('button', { name: 'Отправить снова' }).click()
-    await page.getByRole('alertdialog', { name: 'Отправить снова' }).getByRole('button', { name: 'Подтвердить' }).click()
+    await page
+      .getByRole('alertdialog', { name: 'Отправить снова' })
+      .getByRole('button', { name: 'Подтвердить' })
+      .click()
     await expect(resend.getByRole('status')).toContainText('Снова в очереди: PENDING')
     expect(await fitsWidth(page)).toBe(true)
     await expect.poll(() => rx.forPath(path).length).toBe(2)

@@ -21,12 +21,28 @@ test('every page of the dashboard, captured', async ({ page }) => {
   const api = client(site)
   await notifyTo(site.siteId, 'http://localhost:4999/payin-hook')
   const held = uid('order-1042')
-  expect((await api.put(`/payments/${held}`, twoStepPayment({ amount: rub('4990.00'), comment: 'Order 1042' }, { pan: '5555555555554444' }))).status).toBe(200)
+  expect(
+    (
+      await api.put(
+        `/payments/${held}`,
+        twoStepPayment({ amount: rub('4990.00'), comment: 'Order 1042' }, { pan: '5555555555554444' }),
+      )
+    ).status,
+  ).toBe(200)
   expect((await api.put(`/payments/${held}/captures/${uid('c')}`, { amount: rub('4990.00') })).status).toBe(200)
   expect((await api.put(`/payments/${held}/refunds/${uid('r')}`, { amount: rub('990.00') })).status).toBe(200)
-  expect((await api.put(`/payments/${uid('order-1043')}`, cardPayment({ amount: rub('1250.00') }, { pan: '4000000000009995' }))).status).toBe(200)
+  expect(
+    (
+      await api.put(
+        `/payments/${uid('order-1043')}`,
+        cardPayment({ amount: rub('1250.00') }, { pan: '4000000000009995' }),
+      )
+    ).status,
+  ).toBe(200)
   expect((await api.put(`/payments/${uid('order-1044')}`, cardPayment({ amount: rub('310.50') }))).status).toBe(200)
-  expect((await api.put(`/payments/${uid('order-1045')}`, twoStepPayment({ amount: rub('15000.00') }))).status).toBe(200)
+  expect((await api.put(`/payments/${uid('order-1045')}`, twoStepPayment({ amount: rub('15000.00') }))).status).toBe(
+    200,
+  )
 
   await page.setViewportSize({ width: 1280, height: 800 })
   await page.goto('/dashboard')

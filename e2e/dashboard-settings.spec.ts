@@ -39,17 +39,27 @@ test('the notification URL: a refused one is shown on the field, then one is sav
   await section.getByRole('button', { name: 'Save' }).click()
   await expect(section.getByRole('status')).toHaveText('Saved')
   await expect(field).toHaveAttribute('aria-invalid', 'false')
-  expect((await sql(`SELECT "notifyUrl" FROM "Site" WHERE id = $1`, [site.siteId]))[0].notifyUrl).toBe('http://localhost:4999/payin-hook')
+  expect((await sql(`SELECT "notifyUrl" FROM "Site" WHERE id = $1`, [site.siteId]))[0].notifyUrl).toBe(
+    'http://localhost:4999/payin-hook',
+  )
   const changes = page.getByRole('region', { name: 'Recent changes', exact: true })
   await expect(changes.getByRole('row', { name: /localhost:4999.*set/ })).toBeVisible()
   await page.reload()
-  await expect(page.getByRole('region', { name: 'Notification URL', exact: true }).getByRole('textbox', { name: 'Notification URL' })).toHaveValue('http://localhost:4999/payin-hook')
+  await expect(
+    page
+      .getByRole('region', { name: 'Notification URL', exact: true })
+      .getByRole('textbox', { name: 'Notification URL' }),
+  ).toHaveValue('http://localhost:4999/payin-hook')
 
   // empty: no notifications
   await page.getByRole('textbox', { name: 'Notification URL' }).fill('')
   await page.getByRole('button', { name: 'Save' }).click()
-  await expect(page.getByRole('region', { name: 'Notification URL', exact: true }).getByRole('status')).toHaveText('Saved')
-  await expect.poll(async () => (await sql(`SELECT "notifyUrl" FROM "Site" WHERE id = $1`, [site.siteId]))[0].notifyUrl).toBeNull()
+  await expect(page.getByRole('region', { name: 'Notification URL', exact: true }).getByRole('status')).toHaveText(
+    'Saved',
+  )
+  await expect
+    .poll(async () => (await sql(`SELECT "notifyUrl" FROM "Site" WHERE id = $1`, [site.siteId]))[0].notifyUrl)
+    .toBeNull()
 })
 
 test('Rotate secret, by keyboard: confirmed, the new secret shown once, gone on reload', async ({ page }) => {
@@ -70,7 +80,9 @@ test('Rotate secret, by keyboard: confirmed, the new secret shown once, gone on 
   await page.keyboard.press('Enter')
   await expect(dialog).toHaveCount(0)
   await expect(section.getByRole('button', { name: 'Rotate secret' })).toBeFocused()
-  expect((await sql(`SELECT "notifySecretVersion" FROM "Site" WHERE id = $1`, [site.siteId]))[0].notifySecretVersion).toBe(0)
+  expect(
+    (await sql(`SELECT "notifySecretVersion" FROM "Site" WHERE id = $1`, [site.siteId]))[0].notifySecretVersion,
+  ).toBe(0)
 
   await page.keyboard.press('Enter')
   await expect(dialog.getByRole('button', { name: 'Confirm' })).toBeFocused()
@@ -89,21 +101,30 @@ test('Rotate secret, by keyboard: confirmed, the new secret shown once, gone on 
   } finally {
     await closeDb()
   }
-  await expect(page.getByRole('region', { name: 'Recent changes', exact: true }).getByRole('row', { name: /Secret rotated/ })).toHaveCount(1)
+  await expect(
+    page.getByRole('region', { name: 'Recent changes', exact: true }).getByRole('row', { name: /Secret rotated/ }),
+  ).toHaveCount(1)
 
   await page.reload()
   await expect(page.getByRole('heading', { name: 'Signing secret' })).toBeVisible()
   await expect(page.getByRole('textbox', { name: 'New signing secret' })).toHaveCount(0)
-  await expect(page.getByRole('region', { name: 'Signing secret', exact: true })).toContainText('The previous secret still signs until')
+  await expect(page.getByRole('region', { name: 'Signing secret', exact: true })).toContainText(
+    'The previous secret still signs until',
+  )
   expect(await page.content()).not.toContain(secret)
 })
 
-test('Create token: shown once, signs in elsewhere; revoking the token in use signs that browser out', async ({ page, browser }) => {
+test('Create token: shown once, signs in elsewhere; revoking the token in use signs that browser out', async ({
+  page,
+  browser,
+}) => {
   const site = await newSite('e2e-settings-tokens')
   await signIn(page, site)
   await openSettings(page)
   const tokens = page.getByRole('region', { name: 'API tokens', exact: true })
-  await expect(tokens.getByRole('row', { name: new RegExp(`${site.token.slice(0, 9)}…\\s*this session`) })).toBeVisible()
+  await expect(
+    tokens.getByRole('row', { name: new RegExp(`${site.token.slice(0, 9)}…\\s*this session`) }),
+  ).toBeVisible()
   // the site's one active token cannot be revoked
   await expect(tokens.getByRole('button', { name: 'Revoke' })).toBeDisabled()
 
@@ -124,7 +145,9 @@ test('Create token: shown once, signs in elsewhere; revoking the token in use si
     const page2 = await other.newPage()
     await signIn(page2, { siteId: site.siteId, token })
     await openSettings(page2)
-    const ownRow = page2.getByRole('region', { name: 'API tokens', exact: true }).getByRole('row', { name: new RegExp(`${hint}…\\s*this session`) })
+    const ownRow = page2
+      .getByRole('region', { name: 'API tokens', exact: true })
+      .getByRole('row', { name: new RegExp(`${hint}…\\s*this session`) })
     await ownRow.getByRole('button', { name: 'Revoke' }).click()
     const dialog = page2.getByRole('alertdialog', { name: 'Revoke' })
     await expect(dialog).toContainText('you will be signed out')
@@ -141,11 +164,17 @@ test('Create token: shown once, signs in elsewhere; revoking the token in use si
   await page.reload()
   const after = page.getByRole('region', { name: 'API tokens', exact: true })
   await expect(after.getByRole('row', { name: new RegExp(`${hint}….*Revoked`) })).toBeVisible()
-  await expect(page.getByRole('region', { name: 'Recent changes', exact: true }).getByRole('row', { name: /Token revoked/ })).toBeVisible()
+  await expect(
+    page.getByRole('region', { name: 'Recent changes', exact: true }).getByRole('row', { name: /Token revoked/ }),
+  ).toBeVisible()
 })
 
 test.describe('in Russian on a 360 px screen', () => {
-  test.use({ locale: 'ru-RU', extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' }, viewport: { width: 360, height: 740 } })
+  test.use({
+    locale: 'ru-RU',
+    extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' },
+    viewport: { width: 360, height: 740 },
+  })
 
   test('the settings, a token and a secret shown, a refusal, without horizontal scrolling', async ({ page }) => {
     const site = await newSite('e2e-settings-ru')
@@ -155,7 +184,8 @@ test.describe('in Russian on a 360 px screen', () => {
     await page.getByRole('button', { name: 'Войти' }).click()
     await expect(page.getByRole('heading', { name: 'Платежи', level: 1 })).toBeVisible()
     await openSettings(page, 'Настройки')
-    for (const name of ['Адрес для уведомлений', 'Секрет подписи', 'API-токены', 'Последние изменения']) await expect(page.getByRole('region', { name })).toBeVisible()
+    for (const name of ['Адрес для уведомлений', 'Секрет подписи', 'API-токены', 'Последние изменения'])
+      await expect(page.getByRole('region', { name })).toBeVisible()
     expect(await fitsWidth(page)).toBe(true)
 
     const url = page.getByRole('region', { name: 'Адрес для уведомлений', exact: true })
@@ -175,7 +205,8 @@ test.describe('in Russian on a 360 px screen', () => {
     await expect(secret.getByRole('textbox', { name: 'Новый секрет подписи' })).toHaveValue(/^whsec_/)
     await expect(secret).toContainText('Скопируйте его сейчас')
     expect(await fitsWidth(page)).toBe(true)
-    await expect(page.getByRole('region', { name: 'Последние изменения', exact: true }).getByRole('row')).toHaveCount(4) // the heading's row and three changes
+    // the heading's row and three changes
+    await expect(page.getByRole('region', { name: 'Последние изменения', exact: true }).getByRole('row')).toHaveCount(4)
     expect(await fitsWidth(page)).toBe(true)
   })
 })

@@ -11,4 +11,5 @@ export async function signIn(page: Page, site: { siteId: string; token: string }
 }
 
 /** the page fits the window: nothing to scroll sideways */
-export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)
+export const fitsWidth = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)

@@ -12,12 +12,15 @@ test('sign in, find a payment by its last four digits, capture, refund part of i
   const api = client(site)
   const held = uid('held')
   const other = uid('other')
-  expect((await api.put(`/payments/${held}`, twoStepPayment({ amount: rub('50.00') }, { pan: '5555555555554444' }))).status).toBe(200)
+  expect(
+    (await api.put(`/payments/${held}`, twoStepPayment({ amount: rub('50.00') }, { pan: '5555555555554444' }))).status,
+  ).toBe(200)
   expect((await api.put(`/payments/${other}`, twoStepPayment({ amount: rub('20.00') }))).status).toBe(200)
 
   await signIn(page, site)
   const nav = page.getByRole('navigation')
-  for (const link of ['Payments', 'Bills', 'Notifications', 'Settings']) await expect(nav.getByRole('link', { name: link })).toBeVisible()
+  for (const link of ['Payments', 'Bills', 'Notifications', 'Settings'])
+    await expect(nav.getByRole('link', { name: link })).toBeVisible()
   await expect(page.getByRole('link', { name: held })).toBeVisible()
   await expect(page.getByRole('link', { name: other })).toBeVisible()
 
@@ -88,7 +91,9 @@ test('an idle session ends: the next action lands on the sign-in page, nothing i
   const capture = page.getByRole('region', { name: 'Capture' })
   await capture.getByLabel('Amount').fill('30.00')
   // 8 hours and a minute without a request pass (the idle limit is DASHBOARD_IDLE_MINUTES, 480)
-  await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '481 minutes' WHERE "siteId" = $1`, [site.siteId])
+  await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '481 minutes' WHERE "siteId" = $1`, [
+    site.siteId,
+  ])
   await capture.getByRole('button', { name: 'Capture' }).click()
   await page.getByRole('alertdialog', { name: 'Capture' }).getByRole('button', { name: 'Confirm' }).click()
   await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible()
@@ -96,7 +101,9 @@ test('an idle session ends: the next action lands on the sign-in page, nothing i
   expect((await api.get(`/payments/${held}`)).body.capturedAmount.value).toBe('0.00')
   // and a page read after the idle limit shows the sign-in page too
   await signIn(page, site)
-  await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '481 minutes' WHERE "siteId" = $1`, [site.siteId])
+  await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '481 minutes' WHERE "siteId" = $1`, [
+    site.siteId,
+  ])
   await page.getByRole('navigation').getByRole('link', { name: 'Bills' }).click()
   await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible()
 })
@@ -119,7 +126,10 @@ test("another site's payment is not found; a form posted from another origin is 
   const elsewhere = await merchantWebSite()
   try {
     await page.goto(`${elsewhere.origin}/shop`)
-    const target = new URL(`/dashboard/actions/payments/${held}/capture`, process.env.BASE_URL ?? 'http://127.0.0.1:3999').toString()
+    const target = new URL(
+      `/dashboard/actions/payments/${held}/capture`,
+      process.env.BASE_URL ?? 'http://127.0.0.1:3999',
+    ).toString()
     const refused = page.waitForResponse((r) => r.url() === target)
     await page.evaluate((action) => {
       const form = document.createElement('form')
@@ -176,7 +186,11 @@ test('a refund whose answer is lost: trying again replays it, the money moves on
 })
 
 test.describe('in Russian on a 360 px screen', () => {
-  test.use({ locale: 'ru-RU', extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' }, viewport: { width: 360, height: 740 } })
+  test.use({
+    locale: 'ru-RU',
+    extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' },
+    viewport: { width: 360, height: 740 },
+  })
 
   test('sign-in and the payments, without horizontal scrolling', async ({ page }) => {
     const site = await newSite('e2e-dash-ru')

@@ -20,7 +20,9 @@ async function tabTo(page: Page, selector: string, max = 20) {
   throw new Error(`Tab never reached ${selector}`)
 }
 
-test('keyboard only: an empty submit focuses the first invalid field with its error described; then the card is paid with Enter', async ({ page }) => {
+test('keyboard only: an empty submit focuses the first invalid field with its error described; then the card is paid with Enter', async ({
+  page,
+}) => {
   const bill = await m.bill({ amount: rub('5.00') })
   await page.goto(bill.payUrl)
   await expect(page.getByLabel('Card number')).toBeVisible()
@@ -33,7 +35,9 @@ test('keyboard only: an empty submit focuses the first invalid field with its er
   await expect(pan).toHaveAttribute('aria-invalid', 'true')
   const describedBy = (await pan.getAttribute('aria-describedby')) ?? ''
   expect(describedBy).not.toBe('')
-  const described = (await Promise.all(describedBy.split(/\s+/).map((id) => page.locator(`[id="${id}"]`).innerText()))).join(' ')
+  const described = (
+    await Promise.all(describedBy.split(/\s+/).map((id) => page.locator(`[id="${id}"]`).innerText()))
+  ).join(' ')
   expect(described).toContain('Fill in this field')
   await expect(page.getByRole('status')).toHaveText(/\S/)
   await expect(page.getByRole('status')).toContainText('Please correct the highlighted fields')
@@ -70,7 +74,10 @@ test('keyboard only: the mobile method is chosen with the arrow keys and Space',
 
 test('Russian: the page speaks Russian and formats the amount as "10,00 ₽"', async ({ browser }) => {
   const bill = await m.bill({ amount: rub('10.00') })
-  const context = await browser.newContext({ extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' }, locale: 'ru-RU' })
+  const context = await browser.newContext({
+    extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' },
+    locale: 'ru-RU',
+  })
   try {
     const page = await context.newPage()
     await page.goto(bill.payUrl)
@@ -89,8 +96,13 @@ test('Russian: the page speaks Russian and formats the amount as "10,00 ₽"', a
   }
 })
 
-test('360 px phone: no horizontal scroll, every input in view; full-page screenshot kept', async ({ browser }, testInfo) => {
-  const bill = await m.bill({ amount: rub('1234567.89'), comment: 'Order 1001: a rather long comment about what is being paid for, to wrap on a narrow screen' })
+test('360 px phone: no horizontal scroll, every input in view; full-page screenshot kept', async ({
+  browser,
+}, testInfo) => {
+  const bill = await m.bill({
+    amount: rub('1234567.89'),
+    comment: 'Order 1001: a rather long comment about what is being paid for, to wrap on a narrow screen',
+  })
   const context = await browser.newContext({ viewport: { width: 360, height: 740 } })
   try {
     const page = await context.newPage()

@@ -28,7 +28,9 @@ test('mobile balance with a code: phone, code step, 1234 → paid', async ({ pag
   expect(d.payments[0].capturedAmount).toEqual(rub('15.00'))
 })
 
-test('mobile balance, phone ending 0000: the page waits for the operator, then shows paid by itself', async ({ page }) => {
+test('mobile balance, phone ending 0000: the page waits for the operator, then shows paid by itself', async ({
+  page,
+}) => {
   const bill = await m.bill()
   await page.goto(bill.payUrl)
   await payFromMobile(page, TEST_PHONES.confirms)
@@ -39,7 +41,9 @@ test('mobile balance, phone ending 0000: the page waits for the operator, then s
   expect(outcomes(d.payments)).toEqual([['COMPLETED', null]])
 })
 
-test('open amount: the payer enters it; empty and 0 are refused next to the field; "150,50" pays 150.50', async ({ page }) => {
+test('open amount: the payer enters it; empty and 0 are refused next to the field; "150,50" pays 150.50', async ({
+  page,
+}) => {
   const bill = await m.bill({ amount: { currency: 'RUB' } })
   await page.goto(bill.payUrl)
   const amount = page.getByLabel('Amount, RUB')
@@ -99,10 +103,16 @@ test('unknown invoice: 404 and "Bill not found"; a malformed invoiceUid too', as
   }
 })
 
-test('20 tabs pay the same bill at the same moment: one pays and goes to successUrl, the 19 others see the bill paid, none lands at failedUrl', async ({ context }) => {
+test('20 tabs pay the same bill at the same moment: one pays and goes to successUrl, the 19 others see the bill paid, none lands at failedUrl', async ({
+  context,
+}) => {
   const shop = await merchantWebSite()
   try {
-    const bill = await m.bill({ amount: rub('9.00'), successUrl: `${shop.origin}/ok`, failedUrl: `${shop.origin}/fail` })
+    const bill = await m.bill({
+      amount: rub('9.00'),
+      successUrl: `${shop.origin}/ok`,
+      failedUrl: `${shop.origin}/fail`,
+    })
     const tabs = await Promise.all(Array.from({ length: 20 }, () => context.newPage()))
     for (const tab of tabs) {
       await tab.goto(bill.payUrl)

@@ -18,7 +18,12 @@ test.afterAll(async () => {
 })
 
 /** the browser is on the shop's page `path` with the bill's billId and invoiceUid appended */
-function expectReturn(url: string, path: string, bill: { billId: string; invoiceUid: string }, extra: Record<string, string> = {}) {
+function expectReturn(
+  url: string,
+  path: string,
+  bill: { billId: string; invoiceUid: string },
+  extra: Record<string, string> = {},
+) {
   const u = new URL(url)
   expect(u.origin).toBe(shop.origin)
   expect(u.pathname).toBe(path)
@@ -27,8 +32,14 @@ function expectReturn(url: string, path: string, bill: { billId: string; invoice
   for (const [k, v] of Object.entries(extra)) expect(u.searchParams.get(k)).toBe(v)
 }
 
-test('approved one-step card → successUrl with billId and invoiceUid; the bill is PAID, captured in full', async ({ page }) => {
-  const bill = await m.bill({ amount: rub('25.00'), successUrl: `${shop.origin}/ok?order=7`, failedUrl: `${shop.origin}/fail` })
+test('approved one-step card → successUrl with billId and invoiceUid; the bill is PAID, captured in full', async ({
+  page,
+}) => {
+  const bill = await m.bill({
+    amount: rub('25.00'),
+    successUrl: `${shop.origin}/ok?order=7`,
+    failedUrl: `${shop.origin}/fail`,
+  })
   await page.goto(bill.payUrl)
   await expect(page.getByRole('heading', { name: 'Payment' })).toBeVisible()
   await expect(page.getByTestId('bill-amount')).toHaveText(/25\.00/)
@@ -92,7 +103,9 @@ for (const [choice, answer, path, heading, outcome] of [
   ['Pass authentication', passThreeDS, '/ok', 'Thank you for your order', ['COMPLETED', null]],
   ['Fail authentication', failThreeDS, '/fail', 'Your payment failed', ['DECLINED', 'DECLINED_BY_MPI']],
 ] as const) {
-  test(`3-D Secure with successUrl and failedUrl, "${choice}": the browser comes back to the shop's ${path}`, async ({ page }) => {
+  test(`3-D Secure with successUrl and failedUrl, "${choice}": the browser comes back to the shop's ${path}`, async ({
+    page,
+  }) => {
     const bill = await m.bill({ successUrl: `${shop.origin}/ok`, failedUrl: `${shop.origin}/fail` })
     // what the browser refuses on the way back (a Content-Security-Policy of a page in between)
     const refused: string[] = []
@@ -116,7 +129,9 @@ for (const [choice, answer, path, heading, outcome] of [
   })
 }
 
-test('3-D Secure failed, then another card succeeds: decline shown with the form, one DECLINED_BY_MPI and one COMPLETED', async ({ page }) => {
+test('3-D Secure failed, then another card succeeds: decline shown with the form, one DECLINED_BY_MPI and one COMPLETED', async ({
+  page,
+}) => {
   const bill = await m.bill()
   await page.goto(bill.payUrl)
   await payWithCard(page, { card: TEST_CARDS.threeDS })
@@ -155,7 +170,7 @@ test('one-time-code card: the code step, a wrong code leaves 2 attempts, 1234 co
   expect(outcomes(d.payments)).toEqual([['COMPLETED', null]])
 })
 
-test('declined card with failedUrl → the shop\'s failedUrl with billId and invoiceUid', async ({ page }) => {
+test("declined card with failedUrl → the shop's failedUrl with billId and invoiceUid", async ({ page }) => {
   const bill = await m.bill({ successUrl: `${shop.origin}/ok`, failedUrl: `${shop.origin}/fail` })
   await page.goto(bill.payUrl)
   await payWithCard(page, { card: TEST_CARDS.declined })

@@ -86,7 +86,9 @@ test('the script cannot be loaded: Pay says so; pressed again, it loads and pays
   expect(outcomes((await m.details(bill.billId)).payments)).toEqual([['COMPLETED', null]])
 })
 
-test('without scripts the page says they are needed; a submit goes nowhere but the page itself, as a POST, and pays nothing', async ({ browser }) => {
+test('without scripts the page says they are needed; a submit goes nowhere but the page itself, as a POST, and pays nothing', async ({
+  browser,
+}) => {
   const bill = await m.bill()
   const context = await browser.newContext({ javaScriptEnabled: false })
   try {
@@ -94,8 +96,10 @@ test('without scripts the page says they are needed; a submit goes nowhere but t
     const requests: { method: string; url: string }[] = []
     page.on('request', (r) => requests.push({ method: r.method(), url: r.url() }))
     await page.goto(bill.payUrl)
-    // (Chromium with scripts switched off by Playwright still parses <noscript> as if they ran: its text is checked in the HTML)
-    const notice = /<noscript><p class="pay-alert">Paying on this page needs JavaScript: turn it on, or open the page in another browser\.<\/p><\/noscript>/
+    // (Chromium with scripts switched off by Playwright still parses <noscript> as if they ran: its text is checked in
+    // the HTML)
+    const notice =
+      /<noscript><p class="pay-alert">Paying on this page needs JavaScript: turn it on, or open the page in another browser\.<\/p><\/noscript>/
     expect(await page.content()).toMatch(notice)
     await page.getByLabel('Card number').fill('4111111111111111')
     await page.getByLabel('Expiry date (MM/YY)').fill('12/30')

@@ -4,7 +4,16 @@
 // payment read through the API.
 import { expect, test } from '@playwright/test'
 import { rub } from '../tests/support/api.ts'
-import { enterCode, failThreeDS, passThreeDS, payFromMobile, payWithCard, TEST_CARDS, TEST_CODE, TEST_PHONES } from './helpers/pay-page.ts'
+import {
+  enterCode,
+  failThreeDS,
+  passThreeDS,
+  payFromMobile,
+  payWithCard,
+  TEST_CARDS,
+  TEST_CODE,
+  TEST_PHONES,
+} from './helpers/pay-page.ts'
 import { merchant, merchantWebSite, outcomes } from './support.ts'
 
 let m: Awaited<ReturnType<typeof merchant>>
@@ -31,7 +40,9 @@ function expectOnShop(url: string, path: string, bill: { billId: string; invoice
   expect(u.searchParams.get('invoiceUid')).toBe(bill.invoiceUid)
 }
 
-test('checkout with a 3-D Secure card, passed: the payer is back on the shop\'s successUrl, the bill PAID', async ({ page }) => {
+test("checkout with a 3-D Secure card, passed: the payer is back on the shop's successUrl, the bill PAID", async ({
+  page,
+}) => {
   const bill = await checkout({ amount: rub('249.90') })
   await page.goto(bill.payUrl)
   await payWithCard(page, { card: TEST_CARDS.threeDS, expiry: '12/30', cvv: '321' })
@@ -47,7 +58,9 @@ test('checkout with a 3-D Secure card, passed: the payer is back on the shop\'s 
   expect(d.payments[0].paymentMethod).toEqual({ type: 'CARD', maskedPan: '400000******3220' })
 })
 
-test('checkout with a 3-D Secure card, failed: the payer is on the shop\'s failedUrl, the bill still open', async ({ page }) => {
+test("checkout with a 3-D Secure card, failed: the payer is on the shop's failedUrl, the bill still open", async ({
+  page,
+}) => {
   const bill = await checkout()
   await page.goto(bill.payUrl)
   await payWithCard(page, { card: TEST_CARDS.threeDS })
@@ -60,7 +73,9 @@ test('checkout with a 3-D Secure card, failed: the payer is on the shop\'s faile
   expect(outcomes(d.payments)).toEqual([['DECLINED', 'DECLINED_BY_MPI']])
 })
 
-test('checkout with a one-time-code card: a wrong code is said on the page, the right one lands on successUrl', async ({ page }) => {
+test('checkout with a one-time-code card: a wrong code is said on the page, the right one lands on successUrl', async ({
+  page,
+}) => {
   const bill = await checkout()
   await page.goto(bill.payUrl)
   await payWithCard(page, { card: TEST_CARDS.oneTimeCode, expiry: '1230' })
@@ -88,7 +103,9 @@ test('checkout paid from a mobile balance with a code: successUrl, a MOBILE paym
   expect(d.payments[0].paymentMethod.type).toBe('MOBILE')
 })
 
-test('mobile balance the operator confirms: the page waits, then the payer lands on successUrl by itself', async ({ page }) => {
+test('mobile balance the operator confirms: the page waits, then the payer lands on successUrl by itself', async ({
+  page,
+}) => {
   const bill = await checkout()
   await page.goto(bill.payUrl)
   await payFromMobile(page, TEST_PHONES.confirms)
@@ -118,10 +135,14 @@ test('a declined card: the payer lands on failedUrl; another card then pays the 
   ])
 })
 
-test('a bill without an amount: the payer enters it with the card; asked for none, payWithCard says the page wants one', async ({ page }) => {
+test('a bill without an amount: the payer enters it with the card; asked for none, payWithCard says the page wants one', async ({
+  page,
+}) => {
   const bill = await checkout({ amount: { currency: 'RUB' } })
   await page.goto(bill.payUrl)
-  await expect(payWithCard(page, { card: TEST_CARDS.success })).rejects.toThrow('this bill asks the payer for the amount')
+  await expect(payWithCard(page, { card: TEST_CARDS.success })).rejects.toThrow(
+    'this bill asks the payer for the amount',
+  )
   await payWithCard(page, { card: TEST_CARDS.success, amount: '150.50' })
 
   expectOnShop(page.url(), '/ok', bill)
@@ -130,17 +151,24 @@ test('a bill without an amount: the payer enters it with the card; asked for non
   expect(d.payments[0].amount).toEqual(rub('150.50'))
 })
 
-test('the page\'s refusals come out of the helper: an expired card, and a mobile payment of a card-only bill', async ({ page }) => {
+test("the page's refusals come out of the helper: an expired card, and a mobile payment of a card-only bill", async ({
+  page,
+}) => {
   const bill = await checkout({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { account: 'acc-42' } })
   await page.goto(bill.payUrl)
-  await expect(payWithCard(page, { card: TEST_CARDS.success, expiry: '01/20' })).rejects.toThrow('Please correct the highlighted fields')
+  await expect(payWithCard(page, { card: TEST_CARDS.success, expiry: '01/20' })).rejects.toThrow(
+    'Please correct the highlighted fields',
+  )
   await expect(payFromMobile(page, TEST_PHONES.confirms)).rejects.toThrow('can be paid by card only')
   expect((await m.details(bill.billId)).payments).toEqual([])
 })
 
 test('the Russian page: a one-time-code card, paid with the same helper', async ({ browser }) => {
   const bill = await m.bill({ amount: rub('10.00') })
-  const context = await browser.newContext({ extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' }, locale: 'ru-RU' })
+  const context = await browser.newContext({
+    extraHTTPHeaders: { 'Accept-Language': 'ru-RU,ru;q=0.9' },
+    locale: 'ru-RU',
+  })
   try {
     const page = await context.newPage()
     await page.goto(bill.payUrl)
@@ -158,7 +186,9 @@ test('the Russian page: a one-time-code card, paid with the same helper', async 
   }
 })
 
-test('the Russian page: 3-D Secure failed, no failedUrl: the form again with the decline, then paid with another card', async ({ browser }) => {
+test('the Russian page: 3-D Secure failed, no failedUrl: the form again with the decline, then paid with another card', async ({
+  browser,
+}) => {
   const bill = await m.bill()
   const context = await browser.newContext({ extraHTTPHeaders: { 'Accept-Language': 'ru' }, locale: 'ru-RU' })
   try {

@@ -11,7 +11,9 @@ test.beforeAll(async () => {
   m = await merchant('e2e-safety')
 })
 
-test('card fields: grouped as typed, brand shown, autocomplete and numeric keyboards, errors next to the field', async ({ page }) => {
+test('card fields: grouped as typed, brand shown, autocomplete and numeric keyboards, errors next to the field', async ({
+  page,
+}) => {
   const bill = await m.bill()
   await page.goto(bill.payUrl)
   const pan = page.getByLabel('Card number')
@@ -52,7 +54,9 @@ test('card fields: grouped as typed, brand shown, autocomplete and numeric keybo
   expect((await m.details(bill.billId)).payments).toHaveLength(0)
 })
 
-test('after a declined card the number is not in the page; CSP locks framing and scripts; a cross-site post is refused', async ({ page }) => {
+test('after a declined card the number is not in the page; CSP locks framing and scripts; a cross-site post is refused', async ({
+  page,
+}) => {
   const bill = await m.bill()
   const res = await page.goto(bill.payUrl)
   const csp = res!.headers()['content-security-policy'] ?? ''
@@ -69,7 +73,9 @@ test('after a declined card the number is not in the page; CSP locks framing and
   const html = await page.content()
   expect(html).not.toContain('4000000000000002')
   expect(html).not.toContain('4000 0000 0000 0002')
-  const inputs = await page.locator('input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value).join('|'))
+  const inputs = await page
+    .locator('input')
+    .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value).join('|'))
   expect(inputs).not.toMatch(/4000\s?0000\s?0000\s?0002/)
   expect(outcomes((await m.details(bill.billId)).payments)).toEqual([['DECLINED', 'ACQUIRING_DECLINED']])
 
@@ -84,18 +90,28 @@ test('after a declined card the number is not in the page; CSP locks framing and
   expect(d.payments).toHaveLength(1)
 })
 
-test('five declined cards in a row pause the bill: the payer is told when to try again, and no payment is made', async ({ page }) => {
+test('five declined cards in a row pause the bill: the payer is told when to try again, and no payment is made', async ({
+  page,
+}) => {
   const bill = await m.bill()
   await page.goto(bill.payUrl)
   const declined = page.getByTestId('declined')
-  for (const card of [TEST_CARDS.declined, TEST_CARDS.insufficientFunds, TEST_CARDS.expiredCard, TEST_CARDS.incorrectCvv, TEST_CARDS.tryAgainLater]) {
+  for (const card of [
+    TEST_CARDS.declined,
+    TEST_CARDS.insufficientFunds,
+    TEST_CARDS.expiredCard,
+    TEST_CARDS.incorrectCvv,
+    TEST_CARDS.tryAgainLater,
+  ]) {
     await payWithCard(page, { card })
     await expect(declined).toBeVisible()
     await expect(payButton(page)).toBeEnabled()
   }
   await payWithCard(page, { card: TEST_CARDS.success })
   const paused = page.getByTestId('general-error')
-  await expect(paused).toHaveText('Too many unsuccessful attempts to pay this bill. For your security, paying is paused: try again in 10 min.')
+  await expect(paused).toHaveText(
+    'Too many unsuccessful attempts to pay this bill. For your security, paying is paused: try again in 10 min.',
+  )
   await expect(paused).toHaveAttribute('role', 'alert')
   const d = await m.details(bill.billId)
   expect(d.status.value).toBe('CREATED')

@@ -41,7 +41,11 @@ export async function merchantWebSite() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url!, 'http://localhost')
     visits.push({ path: url.pathname, query: url.searchParams })
-    const title = url.pathname.startsWith('/ok') ? 'Thank you for your order' : url.pathname.startsWith('/fail') ? 'Your payment failed' : 'Shop'
+    const title = url.pathname.startsWith('/ok')
+      ? 'Thank you for your order'
+      : url.pathname.startsWith('/fail')
+        ? 'Your payment failed'
+        : 'Shop'
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
     res.end(`<!doctype html><title>${title}</title><h1>${title}</h1>`)
   })
@@ -67,4 +71,6 @@ export const paidHeading = (page: Page) => page.getByRole('heading', { name: 'Th
 
 /** the statuses of a bill's payments, as [status, reason] sorted */
 export const outcomes = (payments: any[]) =>
-  payments.map((p) => [p.status.value, p.status.reason ?? null] as [string, string | null]).sort((a, b) => a[0].localeCompare(b[0]))
+  payments
+    .map((p) => [p.status.value, p.status.reason ?? null] as [string, string | null])
+    .sort((a, b) => a[0].localeCompare(b[0]))

@@ -46,7 +46,9 @@ export interface Settings {
   }
 }
 
-/** the settings of an environment (settings(): the process's, read once); a wrong one throws, saying which in one line */
+/**
+ * the settings of an environment (settings(): the process's, read once); a wrong one throws, saying which in one line
+ */
 export function readSettings(env: Record<string, string | undefined> = process.env): Settings {
   const port = Number(env.PORT ?? 3000)
   const timeZone = env.SERVICE_TIME_ZONE || 'UTC'
@@ -97,9 +99,13 @@ export const METRICS_TOKEN_MIN_LENGTH = 16
 function metricsToken(text: string | undefined): string {
   const token = (text ?? '').trim()
   if (token && token.length < METRICS_TOKEN_MIN_LENGTH)
-    throw new Error(`METRICS_TOKEN has ${token.length} characters, fewer than ${METRICS_TOKEN_MIN_LENGTH}: use a long random value (openssl rand -hex 32), or leave it unset to turn metrics off`)
+    throw new Error(
+      `METRICS_TOKEN has ${token.length} characters, fewer than ${METRICS_TOKEN_MIN_LENGTH}: use a long random value (openssl rand -hex 32), or leave it unset to turn metrics off`,
+    )
   if (/[^\x21-\x7e]/.test(token))
-    throw new Error('METRICS_TOKEN has a character a bearer token cannot carry (a space or tab inside it, a control or non-ASCII character): use a long random value (openssl rand -hex 32), or leave it unset to turn metrics off')
+    throw new Error(
+      'METRICS_TOKEN has a character a bearer token cannot carry (a space or tab inside it, a control or non-ASCII character): use a long random value (openssl rand -hex 32), or leave it unset to turn metrics off',
+    )
   return token
 }
 

@@ -4,7 +4,9 @@ import { db } from './db/client'
 import { serviceUnavailable } from './http/api-error'
 import { apiRoute, endpoint } from './http/api-route'
 
-export const healthSchema = z.strictObject({ status: z.literal('ok') }).meta({ id: 'Health', description: 'the database answers' })
+export const healthSchema = z
+  .strictObject({ status: z.literal('ok') })
+  .meta({ id: 'Health', description: 'the database answers' })
 
 export const healthRoute = apiRoute({
   GET: endpoint({

@@ -18,13 +18,27 @@ function sourceHash(): string {
     }
   }
   for (const d of ['app', 'pages', 'components', 'lib']) walk(d)
-  for (const f of ['proxy.ts', 'instrumentation.ts', 'global.d.ts']) if (fs.existsSync(f)) h.update(f).update(fs.readFileSync(f))
-  for (const f of ['next.config.mjs', 'package-lock.json', 'tsconfig.json', 'prisma/schema.prisma', 'scripts/pay-form-bundle.ts']) if (fs.existsSync(f)) h.update(f).update(fs.readFileSync(f))
+  for (const f of ['proxy.ts', 'instrumentation.ts', 'global.d.ts'])
+    if (fs.existsSync(f)) h.update(f).update(fs.readFileSync(f))
+  for (const f of [
+    'next.config.mjs',
+    'package-lock.json',
+    'tsconfig.json',
+    'prisma/schema.prisma',
+    'scripts/pay-form-bundle.ts',
+  ])
+    if (fs.existsSync(f)) h.update(f).update(fs.readFileSync(f))
   return h.digest('hex')
 }
 
-/** the payment page's script and `next build` when the sources differ from those of the last build (always with `force`; `verbose` shows Next's report) */
-export async function buildIfChanged(log: (line: string) => void = console.log, { force = false, verbose = false } = {}): Promise<void> {
+/**
+ * the payment page's script and `next build` when the sources differ from those of the last build (always with `force`;
+ * `verbose` shows Next's report)
+ */
+export async function buildIfChanged(
+  log: (line: string) => void = console.log,
+  { force = false, verbose = false } = {},
+): Promise<void> {
   const dist = process.env.NEXT_DIST_DIR || '.next'
   const stamp = path.join(dist, 'source-hash')
   const hash = sourceHash()
@@ -34,7 +48,9 @@ export async function buildIfChanged(log: (line: string) => void = console.log, 
   const script = await bundlePayForm()
   log(`${PAY_FORM_OUT_DIR}/${script}`)
   log('building the app (next build) ...')
-  execFileSync('node_modules/.bin/next', ['build'], { stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+  execFileSync('node_modules/.bin/next', ['build'], {
+    stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'inherit'],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  })
   fs.writeFileSync(stamp, hash)
 }
-

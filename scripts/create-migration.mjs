@@ -101,7 +101,12 @@ async function makeAdapterFactory() {
 }
 
 // the wasm engine reports Rust panics through this global (set up by @prisma/internals in the CLI)
-globalThis.PRISMA_WASM_PANIC_REGISTRY ??= { message: '', set_message(m) { this.message = m } }
+globalThis.PRISMA_WASM_PANIC_REGISTRY ??= {
+  message: '',
+  set_message(m) {
+    this.message = m
+  },
+}
 process.on('uncaughtException', (e) => {
   console.error('schema engine panic:', globalThis.PRISMA_WASM_PANIC_REGISTRY.message || '(none)')
   console.error(e)
@@ -112,7 +117,10 @@ async function loadEngine(adapterFactory) {
   // same loading sequence as @prisma/internals' wasmSchemaEngineLoader
   // (the package's own entry uses an ESM .wasm import, which Node 20 lacks)
   const runtime = await import('@prisma/schema-engine-wasm/schema_engine_bg')
-  const wasmPath = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm')
+  const wasmPath = path.join(
+    path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')),
+    'schema_engine_bg.wasm',
+  )
   const instance = new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(wasmPath)), {
     './schema_engine_bg.js': runtime,
   })
@@ -127,10 +135,17 @@ async function loadEngine(adapterFactory) {
 function migrationsList() {
   fs.mkdirSync(migrationsDir, { recursive: true })
   const lockPath = path.join(migrationsDir, 'migration_lock.toml')
-  const dirs = fs.readdirSync(migrationsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+  const dirs = fs
+    .readdirSync(migrationsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
   return {
     baseDir: migrationsDir,
-    lockfile: { path: 'migration_lock.toml', content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null },
+    lockfile: {
+      path: 'migration_lock.toml',
+      content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null,
+    },
     shadowDbInitScript: '',
     migrationDirectories: dirs.map((d) => {
       const f = path.join(migrationsDir, d, 'migration.sql')
@@ -138,7 +153,9 @@ function migrationsList() {
         path: d,
         migrationFile: {
           path: 'migration.sql',
-          content: fs.existsSync(f) ? { tag: 'ok', value: fs.readFileSync(f, 'utf8') } : { tag: 'error', value: 'missing' },
+          content: fs.existsSync(f)
+            ? { tag: 'ok', value: fs.readFileSync(f, 'utf8') }
+            : { tag: 'error', value: 'missing' },
         },
       }
     }),
@@ -157,7 +174,13 @@ try {
   const loss = await engine.evaluateDataLoss({ migrationsList: migrationsList(), schema, filters })
   if (loss.unexecutableSteps.length) throw new Error(loss.unexecutableSteps.map((w) => w.message).join('\n'))
   for (const w of loss.warnings) console.warn(`warning: ${w.message}`)
-  const out = await engine.createMigration({ draft: true, migrationName: name, migrationsList: migrationsList(), schema, filters })
+  const out = await engine.createMigration({
+    draft: true,
+    migrationName: name,
+    migrationsList: migrationsList(),
+    schema,
+    filters,
+  })
   if (!out.migrationScript || !out.migrationScript.replace(/--.*$/gm, '').trim()) {
     console.log('no schema changes; no migration created')
   } else {
@@ -173,7 +196,8 @@ try {
 } catch (e) {
   const m = /External error id#(\d+)/.exec(String(e?.message))
   if (m) console.error('driver adapter error:', globalThis.__boundAdapter.errorRegistry.consumeError(Number(m[1])))
-  if (globalThis.PRISMA_WASM_PANIC_REGISTRY.message) console.error('schema engine panic:', globalThis.PRISMA_WASM_PANIC_REGISTRY.message)
+  if (globalThis.PRISMA_WASM_PANIC_REGISTRY.message)
+    console.error('schema engine panic:', globalThis.PRISMA_WASM_PANIC_REGISTRY.message)
   console.error(e)
   process.exitCode = 1
 } finally {

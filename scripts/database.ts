@@ -32,8 +32,11 @@ export async function openDatabase(log: (line: string) => void = () => {}): Prom
     const pg = await startEmbeddedPostgres(EMBEDDED)
     url = pg.url
     if (pg.upgraded)
-      log(`embedded PostgreSQL of ${EMBEDDED.dataDir}: upgraded in place, it now asks for the password kept in ${embeddedPasswordFile(EMBEDDED.dataDir)}`)
-    else if (EMBEDDED.newPassword) log(`embedded PostgreSQL of ${EMBEDDED.dataDir}: new password, kept in ${embeddedPasswordFile(EMBEDDED.dataDir)}`)
+      log(
+        `embedded PostgreSQL of ${EMBEDDED.dataDir}: upgraded in place, it now asks for the password kept in ${embeddedPasswordFile(EMBEDDED.dataDir)}`,
+      )
+    else if (EMBEDDED.newPassword)
+      log(`embedded PostgreSQL of ${EMBEDDED.dataDir}: new password, kept in ${embeddedPasswordFile(EMBEDDED.dataDir)}`)
     if (pg.startedHere) {
       log(`embedded PostgreSQL started on 127.0.0.1:${pg.port} (data in ${EMBEDDED.dataDir})`)
       release = () => stopEmbeddedPostgres(EMBEDDED)
@@ -70,7 +73,10 @@ export type MetricsTokenSource = 'environment' | 'file' | 'off'
  * is used as it is; set empty (`METRICS_TOKEN=`), metrics stay off. A bare scripts/http-server.ts (a
  * container given its environment only) never reads the file: there metrics are off unless it is set.
  */
-export function metricsToken(env: Record<string, string | undefined> = process.env, file = 'data/metrics.token'): MetricsTokenSource {
+export function metricsToken(
+  env: Record<string, string | undefined> = process.env,
+  file = 'data/metrics.token',
+): MetricsTokenSource {
   if (env.METRICS_TOKEN !== undefined) return env.METRICS_TOKEN.trim() ? 'environment' : 'off'
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true })

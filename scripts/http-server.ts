@@ -9,8 +9,23 @@ import '../lib/http/masked-output.ts'
 import http from 'node:http'
 import type net from 'node:net'
 import next from 'next'
-import { ApiError, errorBody, internalError, JSON_ANSWER_HEADERS, malformedBody, methodNotAllowed } from '../lib/http/api-error.ts'
-import { admitMessage, admitTarget, clientAddress, CLIENT_ADDRESS_HEADER, dropNextHeaders, markFrontDoor, type FrontDoorAnswer } from '../lib/http/front-door.ts'
+import {
+  ApiError,
+  errorBody,
+  internalError,
+  JSON_ANSWER_HEADERS,
+  malformedBody,
+  methodNotAllowed,
+} from '../lib/http/api-error.ts'
+import {
+  admitMessage,
+  admitTarget,
+  clientAddress,
+  CLIENT_ADDRESS_HEADER,
+  dropNextHeaders,
+  markFrontDoor,
+  type FrontDoorAnswer,
+} from '../lib/http/front-door.ts'
 import { CLIENT_CLOSED, describeFailure, logLine } from '../lib/http/request-log.ts'
 import { payFormScript } from '../lib/pay-form/pay-form-script.ts'
 import { newRequestId, newTraceId } from '../lib/http/trace-id.ts'
@@ -28,10 +43,24 @@ function answerError(res: http.ServerResponse, err: ApiError, method: string | u
   const traceId = newTraceId()
   const requestId = newRequestId()
   const body = JSON.stringify(errorBody(err, traceId))
-  res.writeHead(err.status, { ...JSON_ANSWER_HEADERS, ...err.headers, 'X-Trace-Id': traceId, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(body) })
+  res.writeHead(err.status, {
+    ...JSON_ANSWER_HEADERS,
+    ...err.headers,
+    'X-Trace-Id': traceId,
+    'X-Request-Id': requestId,
+    'Content-Length': Buffer.byteLength(body),
+  })
   res.end(body)
   // the target as received may hold anything: logged cut short and JSON-escaped by the log line
-  logLine({ level: 'info', traceId, requestId, method, path: target.slice(0, 200), status: err.status, kind: 'front-door' })
+  logLine({
+    level: 'info',
+    traceId,
+    requestId,
+    method,
+    path: target.slice(0, 200),
+    status: err.status,
+    kind: 'front-door',
+  })
 }
 
 /** a connection as Node's HTTP server keeps it: the answer it owes first, its parser and the message that one reads */
@@ -45,7 +74,9 @@ const REFUSED = Symbol('payin.refused-message')
 /** an answer already given or under way on the connection closes it: what is pipelined after is not run */
 const CLOSING = Symbol('payin.closing')
 
-/** runs `then` once the connection has sent every answer it owes (at once when it owes none); nothing if it closes first */
+/**
+ * runs `then` once the connection has sent every answer it owes (at once when it owes none); nothing if it closes first
+ */
 function afterAnswersOwed(socket: ParsingSocket, then: () => void): void {
   const pending = socket._httpMessage
   if (!pending) return then()
@@ -56,12 +87,21 @@ function afterAnswersOwed(socket: ParsingSocket, then: () => void): void {
 /** an error answer written straight to the socket (no request object to answer through), which then closes */
 function writeRawError(socket: net.Socket, err: ApiError, traceId: string, requestId: string): void {
   const body = JSON.stringify(errorBody(err, traceId))
-  const head = [`HTTP/1.1 ${err.status} ${http.STATUS_CODES[err.status]}`, 'Connection: close', `X-Trace-Id: ${traceId}`, `X-Request-Id: ${requestId}`, `Content-Length: ${Buffer.byteLength(body)}`]
+  const head = [
+    `HTTP/1.1 ${err.status} ${http.STATUS_CODES[err.status]}`,
+    'Connection: close',
+    `X-Trace-Id: ${traceId}`,
+    `X-Request-Id: ${requestId}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+  ]
   for (const [k, v] of Object.entries({ ...JSON_ANSWER_HEADERS, ...err.headers })) head.push(`${k}: ${v}`)
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
 }
 
-/** the answer to a message Node's parser refused: 408 for a request too slow to arrive, 431 for headers too large, else 400 */
+/**
+ * the answer to a message Node's parser refused: 408 for a request too slow to arrive, 431 for headers too large, else
+ * 400
+ */
 function refuseMessage(socket: net.Socket, failure: NodeJS.ErrnoException): void {
   if (!socket.writable) return void socket.destroy()
   if (failure.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
@@ -71,7 +111,14 @@ function refuseMessage(socket: net.Socket, failure: NodeJS.ErrnoException): void
   const status = failure.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
   const traceId = newTraceId()
   const requestId = newRequestId()
-  writeRawError(socket, status === 431 ? new ApiError(431, 'http.message.conversion.failed', 'Request headers too large', 'Bad request') : malformedBody('Malformed HTTP request'), traceId, requestId)
+  writeRawError(
+    socket,
+    status === 431
+      ? new ApiError(431, 'http.message.conversion.failed', 'Request headers too large', 'Bad request')
+      : malformedBody('Malformed HTTP request'),
+    traceId,
+    requestId,
+  )
   recordRefusedMessage(status)
   logLine({ level: 'info', traceId, requestId, status, kind: 'front-door', error: failure.code })
 }
@@ -90,7 +137,8 @@ function measure(req: http.IncomingMessage, res: http.ServerResponse, started: n
 }
 
 async function main() {
-  // a setting that is wrong (METRICS_TOKEN too short or not a bearer token, an unknown SERVICE_TIME_ZONE): one line, no start
+  // a setting that is wrong (METRICS_TOKEN too short or not a bearer token, an unknown SERVICE_TIME_ZONE): one line, no
+  // start
   try {
     settings()
   } catch (e) {
@@ -128,7 +176,13 @@ async function main() {
       admitted = refusedMessage ? { pass: false, error: refusedMessage } : admitTarget(req.url ?? '', req.method)
     } catch (e) {
       // a defect of the front door's own: still an answer, in the error shape, and a line saying what failed
-      logLine({ level: 'error', method: req.method, path: (req.url ?? '').slice(0, 200), kind: 'front-door', error: describeFailure(e) })
+      logLine({
+        level: 'error',
+        method: req.method,
+        path: (req.url ?? '').slice(0, 200),
+        kind: 'front-door',
+        error: describeFailure(e),
+      })
       admitted = { pass: false, error: malformedBody('Malformed HTTP request') }
     }
     measure(req, res, started, admitted.pass ? admitted.url : (req.url ?? ''))
@@ -136,7 +190,8 @@ async function main() {
     // Upgrade request (not upgraded: Node's parser stops at its head, so nothing pipelined after it is read),
     // for HTTP/1.0 (which keeps a connection only for answers of a known length, decided as the answer is
     // written: decided now instead) and while shutting down
-    if (!admitted.pass || req.httpVersion === '1.0' || req.headers.upgrade !== undefined || stopping) res.shouldKeepAlive = false
+    if (!admitted.pass || req.httpVersion === '1.0' || req.headers.upgrade !== undefined || stopping)
+      res.shouldKeepAlive = false
     if (!res.shouldKeepAlive) socket[CLOSING] = true
     if (!admitted.pass) {
       // the body is not read: the connection closes after the answer
@@ -149,7 +204,13 @@ async function main() {
     // the request id is the server's own (the page proxy's, the route handlers'): one a client sent names nothing
     delete req.headers['x-request-id']
     handle(req, res).catch((e) => {
-      logLine({ level: 'error', method: req.method, path: (req.url ?? '').slice(0, 200), kind: 'front-door', error: describeFailure(e) })
+      logLine({
+        level: 'error',
+        method: req.method,
+        path: (req.url ?? '').slice(0, 200),
+        kind: 'front-door',
+        error: describeFailure(e),
+      })
       if (!res.headersSent) answerError(res, internalError(), req.method, req.url ?? '')
       else res.destroy()
     })
@@ -189,11 +250,21 @@ async function main() {
       const requestId = newRequestId()
       writeRawError(socket, methodNotAllowed(['GET', 'HEAD', 'POST']), traceId, requestId)
       recordRefusedMessage(405)
-      logLine({ level: 'info', traceId, requestId, method: 'CONNECT', path: (req.url ?? '').slice(0, 200), status: 405, kind: 'front-door' })
+      logLine({
+        level: 'info',
+        traceId,
+        requestId,
+        method: 'CONNECT',
+        path: (req.url ?? '').slice(0, 200),
+        status: 405,
+        kind: 'front-door',
+      })
     })
   })
   // an Expect other than 100-continue: ignored (RFC 9110 §10.1.1 allows it), the request served as any other
-  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => server.emit('request', req, res))
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) =>
+    server.emit('request', req, res),
+  )
 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return

@@ -31,7 +31,11 @@ try {
   process.exit(1)
 }
 if (process.env.PAYIN_LAUNCHED !== runtime.file) {
-  const from = { machine: "the machine's own", current: 'the running', package: `the packaged (node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch})` }[runtime.source]
+  const from = {
+    machine: "the machine's own",
+    current: 'the running',
+    package: `the packaged (node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch})`,
+  }[runtime.source]
   console.error(`[payin] Node.js ${runtime.version}: ${from} runtime`)
 }
 // a directory holding only `node` (a link to the runtime) goes first on PATH: tools started by bare name

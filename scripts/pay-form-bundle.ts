@@ -48,7 +48,10 @@ function emit(result: esbuild.BuildResult): string {
     .map((f) => ({ f, at: fs.statSync(path.join(PAY_FORM_OUT_DIR, f)).mtimeMs }))
     .sort((a, b) => b.at - a.at)
   for (const { f } of older.slice(KEEP_OLDER)) fs.rmSync(path.join(PAY_FORM_OUT_DIR, f))
-  fs.writeFileSync(path.join(PAY_FORM_OUT_DIR, PAY_FORM_MANIFEST), JSON.stringify({ script: `/_pay/${name}`, bytes: code.byteLength }) + '\n')
+  fs.writeFileSync(
+    path.join(PAY_FORM_OUT_DIR, PAY_FORM_MANIFEST),
+    JSON.stringify({ script: `/_pay/${name}`, bytes: code.byteLength }) + '\n',
+  )
   return name
 }
 

@@ -8,7 +8,12 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { applyMigrations } from '../lib/db/migrations.ts'
-import { embeddedPasswordFile, redactDatabaseUrl, startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-postgres.ts'
+import {
+  embeddedPasswordFile,
+  redactDatabaseUrl,
+  startEmbeddedPostgres,
+  stopEmbeddedPostgres,
+} from '../lib/db/embedded-postgres.ts'
 import pg from 'pg'
 import { printReport, runStress } from './stress.ts'
 
@@ -17,7 +22,11 @@ const PORT = Number(process.env.TEST_PORT || 3999)
 // The suite's PostgreSQL ports (TEST_PG_PORT and the next four) lie below Linux's ephemeral range (32768–60999):
 // a port in it can be taken at any moment by the local end of one of the suite's own outgoing connections, and
 // a database started there then fails with "Address already in use" (it did once in CI, on TEST_PG_PORT + 3).
-const PG = { dataDir: process.env.TEST_PG_DIR || 'data/test-pg', port: Number(process.env.TEST_PG_PORT || 25439), database: 'payin_test' }
+const PG = {
+  dataDir: process.env.TEST_PG_DIR || 'data/test-pg',
+  port: Number(process.env.TEST_PG_PORT || 25439),
+  database: 'payin_test',
+}
 const SERVER_LOG = path.resolve(process.env.TEST_SERVER_LOG || 'data/test-server.log')
 // the output of every other server the run starts (tests' instances, the stress test's): a file each, read
 // by the after-suite card-data check with SERVER_LOG (tests/support/server-output.ts)
@@ -52,21 +61,36 @@ const files = (dir: string) =>
   fs.existsSync(dir)
     ? fs
         .readdirSync(dir)
-        .filter((f) => f.endsWith('.test.ts') && (only.length ? only.some((w) => f.includes(w)) : !partial || (pg15Only && !onlyE2e.length)))
+        .filter(
+          (f) =>
+            f.endsWith('.test.ts') &&
+            (only.length ? only.some((w) => f.includes(w)) : !partial || (pg15Only && !onlyE2e.length)),
+        )
         .sort()
         .map((f) => path.join(dir, f))
     : []
 
 const totals = { passed: 0, failed: 0 }
 
-/** runs node's test runner on the files (with `imports` loaded into each test process) and adds its counts to the totals */
+/**
+ * runs node's test runner on the files (with `imports` loaded into each test process) and adds its counts to the totals
+ */
 function nodeTests(label: string, testFiles: string[], env: Record<string, string>, imports: string[] = []): void {
   if (!testFiles.length) return
   const before = { ...totals }
   log(`${label}: ${testFiles.length} file(s)`)
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', ...imports.flatMap((m) => ['--import', m]), '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...testFiles],
+    [
+      '--import',
+      'tsx',
+      ...imports.flatMap((m) => ['--import', m]),
+      '--test',
+      '--test-reporter=spec',
+      '--test-concurrency=2',
+      '--test-timeout=180000',
+      ...testFiles,
+    ],
     { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   )
   process.stdout.write(r.stdout)
@@ -81,10 +105,14 @@ function nodeTests(label: string, testFiles: string[], env: Record<string, strin
 /** a program from Debian's package, installed with apt-get when missing (as root; else a clear error) */
 function ensureDebianPackage(file: string, pkg: string): void {
   if (fs.existsSync(file)) return
-  if (process.getuid?.() !== 0) throw new Error(`${file} is missing: install Debian's ${pkg} package (apt-get install ${pkg})`)
+  if (process.getuid?.() !== 0)
+    throw new Error(`${file} is missing: install Debian's ${pkg} package (apt-get install ${pkg})`)
   log(`installing ${pkg} (apt-get install ${pkg}) ...`)
   execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'] })
-  execFileSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+  execFileSync('apt-get', ['install', '-y', '-qq', pkg], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  })
 }
 
 /** Debian's Chromium for the browser tests */
@@ -95,7 +123,11 @@ function browserTests(env: Record<string, string>): void {
   if (!fs.existsSync('e2e') || !fs.readdirSync('e2e').some((f) => f.endsWith('.spec.ts'))) return
   ensureChromium()
   log('browser tests (Playwright, Chromium)')
-  const r = spawnSync('node_modules/.bin/playwright', ['test', ...onlyE2e], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  const r = spawnSync('node_modules/.bin/playwright', ['test', ...onlyE2e], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  })
   process.stdout.write(r.stdout)
   process.stderr.write(r.stderr)
   const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}`, 'm').exec(r.stdout)?.[1] ?? 0)
@@ -111,21 +143,34 @@ function browserTests(env: Record<string, string>): void {
  */
 function ensurePostgres15(): void {
   if (fs.existsSync(path.join(PG15.binDir, 'postgres'))) return
-  if (process.getuid?.() !== 0) throw new Error(`${PG15.binDir} is missing: install Debian's postgresql-15 package (apt-get install postgresql-15), or run with TEST_PG15=off`)
+  if (process.getuid?.() !== 0)
+    throw new Error(
+      `${PG15.binDir} is missing: install Debian's postgresql-15 package (apt-get install postgresql-15), or run with TEST_PG15=off`,
+    )
   log('installing PostgreSQL 15 (apt-get install postgresql-15) ...')
   const policy = '/usr/sbin/policy-rc.d'
   const ownPolicy = !fs.existsSync(policy)
   const hadCluster = fs.existsSync('/etc/postgresql/15/main')
-  if (ownPolicy) fs.writeFileSync(policy, '#!/bin/sh\n# written by npm test while it installs postgresql-15: no service starts\nexit 101\n', { mode: 0o755 })
+  if (ownPolicy)
+    fs.writeFileSync(
+      policy,
+      '#!/bin/sh\n# written by npm test while it installs postgresql-15: no service starts\nexit 101\n',
+      { mode: 0o755 },
+    )
   try {
-    const quiet = { stdio: ['ignore', 'ignore', 'inherit'] as ('ignore' | 'inherit')[], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }
+    const quiet = {
+      stdio: ['ignore', 'ignore', 'inherit'] as ('ignore' | 'inherit')[],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }
     execFileSync('apt-get', ['update', '-qq'], quiet)
     execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'postgresql-15'], quiet)
-    if (!hadCluster && fs.existsSync('/etc/postgresql/15/main')) execFileSync('pg_dropcluster', ['--stop', '15', 'main'], quiet)
+    if (!hadCluster && fs.existsSync('/etc/postgresql/15/main'))
+      execFileSync('pg_dropcluster', ['--stop', '15', 'main'], quiet)
   } finally {
     if (ownPolicy) fs.rmSync(policy, { force: true })
   }
-  if (!fs.existsSync(path.join(PG15.binDir, 'postgres'))) throw new Error(`postgresql-15 installed, but ${PG15.binDir}/postgres is missing`)
+  if (!fs.existsSync(path.join(PG15.binDir, 'postgres')))
+    throw new Error(`postgresql-15 installed, but ${PG15.binDir}/postgres is missing`)
 }
 
 async function waitForHealth(server: ChildProcess, serverLog: string): Promise<void> {
@@ -165,12 +210,23 @@ async function durabilityCheck(url: string): Promise<void> {
   }
   const [{ fsync }] = await query('SHOW fsync')
   const [{ synchronous_commit }] = await query('SHOW synchronous_commit')
-  const [before] = await query('SELECT count(*)::int AS n, coalesce(sum("refundedMinor"), 0)::text AS refunded FROM "Payment"')
+  const [before] = await query(
+    'SELECT count(*)::int AS n, coalesce(sum("refundedMinor"), 0)::text AS refunded FROM "Payment"',
+  )
   await stopEmbeddedPostgres(PG, 'immediate')
   await startEmbeddedPostgres(PG)
-  const [after] = await query('SELECT count(*)::int AS n, coalesce(sum("refundedMinor"), 0)::text AS refunded FROM "Payment"')
-  const ok = fsync === 'on' && synchronous_commit === 'on' && before.n > 0 && before.n === after.n && before.refunded === after.refunded
-  log(`durability: fsync=${fsync}, synchronous_commit=${synchronous_commit}; ${before.n} payments before a crash of PostgreSQL, ${after.n} after recovery: ${ok ? 'ok' : 'FAILED'}`)
+  const [after] = await query(
+    'SELECT count(*)::int AS n, coalesce(sum("refundedMinor"), 0)::text AS refunded FROM "Payment"',
+  )
+  const ok =
+    fsync === 'on' &&
+    synchronous_commit === 'on' &&
+    before.n > 0 &&
+    before.n === after.n &&
+    before.refunded === after.refunded
+  log(
+    `durability: fsync=${fsync}, synchronous_commit=${synchronous_commit}; ${before.n} payments before a crash of PostgreSQL, ${after.n} after recovery: ${ok ? 'ok' : 'FAILED'}`,
+  )
   if (ok) totals.passed += 1
   else totals.failed += 1
 }
@@ -196,13 +252,18 @@ async function main(): Promise<number> {
   }
 
   log('production build (npm run build)')
-  execFileSync('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+  execFileSync('npm', ['run', 'build', '--silent'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  })
 
   // PostgreSQL 15 ready (or known to be out) before the long run on 18, not after it
   if (onPg15) {
     if (pg15Mode === 'default' && process.getuid?.() !== 0 && !fs.existsSync(path.join(PG15.binDir, 'postgres'))) {
       onPg15 = false
-      log(`the HTTP tests on PostgreSQL 15 are left out: ${PG15.binDir} is missing and only root installs it (apt-get install postgresql-15; CI runs as root)`)
+      log(
+        `the HTTP tests on PostgreSQL 15 are left out: ${PG15.binDir} is missing and only root installs it (apt-get install postgresql-15; CI runs as root)`,
+      )
     } else ensurePostgres15()
   }
   if (onPg18) {
@@ -213,7 +274,12 @@ async function main(): Promise<number> {
     try {
       await applyMigrations(url)
       log(`database ready: ${redactDatabaseUrl(url)}`)
-      await httpTests({ label: 'HTTP tests', databaseUrl: url, serverLog: SERVER_LOG, browser: !partial || onlyE2e.length > 0 })
+      await httpTests({
+        label: 'HTTP tests',
+        databaseUrl: url,
+        serverLog: SERVER_LOG,
+        browser: !partial || onlyE2e.length > 0,
+      })
       if (!partial) await afterTheHttpTests(url)
     } finally {
       await stopEmbeddedPostgres(PG)
@@ -227,7 +293,13 @@ async function main(): Promise<number> {
  * The server (scripts/http-server.ts) on the database, the HTTP tests against it and, with `browser`, the
  * browser tests; the server is stopped afterwards.
  */
-async function httpTests(o: { label: string; databaseUrl: string; serverLog: string; browser: boolean; binDir?: string }): Promise<void> {
+async function httpTests(o: {
+  label: string
+  databaseUrl: string
+  serverLog: string
+  browser: boolean
+  binDir?: string
+}): Promise<void> {
   const secret = randomBytes(32).toString('hex')
   const serverEnv = {
     ...process.env,
@@ -241,9 +313,11 @@ async function httpTests(o: { label: string; databaseUrl: string; serverLog: str
     // every payer of the suite comes from 127.0.0.1: the per-client limit of the payment page is tested
     // on an instance of its own (tests/http/page-attempts.test.ts)
     PAGE_CLIENT_ATTEMPTS: '100000',
-    // so is every dashboard sign-in: its limits are tested on an instance of their own (tests/http/dashboard-sessions.test.ts)
+    // so is every dashboard sign-in: its limits are tested on an instance of their own
+    // (tests/http/dashboard-sessions.test.ts)
     DASHBOARD_SIGN_IN_FAILURES_PER_CLIENT: '100000',
-    // GET /api/metrics on (tests/http/metrics.test.ts; the README's curl example); off is tested on an instance of its own
+    // GET /api/metrics on (tests/http/metrics.test.ts; the README's curl example); off is tested on an instance of its
+    // own
     METRICS_TOKEN: randomBytes(24).toString('hex'),
     NEXT_TELEMETRY_DISABLED: '1',
   }
@@ -332,14 +406,22 @@ async function httpTestsOnPostgres15(): Promise<void> {
     const { url } = await startEmbeddedPostgres(PG15)
     const admin = new pg.Client({ connectionString: url })
     await admin.connect()
-    const version = (await admin.query<{ server_version: string }>('SHOW server_version').finally(() => admin.end())).rows[0].server_version
+    const version = (await admin.query<{ server_version: string }>('SHOW server_version').finally(() => admin.end()))
+      .rows[0].server_version
     if (!version.startsWith('15.')) throw new Error(`${PG15.binDir} runs PostgreSQL ${version}, not 15`)
     await applyMigrations(url)
     log(`PostgreSQL ${version} ready (${PG15.binDir}): ${redactDatabaseUrl(url)}`)
     const serverLog = SERVER_LOG.replace(/(\.log)?$/, '-pg15$1')
-    await httpTests({ label: 'HTTP tests on PostgreSQL 15', databaseUrl: url, serverLog, browser: pg15Only && onlyE2e.length > 0, binDir: PG15.binDir })
+    await httpTests({
+      label: 'HTTP tests on PostgreSQL 15',
+      databaseUrl: url,
+      serverLog,
+      browser: pg15Only && onlyE2e.length > 0,
+      binDir: PG15.binDir,
+    })
     // no card number in that database or that server's log either
-    if (!partial) nodeTests('after the suite on PostgreSQL 15', files('tests/after'), { DATABASE_URL: url, SERVER_LOG: serverLog })
+    if (!partial)
+      nodeTests('after the suite on PostgreSQL 15', files('tests/after'), { DATABASE_URL: url, SERVER_LOG: serverLog })
   } finally {
     await stopEmbeddedPostgres(PG15)
   }

@@ -30,7 +30,11 @@ export function machineNode(root, searchPath = process.env.PATH ?? '', platform 
     if (candidate.startsWith(inside)) continue
     if (!executable(candidate)) continue
     try {
-      const version = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim()
+      const version = execFileSync(candidate, ['-p', 'process.versions.node'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 10_000,
+      }).trim()
       if (/^\d+\.\d+\.\d+/.test(version)) return { file: candidate, version }
     } catch {
       // a node that does not run (a broken version-manager shim): the next one on PATH
@@ -57,10 +61,20 @@ export function packagedNode(root, platform = process.platform, arch = process.a
  * The Node.js to run the project with: { file, version, source } where source is 'machine', 'current'
  * or 'package'; throws with a clear message when there is none.
  */
-export function chooseRuntime({ root, searchPath = process.env.PATH ?? '', current = { file: process.execPath, version: process.versions.node }, platform = process.platform, arch = process.arch }) {
+export function chooseRuntime({
+  root,
+  searchPath = process.env.PATH ?? '',
+  current = { file: process.execPath, version: process.versions.node },
+  platform = process.platform,
+  arch = process.arch,
+}) {
   const machine = machineNode(root, searchPath, platform)
   if (machine && major(machine.version) >= MINIMUM_MAJOR) return { ...machine, source: 'machine' }
-  if (major(current.version) >= MINIMUM_MAJOR && !path.resolve(current.file).startsWith(path.join(path.resolve(root), 'node_modules') + path.sep)) return { ...current, source: 'current' }
+  if (
+    major(current.version) >= MINIMUM_MAJOR &&
+    !path.resolve(current.file).startsWith(path.join(path.resolve(root), 'node_modules') + path.sep)
+  )
+    return { ...current, source: 'current' }
   const packaged = packagedNode(root, platform, arch)
   if (packaged && major(packaged.version) >= MINIMUM_MAJOR) return { ...packaged, source: 'package' }
   if (major(current.version) >= MINIMUM_MAJOR) return { ...current, source: 'current' }

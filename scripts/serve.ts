@@ -13,7 +13,8 @@ const dev = process.argv.includes('--dev')
 
 async function main() {
   const metrics = metricsToken()
-  // a setting that is wrong (METRICS_TOKEN too short or not a bearer token, an unknown SERVICE_TIME_ZONE): one line, no start
+  // a setting that is wrong (METRICS_TOKEN too short or not a bearer token, an unknown SERVICE_TIME_ZONE): one line, no
+  // start
   try {
     settings()
   } catch (e) {
@@ -34,7 +35,9 @@ async function main() {
     env: { ...process.env, DATABASE_URL: database.url, SECRET_KEY: secretKey(), NEXT_TELEMETRY_DISABLED: '1' },
   })
   const base = process.env.PUBLIC_BASE_URL || `http://localhost:${port}`
-  log(`API and payment form on ${base} (health: ${base}/api/health)${dev ? ': development mode, pages compile on first request and reload on change' : ''}`)
+  log(
+    `API and payment form on ${base} (health: ${base}/api/health)${dev ? ': development mode, pages compile on first request and reload on change' : ''}`,
+  )
   log(`demo site id: ${demo}`)
   if (token) log(`demo site token (shown once): ${token}`)
   else log(`demo site token: printed at the first start; make another with: npm run site -- create ${demo}`)
@@ -42,7 +45,9 @@ async function main() {
   if (metrics === 'file') log(`metrics: curl -H "Authorization: Bearer $(cat data/metrics.token)" ${base}/api/metrics`)
   else if (metrics === 'environment') log(`metrics: curl -H "Authorization: Bearer $METRICS_TOKEN" ${base}/api/metrics`)
   else log('metrics: off (METRICS_TOKEN is empty)')
-  log(`notifications: npm run site -- notify ${demo} <url> sets where they go; npm run site -- secret ${demo} shows their signing secret`)
+  log(
+    `notifications: npm run site -- notify ${demo} <url> sets where they go; npm run site -- secret ${demo} shows their signing secret`,
+  )
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {

@@ -2,8 +2,10 @@
 // npm run site -- revoke <siteId> <token>  revokes a token (whole, or the hint shown by list)
 // npm run site -- list                      sites and their tokens' hints
 // npm run site -- notify <siteId> <url|off>  the site's notification URL; prints its signing secret on the last line
-// npm run site -- secret <siteId>           prints the site's signing secret on the last line (and the previous one during a grace period)
-// npm run site -- rotate-secret <siteId> [--now]  makes a new signing secret, printed on the last line; the old one signs for
+// npm run site -- secret <siteId> prints the site's signing secret on the last line (and the previous one during a
+// grace period)
+// npm run site -- rotate-secret <siteId> [--now] makes a new signing secret, printed on the last line; the old one
+// signs for
 //                                                  NOTIFY_SECRET_GRACE_HOURS more (not at all with --now, after a leak)
 // Same settings as the server: DATABASE_URL, else the embedded PostgreSQL under data/ (EMBEDDED_PG_DIR) on
 // the port the running server's database listens on (started on EMBEDDED_PG_PORT when none runs).
@@ -36,12 +38,17 @@ async function main(): Promise<number> {
   }
 }
 
-async function run(db: typeof import('../lib/db/client.ts').db, sites: typeof import('../lib/sites/site-tokens.ts')): Promise<number> {
+async function run(
+  db: typeof import('../lib/db/client.ts').db,
+  sites: typeof import('../lib/sites/site-tokens.ts'),
+): Promise<number> {
   if (command === 'create') {
     if (!siteId) throw new Error(usage)
     const { created } = await sites.ensureSite(db(), siteId)
     const t = await sites.issueToken(db(), siteId)
-    console.log(`site ${siteId} ${created ? 'created' : 'exists'}; its notification signing secret: npm run site -- secret ${siteId}`)
+    console.log(
+      `site ${siteId} ${created ? 'created' : 'exists'}; its notification signing secret: npm run site -- secret ${siteId}`,
+    )
     console.log('new token:')
     console.log(t)
   } else if (command === 'revoke') {
@@ -59,22 +66,34 @@ async function run(db: typeof import('../lib/db/client.ts').db, sites: typeof im
       secrets = await notify.setNotifyUrl(db(), siteId, url === 'off' ? null : url).catch((e: unknown) => {
         // the rule's own words, and which networks this command's environment allows (the server's may differ)
         if (e instanceof notify.NotifyUrlRefused)
-          throw new Error(`${e.message} (networks allowed by NOTIFY_ALLOW_NETWORKS in this command's environment: ${process.env.NOTIFY_ALLOW_NETWORKS || 'none'})`)
+          throw new Error(
+            `${e.message} (networks allowed by NOTIFY_ALLOW_NETWORKS in this command's environment: ${process.env.NOTIFY_ALLOW_NETWORKS || 'none'})`,
+          )
         throw e
       })
-      console.log(url === 'off' ? `notifications of ${siteId} go to each operation's callbackUrl only` : `notifications of ${siteId} go to ${url}`)
+      console.log(
+        url === 'off'
+          ? `notifications of ${siteId} go to each operation's callbackUrl only`
+          : `notifications of ${siteId} go to ${url}`,
+      )
     } else if (command === 'rotate-secret') {
       if (token !== undefined && token !== '--now') throw new Error(usage)
       secrets = await notify.rotateNotifySecret(db(), siteId, token === '--now')
-      console.log(`new signing secret of ${siteId}; the previous one ${secrets.previous ? `still signs Signature until ${secrets.previousUntil!.toISOString()}` : 'no longer signs'}`)
+      console.log(
+        `new signing secret of ${siteId}; the previous one ${secrets.previous ? `still signs Signature until ${secrets.previousUntil!.toISOString()}` : 'no longer signs'}`,
+      )
     } else secrets = await notify.notifySecrets(db(), siteId)
-    if (secrets.previous) console.log(`previous secret, valid until ${secrets.previousUntil!.toISOString()}: ${secrets.previous}`)
+    if (secrets.previous)
+      console.log(`previous secret, valid until ${secrets.previousUntil!.toISOString()}: ${secrets.previous}`)
     console.log(`signing secret of ${siteId} (Signature and Payin-Signature headers):`)
     console.log(secrets.current)
   } else {
     for (const s of await sites.listSites(db())) {
       console.log(s.id)
-      for (const t of s.tokens) console.log(`  ${t.hint}…  created ${t.createdAt.toISOString()}${t.revokedAt ? `  revoked ${t.revokedAt.toISOString()}` : ''}`)
+      for (const t of s.tokens)
+        console.log(
+          `  ${t.hint}…  created ${t.createdAt.toISOString()}${t.revokedAt ? `  revoked ${t.revokedAt.toISOString()}` : ''}`,
+        )
     }
   }
   return 0

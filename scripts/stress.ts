@@ -31,7 +31,7 @@ const CARDS_APPROVED = ['4111111111111111', '5555555555554444', '220000000000000
 const CARDS_DECLINED = ['4000000000000002', '4000000000009995']
 const OTP_CARD = '4000000000001000'
 
-const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]
 const rnd = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo + 1))
 const value = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -76,7 +76,9 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
 
   async function start(inst: Instance): Promise<void> {
     // its output kept where the test command keeps every server's (SERVER_LOG_DIR), for the card-data check
-    const out = process.env.SERVER_LOG_DIR ? fs.openSync(path.join(process.env.SERVER_LOG_DIR, `stress-${inst.port}-${Date.now()}.log`), 'a') : 'ignore'
+    const out = process.env.SERVER_LOG_DIR
+      ? fs.openSync(path.join(process.env.SERVER_LOG_DIR, `stress-${inst.port}-${Date.now()}.log`), 'a')
+      : 'ignore'
     inst.proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
       env: { ...env, PORT: String(inst.port), HOST: '127.0.0.1' },
       stdio: ['ignore', out, out],
@@ -117,7 +119,14 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   await Promise.all(instances.map(start))
   log(`2 instances on ports ${o.ports.join(', ')}; ${o.clients} clients; ${o.requests} requests`)
 
-  const report: StressReport = { requests: 0, answers: {}, connectionFailures: 0, faults: [], invariantsChecked: 0, violations: [] }
+  const report: StressReport = {
+    requests: 0,
+    answers: {},
+    connectionFailures: 0,
+    faults: [],
+    invariantsChecked: 0,
+    violations: [],
+  }
   const violation = (what: string) => {
     if (report.violations.length < 50) log(`VIOLATION: ${what}`)
     report.violations.push(what)
@@ -125,7 +134,12 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   let rr = 0
 
   /** one request, to the instances in turn; a connection failure is retried on the other (replays are idempotent) */
-  async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  async function send(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
     for (let attempt = 0; ; attempt++) {
       const alive = instances.filter((i) => i.alive)
       const inst = alive.length ? alive[rr++ % alive.length] : instances[0]
@@ -164,7 +178,12 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     const amountMinor = rnd(100, 500_000)
     const paymentId = `p-${randomUUID()}`
     const body = {
-      paymentMethod: { type: 'CARD', pan: Math.random() < 0.85 ? pick(CARDS_APPROVED) : pick(CARDS_DECLINED), expiryDate: '12/30', cvv2: '123' },
+      paymentMethod: {
+        type: 'CARD',
+        pan: Math.random() < 0.85 ? pick(CARDS_APPROVED) : pick(CARDS_DECLINED),
+        expiryDate: '12/30',
+        cvv2: '123',
+      },
       amount: { value: value(amountMinor), currency: 'RUB' },
       flags: sale ? ['SALE'] : [],
     }
@@ -176,11 +195,17 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   async function replay(conflicting: boolean): Promise<void> {
     const p = payments.length ? pick(payments) : null
     if (!p) return newPayment()
-    const body = conflicting ? { ...(p.body as object), amount: { value: value(p.amountMinor + 1), currency: 'RUB' } } : p.body
+    const body = conflicting
+      ? { ...(p.body as object), amount: { value: value(p.amountMinor + 1), currency: 'RUB' } }
+      : p.body
     const a = await send('PUT', `${api}/payments/${p.paymentId}`, body)
     if (conflicting) {
       if (a.status !== 409) violation(`conflicting replay of ${p.paymentId} answered ${a.status}`)
-    } else if (a.status !== 200 || a.body.createdDateTime !== p.first.createdDateTime || a.body.amount.value !== p.first.amount.value)
+    } else if (
+      a.status !== 200 ||
+      a.body.createdDateTime !== p.first.createdDateTime ||
+      a.body.amount.value !== p.first.amount.value
+    )
       violation(`replay of ${p.paymentId} answered ${a.status} ${JSON.stringify(a.body)?.slice(0, 200)}`)
   }
 
@@ -188,7 +213,11 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     if (replayOne && captures.size) {
       const [captureId, c] = pick([...captures.entries()])
       const a = await send('PUT', `${api}/payments/${c.paymentId}/captures/${captureId}`, c.body)
-      if (a.status !== 200 || a.body.status.value !== c.first.status.value || a.body.createdDateTime !== c.first.createdDateTime)
+      if (
+        a.status !== 200 ||
+        a.body.status.value !== c.first.status.value ||
+        a.body.createdDateTime !== c.first.createdDateTime
+      )
         violation(`capture replay ${captureId} answered ${a.status} ${a.body?.status?.value}`)
       return
     }
@@ -208,7 +237,11 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     if (replayOne && refunds.size) {
       const [refundId, r] = pick([...refunds.entries()])
       const a = await send('PUT', `${api}/payments/${r.paymentId}/refunds/${refundId}`, r.body)
-      if (a.status !== 200 || a.body.status.value !== r.first.status.value || a.body.createdDateTime !== r.first.createdDateTime)
+      if (
+        a.status !== 200 ||
+        a.body.status.value !== r.first.status.value ||
+        a.body.createdDateTime !== r.first.createdDateTime
+      )
         violation(`refund replay ${refundId} answered ${a.status} ${a.body?.status?.value}`)
       return
     }
@@ -234,7 +267,12 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     if (b.status !== 200) return violation(`bill ${billId} answered ${b.status}`)
     bills.push({ billId, invoiceUid: b.body.invoiceUid })
     const attempt = () =>
-      send('POST', `/pay/${b.body.invoiceUid}/attempts`, { method: 'card', pan: pick(CARDS_APPROVED), expiry: '12/30', cvv: '123' })
+      send('POST', `/pay/${b.body.invoiceUid}/attempts`, {
+        method: 'card',
+        pan: pick(CARDS_APPROVED),
+        expiry: '12/30',
+        cvv: '123',
+      })
     const answers = await Promise.all([attempt(), attempt()])
     for (const a of answers) if (a.status !== 200) violation(`form attempt on ${billId} answered ${a.status}`)
   }
@@ -242,14 +280,21 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   /** a code payment finished with `complete`, and the complete repeated */
   async function completeFlow(): Promise<void> {
     const paymentId = `o-${randomUUID()}`
-    const body = { paymentMethod: { type: 'CARD', pan: OTP_CARD, expiryDate: '12/30', cvv2: '123' }, amount: { value: '10.00', currency: 'RUB' }, flags: ['SALE'] }
+    const body = {
+      paymentMethod: { type: 'CARD', pan: OTP_CARD, expiryDate: '12/30', cvv2: '123' },
+      amount: { value: '10.00', currency: 'RUB' },
+      flags: ['SALE'],
+    }
     const a = await send('PUT', `${api}/payments/${paymentId}`, body)
-    if (a.status !== 200 || a.body.status.value !== 'WAITING') return violation(`code payment ${paymentId} answered ${a.status}`)
+    if (a.status !== 200 || a.body.status.value !== 'WAITING')
+      return violation(`code payment ${paymentId} answered ${a.status}`)
     const done = await send('POST', `${api}/payments/${paymentId}/complete`, { otp: { code: '1234' } })
-    if (done.status !== 200 || done.body.status.value !== 'COMPLETED') return violation(`complete ${paymentId} answered ${done.status}`)
+    if (done.status !== 200 || done.body.status.value !== 'COMPLETED')
+      return violation(`complete ${paymentId} answered ${done.status}`)
     payments.push({ paymentId, body, first: done.body, sale: true, amountMinor: 1000 })
     const again = await send('POST', `${api}/payments/${paymentId}/complete`, { otp: { code: '1234' } })
-    if (again.status !== 200 || again.body.status.value !== 'COMPLETED') violation(`repeated complete ${paymentId} answered ${again.status}`)
+    if (again.status !== 200 || again.body.status.value !== 'COMPLETED')
+      violation(`repeated complete ${paymentId} answered ${again.status}`)
   }
 
   const ops: [number, () => Promise<void>][] = [
@@ -281,7 +326,9 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
           kill(victim, 'SIGKILL')
           const t0 = Date.now()
           killed = start(victim).then(() => {
-            report.faults.push(`SIGKILL of the instance on port ${victim.port} at request ${at}; restarted in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+            report.faults.push(
+              `SIGKILL of the instance on port ${victim.port} at request ${at}; restarted in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+            )
           })
         }
         await nextOp()()
@@ -299,15 +346,26 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   }
   for (const p of payments) {
     const a = await send('GET', `${api}/payments/${p.paymentId}`)
-    check(a.status === 200 && a.body.createdDateTime === p.first.createdDateTime && a.body.amount.value === p.first.amount.value, `acknowledged payment ${p.paymentId} reads ${a.status}`)
+    check(
+      a.status === 200 &&
+        a.body.createdDateTime === p.first.createdDateTime &&
+        a.body.amount.value === p.first.amount.value,
+      `acknowledged payment ${p.paymentId} reads ${a.status}`,
+    )
   }
   for (const [refundId, r] of refunds) {
     const a = await send('GET', `${api}/payments/${r.paymentId}/refunds/${refundId}`)
-    check(a.status === 200 && a.body.status.value === r.first.status.value, `acknowledged refund ${refundId} reads ${a.status} ${a.body?.status?.value}`)
+    check(
+      a.status === 200 && a.body.status.value === r.first.status.value,
+      `acknowledged refund ${refundId} reads ${a.status} ${a.body?.status?.value}`,
+    )
   }
   for (const [captureId, c] of captures) {
     const a = await send('GET', `${api}/payments/${c.paymentId}/captures/${captureId}`)
-    check(a.status === 200 && a.body.status.value === c.first.status.value, `acknowledged capture ${captureId} reads ${a.status}`)
+    check(
+      a.status === 200 && a.body.status.value === c.first.status.value,
+      `acknowledged capture ${captureId} reads ${a.status}`,
+    )
   }
 
   // --- invariants, in the database ---
@@ -321,7 +379,10 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     FROM "Payment" p WHERE p."siteId" = $1`)) {
     const [amount, captured, refunded] = [BigInt(r.amount), BigInt(r.captured), BigInt(r.refunded)]
     check(refunded === BigInt(r.refunds), `${r.paymentId}: refundedAmount ${refunded} ≠ completed refunds ${r.refunds}`)
-    check(r.reversed ? refunded === amount && captured === 0n : refunded <= captured, `${r.paymentId}: refunded ${refunded} > captured ${captured}`)
+    check(
+      r.reversed ? refunded === amount && captured === 0n : refunded <= captured,
+      `${r.paymentId}: refunded ${refunded} > captured ${captured}`,
+    )
     check(captured <= amount, `${r.paymentId}: captured ${captured} > amount ${amount}`)
     check(r.completedCaptures <= 1, `${r.paymentId}: ${r.completedCaptures} completed captures`)
     const sale = r.flags.includes('SALE')
@@ -329,7 +390,10 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
       r.status !== 'COMPLETED' || (sale ? captured === amount : captured === BigInt(r.captures)),
       `${r.paymentId}: captured ${captured} does not match its captures ${r.captures}`,
     )
-    check(r.status === 'COMPLETED' || (captured === 0n && refunded === 0n), `${r.paymentId}: ${r.status} payment holds money`)
+    check(
+      r.status === 'COMPLETED' || (captured === 0n && refunded === 0n),
+      `${r.paymentId}: ${r.status} payment holds money`,
+    )
   }
   for (const r of await rows(`
     SELECT b."billId", b.status, (SELECT count(*) FROM "Payment" p WHERE p."billRef" = b.id AND p.status = 'COMPLETED')::int AS paid
@@ -337,13 +401,17 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     check(r.paid <= 1, `bill ${r.billId} has ${r.paid} COMPLETED payments`)
     check((r.status === 'PAID') === (r.paid === 1), `bill ${r.billId} is ${r.status} with ${r.paid} COMPLETED payments`)
   }
-  for (const r of await rows(`SELECT "paymentId", status, "authFlow", "statusReason" FROM "Payment" WHERE "siteId" = $1`)) {
+  for (const r of await rows(
+    `SELECT "paymentId", status, "authFlow", "statusReason" FROM "Payment" WHERE "siteId" = $1`,
+  )) {
     check(r.status !== 'WAITING' || r.authFlow !== null, `${r.paymentId}: WAITING without a way out`)
     check(r.status !== 'DECLINED' || r.statusReason !== null, `${r.paymentId}: DECLINED without a reason`)
   }
   const [{ n }] = await rows(`SELECT count(*)::int AS n FROM "Payment" WHERE "siteId" = $1`)
   check(n >= payments.length, `acknowledged payments ${payments.length} > rows ${n}`)
-  log(`checked ${payments.length} acknowledged payments, ${refunds.size} refunds, ${captures.size} captures, ${bills.length} bills; ${n} payment rows`)
+  log(
+    `checked ${payments.length} acknowledged payments, ${refunds.size} refunds, ${captures.size} captures, ${bills.length} bills; ${n} payment rows`,
+  )
 
   await db.end()
   for (const inst of instances) kill(inst, 'SIGTERM')
@@ -352,7 +420,11 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
 
 export function printReport(r: StressReport, log: (line: string) => void = (l) => console.log(`[stress] ${l}`)): void {
   log(`requests sent: ${r.requests}`)
-  log(`answers by status: ${Object.entries(r.answers).map(([s, n]) => `${s}: ${n}`).join(', ')}; connection failures (retried): ${r.connectionFailures}`)
+  log(
+    `answers by status: ${Object.entries(r.answers)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ')}; connection failures (retried): ${r.connectionFailures}`,
+  )
   log(`faults injected: ${r.faults.length ? r.faults.join('; ') : 'none'}`)
   log(`invariants checked: ${r.invariantsChecked}`)
   log(`violations: ${r.violations.length}`)
@@ -368,7 +440,11 @@ async function main() {
   const { startEmbeddedPostgres, stopEmbeddedPostgres } = await import('../lib/db/embedded-postgres.ts')
   const fs = await import('node:fs')
   await buildIfChanged()
-  const pgOpts = { dataDir: 'data/stress-pg', port: Number(process.env.STRESS_PG_PORT || 25449), database: 'payin_stress' }
+  const pgOpts = {
+    dataDir: 'data/stress-pg',
+    port: Number(process.env.STRESS_PG_PORT || 25449),
+    database: 'payin_stress',
+  }
   let url = process.env.STRESS_DATABASE_URL
   if (!url) {
     await stopEmbeddedPostgres(pgOpts, 'immediate').catch(() => {})
@@ -390,7 +466,8 @@ async function main() {
   }
 }
 
-if (process.argv[1]?.endsWith('stress.ts')) main().catch((e) => {
-  console.error(e)
-  process.exit(1)
-})
+if (process.argv[1]?.endsWith('stress.ts'))
+  main().catch((e) => {
+    console.error(e)
+    process.exit(1)
+  })

@@ -39,7 +39,9 @@ export function ApiTokens({ tokens, t }: { tokens: ShownToken[]; t: SettingsMess
   const revoke = async () => {
     if (!confirming) return
     setBusy(true)
-    const r = await settingsAction<{ revoked: string; signedOut: boolean }>(`tokens/${encodeURIComponent(confirming.id)}/revoke`)
+    const r = await settingsAction<{ revoked: string; signedOut: boolean }>(
+      `tokens/${encodeURIComponent(confirming.id)}/revoke`,
+    )
     if (r.ok && r.body.signedOut) {
       // this session ended with its token: the sign-in page says so
       window.location.assign('/dashboard')
@@ -50,7 +52,13 @@ export function ApiTokens({ tokens, t }: { tokens: ShownToken[]; t: SettingsMess
     setMessage(
       r.ok
         ? { ok: true, text: fill(t.revokedDone, { hint: r.body.revoked ?? confirming.hint }) }
-        : { ok: false, text: r.status === 409 && active <= 1 ? t.lastActive : fill(t.failed, { description: r.body.description ?? `HTTP ${r.status}` }) },
+        : {
+            ok: false,
+            text:
+              r.status === 409 && active <= 1
+                ? t.lastActive
+                : fill(t.failed, { description: r.body.description ?? `HTTP ${r.status}` }),
+          },
     )
     router.refresh()
   }
@@ -119,7 +127,9 @@ export function ApiTokens({ tokens, t }: { tokens: ShownToken[]; t: SettingsMess
       )}
       {confirming && (
         <div role="alertdialog" aria-label={t.revoke} aria-describedby="revoke-question" className="dash-confirm">
-          <p id="revoke-question">{fill(confirming.thisSession ? t.confirmRevokeOwn : t.confirmRevoke, { hint: confirming.hint })}</p>
+          <p id="revoke-question">
+            {fill(confirming.thisSession ? t.confirmRevokeOwn : t.confirmRevoke, { hint: confirming.hint })}
+          </p>
           <div className="dash-inline">
             <button type="button" onClick={revoke} disabled={busy} autoFocus>
               {busy ? t.working : t.confirm}

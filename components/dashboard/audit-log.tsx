@@ -12,7 +12,21 @@ export interface AuditRow {
 }
 
 /** `withAction: false` leaves out the action's column, where every entry is the same action */
-export function AuditLog({ id, rows, lang, empty, className, withAction = true }: { id: string; rows: AuditRow[]; lang: Lang; empty: string; className?: string; withAction?: boolean }) {
+export function AuditLog({
+  id,
+  rows,
+  lang,
+  empty,
+  className,
+  withAction = true,
+}: {
+  id: string
+  rows: AuditRow[]
+  lang: Lang
+  empty: string
+  className?: string
+  withAction?: boolean
+}) {
   const t = AUDIT_LABELS[lang]
   return (
     <section className="dash-card dash-table-wrap" aria-labelledby={id}>

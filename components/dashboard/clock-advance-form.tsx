@@ -26,8 +26,14 @@ export function ClockAdvanceForm({ t, lang, maxDays }: { t: SettingsMessages; la
   const schema = z
     .object({ amount: z.string().trim().regex(/^\d+$/, t.wholeNumber), unit: z.enum(['minutes', 'hours', 'days']) })
     .refine((v) => Number(v.amount) >= 1, { message: t.wholeNumber, path: ['amount'] })
-    .refine((v) => Number(v.amount) * CLOCK_UNITS[v.unit] <= maxDays * 86_400, { message: fill(t.tooFar, { days: String(maxDays) }), path: ['amount'] })
-  const { register, handleSubmit, formState, setError } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { amount: '1', unit: 'hours' } })
+    .refine((v) => Number(v.amount) * CLOCK_UNITS[v.unit] <= maxDays * 86_400, {
+      message: fill(t.tooFar, { days: String(maxDays) }),
+      path: ['amount'],
+    })
+  const { register, handleSubmit, formState, setError } = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: { amount: '1', unit: 'hours' },
+  })
   const error = formState.errors.amount?.message
 
   const onSubmit = async (v: Values) => {
@@ -41,7 +47,12 @@ export function ClockAdvanceForm({ t, lang, maxDays }: { t: SettingsMessages; la
       return
     }
     const cause = r.body.cause?.seconds?.[0]
-    if (r.status === 400 && cause) setError('amount', { type: 'server', message: fill(t.clockRefused, { reason: clockReason(t, cause) }) }, { shouldFocus: true })
+    if (r.status === 400 && cause)
+      setError(
+        'amount',
+        { type: 'server', message: fill(t.clockRefused, { reason: clockReason(t, cause) }) },
+        { shouldFocus: true },
+      )
     else setProblem(fill(t.failed, { description: r.body.description ?? `HTTP ${r.status}` }))
   }
 

@@ -3,7 +3,17 @@
 // in a status line a screen reader announces. Enabled once the page's script runs.
 import { useEffect, useState } from 'react'
 
-export function CopyLinkButton({ url, label, copied, failed }: { url: string; label: string; copied: string; failed: string }) {
+export function CopyLinkButton({
+  url,
+  label,
+  copied,
+  failed,
+}: {
+  url: string
+  label: string
+  copied: string
+  failed: string
+}) {
   const [ready, setReady] = useState(false)
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
   useEffect(() => setReady(true), [])

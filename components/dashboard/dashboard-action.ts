@@ -16,7 +16,8 @@ export async function dashboardAction<T>(path: string, body?: unknown): Promise<
     body: body === undefined ? undefined : JSON.stringify(body),
     cache: 'no-store',
   }).catch(() => null)
-  if (!res) return { ok: false, status: 0, body: { description: 'no answer from the service' } as ActionAnswer<T>['body'] }
+  if (!res)
+    return { ok: false, status: 0, body: { description: 'no answer from the service' } as ActionAnswer<T>['body'] }
   if (res.status === 401) {
     window.location.assign('/dashboard')
     return new Promise<never>(() => {})

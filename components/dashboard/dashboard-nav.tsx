@@ -10,7 +10,11 @@ export function DashboardNav({ label, links }: { label: string; links: { href: s
       <ul>
         {links.map((l) => (
           <li key={l.href}>
-            <Link prefetch={false} href={l.href} aria-current={path === l.href || path.startsWith(`${l.href}/`) ? 'page' : undefined}>
+            <Link
+              prefetch={false}
+              href={l.href}
+              aria-current={path === l.href || path.startsWith(`${l.href}/`) ? 'page' : undefined}
+            >
               {l.text}
             </Link>
           </li>

@@ -64,7 +64,15 @@ export function NewBillForm({
   const [problem, setProblem] = useState<string | null>(null)
   const { register, handleSubmit, formState, setValue, setError } = useForm<Values>({
     resolver: zodResolver(schema),
-    defaultValues: { amount: '', currency: defaultCurrency, comment: '', expires: '', successUrl: '', failedUrl: '', sale: true },
+    defaultValues: {
+      amount: '',
+      currency: defaultCurrency,
+      comment: '',
+      expires: '',
+      successUrl: '',
+      failedUrl: '',
+      sale: true,
+    },
   })
   // what only the browser knows: its time zone, hence the default deadline (a day from the site's now)
   useEffect(() => {
@@ -105,14 +113,17 @@ export function NewBillForm({
       if (field) setError(field, { type: 'server', message: messages.join('; ') }, { shouldFocus: true })
       else unplaced.push(`${path}: ${messages.join('; ')}`)
     }
-    if (unplaced.length || !Object.keys(cause).length) setProblem(fill(t.notCreated, { message: [answer.description ?? `HTTP ${res.status}`, ...unplaced].join('; ') }))
+    if (unplaced.length || !Object.keys(cause).length)
+      setProblem(fill(t.notCreated, { message: [answer.description ?? `HTTP ${res.status}`, ...unplaced].join('; ') }))
     // a refusal made nothing: the bill id stays. A 409 means a bill exists under it with another request
     // (an earlier send whose answer was lost, then changed): the next try is a new bill, under a new id.
     if (res.status === 409) setBillId(newKey())
   }
 
   const { errors, isSubmitting } = formState
-  const described = (field: Field, hint?: boolean) => [hint ? `bill-${field}-hint` : '', errors[field] ? `bill-${field}-error` : ''].filter(Boolean).join(' ') || undefined
+  const described = (field: Field, hint?: boolean) =>
+    [hint ? `bill-${field}-hint` : '', errors[field] ? `bill-${field}-error` : ''].filter(Boolean).join(' ') ||
+    undefined
   const fieldError = (field: Field) =>
     errors[field] && (
       <p id={`bill-${field}-error`} className="dash-error">
@@ -126,11 +137,23 @@ export function NewBillForm({
       <p id="bill-amount-hint" className="bill-hint">
         {t.amountHint}
       </p>
-      <input id="bill-amount" inputMode="decimal" autoComplete="off" aria-invalid={!!errors.amount} aria-describedby={described('amount', true)} {...register('amount')} />
+      <input
+        id="bill-amount"
+        inputMode="decimal"
+        autoComplete="off"
+        aria-invalid={!!errors.amount}
+        aria-describedby={described('amount', true)}
+        {...register('amount')}
+      />
       {fieldError('amount')}
 
       <label htmlFor="bill-currency">{t.currency}</label>
-      <select id="bill-currency" aria-invalid={!!errors.currency} aria-describedby={described('currency')} {...register('currency')}>
+      <select
+        id="bill-currency"
+        aria-invalid={!!errors.currency}
+        aria-describedby={described('currency')}
+        {...register('currency')}
+      >
         {currencies.map((c) => (
           <option key={c} value={c}>
             {c}
@@ -143,7 +166,13 @@ export function NewBillForm({
       <p id="bill-comment-hint" className="bill-hint">
         {t.commentHint}
       </p>
-      <input id="bill-comment" autoComplete="off" aria-invalid={!!errors.comment} aria-describedby={described('comment', true)} {...register('comment')} />
+      <input
+        id="bill-comment"
+        autoComplete="off"
+        aria-invalid={!!errors.comment}
+        aria-describedby={described('comment', true)}
+        {...register('comment')}
+      />
       {fieldError('comment')}
 
       <label htmlFor="bill-expires">{t.expires}</label>
@@ -151,18 +180,40 @@ export function NewBillForm({
         {fill(t.expiresHint, { zone: zone ? ` (${zone})` : '' })}
         {clockNote ? ` ${clockNote}` : ''}
       </p>
-      <input id="bill-expires" type="datetime-local" aria-invalid={!!errors.expires} aria-describedby={described('expires', true)} {...register('expires')} />
+      <input
+        id="bill-expires"
+        type="datetime-local"
+        aria-invalid={!!errors.expires}
+        aria-describedby={described('expires', true)}
+        {...register('expires')}
+      />
       {fieldError('expires')}
 
       <label htmlFor="bill-successUrl">{t.successUrl}</label>
       <p id="bill-successUrl-hint" className="bill-hint">
         {t.urlHint}
       </p>
-      <input id="bill-successUrl" type="url" inputMode="url" autoComplete="url" aria-invalid={!!errors.successUrl} aria-describedby={described('successUrl', true)} {...register('successUrl')} />
+      <input
+        id="bill-successUrl"
+        type="url"
+        inputMode="url"
+        autoComplete="url"
+        aria-invalid={!!errors.successUrl}
+        aria-describedby={described('successUrl', true)}
+        {...register('successUrl')}
+      />
       {fieldError('successUrl')}
 
       <label htmlFor="bill-failedUrl">{t.failedUrl}</label>
-      <input id="bill-failedUrl" type="url" inputMode="url" autoComplete="url" aria-invalid={!!errors.failedUrl} aria-describedby={described('failedUrl')} {...register('failedUrl')} />
+      <input
+        id="bill-failedUrl"
+        type="url"
+        inputMode="url"
+        autoComplete="url"
+        aria-invalid={!!errors.failedUrl}
+        aria-describedby={described('failedUrl')}
+        {...register('failedUrl')}
+      />
       {fieldError('failedUrl')}
 
       <label className="bill-check" htmlFor="bill-sale">

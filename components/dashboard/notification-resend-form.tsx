@@ -11,13 +11,26 @@ import { dashboardAction } from './dashboard-action'
 
 type Result = { ok: boolean; text: string }
 
-export function NotificationResendForm({ notificationId, url, t, locale, timeZone }: { notificationId: string; url: string; t: NotificationsMessages; locale: string; timeZone: string }) {
+export function NotificationResendForm({
+  notificationId,
+  url,
+  t,
+  locale,
+  timeZone,
+}: {
+  notificationId: string
+  url: string
+  t: NotificationsMessages
+  locale: string
+  timeZone: string
+}) {
   const router = useRouter()
   const [confirming, setConfirming] = useState(false)
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<Result | null>(null)
   const resendButton = useRef<HTMLButtonElement>(null)
-  const shownTime = (iso: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium', timeZone }).format(new Date(iso))
+  const shownTime = (iso: string) =>
+    new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium', timeZone }).format(new Date(iso))
 
   const close = () => setConfirming(false)
   // once the confirmation is closed (and "Resend" enabled again), the keyboard is back on "Resend"
@@ -29,14 +42,24 @@ export function NotificationResendForm({ notificationId, url, t, locale, timeZon
 
   const send = async () => {
     setBusy(true)
-    const res = await dashboardAction<{ state: string; nextAttemptDateTime: string }>(`notifications/${encodeURIComponent(notificationId)}/resend`)
+    const res = await dashboardAction<{ state: string; nextAttemptDateTime: string }>(
+      `notifications/${encodeURIComponent(notificationId)}/resend`,
+    )
     const body = res.body
     setBusy(false)
     close()
-    if (res.ok) setResult({ ok: true, text: fill(t.resent, { state: body.state ?? '', time: shownTime(body.nextAttemptDateTime ?? '') }) })
+    if (res.ok)
+      setResult({
+        ok: true,
+        text: fill(t.resent, { state: body.state ?? '', time: shownTime(body.nextAttemptDateTime ?? '') }),
+      })
     else if (res.status === 409) setResult({ ok: false, text: t.underWay })
     else if (res.status === 404) setResult({ ok: false, text: t.notFound })
-    else setResult({ ok: false, text: fill(t.failed, { detail: res.status ? (body.description ?? `HTTP ${res.status}`) : 'HTTP —' }) })
+    else
+      setResult({
+        ok: false,
+        text: fill(t.failed, { detail: res.status ? (body.description ?? `HTTP ${res.status}`) : 'HTTP —' }),
+      })
     router.refresh()
   }
 

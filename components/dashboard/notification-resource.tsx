@@ -3,17 +3,34 @@
 import Link from 'next/link'
 
 /** a payment's id leads to its page; a capture's or refund's id is shown with its payment's, which leads there */
-export function NotificationResource({ type, resourceId, paymentId, ofPayment }: { type: string; resourceId: string; paymentId: string | null; ofPayment: string }) {
+export function NotificationResource({
+  type,
+  resourceId,
+  paymentId,
+  ofPayment,
+}: {
+  type: string
+  resourceId: string
+  paymentId: string | null
+  ofPayment: string
+}) {
   if (!paymentId) return <>{resourceId}</>
   const href = `/dashboard/payments/${encodeURIComponent(paymentId)}`
-  if (type === 'PAYMENT') return <Link prefetch={false} href={href}>{resourceId}</Link>
+  if (type === 'PAYMENT')
+    return (
+      <Link prefetch={false} href={href}>
+        {resourceId}
+      </Link>
+    )
   const [before, afterId] = ofPayment.split('{id}')
   return (
     <>
       {resourceId}{' '}
       <span className="notif-muted">
         ({before}
-        <Link prefetch={false} href={href}>{paymentId}</Link>
+        <Link prefetch={false} href={href}>
+          {paymentId}
+        </Link>
         {afterId})
       </span>
     </>

@@ -32,7 +32,10 @@ export function NotifyUrlForm({ initial, t }: { initial: string; t: SettingsMess
   const router = useRouter()
   const [saved, setSaved] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
-  const { register, handleSubmit, formState, setError, reset } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { url: initial } })
+  const { register, handleSubmit, formState, setError, reset } = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: { url: initial },
+  })
   const error = formState.errors.url?.message
 
   const onSubmit = async (v: Values) => {

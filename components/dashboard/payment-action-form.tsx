@@ -11,28 +11,55 @@ import { fill, type DashboardMessages } from '@/lib/dashboard/dashboard-messages
 import { dashboardAction } from './dashboard-action'
 import { newKey } from './new-key'
 
-const schema = z.object({ amount: z.string().trim().regex(/^\d{1,10}([.,]\d{1,2})?$/) })
+const schema = z.object({
+  amount: z
+    .string()
+    .trim()
+    .regex(/^\d{1,10}([.,]\d{1,2})?$/),
+})
 type Values = z.infer<typeof schema>
 
-export function PaymentActionForm({ kind, paymentId, currency, defaultAmount, t }: { kind: 'capture' | 'refund'; paymentId: string; currency: string; defaultAmount: string; t: DashboardMessages }) {
+export function PaymentActionForm({
+  kind,
+  paymentId,
+  currency,
+  defaultAmount,
+  t,
+}: {
+  kind: 'capture' | 'refund'
+  paymentId: string
+  currency: string
+  defaultAmount: string
+  t: DashboardMessages
+}) {
   const router = useRouter()
   const [key, setKey] = useState(() => newKey())
   const [pending, setPending] = useState<string | null>(null)
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null)
   const [busy, setBusy] = useState(false)
-  const { register, handleSubmit, formState } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { amount: defaultAmount } })
+  const { register, handleSubmit, formState } = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: { amount: defaultAmount },
+  })
   const label = kind === 'capture' ? t.capture : t.refund
   const id = `${kind}-amount`
 
   const send = async () => {
     if (!pending) return
     setBusy(true)
-    const res = await dashboardAction<{ status: string; reason?: string }>(`payments/${encodeURIComponent(paymentId)}/${kind}`, { amount: pending, key })
+    const res = await dashboardAction<{ status: string; reason?: string }>(
+      `payments/${encodeURIComponent(paymentId)}/${kind}`,
+      { amount: pending, key },
+    )
     const body = res.body
     setBusy(false)
     setPending(null)
     if (res.ok) {
-      setResult(body.reason ? { ok: false, text: fill(t.actionDeclined, { action: label, reason: body.reason }) } : { ok: true, text: fill(t.actionDone, { action: label, status: body.status ?? '' }) })
+      setResult(
+        body.reason
+          ? { ok: false, text: fill(t.actionDeclined, { action: label, reason: body.reason }) }
+          : { ok: true, text: fill(t.actionDone, { action: label, status: body.status ?? '' }) },
+      )
       setKey(newKey())
     } else if (res.status === 0 || res.status >= 500) {
       // no answer, or the service failed: the action may have happened. The key stays, so trying again
@@ -58,7 +85,13 @@ export function PaymentActionForm({ kind, paymentId, currency, defaultAmount, t 
     >
       <label htmlFor={id}>
         {t.amount}
-        <input id={id} inputMode="decimal" aria-invalid={!!formState.errors.amount} aria-describedby={formState.errors.amount ? `${id}-error` : undefined} {...register('amount')} />
+        <input
+          id={id}
+          inputMode="decimal"
+          aria-invalid={!!formState.errors.amount}
+          aria-describedby={formState.errors.amount ? `${id}-error` : undefined}
+          {...register('amount')}
+        />
       </label>
       <button type="submit" disabled={busy || pending !== null}>
         {label}

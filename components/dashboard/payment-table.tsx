@@ -24,7 +24,17 @@ export interface PaymentTableLabels {
   card: string
 }
 
-export function PaymentTable({ rows, lang, labels: t, className }: { rows: PaymentTableRow[]; lang: Lang; labels: PaymentTableLabels; className?: string }) {
+export function PaymentTable({
+  rows,
+  lang,
+  labels: t,
+  className,
+}: {
+  rows: PaymentTableRow[]
+  lang: Lang
+  labels: PaymentTableLabels
+  className?: string
+}) {
   return (
     <table className={className}>
       <thead>
@@ -41,7 +51,9 @@ export function PaymentTable({ rows, lang, labels: t, className }: { rows: Payme
         {rows.map((p) => (
           <tr key={p.paymentId}>
             <td>
-              <Link prefetch={false} href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}>{p.paymentId}</Link>
+              <Link prefetch={false} href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}>
+                {p.paymentId}
+              </Link>
             </td>
             <td>{shownTime(p.createdAt, lang)}</td>
             <td>{shownAmount(p.amountMinor, p.currency, lang)}</td>

@@ -5,7 +5,21 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { SettingsMessages } from '@/lib/dashboard/settings-messages'
 
-export function ShownOnce({ id, title, value, t, onDone, children }: { id: string; title: string; value: string; t: SettingsMessages; onDone: () => void; children?: ReactNode }) {
+export function ShownOnce({
+  id,
+  title,
+  value,
+  t,
+  onDone,
+  children,
+}: {
+  id: string
+  title: string
+  value: string
+  t: SettingsMessages
+  onDone: () => void
+  children?: ReactNode
+}) {
   const box = useRef<HTMLTextAreaElement>(null)
   const [copied, setCopied] = useState(false)
   useEffect(() => {

@@ -11,11 +11,18 @@ const schema = z.object({ siteId: z.string().trim().min(1), token: z.string().tr
 type Values = z.infer<typeof schema>
 
 export function SignInForm({ t, ended }: { t: DashboardMessages; ended: boolean }) {
-  const { register, handleSubmit, formState } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { siteId: '', token: '' } })
+  const { register, handleSubmit, formState } = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: { siteId: '', token: '' },
+  })
   const [problem, setProblem] = useState<string | null>(ended ? t.sessionEnded : null)
   const onSubmit = async (values: Values) => {
     setProblem(null)
-    const res = await fetch('/dashboard/actions/sign-in', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(values) }).catch(() => null)
+    const res = await fetch('/dashboard/actions/sign-in', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(values),
+    }).catch(() => null)
     if (res?.ok) {
       window.location.assign('/dashboard/payments')
       return
@@ -26,12 +33,35 @@ export function SignInForm({ t, ended }: { t: DashboardMessages; ended: boolean 
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="dash-form" aria-busy={isSubmitting}>
       <label htmlFor="site-id">{t.siteId}</label>
-      <input id="site-id" autoComplete="username" aria-invalid={!!errors.siteId} aria-describedby={errors.siteId ? 'site-id-error' : undefined} {...register('siteId')} />
-      {errors.siteId && <p id="site-id-error" className="dash-error">{t.required}</p>}
+      <input
+        id="site-id"
+        autoComplete="username"
+        aria-invalid={!!errors.siteId}
+        aria-describedby={errors.siteId ? 'site-id-error' : undefined}
+        {...register('siteId')}
+      />
+      {errors.siteId && (
+        <p id="site-id-error" className="dash-error">
+          {t.required}
+        </p>
+      )}
       <label htmlFor="api-token">{t.apiToken}</label>
-      <input id="api-token" type="password" autoComplete="current-password" aria-invalid={!!errors.token} aria-describedby={errors.token ? 'api-token-error' : undefined} {...register('token')} />
-      {errors.token && <p id="api-token-error" className="dash-error">{t.required}</p>}
-      <p role="alert" className="dash-error">{problem}</p>
+      <input
+        id="api-token"
+        type="password"
+        autoComplete="current-password"
+        aria-invalid={!!errors.token}
+        aria-describedby={errors.token ? 'api-token-error' : undefined}
+        {...register('token')}
+      />
+      {errors.token && (
+        <p id="api-token-error" className="dash-error">
+          {t.required}
+        </p>
+      )}
+      <p role="alert" className="dash-error">
+        {problem}
+      </p>
       <button type="submit" disabled={isSubmitting}>
         {isSubmitting ? t.signingIn : t.signIn}
       </button>

@@ -42,7 +42,12 @@ export function SigningSecret({ t, lang, graceHours }: { t: SettingsMessages; la
 
   return (
     <div>
-      <button ref={opener} type="button" onClick={() => (setRotated(null), setProblem(null), setConfirming(true))} disabled={busy || confirming}>
+      <button
+        ref={opener}
+        type="button"
+        onClick={() => (setRotated(null), setProblem(null), setConfirming(true))}
+        disabled={busy || confirming}
+      >
         {t.rotate}
       </button>
       {confirming && (
@@ -74,7 +79,11 @@ export function SigningSecret({ t, lang, graceHours }: { t: SettingsMessages; la
           }}
         >
           <p className="set-note">{t.copySecretNow}</p>
-          <p className="set-note">{rotated.previousUntil ? fill(t.graceNote, { hours: String(rotated.graceHours), at: localTime(rotated.previousUntil, lang) }) : t.endedNote}</p>
+          <p className="set-note">
+            {rotated.previousUntil
+              ? fill(t.graceNote, { hours: String(rotated.graceHours), at: localTime(rotated.previousUntil, lang) })
+              : t.endedNote}
+          </p>
         </ShownOnce>
       )}
       {problem && (

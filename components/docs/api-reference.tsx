@@ -69,7 +69,12 @@ function TypeOf({ schema }: { schema: Json }) {
   for (const name of refs) {
     const at = rest.indexOf(name)
     if (at < 0) continue
-    parts.push(rest.slice(0, at), <a key={parts.length} href={`#${anchorOf(name)}`}>{name}</a>)
+    parts.push(
+      rest.slice(0, at),
+      <a key={parts.length} href={`#${anchorOf(name)}`}>
+        {name}
+      </a>,
+    )
     rest = rest.slice(at + name.length)
   }
   parts.push(rest)
@@ -129,10 +134,23 @@ function resolve(document: OpenApiDocument, response: Json): Json {
 }
 
 /** the error codes of an error answer (the Error shape narrowed to them) */
-const errorCodesOf = (response: Json): string[] => response.content?.['application/json']?.schema?.allOf?.[1]?.properties?.errorCode?.enum ?? []
+const errorCodesOf = (response: Json): string[] =>
+  response.content?.['application/json']?.schema?.allOf?.[1]?.properties?.errorCode?.enum ?? []
 
-function Operation({ document, path, method, op }: { document: OpenApiDocument; path: string; method: string; op: Json }) {
-  const parameters = (op.parameters ?? []).map((p: Json) => (p.$ref ? (document.components as Json).parameters[refName(p.$ref)] : p))
+function Operation({
+  document,
+  path,
+  method,
+  op,
+}: {
+  document: OpenApiDocument
+  path: string
+  method: string
+  op: Json
+}) {
+  const parameters = (op.parameters ?? []).map((p: Json) =>
+    p.$ref ? (document.components as Json).parameters[refName(p.$ref)] : p,
+  )
   const body = op.requestBody?.content?.['application/json']
   const bodySchema = body?.schema?.$ref ? document.components.schemas[refName(body.schema.$ref)] : body?.schema
   return (
@@ -143,7 +161,11 @@ function Operation({ document, path, method, op }: { document: OpenApiDocument; 
       </h3>
       <p>
         <strong>{op.summary}</strong>
-        {op.security?.length === 0 ? ' — no token' : op.security?.some((s: Json) => 'metricsToken' in s) ? ' — the METRICS_TOKEN setting as bearer token' : null}
+        {op.security?.length === 0
+          ? ' — no token'
+          : op.security?.some((s: Json) => 'metricsToken' in s)
+            ? ' — the METRICS_TOKEN setting as bearer token'
+            : null}
       </p>
       <Markdown text={op.description} />
       {parameters.length ? (
@@ -252,14 +274,17 @@ function Webhook({ name, op }: { name: string; op: Json }) {
 }
 
 export function ApiReference({ document, origin }: { document: OpenApiDocument; origin: string }) {
-  const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op: op as Json })))
+  const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ path, method, op: op as Json })),
+  )
   const tags = (document.tags as { name: string; description: string }[]) ?? []
   const schemes = (document.components as Json).securitySchemes as Json
   return (
     <main className="docs">
       <h1>{document.info.title}</h1>
       <p className="docs-note">
-        OpenAPI {document.openapi}, version {document.info.version} · the document: <a href="/api/openapi.json">/api/openapi.json</a>
+        OpenAPI {document.openapi}, version {document.info.version} · the document:{' '}
+        <a href="/api/openapi.json">/api/openapi.json</a>
       </p>
       <Markdown text={document.info.description as string} />
 
@@ -277,7 +302,8 @@ export function ApiReference({ document, origin }: { document: OpenApiDocument; 
                   .filter((o) => o.op.tags?.includes(t.name))
                   .map((o) => (
                     <li key={o.op.operationId}>
-                      <a href={`#${o.op.operationId}`}>{o.op.summary}</a> <code>{`${o.method.toUpperCase()} ${o.path}`}</code>
+                      <a href={`#${o.op.operationId}`}>{o.op.summary}</a>{' '}
+                      <code>{`${o.method.toUpperCase()} ${o.path}`}</code>
                     </li>
                   ))}
               </ul>

@@ -6,7 +6,14 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { cardBrand, codeFormSchema, formatExpiry, groupCardNumber, payFormSchema, type PayFormInput } from '@/lib/pay-form/form-schema'
+import {
+  cardBrand,
+  codeFormSchema,
+  formatExpiry,
+  groupCardNumber,
+  payFormSchema,
+  type PayFormInput,
+} from '@/lib/pay-form/form-schema'
 import { errorText, type Messages } from '@/lib/pay-form/messages'
 import type { NextStep } from '@/lib/pay-form/form-service'
 import type { PaymentFormData } from '@/lib/pay-form/pay-page'
@@ -16,12 +23,27 @@ export const PAY_FORM_ROOT = 'pay-form'
 export const PAY_FORM_DATA = 'pay-form-data'
 export const PAY_FORM_NOTICE = 'pay-form-notice'
 
-type Stage = { kind: 'form' } | { kind: 'otp'; attemptId: string; text: string } | { kind: 'wait'; attemptId: string } | { kind: 'leaving' }
+type Stage =
+  | { kind: 'form' }
+  | { kind: 'otp'; attemptId: string; text: string }
+  | { kind: 'wait'; attemptId: string }
+  | { kind: 'leaving' }
 
 const FORM_FIELDS = ['pan', 'expiry', 'cvv', 'phone', 'amount', 'method'] as const
 
-export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowed, declinedReason, clockOffsetMs }: PaymentFormData) {
-  const schema = useMemo(() => payFormSchema({ openAmount: amountLabel === null, clockOffsetMs }), [amountLabel, clockOffsetMs])
+export function PaymentForm({
+  t,
+  invoiceUid,
+  currency,
+  amountLabel,
+  mobileAllowed,
+  declinedReason,
+  clockOffsetMs,
+}: PaymentFormData) {
+  const schema = useMemo(
+    () => payFormSchema({ openAmount: amountLabel === null, clockOffsetMs }),
+    [amountLabel, clockOffsetMs],
+  )
   const form = useForm<PayFormInput, unknown, PayFormInput>({
     resolver: zodResolver(schema, undefined, { raw: true }),
     // no defaults for what the payer can have typed or chosen before the page's script took the form over
@@ -72,7 +94,11 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
       const f = document.createElement('form')
       f.method = 'POST'
       f.action = step.acsUrl
-      for (const [name, value] of [['PaReq', step.pareq], ['MD', step.md], ['TermUrl', step.termUrl]]) {
+      for (const [name, value] of [
+        ['PaReq', step.pareq],
+        ['MD', step.md],
+        ['TermUrl', step.termUrl],
+      ]) {
         const input = document.createElement('input')
         input.type = 'hidden'
         input.name = name
@@ -94,9 +120,16 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
     }
   }
 
-  async function post(path: string, body: unknown): Promise<{ ok: true; step: NextStep } | { ok: false; cause?: Record<string, string[]> }> {
+  async function post(
+    path: string,
+    body: unknown,
+  ): Promise<{ ok: true; step: NextStep } | { ok: false; cause?: Record<string, string[]> }> {
     try {
-      const res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) })
+      const res = await fetch(path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify(body),
+      })
       const json = await res.json().catch(() => ({}))
       return res.ok ? { ok: true, step: json as NextStep } : { ok: false, cause: json.cause }
     } catch {
@@ -108,7 +141,10 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
     setGeneralError('')
     setDeclined(undefined)
     setStatus(t.processing)
-    const sent = values.method === 'card' ? { method: 'card', pan: values.pan, expiry: values.expiry, cvv: values.cvv, amount: values.amount } : { method: 'mobile', phone: values.phone, amount: values.amount }
+    const sent =
+      values.method === 'card'
+        ? { method: 'card', pan: values.pan, expiry: values.expiry, cvv: values.cvv, amount: values.amount }
+        : { method: 'mobile', phone: values.phone, amount: values.amount }
     // card data leaves the page with this request and is not kept in it
     setValue('pan', '')
     setValue('cvv', '')
@@ -131,7 +167,9 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
     if (stage.kind !== 'wait') return
     let stopped = false
     const timer = setInterval(async () => {
-      const res = await fetch(`${base}/attempts/${encodeURIComponent(stage.attemptId)}`, { headers: { Accept: 'application/json' } }).catch(() => null)
+      const res = await fetch(`${base}/attempts/${encodeURIComponent(stage.attemptId)}`, {
+        headers: { Accept: 'application/json' },
+      }).catch(() => null)
       if (stopped || !res?.ok) return
       const step = (await res.json()) as NextStep
       if (step.kind !== 'wait') {
@@ -148,17 +186,35 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
   }, [stage])
 
   const fieldError = (name: (typeof FORM_FIELDS)[number]) => errorText(t, formState.errors[name]?.message)
-  const describedBy = (name: string, hint = false) => [hint ? `${name}-hint` : '', formState.errors[name as keyof PayFormInput] ? `${name}-error` : ''].filter(Boolean).join(' ') || undefined
+  const describedBy = (name: string, hint = false) =>
+    [hint ? `${name}-hint` : '', formState.errors[name as keyof PayFormInput] ? `${name}-error` : '']
+      .filter(Boolean)
+      .join(' ') || undefined
 
-  if (stage.kind === 'otp') return <CodeStep t={t} text={stage.text} onCode={(code) => post(`${base}/attempts/${encodeURIComponent(stage.attemptId)}/code`, { code })} onStep={follow} />
+  if (stage.kind === 'otp')
+    return (
+      <CodeStep
+        t={t}
+        text={stage.text}
+        onCode={(code) => post(`${base}/attempts/${encodeURIComponent(stage.attemptId)}/code`, { code })}
+        onStep={follow}
+      />
+    )
 
   const busy = formState.isSubmitting || stage.kind !== 'form'
   return (
     // method post: even sent by the browser itself (no script at all), the card never goes into an address
-    <form ref={formRef} method="post" onSubmit={handleSubmit(onSubmit, () => setStatus(t.errorSummary))} noValidate aria-busy={busy}>
+    <form
+      ref={formRef}
+      method="post"
+      onSubmit={handleSubmit(onSubmit, () => setStatus(t.errorSummary))}
+      noValidate
+      aria-busy={busy}
+    >
       {declined && (
         <div className="pay-alert" role="alert" data-testid="declined">
-          <strong>{t.declined}</strong> {t.reasons[declined] ?? t.reasons.other} {declined !== 'BILL_ALREADY_PAID' && declined !== 'BILL_EXPIRED' ? t.tryAgain : ''}
+          <strong>{t.declined}</strong> {t.reasons[declined] ?? t.reasons.other}{' '}
+          {declined !== 'BILL_ALREADY_PAID' && declined !== 'BILL_EXPIRED' ? t.tryAgain : ''}
         </div>
       )}
       {generalError && (
@@ -168,7 +224,14 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
       )}
       {amountLabel === null && (
         <Field id="amount" label={`${t.amount}, ${currency}`} error={fieldError('amount')}>
-          <input id="amount" inputMode="decimal" autoComplete="off" aria-invalid={!!formState.errors.amount} aria-describedby={describedBy('amount')} {...register('amount')} />
+          <input
+            id="amount"
+            inputMode="decimal"
+            autoComplete="off"
+            aria-invalid={!!formState.errors.amount}
+            aria-describedby={describedBy('amount')}
+            {...register('amount')}
+          />
         </Field>
       )}
       {mobileAllowed && (
@@ -184,9 +247,26 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
           </div>
         </fieldset>
       )}
-      {method === 'card' ? <CardFields t={t} register={register} errors={fieldError} describedBy={describedBy} invalid={(n) => !!formState.errors[n]} brand={brand} /> : (
+      {method === 'card' ? (
+        <CardFields
+          t={t}
+          register={register}
+          errors={fieldError}
+          describedBy={describedBy}
+          invalid={(n) => !!formState.errors[n]}
+          brand={brand}
+        />
+      ) : (
         <Field id="phone" label={t.phone} hint={t.phoneHint} error={fieldError('phone')}>
-          <input id="phone" type="tel" inputMode="tel" autoComplete="tel" aria-invalid={!!formState.errors.phone} aria-describedby={describedBy('phone', true)} {...register('phone')} />
+          <input
+            id="phone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            aria-invalid={!!formState.errors.phone}
+            aria-describedby={describedBy('phone', true)}
+            {...register('phone')}
+          />
         </Field>
       )}
       <button className="pay-submit" type="submit" disabled={busy}>
@@ -199,7 +279,21 @@ export function PaymentForm({ t, invoiceUid, currency, amountLabel, mobileAllowe
   )
 }
 
-function Field({ id, label, hint, error, extra, children }: { id: string; label: string; hint?: string; error: string; extra?: React.ReactNode; children: React.ReactNode }) {
+function Field({
+  id,
+  label,
+  hint,
+  error,
+  extra,
+  children,
+}: {
+  id: string
+  label: string
+  hint?: string
+  error: string
+  extra?: React.ReactNode
+  children: React.ReactNode
+}) {
   return (
     <div className="pay-field">
       <label htmlFor={id}>
@@ -223,7 +317,14 @@ function Field({ id, label, hint, error, extra, children }: { id: string; label:
 
 type Register = ReturnType<typeof useForm<PayFormInput, unknown, PayFormInput>>['register']
 
-function CardFields({ t, register, errors, describedBy, invalid, brand }: {
+function CardFields({
+  t,
+  register,
+  errors,
+  describedBy,
+  invalid,
+  brand,
+}: {
   t: Messages
   register: Register
   errors: (n: 'pan' | 'expiry' | 'cvv') => string
@@ -235,7 +336,18 @@ function CardFields({ t, register, errors, describedBy, invalid, brand }: {
   const expiry = register('expiry')
   return (
     <>
-      <Field id="pan" label={t.cardNumber} error={errors('pan')} extra={brand ? <span className="pay-brand" data-testid="brand">{brand}</span> : null}>
+      <Field
+        id="pan"
+        label={t.cardNumber}
+        error={errors('pan')}
+        extra={
+          brand ? (
+            <span className="pay-brand" data-testid="brand">
+              {brand}
+            </span>
+          ) : null
+        }
+      >
         <input
           id="pan"
           inputMode="numeric"
@@ -269,7 +381,16 @@ function CardFields({ t, register, errors, describedBy, invalid, brand }: {
           />
         </Field>
         <Field id="cvv" label={t.cvv} error={errors('cvv')}>
-          <input id="cvv" type="password" inputMode="numeric" autoComplete="cc-csc" maxLength={4} aria-invalid={invalid('cvv')} aria-describedby={describedBy('cvv', true)} {...register('cvv')} />
+          <input
+            id="cvv"
+            type="password"
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            maxLength={4}
+            aria-invalid={invalid('cvv')}
+            aria-describedby={describedBy('cvv', true)}
+            {...register('cvv')}
+          />
         </Field>
       </div>
       <div className="pay-hint" id="cvv-hint">
@@ -279,13 +400,21 @@ function CardFields({ t, register, errors, describedBy, invalid, brand }: {
   )
 }
 
-function CodeStep({ t, text, onCode, onStep }: {
+function CodeStep({
+  t,
+  text,
+  onCode,
+  onStep,
+}: {
   t: Messages
   text: string
   onCode: (code: string) => Promise<{ ok: true; step: NextStep } | { ok: false; cause?: Record<string, string[]> }>
   onStep: (s: NextStep) => void
 }) {
-  const { register, handleSubmit, setError, formState } = useForm<{ code: string }>({ resolver: zodResolver(codeFormSchema), defaultValues: { code: '' } })
+  const { register, handleSubmit, setError, formState } = useForm<{ code: string }>({
+    resolver: zodResolver(codeFormSchema),
+    defaultValues: { code: '' },
+  })
   const input = useRef<HTMLInputElement | null>(null)
   useEffect(() => input.current?.focus(), [])
   const code = register('code')

@@ -1,5 +1,15 @@
 // The page's own screens: paid, expired, not found.
-export function ResultScreen({ tone, title, text, children }: { tone: 'good' | 'bad'; title: string; text: string; children?: React.ReactNode }) {
+export function ResultScreen({
+  tone,
+  title,
+  text,
+  children,
+}: {
+  tone: 'good' | 'bad'
+  title: string
+  text: string
+  children?: React.ReactNode
+}) {
   return (
     <div className={`pay-result ${tone}`}>
       <div className="pay-icon" aria-hidden="true">

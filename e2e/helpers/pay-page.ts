@@ -156,7 +156,8 @@ export interface MobileOptions {
 export async function payFromMobile(page: Page, phone: string, options: MobileOptions = {}): Promise<void> {
   await openForm(page, 'payFromMobile', options.amount)
   const mobileMethod = page.getByRole('radio', { name: text.mobileMethod })
-  if ((await mobileMethod.count()) === 0) throw new Error('payFromMobile: this payment page offers no "Mobile balance": the bill can be paid by card only')
+  if ((await mobileMethod.count()) === 0)
+    throw new Error('payFromMobile: this payment page offers no "Mobile balance": the bill can be paid by card only')
   await mobileMethod.check()
   await page.getByLabel(text.phone).fill(phone)
   await pressAndWait(page, 'payFromMobile', payButton(page), () => afterPay(page))
@@ -222,7 +223,8 @@ async function openForm(page: Page, step: string, amount: string | undefined): P
   await payButton(page).waitFor()
   const amountField = page.getByLabel(text.amount)
   if (amount !== undefined) await amountField.fill(amount)
-  else if ((await amountField.count()) > 0) throw new Error(`${step}: this bill asks the payer for the amount: pass { amount: '…' }`)
+  else if ((await amountField.count()) > 0)
+    throw new Error(`${step}: this bill asks the payer for the amount: pass { amount: '…' }`)
 }
 
 type Waits = Record<string, Promise<unknown>>
@@ -272,19 +274,29 @@ async function pressAndWait(page: Page, step: string, button: Locator, next: () 
     wrong: somethingWrong(page).waitFor(),
   })
   const sent = (r: Request) => r.method() === 'POST' && r.resourceType() === 'fetch'
-  const answered = firstOf({ response: page.waitForResponse((r) => sent(r.request())), failed: page.waitForEvent('requestfailed', sent) })
+  const answered = firstOf({
+    response: page.waitForResponse((r) => sent(r.request())),
+    failed: page.waitForEvent('requestfailed', sent),
+  })
   await button.click()
   if ((await firstOf({ answered, ...refused() })) !== 'answered') throw await refusal(page, step)
   const left = page.waitForURL((u) => u.origin !== from.origin || u.pathname !== from.pathname)
   await firstOf({ left, ...next(), ...refused() }).catch((e: Error) => {
     throw new Error(`${step}: the payment page did not move on after its answer (still on ${page.url()}): ${e.message}`)
   })
-  if ((await correctFields(page).isVisible()) || (await somethingWrong(page).isVisible())) throw await refusal(page, step)
+  if ((await correctFields(page).isVisible()) || (await somethingWrong(page).isVisible()))
+    throw await refusal(page, step)
 }
 
 async function refusal(page: Page, step: string): Promise<Error> {
-  const said = await page.getByRole('status').allInnerTexts().catch(() => [])
-  const alerts = await page.getByRole('alert').allInnerTexts().catch(() => [])
+  const said = await page
+    .getByRole('status')
+    .allInnerTexts()
+    .catch(() => [])
+  const alerts = await page
+    .getByRole('alert')
+    .allInnerTexts()
+    .catch(() => [])
   const words = [...said, ...alerts].map((s) => s.trim()).filter(Boolean)
   return new Error(`${step}: the payment page did not take it: ${[...new Set(words)].join(' / ') || 'no message'}`)
 }
@@ -296,7 +308,9 @@ async function answerThreeDS(page: Page, choice: string): Promise<void> {
   const bank = new URL(page.url())
   // the choice is posted to the bank's own result page (under the challenge's address), which sends the
   // browser on to the merchant's TermUrl by itself
-  const atBank = (u: URL) => u.origin === bank.origin && (u.pathname === bank.pathname || u.pathname.startsWith(`${bank.pathname.replace(/\/$/, '')}/`))
+  const atBank = (u: URL) =>
+    u.origin === bank.origin &&
+    (u.pathname === bank.pathname || u.pathname.startsWith(`${bank.pathname.replace(/\/$/, '')}/`))
   await button.click()
   await page.waitForURL((u) => !atBank(u))
 }

@@ -11,7 +11,12 @@ import { issuePares, readPareq } from './three-ds'
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-function page(status: number, title: string, body: string, opts: { nonce?: string; postsToTermUrl?: boolean } = {}): Response {
+function page(
+  status: number,
+  title: string,
+  body: string,
+  opts: { nonce?: string; postsToTermUrl?: boolean } = {},
+): Response {
   const csp = [
     "default-src 'none'",
     "style-src 'unsafe-inline'",
@@ -59,19 +64,24 @@ function readForm(form: FormData): ChallengeForm | Response {
     termUrl = new URL(String(form.get('TermUrl') ?? ''))
   } catch {}
   const paymentRef = readPareq(pareq)
-  if (!paymentRef) return page(400, 'Unknown request', '<h1>Unknown authentication request</h1><p>This PaReq was not issued by this service.</p>')
+  if (!paymentRef)
+    return page(
+      400,
+      'Unknown request',
+      '<h1>Unknown authentication request</h1><p>This PaReq was not issued by this service.</p>',
+    )
   if (!termUrl || !/^https?:$/.test(termUrl.protocol))
     return page(400, 'Bad request', '<h1>Bad request</h1><p>TermUrl must be an http(s) address.</p>')
   return { pareq, md, termUrl, paymentRef }
 }
-
 
 /** the posted form, read once and within 64 KiB; or the page that says what is wrong */
 async function postedForm(req: Request): Promise<FormData | Response> {
   try {
     return await readFormFields(req)
   } catch (e) {
-    if (e instanceof BodyTooLarge) return page(413, 'Too large', '<h1>Request too large</h1><p>A form post may hold at most 64 KiB.</p>')
+    if (e instanceof BodyTooLarge)
+      return page(413, 'Too large', '<h1>Request too large</h1><p>A form post may hold at most 64 KiB.</p>')
     if (e instanceof ClientAborted) return new Response(null, { status: CLIENT_CLOSED })
     return page(400, 'Bad request', '<h1>Bad request</h1><p>Send PaReq, MD and TermUrl as a form.</p>')
   }
@@ -107,7 +117,10 @@ export const challengePage = logged(async (req) => {
   if (form instanceof Response) return form
   const f = readForm(form)
   if (f instanceof Response) return f
-  const p = await db().payment.findUnique({ where: { id: f.paymentRef }, select: { amountMinor: true, currency: true, maskedPan: true } })
+  const p = await db().payment.findUnique({
+    where: { id: f.paymentRef },
+    select: { amountMinor: true, currency: true, maskedPan: true },
+  })
   const amount = p ? wireAmount(p.amountMinor, p.currency) : null
   const hidden = `<input type="hidden" name="PaReq" value="${esc(f.pareq)}"><input type="hidden" name="MD" value="${esc(f.md)}"><input type="hidden" name="TermUrl" value="${esc(f.termUrl.href)}">`
   return page(
@@ -130,7 +143,8 @@ export const challengeResult = logged(async (req) => {
   const f = readForm(form)
   if (f instanceof Response) return f
   const result = String(form.get('result') ?? '')
-  if (result !== 'pass' && result !== 'fail') return page(400, 'Bad request', '<h1>Bad request</h1><p>Choose pass or fail.</p>')
+  if (result !== 'pass' && result !== 'fail')
+    return page(400, 'Bad request', '<h1>Bad request</h1><p>Choose pass or fail.</p>')
   const pares = issuePares(f.paymentRef, result === 'pass')
   const nonce = randomBytes(16).toString('base64')
   return page(

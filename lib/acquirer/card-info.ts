@@ -16,9 +16,16 @@ export function cardInfoOf(maskedPan: string): PaymentCardInfo {
   const bin = Number(maskedPan.slice(0, 6))
   const prefix4 = Math.floor(bin / 100)
   const base = { issuingCountry: '643', issuingBank: SANDBOX_BANK }
-  if (prefix4 >= 2200 && prefix4 <= 2204) return { ...base, paymentSystem: 'MIR', fundingSource: 'DEBIT', paymentSystemProduct: 'MIR|Mir Classic' }
-  if (maskedPan.startsWith('4')) return { ...base, paymentSystem: 'VISA', fundingSource: 'CREDIT', paymentSystemProduct: 'F|Visa Classic' }
+  if (prefix4 >= 2200 && prefix4 <= 2204)
+    return { ...base, paymentSystem: 'MIR', fundingSource: 'DEBIT', paymentSystemProduct: 'MIR|Mir Classic' }
+  if (maskedPan.startsWith('4'))
+    return { ...base, paymentSystem: 'VISA', fundingSource: 'CREDIT', paymentSystemProduct: 'F|Visa Classic' }
   if ((prefix4 >= 5100 && prefix4 <= 5599) || (prefix4 >= 2221 && prefix4 <= 2720))
-    return { ...base, paymentSystem: 'MASTERCARD', fundingSource: 'DEBIT', paymentSystemProduct: 'MDS|Debit Mastercard' }
+    return {
+      ...base,
+      paymentSystem: 'MASTERCARD',
+      fundingSource: 'DEBIT',
+      paymentSystemProduct: 'MDS|Debit Mastercard',
+    }
   return { ...base, paymentSystem: 'UNKNOWN', fundingSource: 'UNKNOWN', paymentSystemProduct: 'UNKNOWN' }
 }

@@ -24,7 +24,8 @@ export const issuePareq = (paymentRef: string) => seal('3ds-pareq', paymentRef)
 /** the payment a PaReq was issued for, or null when it was not issued by this service */
 export const readPareq = (pareq: string) => open('3ds-pareq', pareq)
 
-export const issuePares = (paymentRef: string, passed: boolean) => seal('3ds-pares', `${paymentRef}:${passed ? 'Y' : 'N'}`)
+export const issuePares = (paymentRef: string, passed: boolean) =>
+  seal('3ds-pares', `${paymentRef}:${passed ? 'Y' : 'N'}`)
 
 export function readPares(pares: string): { paymentRef: string; passed: boolean } | null {
   const body = open('3ds-pares', pares)

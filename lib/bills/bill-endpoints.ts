@@ -50,10 +50,23 @@ export const billRoute = apiRoute({
       ].join('\n\n'),
       errors: ['payin.request.conflict'],
       requestExamples: {
-        fixed: { summary: 'A bill of a fixed amount', value: { amount: { value: '3.00', currency: 'RUB' }, expirationDateTime: '2026-11-29T10:15:30Z', comment: 'Text comment', flags: ['SALE'] } },
+        fixed: {
+          summary: 'A bill of a fixed amount',
+          value: {
+            amount: { value: '3.00', currency: 'RUB' },
+            expirationDateTime: '2026-11-29T10:15:30Z',
+            comment: 'Text comment',
+            flags: ['SALE'],
+          },
+        },
         open: {
           summary: 'The payer enters the amount; back to the shop after paying',
-          value: { amount: { currency: 'RUB' }, expirationDateTime: '2026-11-29T13:15:30+03:00', successUrl: 'https://shop.example/thanks', failedUrl: 'https://shop.example/sorry' },
+          value: {
+            amount: { currency: 'RUB' },
+            expirationDateTime: '2026-11-29T13:15:30+03:00',
+            successUrl: 'https://shop.example/thanks',
+            failedUrl: 'https://shop.example/sorry',
+          },
         },
       },
       responseExamples: { created: { summary: 'Created', value: billExample } },
@@ -67,7 +80,8 @@ export const billRoute = apiRoute({
       operationId: 'listBillPayments',
       tag: 'Bills',
       summary: "List a bill's payments",
-      description: 'Oldest first (the payments of its payment page and those that named it as `billId`); without `siteId`, `createdToken` and `requirements`.',
+      description:
+        'Oldest first (the payments of its payment page and those that named it as `billId`); without `siteId`, `createdToken` and `requirements`.',
       errors: ['payin.resource.not.found'],
       responseExamples: { paid: { summary: 'A paid bill', value: [billPaymentExample] } },
     },
@@ -85,7 +99,14 @@ export const billDetailsRoute = apiRoute({
       summary: 'Read a bill and its payments',
       errors: ['payin.resource.not.found'],
       responseExamples: {
-        paid: { summary: 'A paid bill', value: { ...billExample, status: { value: 'PAID', changedDateTime: '2026-11-22T10:20:01+00:00' }, payments: [{ siteId: 'demo', ...billPaymentExample }] } },
+        paid: {
+          summary: 'A paid bill',
+          value: {
+            ...billExample,
+            status: { value: 'PAID', changedDateTime: '2026-11-22T10:20:01+00:00' },
+            payments: [{ siteId: 'demo', ...billPaymentExample }],
+          },
+        },
       },
     },
     handle: ({ siteId, params }) => readBillDetails(siteId, params.billId),

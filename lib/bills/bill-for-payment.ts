@@ -20,7 +20,10 @@ export interface PaymentOnBill {
   customer?: object
 }
 
-/** the bill's state at `now`: EXPIRED once its deadline has passed unpaid, whether or not the scheduler has written it yet */
+/**
+ * the bill's state at `now`: EXPIRED once its deadline has passed unpaid, whether or not the scheduler has written it
+ * yet
+ */
 export function billState(bill: { status: string; expiresAt: Date }, now: Date): BillState {
   if (bill.status === 'PAID' || bill.status === 'EXPIRED') return bill.status
   return bill.expiresAt.getTime() <= now.getTime() ? 'EXPIRED' : 'CREATED'
@@ -34,12 +37,22 @@ export async function lockNamedBill(
   now: Date,
 ): Promise<{ id: string; billId: string; state: BillState; customFields: Prisma.JsonValue } | null> {
   if (!p.billId) return null
-  const rows = await tx.$queryRaw<{ id: string; currency: string; amountMinor: bigint | null; status: string; expiresAt: Date; customFields: Prisma.JsonValue }[]>`
+  const rows = await tx.$queryRaw<
+    {
+      id: string
+      currency: string
+      amountMinor: bigint | null
+      status: string
+      expiresAt: Date
+      customFields: Prisma.JsonValue
+    }[]
+  >`
     SELECT id, currency, "amountMinor", status, "expiresAt", "customFields" FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${p.billId} FOR UPDATE`
   const bill = rows[0]
   if (!bill) return null
   if (bill.currency !== p.currency) throw fieldError('amount.currency', `must be the bill's currency ${bill.currency}`)
-  if (bill.amountMinor !== null && Number(bill.amountMinor) !== p.amountMinor) throw fieldError('amount.value', "must be the bill's amount")
+  if (bill.amountMinor !== null && Number(bill.amountMinor) !== p.amountMinor)
+    throw fieldError('amount.value', "must be the bill's amount")
   return { id: bill.id, billId: p.billId, state: billState(bill, now), customFields: bill.customFields }
 }
 
@@ -52,14 +65,26 @@ export interface ImplicitBill {
 
 /** The identifiers and lifetime of an implicit bill, chosen before it is written. */
 export function implicitBill(p: PaymentOnBill, now: Date): ImplicitBill {
-  return { id: randomUUID(), billId: p.billId ?? randomUUID(), invoiceUid: randomUUID(), expiresAt: new Date(now.getTime() + IMPLICIT_BILL_LIFETIME_MS) }
+  return {
+    id: randomUUID(),
+    billId: p.billId ?? randomUUID(),
+    invoiceUid: randomUUID(),
+    expiresAt: new Date(now.getTime() + IMPLICIT_BILL_LIFETIME_MS),
+  }
 }
 
 /**
  * The INSERT of an implicit bill, as a statement of its own or a part of a larger one; with `gated`, a
  * part that writes only through the CTE `gate` (see DeferredAuth in lib/http/api-route.ts).
  */
-export function implicitBillInsert(siteId: string, p: PaymentOnBill, b: ImplicitBill, paid: boolean, now: Date, gated = false): Prisma.Sql {
+export function implicitBillInsert(
+  siteId: string,
+  p: PaymentOnBill,
+  b: ImplicitBill,
+  paid: boolean,
+  now: Date,
+  gated = false,
+): Prisma.Sql {
   const values = Prisma.sql`${b.id}::uuid, ${siteId}, ${b.billId}, ${b.invoiceUid}::uuid, ${p.currency}, ${p.amountMinor}, ${p.comment ?? null}, ${p.flags}::text[],
             ${jsonParam(p.customer)}::jsonb, ${paid ? 'PAID' : 'CREATED'}, ${now}, ${now}, ${b.expiresAt}`
   return Prisma.sql`
@@ -68,7 +93,13 @@ export function implicitBillInsert(siteId: string, p: PaymentOnBill, b: Implicit
 }
 
 /** A bill for a payment that named none (or one that does not exist yet), in the state given. */
-export async function createImplicitBill(tx: Tx, siteId: string, p: PaymentOnBill, paid: boolean, now: Date): Promise<{ id: string; billId: string }> {
+export async function createImplicitBill(
+  tx: Tx,
+  siteId: string,
+  p: PaymentOnBill,
+  paid: boolean,
+  now: Date,
+): Promise<{ id: string; billId: string }> {
   const bill = implicitBill(p, now)
   // a plain statement on the hot path of payment creation
   await tx.$executeRaw(implicitBillInsert(siteId, p, bill, paid, now))

@@ -24,35 +24,52 @@ const returnUrl = httpUrlSchema
 export const billRequestSchema = z
   .object(
     {
-      amount: z.object(
-        // value may be omitted: the payer enters the amount on the form
-        { value: amountValueSchema.optional(), currency: currencySchema },
-        { error: 'must be an object with currency (and value)' },
-      ).meta({ description: 'without value, the payer enters the amount on the payment page' }),
-      expirationDateTime: dateTimeSchema.meta({ description: 'until when the bill can be paid: in the future, at most 45 days ahead' }),
+      amount: z
+        .object(
+          // value may be omitted: the payer enters the amount on the form
+          { value: amountValueSchema.optional(), currency: currencySchema },
+          { error: 'must be an object with currency (and value)' },
+        )
+        .meta({ description: 'without value, the payer enters the amount on the payment page' }),
+      expirationDateTime: dateTimeSchema.meta({
+        description: 'until when the bill can be paid: in the future, at most 45 days ahead',
+      }),
       comment: commentSchema.optional(),
       flags: flagsSchema.optional().default([]),
-      successUrl: returnUrl.optional().meta({ description: "where the payment page sends the payer after a payment (billId and invoiceUid appended); absent: the page's own result" }),
-      failedUrl: returnUrl.optional().meta({ description: 'where the payment page sends the payer after a declined payment' }),
+      successUrl: returnUrl.optional().meta({
+        description:
+          "where the payment page sends the payer after a payment (billId and invoiceUid appended); absent: the page's own result",
+      }),
+      failedUrl: returnUrl
+        .optional()
+        .meta({ description: 'where the payment page sends the payer after a declined payment' }),
       customer: customerSchema
         .extend({
           ip: z
             .string({ error: 'must be an IPv4 address' })
-            .regex(/^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/, 'must be an IPv4 address')
+            .regex(
+              /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/,
+              'must be an IPv4 address',
+            )
             .optional(),
         })
         .optional(),
       recurrent: recurrentSchema.optional(),
       receipt: receiptSchema.optional(),
-      customFields: customFieldsSchema
-        .optional()
-        .meta({ description: "up to 32 string values, copied to the bill's payments; invoice_callback_url names where their PAYMENT notifications go" }),
+      customFields: customFieldsSchema.optional().meta({
+        description:
+          "up to 32 string values, copied to the bill's payments; invoice_callback_url names where their PAYMENT notifications go",
+      }),
     },
     { error: 'must be a JSON object' },
   )
   .superRefine((b, ctx) => {
     if (b.flags.includes('BIND_PAYMENT_TOKEN') && !b.customer?.account)
-      ctx.addIssue({ code: 'custom', path: ['customer', 'account'], message: 'is required with flag BIND_PAYMENT_TOKEN' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customer', 'account'],
+        message: 'is required with flag BIND_PAYMENT_TOKEN',
+      })
     if (b.flags.includes('RECURRENT_FIRST') && !b.recurrent)
       ctx.addIssue({ code: 'custom', path: ['recurrent'], message: 'is required with flag RECURRENT_FIRST' })
     if (b.receipt && b.amount.value === undefined)
@@ -71,9 +88,9 @@ export type BillRequest = z.output<typeof billRequestSchema>
 export function newBillProblems(b: BillRequest, now: Date): FieldErrors | null {
   const problems: FieldErrors = {}
   if (b.expirationDateTime.getTime() <= now.getTime()) problems.expirationDateTime = ['must be in the future']
-  else if (b.expirationDateTime.getTime() > now.getTime() + MAX_BILL_LIFETIME_MS) problems.expirationDateTime = ['must be at most 45 days ahead']
+  else if (b.expirationDateTime.getTime() > now.getTime() + MAX_BILL_LIFETIME_MS)
+    problems.expirationDateTime = ['must be at most 45 days ahead']
   const series = recurrentExpiryProblem(b.recurrent, now)
   if (series) problems['recurrent.expiryDate'] = [series]
   return Object.keys(problems).length ? problems : null
 }
-

@@ -41,7 +41,9 @@ export async function createBill(siteId: string, billId: string, req: BillReques
       const heldTime = await siteClockHeld(tx, siteId)
       const again = await writeBill(tx, siteId, billId, req, print, heldTime, { held: true })
       // not written: a bill of that id is there (made meanwhile), read under the same lock
-      const [there] = again.created ? [] : await tx.$queryRaw<Bill[]>`SELECT * FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${billId}`
+      const [there] = again.created
+        ? []
+        : await tx.$queryRaw<Bill[]>`SELECT * FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${billId}`
       return { ...again, there, heldTime }
     })
     if (held.created) return { bill: held.created, at: held.heldTime }
@@ -82,7 +84,9 @@ async function writeBill(
   const now = siteTime.now()
   const late = newBillProblems(req, now)
   if (late) return { late }
-  const onClock = o.held ? Prisma.empty : Prisma.sql`${stillOnClock('s."clockOffsetMs"', siteTime)}${siteWriteLock('s')}`
+  const onClock = o.held
+    ? Prisma.empty
+    : Prisma.sql`${stillOnClock('s."clockOffsetMs"', siteTime)}${siteWriteLock('s')}`
   const [created] = await client.$queryRaw<Bill[]>`
     INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "successUrl", "failedUrl",
       customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt")
@@ -105,12 +109,16 @@ export interface LoadedBill {
 }
 
 /** the bill and its payments, oldest first, brought up to date on its site's clock (read with it) */
-export async function loadBill(where: { siteId: string; billId: string } | { invoiceUid: string }): Promise<LoadedBill | null> {
+export async function loadBill(
+  where: { siteId: string; billId: string } | { invoiceUid: string },
+): Promise<LoadedBill | null> {
   // the bill and its payments as of one moment (one snapshot: REPEATABLE READ, read only): read one after
   // the other, a payment settled in between (by the scheduler, with its bill) would show COMPLETED beside
   // a bill still CREATED
   const billWhere =
-    'invoiceUid' in where ? Prisma.sql`b."invoiceUid" = ${where.invoiceUid}::uuid` : Prisma.sql`b."siteId" = ${where.siteId} AND b."billId" = ${where.billId}`
+    'invoiceUid' in where
+      ? Prisma.sql`b."invoiceUid" = ${where.invoiceUid}::uuid`
+      : Prisma.sql`b."siteId" = ${where.siteId} AND b."billId" = ${where.billId}`
   const read = async () => {
     const [rows, payments] = await db().$transaction(
       [

@@ -21,21 +21,38 @@ export const billSchema = z
     invoiceUid: z.uuid().meta({ description: "the service's id of the bill, in payUrl" }),
     amount: z
       .strictObject({
-        value: z.string().regex(/^\d+\.\d{2}$/).optional().meta({ description: 'absent: the payer enters the amount on the payment page' }),
+        value: z
+          .string()
+          .regex(/^\d+\.\d{2}$/)
+          .optional()
+          .meta({ description: 'absent: the payer enters the amount on the payment page' }),
         currency: z.string().regex(/^[A-Z]{3}$/),
       })
       .meta({ id: 'BillAmount' }),
-    flags: mayBeAbsent(z.array(openValues(z.enum(FLAGS)))).meta({ description: "the request's flags (production's may add others, e.g. TEST, or leave the field out)" }),
+    flags: mayBeAbsent(z.array(openValues(z.enum(FLAGS)))).meta({
+      description: "the request's flags (production's may add others, e.g. TEST, or leave the field out)",
+    }),
     status: z.strictObject({
-      value: z.enum(BILL_STATES).meta({ description: 'CREATED: payable; PAID: one of its payments COMPLETED; EXPIRED: its deadline passed unpaid (both final)' }),
+      value: z.enum(BILL_STATES).meta({
+        description:
+          'CREATED: payable; PAID: one of its payments COMPLETED; EXPIRED: its deadline passed unpaid (both final)',
+      }),
       changedDateTime: billTimeSchema,
     }),
     comment: z.string().optional(),
     creationDateTime: mayBeAbsent(billTimeSchema),
     expirationDateTime: billTimeSchema,
-    payUrl: z.string().meta({ format: 'uri', description: "the bill's payment page: {PUBLIC_BASE_URL}/pay/{invoiceUid}" }),
+    payUrl: z
+      .string()
+      .meta({ format: 'uri', description: "the bill's payment page: {PUBLIC_BASE_URL}/pay/{invoiceUid}" }),
     customer: z
-      .strictObject({ account: z.string().optional(), email: z.string().optional(), name: z.string().optional(), phone: z.string().optional(), ip: z.string().optional() })
+      .strictObject({
+        account: z.string().optional(),
+        email: z.string().optional(),
+        name: z.string().optional(),
+        phone: z.string().optional(),
+        ip: z.string().optional(),
+      })
       .optional(),
     recurrent: z.strictObject({ minAuthDay: z.int(), expiryDate: z.string() }).optional(),
     successUrl: z.string().optional().meta({ description: 'as the request gave it' }),
@@ -46,12 +63,18 @@ export const billSchema = z
 export type BillAnswer = z.input<typeof billSchema>
 
 /** an element of the bill payment list: the payment's JSON without what only its own answers carry */
-export const billPaymentSchema = paymentSchema.omit({ createdToken: true, requirements: true }).meta({ id: 'BillPayment' })
+export const billPaymentSchema = paymentSchema
+  .omit({ createdToken: true, requirements: true })
+  .meta({ id: 'BillPayment' })
 export type BillPaymentAnswer = z.input<typeof billPaymentSchema>
-export const billPaymentListSchema = z.array(billPaymentSchema).meta({ id: 'BillPaymentList', description: "the bill's payments, oldest first" })
+export const billPaymentListSchema = z
+  .array(billPaymentSchema)
+  .meta({ id: 'BillPaymentList', description: "the bill's payments, oldest first" })
 
 /** an element of a bill's details' `payments`: with its siteId */
-export const billDetailsPaymentSchema = billPaymentSchema.extend({ siteId: mayBeAbsent(idSchema) }).meta({ id: 'BillDetailsPayment' })
+export const billDetailsPaymentSchema = billPaymentSchema
+  .extend({ siteId: mayBeAbsent(idSchema) })
+  .meta({ id: 'BillDetailsPayment' })
 
 export const billDetailsSchema = billSchema
   .extend({ payments: z.array(billDetailsPaymentSchema).meta({ description: 'oldest first' }) })

@@ -6,7 +6,12 @@ import type { Lang } from '../pay-form/messages'
 
 type Unit = 'day' | 'hour' | 'minute' | 'second'
 
-const EN: Record<Unit, [string, string]> = { day: ['day', 'days'], hour: ['hour', 'hours'], minute: ['minute', 'minutes'], second: ['second', 'seconds'] }
+const EN: Record<Unit, [string, string]> = {
+  day: ['day', 'days'],
+  hour: ['hour', 'hours'],
+  minute: ['minute', 'minutes'],
+  second: ['second', 'seconds'],
+}
 
 // the accusative after «на»: one, few, many
 const RU: Record<Unit, [string, string, string]> = {

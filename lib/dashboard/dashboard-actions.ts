@@ -1,6 +1,7 @@
 // What a merchant does to a payment in the dashboard: capture and refund, through the very services the
 // API uses (the same limits, the same errors, the same notifications), each recorded in the audit log
-// with who did it (the session's token hint), what, and how it ended, in the same transaction. The form sends a key made when it
+// with who did it (the session's token hint), what, and how it ended, in the same transaction. The form sends a key
+// made when it
 // was shown: it becomes the capture's or refund's id, so a form sent twice (a double click, a retry after
 // a lost answer) captures or refunds once, as an API replay does.
 import type { Tx } from '../db/client'
@@ -16,7 +17,13 @@ export type ActionOutcome = { status: string; reason?: string }
 
 type Kind = 'capture' | 'refund'
 
-export async function actOnPayment(session: DashboardSession, kind: Kind, paymentId: string, key: string, amountMinor: number): Promise<ActionOutcome> {
+export async function actOnPayment(
+  session: DashboardSession,
+  kind: Kind,
+  paymentId: string,
+  key: string,
+  amountMinor: number,
+): Promise<ActionOutcome> {
   const payment = await findPayment(session.siteId, paymentId, await siteClock(session.siteId)).catch((e) => {
     throw e instanceof ApiError && e.status === 404 ? notFound('Payment') : e
   })
@@ -26,7 +33,17 @@ export async function actOnPayment(session: DashboardSession, kind: Kind, paymen
   // the entry is written in the action's own transaction: no capture or refund without its entry, and a
   // replay of the same key (a form sent twice) adds none
   const record = (tx: Tx, row: { status: string; statusReason: string | null }) =>
-    recordAudit(session, { action: kind, subject: paymentId, paymentRef: payment.id, outcome: row.statusReason ? `${row.status} (${row.statusReason})` : row.status, detail }, tx)
+    recordAudit(
+      session,
+      {
+        action: kind,
+        subject: paymentId,
+        paymentRef: payment.id,
+        outcome: row.statusReason ? `${row.status} (${row.statusReason})` : row.status,
+        detail,
+      },
+      tx,
+    )
   let outcome: ActionOutcome
   try {
     const answer =
@@ -37,7 +54,13 @@ export async function actOnPayment(session: DashboardSession, kind: Kind, paymen
   } catch (e) {
     if (!(e instanceof ApiError)) throw e
     // a refusal changed nothing: its entry is written on its own
-    await recordAudit(session, { action: kind, subject: paymentId, paymentRef: payment.id, outcome: `refused: ${e.description}`, detail })
+    await recordAudit(session, {
+      action: kind,
+      subject: paymentId,
+      paymentRef: payment.id,
+      outcome: `refused: ${e.description}`,
+      detail,
+    })
     throw e
   }
   return outcome

@@ -16,7 +16,15 @@ export type AuditRecord = {
 /** writes the entry; with `tx`, in that transaction (so the entry and what it records stand or fall together) */
 export async function recordAudit(session: DashboardSession, r: AuditRecord, tx: Tx = db()): Promise<void> {
   await tx.auditEntry.create({
-    data: { siteId: session.siteId, actor: session.tokenHint, action: r.action, subject: r.subject, paymentRef: r.paymentRef ?? null, outcome: r.outcome, detail: r.detail ?? {} },
+    data: {
+      siteId: session.siteId,
+      actor: session.tokenHint,
+      action: r.action,
+      subject: r.subject,
+      paymentRef: r.paymentRef ?? null,
+      outcome: r.outcome,
+      detail: r.detail ?? {},
+    },
   })
 }
 

@@ -32,11 +32,16 @@ export interface BillListRow {
 }
 
 /** the site's bills, newest first, a page at a time: `after` is the cursor `nextCursor` gave */
-export async function listBills(siteId: string, after?: string): Promise<{ rows: BillListRow[]; nextCursor: string | null }> {
+export async function listBills(
+  siteId: string,
+  after?: string,
+): Promise<{ rows: BillListRow[]; nextCursor: string | null }> {
   const where: Prisma.Sql[] = [Prisma.sql`"siteId" = ${siteId}`]
   const cursor = afterCursor(after)
   if (cursor) where.push(cursor)
-  const rows = await db().$queryRaw<Pick<Bill, 'id' | 'billId' | 'createdAt' | 'amountMinor' | 'currency' | 'status' | 'expiresAt'>[]>`
+  const rows = await db().$queryRaw<
+    Pick<Bill, 'id' | 'billId' | 'createdAt' | 'amountMinor' | 'currency' | 'status' | 'expiresAt'>[]
+  >`
     SELECT id, "billId", "createdAt", "amountMinor", currency, status, "expiresAt"
     FROM "Bill" WHERE ${Prisma.join(where, ' AND ')}
     ORDER BY "createdAt" DESC, id DESC LIMIT ${BILL_PAGE_SIZE + 1}`
@@ -44,7 +49,14 @@ export async function listBills(siteId: string, after?: string): Promise<{ rows:
   const now = (await siteClock(siteId)).now()
   return {
     // EXPIRED once the deadline has passed unpaid, whether or not the scheduler has written it yet
-    rows: page.map((b) => ({ billId: b.billId, createdAt: b.createdAt, amountMinor: b.amountMinor, currency: b.currency, status: billState(b, now), expiresAt: b.expiresAt })),
+    rows: page.map((b) => ({
+      billId: b.billId,
+      createdAt: b.createdAt,
+      amountMinor: b.amountMinor,
+      currency: b.currency,
+      status: billState(b, now),
+      expiresAt: b.expiresAt,
+    })),
     nextCursor,
   }
 }
@@ -57,11 +69,18 @@ export interface BillDetails {
   audit: { at: Date; actor: string; action: string; outcome: string }[]
 }
 
-/** The site's bill as the API reads it (its payments' due changes applied), with its payments (newest first) and dashboard actions; null when the site has none by that id. */
+/**
+ * The site's bill as the API reads it (its payments' due changes applied), with its payments (newest first) and
+ * dashboard actions; null when the site has none by that id.
+ */
 export async function billDetails(siteId: string, billId: string): Promise<BillDetails | null> {
   const loaded = await loadBill({ siteId, billId })
   if (!loaded) return null
-  const audit = await db().auditEntry.findMany({ where: { siteId, action: 'bill', subject: billId }, orderBy: { at: 'asc' }, select: { at: true, actor: true, action: true, outcome: true } })
+  const audit = await db().auditEntry.findMany({
+    where: { siteId, action: 'bill', subject: billId },
+    orderBy: { at: 'asc' },
+    select: { at: true, actor: true, action: true, outcome: true },
+  })
   return {
     bill: loaded.bill,
     status: billState(loaded.bill, loaded.clock.now()),
@@ -81,7 +100,11 @@ export async function createBillFromDashboard(session: DashboardSession, billId:
     action: 'bill',
     subject: billId,
     outcome: bill.status.value,
-    detail: { amount: 'value' in bill.amount && bill.amount.value ? bill.amount.value : 'open', currency: bill.amount.currency, expires: bill.expirationDateTime },
+    detail: {
+      amount: 'value' in bill.amount && bill.amount.value ? bill.amount.value : 'open',
+      currency: bill.amount.currency,
+      expires: bill.expirationDateTime,
+    },
   })
   return bill
 }

@@ -14,7 +14,8 @@ export const clockAdvanceRoute = unlessSwitchedOff(
       access: 'dashboard',
       params: z.object({}),
       body: clockAdvanceSchema,
-      handle: ({ session, body }) => advanceClockFromDashboard(session!, body.seconds !== undefined ? { seconds: body.seconds } : { to: body.to! }),
+      handle: ({ session, body }) =>
+        advanceClockFromDashboard(session!, body.seconds !== undefined ? { seconds: body.seconds } : { to: body.to! }),
     }),
   }),
 )

@@ -11,7 +11,8 @@ export interface Cursor {
   id: string
 }
 
-export const encodeCursor = (r: Cursor) => Buffer.from(JSON.stringify([r.createdAt.toISOString(), r.id])).toString('base64url')
+export const encodeCursor = (r: Cursor) =>
+  Buffer.from(JSON.stringify([r.createdAt.toISOString(), r.id])).toString('base64url')
 
 /**
  * An instant exactly as encodeCursor writes it (toISOString), in the years 0001–9999. JavaScript's Date
@@ -35,7 +36,10 @@ export function decodeCursor(cursor: string | undefined): Cursor | null {
   }
 }
 
-/** the condition (after a WHERE … AND) for the rows after the cursor, newest first; none without a cursor. `table`: the rows' alias in the query */
+/**
+ * the condition (after a WHERE … AND) for the rows after the cursor, newest first; none without a cursor. `table`: the
+ * rows' alias in the query
+ */
 export function afterCursor(after: string | undefined, table?: string): Prisma.Sql | null {
   const cursor = decodeCursor(after)
   if (!cursor) return null
@@ -43,7 +47,10 @@ export function afterCursor(after: string | undefined, table?: string): Prisma.S
   return Prisma.sql`(${column('createdAt')}, ${column('id')}) < (${cursor.createdAt}, ${cursor.id}::uuid)`
 }
 
-/** a page from rows read one past its size (ORDER BY "createdAt" DESC, id DESC LIMIT size + 1): the page, and the cursor after it when more follow */
+/**
+ * a page from rows read one past its size (ORDER BY "createdAt" DESC, id DESC LIMIT size + 1): the page, and the cursor
+ * after it when more follow
+ */
 export function pageOf<T extends Cursor>(rows: T[], size: number): { page: T[]; nextCursor: string | null } {
   const page = rows.slice(0, size)
   return { page, nextCursor: rows.length > size ? encodeCursor(page[page.length - 1]) : null }

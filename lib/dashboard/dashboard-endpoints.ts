@@ -17,10 +17,20 @@ export const signInBodySchema = z.object({
   token: z.string().trim().min(1, 'required').max(256),
 })
 
-/** the session cookie: httpOnly, SameSite=Strict, Secure when the service is reached over https, for the dashboard's paths only */
+/**
+ * the session cookie: httpOnly, SameSite=Strict, Secure when the service is reached over https, for the dashboard's
+ * paths only
+ */
 function sessionCookie(req: Request, value: string, maxAge?: number): string {
   const https = settings().publicBaseUrl.startsWith('https:') || req.headers.get('x-forwarded-proto') === 'https'
-  return [`${SESSION_COOKIE}=${value}`, 'Path=/dashboard', 'HttpOnly', 'SameSite=Strict', ...(https ? ['Secure'] : []), ...(maxAge !== undefined ? [`Max-Age=${maxAge}`] : [])].join('; ')
+  return [
+    `${SESSION_COOKIE}=${value}`,
+    'Path=/dashboard',
+    'HttpOnly',
+    'SameSite=Strict',
+    ...(https ? ['Secure'] : []),
+    ...(maxAge !== undefined ? [`Max-Age=${maxAge}`] : []),
+  ].join('; ')
 }
 
 export const signInRoute = apiRoute({
@@ -33,7 +43,14 @@ export const signInRoute = apiRoute({
       if (!outcome.ok) {
         // one message for every wrong pair: whether the site exists or the token is another site's is not said
         if (outcome.reason === 'limited')
-          throw new ApiError(429, 'rate.limit.exceeded', 'Too many failed sign-ins: try again later', 'Too many requests', undefined, { 'Retry-After': String(signInRetryAfter()) })
+          throw new ApiError(
+            429,
+            'rate.limit.exceeded',
+            'Too many failed sign-ins: try again later',
+            'Too many requests',
+            undefined,
+            { 'Retry-After': String(signInRetryAfter()) },
+          )
         throw new ApiError(401, 'auth.unauthorized', 'Wrong site ID or API token', 'Unauthorized')
       }
       return new Reply({ siteId: outcome.session.siteId }, { 'Set-Cookie': sessionCookie(req, outcome.cookieValue) })

@@ -5,7 +5,12 @@ import type { Lang } from '../pay-form/messages'
 
 const locale = (lang: Lang) => (lang === 'ru' ? 'ru-RU' : 'en-GB')
 
-export const shownAmount = (minor: number | bigint, currency: string, lang: Lang) => formatForPeople(minor, currency, locale(lang))
+export const shownAmount = (minor: number | bigint, currency: string, lang: Lang) =>
+  formatForPeople(minor, currency, locale(lang))
 
 export const shownTime = (at: Date, lang: Lang) =>
-  new Intl.DateTimeFormat(locale(lang), { dateStyle: 'medium', timeStyle: 'medium', timeZone: settings().timeZone }).format(at)
+  new Intl.DateTimeFormat(locale(lang), {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+    timeZone: settings().timeZone,
+  }).format(at)

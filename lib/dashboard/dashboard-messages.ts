@@ -22,7 +22,8 @@ const en = {
   site: 'Site',
   search: 'Search',
   searchHint: 'Payment ID, bill ID or a card’s last four digits',
-  searchRefused: 'The search was not run: it holds a control character, which no payment ID, bill ID or card number has.',
+  searchRefused:
+    'The search was not run: it holds a control character, which no payment ID, bill ID or card number has.',
   status: 'Status',
   anyStatus: 'Any status',
   find: 'Find',
@@ -97,7 +98,8 @@ const ru: DashboardMessages = {
   site: 'Сайт',
   search: 'Поиск',
   searchHint: 'ID платежа, ID счёта или последние четыре цифры карты',
-  searchRefused: 'Поиск не выполнен: в нём есть управляющий символ, которого нет ни в ID платежа, ни в ID счёта, ни в номере карты.',
+  searchRefused:
+    'Поиск не выполнен: в нём есть управляющий символ, которого нет ни в ID платежа, ни в ID счёта, ни в номере карты.',
   status: 'Статус',
   anyStatus: 'Любой статус',
   find: 'Найти',
@@ -126,7 +128,8 @@ const ru: DashboardMessages = {
   cancel: 'Отмена',
   working: 'Выполняется…',
   amountFormat: 'Введите сумму, например 10.00.',
-  noAnswer: 'Сервис не ответил. Попробуйте ещё раз: запрос отправится тот же, поэтому действие выполнится не больше одного раза.',
+  noAnswer:
+    'Сервис не ответил. Попробуйте ещё раз: запрос отправится тот же, поэтому действие выполнится не больше одного раза.',
   actionDone: '{action}: {status}',
   actionDeclined: '{action}: отказ, {reason}',
   notFound: 'Платёж не найден.',
@@ -151,4 +154,5 @@ const ru: DashboardMessages = {
 
 export const dashboardMessages = (lang: Lang): DashboardMessages => (lang === 'ru' ? ru : en)
 
-export const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? '')
+export const fill = (text: string, values: Record<string, string>) =>
+  text.replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? '')

@@ -37,16 +37,27 @@ export interface NotificationAttemptRow {
   error: string | null
 }
 
-/** the payment (its row) a notification's resource belongs to: its own row for PAYMENT, the capture's or refund's payment otherwise */
+/**
+ * the payment (its row) a notification's resource belongs to: its own row for PAYMENT, the capture's or refund's
+ * payment otherwise
+ */
 const paymentJoin = Prisma.sql`
   LEFT JOIN "Capture" c ON n.type = 'CAPTURE' AND c.id = n."resourceRef"
   LEFT JOIN "Refund" r ON n.type = 'REFUND' AND r.id = n."resourceRef"
   LEFT JOIN "Payment" p ON p.id = CASE n.type WHEN 'PAYMENT' THEN n."resourceRef" WHEN 'CAPTURE' THEN c."paymentRef" ELSE r."paymentRef" END`
 
-type ListSqlRow = Omit<NotificationListRow, 'lastAttempt'> & { lastAt: Date | null; lastHttpStatus: number | null; lastDurationMs: number | null; lastError: string | null }
+type ListSqlRow = Omit<NotificationListRow, 'lastAttempt'> & {
+  lastAt: Date | null
+  lastHttpStatus: number | null
+  lastDurationMs: number | null
+  lastError: string | null
+}
 
 /** The site's notifications, newest first, after the cursor `after` (as `nextCursor` gave it). */
-export async function listNotifications(siteId: string, after?: string): Promise<{ rows: NotificationListRow[]; nextCursor: string | null }> {
+export async function listNotifications(
+  siteId: string,
+  after?: string,
+): Promise<{ rows: NotificationListRow[]; nextCursor: string | null }> {
   const cursor = afterCursor(after, 'n')
   const rows = await db().$queryRaw<ListSqlRow[]>`
     SELECT n.id::text AS id, n.type, n."resourceId", p."paymentId", n.status, n.url, n.state, n.attempts, n."createdAt",
@@ -63,7 +74,9 @@ export async function listNotifications(siteId: string, after?: string): Promise
   return {
     rows: page.map(({ lastAt, lastHttpStatus, lastDurationMs, lastError, ...n }) => ({
       ...n,
-      lastAttempt: lastAt ? { at: lastAt, httpStatus: lastHttpStatus, durationMs: lastDurationMs ?? 0, error: lastError } : null,
+      lastAttempt: lastAt
+        ? { at: lastAt, httpStatus: lastHttpStatus, durationMs: lastDurationMs ?? 0, error: lastError }
+        : null,
     })),
     nextCursor,
   }
@@ -148,7 +161,12 @@ export async function notificationDetails(siteId: string, notificationId: string
     createdAt: n.createdAt,
     deliveredAt: n.deliveredAt,
     nextAttemptAt: n.state === 'PENDING' ? n.nextAttemptAt : null,
-    attemptLog: n.attemptLog.map((a) => ({ at: a.at, httpStatus: a.httpStatus, durationMs: a.durationMs, error: a.error })),
+    attemptLog: n.attemptLog.map((a) => ({
+      at: a.at,
+      httpStatus: a.httpStatus,
+      durationMs: a.durationMs,
+      error: a.error,
+    })),
     body: indentJson(withPaymentToken(n.body, n.type, n.resourceRef)),
     audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, outcome: a.outcome })),
   }
@@ -169,7 +187,13 @@ export interface ResendAnswer {
 export async function resendFromDashboard(session: DashboardSession, notificationId: string): Promise<ResendAnswer> {
   const audit = async (outcome: string, detail?: Record<string, string>) => {
     const payment = await paymentOf(notificationId)
-    await recordAudit(session, { action: 'resend', subject: notificationId, paymentRef: payment?.paymentRef ?? null, outcome, detail })
+    await recordAudit(session, {
+      action: 'resend',
+      subject: notificationId,
+      paymentRef: payment?.paymentRef ?? null,
+      outcome,
+      detail,
+    })
   }
   let n
   try {
@@ -180,5 +204,10 @@ export async function resendFromDashboard(session: DashboardSession, notificatio
     throw e
   }
   await audit(n.state, { type: n.type, resourceId: n.resourceId, url: auditableUrl(n.url) })
-  return { notificationId: n.id, state: n.state, attempts: n.attempts, nextAttemptDateTime: paymentTime(n.nextAttemptAt) }
+  return {
+    notificationId: n.id,
+    state: n.state,
+    attempts: n.attempts,
+    nextAttemptDateTime: paymentTime(n.nextAttemptAt),
+  }
 }

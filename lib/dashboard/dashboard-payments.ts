@@ -56,11 +56,16 @@ export interface PaymentListRow {
   maskedPan: string | null
 }
 
-export async function listPayments(siteId: string, q: PaymentListQuery): Promise<{ rows: PaymentListRow[]; nextCursor: string | null }> {
+export async function listPayments(
+  siteId: string,
+  q: PaymentListQuery,
+): Promise<{ rows: PaymentListRow[]; nextCursor: string | null }> {
   const { search } = paymentSearch(q.search ?? '')
   const where: Prisma.Sql[] = [Prisma.sql`"siteId" = ${siteId}`]
   if (search) {
-    const lastFour = /^\d{4}$/.test(search) ? Prisma.sql` OR ("maskedPan" IS NOT NULL AND right("maskedPan", 4) = ${search})` : Prisma.empty
+    const lastFour = /^\d{4}$/.test(search)
+      ? Prisma.sql` OR ("maskedPan" IS NOT NULL AND right("maskedPan", 4) = ${search})`
+      : Prisma.empty
     where.push(Prisma.sql`("paymentId" = ${search} OR "billId" = ${search}${lastFour})`)
   }
   if (q.status) where.push(Prisma.sql`status = ${q.status}`)
@@ -84,7 +89,10 @@ export interface PaymentDetails {
   timeline: TimelineEvent[]
 }
 
-/** The site's payment (as the API reads it: due changes applied) with all that happened to it; null when the site has none by that id. */
+/**
+ * The site's payment (as the API reads it: due changes applied) with all that happened to it; null when the site has
+ * none by that id.
+ */
 export async function paymentDetails(siteId: string, paymentId: string): Promise<PaymentDetails | null> {
   const payment = await findPayment(siteId, paymentId, await siteClock(siteId)).catch((e) => {
     if ((e as { status?: number }).status === 404) return null
@@ -106,19 +114,46 @@ export async function paymentDetails(siteId: string, paymentId: string): Promise
   if (payment.authFlow === 'THREE_DS') timeline.push({ at: payment.createdAt, kind: 'threeDS' })
   if (payment.authFlow === 'OTP') timeline.push({ at: payment.createdAt, kind: 'code' })
   if (payment.status === 'COMPLETED') timeline.push({ at: payment.statusChangedAt, kind: 'completed' })
-  if (payment.status === 'DECLINED') timeline.push({ at: payment.statusChangedAt, kind: 'declined', detail: payment.statusReason ?? undefined })
-  for (const c of captures) timeline.push({ at: c.createdAt, kind: c.status === 'COMPLETED' ? 'captured' : 'captureDeclined', detail: c.statusReason ?? undefined })
-  for (const r of refunds) timeline.push({ at: r.createdAt, kind: r.status === 'COMPLETED' ? 'refunded' : 'refundDeclined', detail: r.statusReason ?? undefined })
+  if (payment.status === 'DECLINED')
+    timeline.push({ at: payment.statusChangedAt, kind: 'declined', detail: payment.statusReason ?? undefined })
+  for (const c of captures)
+    timeline.push({
+      at: c.createdAt,
+      kind: c.status === 'COMPLETED' ? 'captured' : 'captureDeclined',
+      detail: c.statusReason ?? undefined,
+    })
+  for (const r of refunds)
+    timeline.push({
+      at: r.createdAt,
+      kind: r.status === 'COMPLETED' ? 'refunded' : 'refundDeclined',
+      detail: r.statusReason ?? undefined,
+    })
   for (const n of notifications) {
     for (const a of n.attemptLog)
-      timeline.push({ at: a.at, kind: 'notification', detail: `${n.type} ${n.status} → ${a.httpStatus ?? a.error ?? 'no answer'} (${a.durationMs} ms)` })
+      timeline.push({
+        at: a.at,
+        kind: 'notification',
+        detail: `${n.type} ${n.status} → ${a.httpStatus ?? a.error ?? 'no answer'} (${a.durationMs} ms)`,
+      })
   }
   for (const a of audit) timeline.push({ at: a.at, kind: 'audit', detail: `${a.action} by ${a.actor}: ${a.outcome}` })
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime())
   return {
     payment,
-    captures: captures.map((c) => ({ captureId: c.captureId, amountMinor: c.amountMinor, status: c.status, statusReason: c.statusReason, createdAt: c.createdAt })),
-    refunds: refunds.map((r) => ({ refundId: r.refundId, amountMinor: r.amountMinor, status: r.status, statusReason: r.statusReason, createdAt: r.createdAt })),
+    captures: captures.map((c) => ({
+      captureId: c.captureId,
+      amountMinor: c.amountMinor,
+      status: c.status,
+      statusReason: c.statusReason,
+      createdAt: c.createdAt,
+    })),
+    refunds: refunds.map((r) => ({
+      refundId: r.refundId,
+      amountMinor: r.amountMinor,
+      status: r.status,
+      statusReason: r.statusReason,
+      createdAt: r.createdAt,
+    })),
     audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, outcome: a.outcome, detail: a.detail })),
     timeline,
   }

@@ -27,7 +27,8 @@ export interface DashboardSession {
 const hashSessionId = (value: string) => createHash('sha256').update(`dashboard-session\0${value}`).digest('hex')
 const idleMinutes = () => settings().dashboard.idleMinutes
 
-export type SignInOutcome = { ok: true; cookieValue: string; session: DashboardSession } | { ok: false; reason: 'credentials' | 'limited' }
+export type SignInOutcome =
+  { ok: true; cookieValue: string; session: DashboardSession } | { ok: false; reason: 'credentials' | 'limited' }
 
 /**
  * Opens a session for a valid, unrevoked token of the site. Wrong credentials and a full window give
@@ -52,15 +53,22 @@ export async function signIn(siteId: string, token: string, clientAddress: strin
     ON CONFLICT (key, "windowStart") DO UPDATE SET count = "SignInWindow".count + 1
     RETURNING key, count`
   const count = (key: string) => counted.find((c) => c.key === key)?.count ?? 0
-  if (Math.random() < 0.01) await db().$executeRaw`DELETE FROM "SignInWindow" WHERE "windowStart" < now() - make_interval(secs => ${2 * windowSeconds}::int)`
-  if (count(keys[0]) > failuresPerClient || (count(keys[1]) > failuresPerSite && count(keys[2]) > 1)) return { ok: false, reason: 'limited' }
+  if (Math.random() < 0.01)
+    await db()
+      .$executeRaw`DELETE FROM "SignInWindow" WHERE "windowStart" < now() - make_interval(secs => ${2 * windowSeconds}::int)`
+  if (count(keys[0]) > failuresPerClient || (count(keys[1]) > failuresPerSite && count(keys[2]) > 1))
+    return { ok: false, reason: 'limited' }
   const tokenRow =
     SITE_ID.test(siteId) && token.length > 0 && token.length <= 256
-      ? await db().siteToken.findFirst({ where: { tokenHash: hashToken(token), siteId, revokedAt: null }, select: { id: true, hint: true } })
+      ? await db().siteToken.findFirst({
+          where: { tokenHash: hashToken(token), siteId, revokedAt: null },
+          select: { id: true, hint: true },
+        })
       : null
   if (!tokenRow) return { ok: false, reason: 'credentials' }
   // a success is not a failure: its count is taken back
-  await db().$executeRaw`UPDATE "SignInWindow" SET count = count - 1 WHERE key = ANY(${keys}::text[]) AND "windowStart" = ${window} AND count > 0`
+  await db()
+    .$executeRaw`UPDATE "SignInWindow" SET count = count - 1 WHERE key = ANY(${keys}::text[]) AND "windowStart" = ${window} AND count > 0`
   const cookieValue = randomBytes(32).toString('base64url')
   const row = await db().dashboardSession.create({
     data: { idHash: hashSessionId(cookieValue), siteId, tokenRef: tokenRow.id, lastSeenAt: new Date() },
@@ -95,5 +103,8 @@ export async function sessionOf(cookieValue: string | undefined): Promise<Dashbo
 /** Ends the session a cookie value names (signing out); nothing happens for an unknown value. */
 export async function endSession(cookieValue: string | undefined): Promise<void> {
   if (!cookieValue || cookieValue.length > 100) return
-  await db().dashboardSession.updateMany({ where: { idHash: hashSessionId(cookieValue), endedAt: null }, data: { endedAt: new Date() } })
+  await db().dashboardSession.updateMany({
+    where: { idHash: hashSessionId(cookieValue), endedAt: null },
+    data: { endedAt: new Date() },
+  })
 }

@@ -11,7 +11,13 @@
 import { settings } from '../config'
 import { db } from '../db/client'
 import { fieldError, incorrectInvocation, notFound } from '../http/api-error'
-import { checkedNotifyUrl, notifySettings, NotifyUrlRefused, rotateNotifySecret, setNotifyUrl } from '../notifications/site-notify'
+import {
+  checkedNotifyUrl,
+  notifySettings,
+  NotifyUrlRefused,
+  rotateNotifySecret,
+  setNotifyUrl,
+} from '../notifications/site-notify'
 import { issueToken, revokeTokenById, siteTokens, tokenHint } from '../sites/site-tokens'
 import { auditableUrl, recordAudit } from './dashboard-audit'
 import { CLOCK_ACTION, clockOverview, type ClockOverview } from './dashboard-clock'
@@ -55,7 +61,12 @@ export async function settingsOverview(session: DashboardSession): Promise<Setti
   ])
   return {
     notifyUrl: notify.url,
-    secret: { version: notify.secretVersion, rotatedAt: notify.rotatedAt, previousUntil: notify.previousUntil, graceHours: graceHours() },
+    secret: {
+      version: notify.secretVersion,
+      rotatedAt: notify.rotatedAt,
+      previousUntil: notify.previousUntil,
+      graceHours: graceHours(),
+    },
     tokens: tokens.map((t) => ({ ...t, thisSession: t.id === session.tokenRef })),
     clock,
     audit: audit.map((a) => ({ ...a, detail: textFields(a.detail) })),
@@ -64,11 +75,16 @@ export async function settingsOverview(session: DashboardSession): Promise<Setti
 
 /** an entry's detail (a JSON object of strings as recordAudit writes it); anything else is left out */
 const textFields = (detail: unknown): Record<string, string> =>
-  detail && typeof detail === 'object' && !Array.isArray(detail) ? Object.fromEntries(Object.entries(detail).filter((e): e is [string, string] => typeof e[1] === 'string')) : {}
+  detail && typeof detail === 'object' && !Array.isArray(detail)
+    ? Object.fromEntries(Object.entries(detail).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : {}
 
 const graceHours = () => Math.round((settings().notifySecretGraceMs / 3600_000) * 100) / 100
 
-/** sets or (blank) clears the site's notification URL by the service's one rule; a refusal is the contract's 400 naming `url` */
+/**
+ * sets or (blank) clears the site's notification URL by the service's one rule; a refusal is the contract's 400 naming
+ * `url`
+ */
 export async function changeNotifyUrl(session: DashboardSession, input: string): Promise<{ url: string | null }> {
   let url: string | null
   try {
@@ -79,18 +95,28 @@ export async function changeNotifyUrl(session: DashboardSession, input: string):
     throw fieldError(URL_FIELD, e.reason)
   }
   await setNotifyUrl(db(), session.siteId, url)
-  await recordAudit(session, { action: 'notify-url', subject: url ? auditableUrl(url) : NO_URL, outcome: url ? 'set' : 'cleared' })
+  await recordAudit(session, {
+    action: 'notify-url',
+    subject: url ? auditableUrl(url) : NO_URL,
+    outcome: url ? 'set' : 'cleared',
+  })
   return { url }
 }
 
 /** a new signing secret, answered once; the previous one signs until `previousUntil` (null: not at all) */
-export async function rotateSecret(session: DashboardSession, immediately: boolean): Promise<{ secret: string; previousUntil: string | null; graceHours: number }> {
+export async function rotateSecret(
+  session: DashboardSession,
+  immediately: boolean,
+): Promise<{ secret: string; previousUntil: string | null; graceHours: number }> {
   const s = await rotateNotifySecret(db(), session.siteId, immediately)
   await recordAudit(session, {
     action: 'rotate-secret',
     subject: SIGNING_SECRET,
     outcome: s.previousUntil ? 'rotated' : 'rotated, previous ended',
-    detail: { version: String(s.version), ...(s.previousUntil ? { previousUntil: s.previousUntil.toISOString() } : {}) },
+    detail: {
+      version: String(s.version),
+      ...(s.previousUntil ? { previousUntil: s.previousUntil.toISOString() } : {}),
+    },
   })
   return { secret: s.current, previousUntil: s.previousUntil?.toISOString() ?? null, graceHours: graceHours() }
 }
@@ -108,7 +134,10 @@ export async function createToken(session: DashboardSession): Promise<{ token: s
  * with none left the merchant could neither call the API nor sign in here again. Every dashboard session
  * opened with the token ends with it; `signedOut` says whether this one did.
  */
-export async function revokeToken(session: DashboardSession, id: string): Promise<{ revoked: string; signedOut: boolean }> {
+export async function revokeToken(
+  session: DashboardSession,
+  id: string,
+): Promise<{ revoked: string; signedOut: boolean }> {
   const tokenId = id.toLowerCase() // as PostgreSQL writes a uuid
   const r = await revokeTokenById(db(), session.siteId, tokenId, { keepOneActive: true })
   if (r.outcome === 'not-found') throw notFound('Token')
@@ -118,6 +147,10 @@ export async function revokeToken(session: DashboardSession, id: string): Promis
     throw incorrectInvocation('The site’s last active token cannot be revoked: create another one first')
   }
   const signedOut = session.tokenRef === tokenId
-  await recordAudit(session, { action: 'revoke-token', subject: r.hint, outcome: signedOut ? 'revoked, this session ended' : 'revoked' })
+  await recordAudit(session, {
+    action: 'revoke-token',
+    subject: r.hint,
+    outcome: signedOut ? 'revoked, this session ended' : 'revoked',
+  })
   return { revoked: r.hint, signedOut }
 }

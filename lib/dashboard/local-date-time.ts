@@ -5,9 +5,13 @@
 const pad = (n: number) => String(n).padStart(2, '0')
 
 /** a datetime-local value (YYYY-MM-DDThh:mm) of a moment, in the local time zone */
-export const localInput = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+export const localInput = (d: Date) =>
+  `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
 
-/** a datetime-local value as `YYYY-MM-DDThh:mm:ss±hh:mm` with the local offset at that moment; null when it is no date-time */
+/**
+ * a datetime-local value as `YYYY-MM-DDThh:mm:ss±hh:mm` with the local offset at that moment; null when it is no
+ * date-time
+ */
 export function withLocalOffset(value: string): string | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(value)) return null
   const d = new Date(value) // a date-time without an offset is local time

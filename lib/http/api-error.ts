@@ -9,21 +9,42 @@ export type FieldErrors = Record<string, string[]>
 
 /** every error code the service answers, with its HTTP status and when (the OpenAPI document's words) */
 export const ERROR_CODES = {
-  'validation.error': { status: 400, when: 'a field or path id is missing, malformed or out of range; `cause` maps each field path to messages' },
-  'http.message.conversion.failed': { status: 400, when: 'the body is not JSON (or is missing where one is required), or the request is not well-formed HTTP (431 when its headers are too large)' },
+  'validation.error': {
+    status: 400,
+    when: 'a field or path id is missing, malformed or out of range; `cause` maps each field path to messages',
+  },
+  'http.message.conversion.failed': {
+    status: 400,
+    when: 'the body is not JSON (or is missing where one is required), or the request is not well-formed HTTP (431 when its headers are too large)',
+  },
   'auth.unauthorized': { status: 401, when: 'no, unknown or revoked bearer token' },
-  'auth.forbidden': { status: 403, when: "a token of another site (whether or not the resource exists there)" },
+  'auth.forbidden': { status: 403, when: 'a token of another site (whether or not the resource exists there)' },
   'payin.resource.not.found': { status: 404, when: 'unknown resource in this site, or unknown route' },
-  'http.method.not.allowed': { status: 405, when: 'method not supported on the path (the `Allow` header lists those that are)' },
+  'http.method.not.allowed': {
+    status: 405,
+    when: 'method not supported on the path (the `Allow` header lists those that are)',
+  },
   'payin.request.conflict': { status: 409, when: 'an id reused with a different request' },
   'payin.incorrect-method-invocation': { status: 409, when: 'an operation the resource does not allow in its state' },
   'http.payload.too.large': { status: 413, when: 'a body over 64 KiB' },
-  'http.media.type.not.supported': { status: 415, when: 'a body whose Content-Type is not application/json (parameters allowed) or a +json type' },
-  'rate.limit.exceeded': { status: 429, when: 'more requests than the per-minute limit of the token; `Retry-After` says when to try again' },
+  'http.media.type.not.supported': {
+    status: 415,
+    when: 'a body whose Content-Type is not application/json (parameters allowed) or a +json type',
+  },
+  'rate.limit.exceeded': {
+    status: 429,
+    when: 'more requests than the per-minute limit of the token; `Retry-After` says when to try again',
+  },
   'internal.error': { status: 500, when: 'anything unexpected (details only in the server log, under the trace id)' },
-  'service.unavailable': { status: 503, when: 'the database does not answer; `/ready` also while the instance drains for a shutdown or migrations run or are pending (`description` says which)' },
+  'service.unavailable': {
+    status: 503,
+    when: 'the database does not answer; `/ready` also while the instance drains for a shutdown or migrations run or are pending (`description` says which)',
+  },
   // logged only: the client that closed the connection reads no answer
-  'client.closed.request': { status: 499, when: 'the client closed the connection before its request was read (logged; nobody receives it)' },
+  'client.closed.request': {
+    status: 499,
+    when: 'the client closed the connection before its request was read (logged; nobody receives it)',
+  },
 } as const satisfies Record<string, { status: number; when: string }>
 
 export type ErrorCode = keyof typeof ERROR_CODES
@@ -90,23 +111,28 @@ export const rateLimited = (retryAfterSeconds: number) =>
 export const serviceUnavailable = (description: string) =>
   new ApiError(503, 'service.unavailable', description, 'Service unavailable')
 
-export const internalError = () =>
-  new ApiError(500, 'internal.error', 'Internal error', 'Internal error')
+export const internalError = () => new ApiError(500, 'internal.error', 'Internal error', 'Internal error')
 
 /** the contract's error shape (closed: nothing else is ever answered) */
 export const errorSchema = z
   .strictObject({
     serviceName: z.literal('payin-core'),
-    errorCode: openValues(z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]])).meta({ description: 'what went wrong, for programs (see the table of codes in the document\'s description)' }),
+    errorCode: openValues(z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]])).meta({
+      description: "what went wrong, for programs (see the table of codes in the document's description)",
+    }),
     description: z.string().min(1).meta({ description: 'what went wrong, for developers' }),
     userMessage: z.string().min(1).meta({ description: 'what went wrong, in words that may be shown to a payer' }),
     dateTime: paymentTimeSchema,
-    traceId: z.string().min(1).meta({ description: 'also answered as the X-Trace-Id header, and in the server\'s log line of the request' }),
+    traceId: z
+      .string()
+      .min(1)
+      .meta({ description: "also answered as the X-Trace-Id header, and in the server's log line of the request" }),
     cause: z
       .record(z.string(), z.array(z.string()).min(1))
       .optional()
       .meta({
-        description: 'validation.error (and the payment page\'s limits): each field path (`amount.value`, `receipt.items[0].total`, `path`) mapped to its problems',
+        description:
+          "validation.error (and the payment page's limits): each field path (`amount.value`, `receipt.items[0].total`, `path`) mapped to its problems",
         examples: [{ 'amount.value': ['must be greater than 0'] }],
       }),
   })

@@ -62,13 +62,20 @@ export interface EndpointDoc {
   errors?: ErrorCode[]
   requestExamples?: Record<string, Example>
   responseExamples?: Record<string, Example>
-  /** an answer that is not JSON (the endpoint returns a TextReply, and has no `response` schema): its type and an example */
+  /**
+   * an answer that is not JSON (the endpoint returns a TextReply, and has no `response` schema): its type and an
+   * example
+   */
   textResponse?: { contentType: string; example: string }
   /** a public endpoint's own token (a security scheme of the document) instead of none */
   security?: 'metricsToken'
 }
 
-export interface Endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType, R extends z.core.$ZodType = z.core.$ZodType> {
+export interface Endpoint<
+  P extends z.core.$ZodType,
+  B extends z.core.$ZodType,
+  R extends z.core.$ZodType = z.core.$ZodType,
+> {
   params: P
   /** the request body's schema; omit for bodiless endpoints */
   body?: B
@@ -117,7 +124,10 @@ export interface Endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType, 
   }) => Promise<z.input<R> | Reply<z.input<R>>>
 }
 
-/** An answer with headers of its own (a dashboard session's cookie, a cacheable document): `handle` returns it instead of the body alone. */
+/**
+ * An answer with headers of its own (a dashboard session's cookie, a cacheable document): `handle` returns it instead
+ * of the body alone.
+ */
 export class Reply<T = unknown> {
   constructor(
     readonly body: T,
@@ -133,7 +143,9 @@ export class TextReply {
   ) {}
 }
 
-/** The token check left to an endpoint (Endpoint.deferredAuth): one of the two, before anything else is read or written. */
+/**
+ * The token check left to an endpoint (Endpoint.deferredAuth): one of the two, before anything else is read or written.
+ */
 export interface DeferredAuth {
   /** whether the token has been checked (by check() or a write() that ran) */
   readonly settled: boolean
@@ -161,9 +173,11 @@ export class ClockMoved extends Error {
 }
 
 /** Declares the endpoint for a type checker while keeping its own P, B and R. */
-export function endpoint<P extends z.core.$ZodType, B extends z.core.$ZodType = z.ZodUndefined, R extends z.core.$ZodType = z.core.$ZodType>(
-  e: Endpoint<P, B, R>,
-): Endpoint<P, B, R> {
+export function endpoint<
+  P extends z.core.$ZodType,
+  B extends z.core.$ZodType = z.ZodUndefined,
+  R extends z.core.$ZodType = z.core.$ZodType,
+>(e: Endpoint<P, B, R>): Endpoint<P, B, R> {
   return e
 }
 
@@ -178,7 +192,8 @@ export function apiRoute(endpoints: Partial<Record<Method, AnyEndpoint>>): ApiRo
   const out = {} as Record<Method, RouteHandler>
   for (const m of METHODS) {
     const e = endpoints[m]
-    out[m] = (req, ctx) => serve(req, async (traceId) => (e ? run(e, req, ctx, traceId) : Promise.reject(methodNotAllowed(allowed))))
+    out[m] = (req, ctx) =>
+      serve(req, async (traceId) => (e ? run(e, req, ctx, traceId) : Promise.reject(methodNotAllowed(allowed))))
   }
   return { ...out, endpoints }
 }
@@ -195,13 +210,23 @@ async function serve(req: Request, work: (traceId: string) => Promise<unknown>):
   let failure: unknown
   try {
     const answer = await work(traceId)
-    if (answer instanceof TextReply) res = new Response(answer.text, { status: 200, headers: { ...JSON_ANSWER_HEADERS, ...ids, 'Content-Type': answer.contentType } })
+    if (answer instanceof TextReply)
+      res = new Response(answer.text, {
+        status: 200,
+        headers: { ...JSON_ANSWER_HEADERS, ...ids, 'Content-Type': answer.contentType },
+      })
     else res = answer instanceof Reply ? json(200, answer.body, ids, answer.headers) : json(200, answer, ids)
   } catch (e) {
     let err: ApiError
     if (e instanceof ApiError) err = e
     // the client closed the connection mid-body: nobody reads this answer; a warning, not an error with a stack
-    else if (e instanceof ClientAborted) err = new ApiError(CLIENT_CLOSED, 'client.closed.request', 'The client closed the connection', 'Client closed request')
+    else if (e instanceof ClientAborted)
+      err = new ApiError(
+        CLIENT_CLOSED,
+        'client.closed.request',
+        'The client closed the connection',
+        'Client closed request',
+      )
     else {
       err = internalError()
       failure = e
@@ -212,7 +237,12 @@ async function serve(req: Request, work: (traceId: string) => Promise<unknown>):
   return res
 }
 
-function json(status: number, body: unknown, ids: { 'X-Trace-Id': string; 'X-Request-Id': string }, headers: Record<string, string> = {}): Response {
+function json(
+  status: number,
+  body: unknown,
+  ids: { 'X-Trace-Id': string; 'X-Request-Id': string },
+  headers: Record<string, string> = {},
+): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: {
@@ -229,11 +259,13 @@ async function run(e: AnyEndpoint, req: Request, ctx: RouteContext, traceId: str
   if (e.access === 'dashboard' || e.access === 'dashboard-public') return runDashboard(e, req, ctx, traceId)
   const rawParams = (await ctx?.params) ?? {}
   const siteAccess = e.access !== 'public' && e.access !== 'payer'
-  // parsed before the token check only for a preload or a deferred check (which need them); their problems are still answered after it
+  // parsed before the token check only for a preload or a deferred check (which need them); their problems are still
+  // answered after it
   const preParsed = e.preload || e.deferredAuth ? z.safeParse(e.params, rawParams) : undefined
   const m = siteAccess ? /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '') : null
   const token = m && m[1].length <= 256 ? m[1] : null
-  // a deferred check: the body is read first; its problems (and the path's) keep their usual place after the token check
+  // a deferred check: the body is read first; its problems (and the path's) keep their usual place after the token
+  // check
   let early: { body: unknown } | { error: unknown } | undefined
   if (e.deferredAuth && siteAccess && token && preParsed?.success) {
     try {
@@ -261,7 +293,10 @@ async function run(e: AnyEndpoint, req: Request, ctx: RouteContext, traceId: str
   return e.handle({ siteId, params, body, traceId, req, preloaded, clock })
 }
 
-/** a token check that let the request in, or its refusal as every endpoint answers it: 401 for an unknown token, 429 over its limit */
+/**
+ * a token check that let the request in, or its refusal as every endpoint answers it: 401 for an unknown token, 429
+ * over its limit
+ */
 function admitted(check: TokenCheck): Exclude<TokenCheck, null | { limited: true }> {
   if (!check) throw unauthorized()
   if ('limited' in check) throw rateLimited(check.retryAfterSeconds)
@@ -305,7 +340,10 @@ export function cookieValuesOf(req: Request | Headers, name: string): string[] {
   return values
 }
 
-/** a cookie's one value; none when it is missing or sent more than once (which one a page would read is not for us to guess) */
+/**
+ * a cookie's one value; none when it is missing or sent more than once (which one a page would read is not for us to
+ * guess)
+ */
 export function cookieOf(req: Request | Headers, name: string): string | undefined {
   const values = cookieValuesOf(req, name)
   return values.length === 1 ? values[0] : undefined
@@ -347,7 +385,14 @@ async function requestBody(e: AnyEndpoint, req: Request): Promise<unknown> {
  * must settle the token through it before anything else. Should it fail or finish without having done
  * so (a defect), the token is checked here first, so that an unknown token is still a 401.
  */
-async function runWithDeferredAuth(e: AnyEndpoint, req: Request, traceId: string, token: string, params: unknown, body: unknown): Promise<unknown> {
+async function runWithDeferredAuth(
+  e: AnyEndpoint,
+  req: Request,
+  traceId: string,
+  token: string,
+  params: unknown,
+  body: unknown,
+): Promise<unknown> {
   const siteId = (params as { siteId: string }).siteId
   let settled = false
   let clock = REAL_TIME
@@ -449,7 +494,10 @@ type FieldMessages = Map<string, string[]>
 
 /** `customer.email`, `receipt.items[0].name`; a NUL in a key is written `\u0000`, never sent back raw */
 function fieldPath(path: readonly PropertyKey[]): string {
-  const key = path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '')
+  const key = path.reduce<string>(
+    (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
+    '',
+  )
   return key.replaceAll('\0', '\\u0000') || 'body'
 }
 
@@ -482,7 +530,8 @@ export function unstorableText(value: unknown): { path: PropertyKey[]; message: 
   const found: { path: PropertyKey[]; message: string }[] = []
   const check = (s: string, path: PropertyKey[], where: string) => {
     if (s.includes('\0')) found.push({ path, message: `must not contain the NUL character (U+0000)${where}` })
-    if (LONE_SURROGATE.test(s)) found.push({ path, message: `must be well-formed Unicode, without a lone surrogate${where}` })
+    if (LONE_SURROGATE.test(s))
+      found.push({ path, message: `must be well-formed Unicode, without a lone surrogate${where}` })
   }
   const walk = (v: unknown, path: PropertyKey[]) => {
     if (typeof v === 'string') check(v, path, '')

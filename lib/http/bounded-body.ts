@@ -57,7 +57,11 @@ export async function readFormFields(req: Request): Promise<FormData> {
   const type = req.headers.get('content-type') ?? 'application/x-www-form-urlencoded'
   // parsed from the bounded copy: the request's own stream is never read past the limit
   try {
-    return await new Request('http://form.invalid/', { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(bytes) }).formData()
+    return await new Request('http://form.invalid/', {
+      method: 'POST',
+      headers: { 'content-type': type },
+      body: new Uint8Array(bytes),
+    }).formData()
   } catch (e) {
     throw new NotAForm(e)
   }

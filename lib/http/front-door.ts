@@ -36,7 +36,10 @@ const CONTROL = /[\u0000-\u001f\u007f]/
 /** `host`: an absolute-form target's authority, which replaces the Host header (RFC 9112 §3.2.2) */
 export type FrontDoorAnswer = { pass: true; url: string; host?: string } | { pass: false; error: ApiError }
 
-/** the methods the service serves; Next.js answers any other (TRACE, PROPFIND, MKCOL, PURGE, LINK, …) with an empty 400 or an HTML 500 */
+/**
+ * the methods the service serves; Next.js answers any other (TRACE, PROPFIND, MKCOL, PURGE, LINK, …) with an empty 400
+ * or an HTML 500
+ */
 export const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
 /** what the pages and their forms take (a page is read, a form posted) */
@@ -71,7 +74,8 @@ export function admitTarget(target: string, method?: string): FrontDoorAnswer {
   if (!target.startsWith('/')) return notATarget()
   // a fragment is the client's alone (RFC 9110 §7.1), no part of an HTTP request target: sent raw, Next.js
   // would cut the path there and redirect. Malformed HTTP, as Node's parser answers the bytes it refuses
-  if (target.includes('#')) return { pass: false, error: malformedBody('Malformed HTTP request: a fragment (#) in the request target') }
+  if (target.includes('#'))
+    return { pass: false, error: malformedBody('Malformed HTTP request: a fragment (#) in the request target') }
   const q = target.indexOf('?')
   let path = q < 0 ? target : target.slice(0, q)
   const query = q < 0 ? '' : target.slice(q)
@@ -90,33 +94,54 @@ export function admitTarget(target: string, method?: string): FrontDoorAnswer {
   const resolvedPath = hasOddSegments(path) ? resolved(path) : null
   // an API path with an empty segment (`//`), a dot segment (`.`, `..`, `%2e%2e`) or a backslash: Next.js
   // would redirect it (a plain-text 308) or resolve it to another path; a client sent a path it did not mean
-  if (resolvedPath !== null && (isApiPath(decoded) || isApiPath(resolvedPath))) return refuse('empty segments (//), dot segments (. and ..) and backslashes are not allowed in an API path')
+  if (resolvedPath !== null && (isApiPath(decoded) || isApiPath(resolvedPath)))
+    return refuse('empty segments (//), dot segments (. and ..) and backslashes are not allowed in an API path')
   // the path decoded above, so it decodes again
   const lower = decodeURIComponent(path).toLowerCase()
   if (BARE_PREFIXES.has(lower)) return { pass: false, error: notFound('Route') }
-  if (lower.startsWith('/partner/') && !PARTNER_ALIASES.some((p) => lower.startsWith(p))) return { pass: false, error: notFound('Route') }
+  if (lower.startsWith('/partner/') && !PARTNER_ALIASES.some((p) => lower.startsWith(p)))
+    return { pass: false, error: notFound('Route') }
   // an API path written otherwise than its prefix is (`/API/…`, `/%61pi/…`, `/api%2fhealth`): Next.js routes
   // the path as written, case and escapes included, and would answer its HTML 404 page
-  if (isApiPath(lower) && !API_PREFIXES.some((p) => path.startsWith(`${p}/`))) return { pass: false, error: notFound('Route') }
+  if (isApiPath(lower) && !API_PREFIXES.some((p) => path.startsWith(`${p}/`)))
+    return { pass: false, error: notFound('Route') }
   // Next.js's image optimiser: this service shows no optimised image, and the route fetches any local path
   // it is given (past this front door) and answers a 500 for one that fails
   // (by the path as written and as Next.js resolves it: `/_next/./image` is the same route)
-  if ([lower, resolvedPath?.toLowerCase() ?? lower].some((p) => p === '/_next/image' || p.startsWith('/_next/image/'))) return { pass: false, error: notFound('Route') }
+  if ([lower, resolvedPath?.toLowerCase() ?? lower].some((p) => p === '/_next/image' || p.startsWith('/_next/image/')))
+    return { pass: false, error: notFound('Route') }
   if (method !== undefined && !SERVED_METHODS.has(method)) return { pass: false, error: refuseMethod(path) }
   return { pass: true, url: path + query }
 }
 
 const refuse = (message: string): FrontDoorAnswer => ({ pass: false, error: validationError({ path: [message] }) })
 
-/** a request target that is neither a path nor an http(s) URL with a host: malformed HTTP, as Node's parser answers the bytes it refuses */
-const notATarget = (): FrontDoorAnswer => ({ pass: false, error: malformedBody('Malformed HTTP request: the request target must be a path or an http(s) URL with a host') })
+/**
+ * a request target that is neither a path nor an http(s) URL with a host: malformed HTTP, as Node's parser answers the
+ * bytes it refuses
+ */
+const notATarget = (): FrontDoorAnswer => ({
+  pass: false,
+  error: malformedBody('Malformed HTTP request: the request target must be a path or an http(s) URL with a host'),
+})
 
 /**
  * Request headers that steer Next.js's own machinery (React Server Components payloads, router state,
  * Server Actions, prefetches, middleware subrequests): the API's routes serve none of it, and Next.js
  * would answer such a request to an API path with a redirect (a 307 to `?_rsc`) or a page error.
  */
-const NEXT_INTERNAL_HEADERS = ['rsc', 'next-router-state-tree', 'next-router-prefetch', 'next-router-segment-prefetch', 'next-action', 'next-url', 'next-hmr-refresh', 'x-middleware-subrequest', 'x-middleware-prefetch', 'x-nextjs-data']
+const NEXT_INTERNAL_HEADERS = [
+  'rsc',
+  'next-router-state-tree',
+  'next-router-prefetch',
+  'next-router-segment-prefetch',
+  'next-action',
+  'next-url',
+  'next-hmr-refresh',
+  'x-middleware-subrequest',
+  'x-middleware-prefetch',
+  'x-nextjs-data',
+]
 
 /** drops Next.js's own request headers from a request to an API path (the admitted url) */
 export function dropNextHeaders(url: string, headers: Record<string, unknown>): void {
@@ -129,7 +154,10 @@ const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)(.*)$/is
 
 /** a path under /api or /partner, counting from its first non-empty segment (`//api/x` is one) */
 function isApiPath(decoded: string): boolean {
-  const first = decoded.split(/[/\\]/).find((segment) => segment !== '')?.toLowerCase()
+  const first = decoded
+    .split(/[/\\]/)
+    .find((segment) => segment !== '')
+    ?.toLowerCase()
   return first === 'api' || first === 'partner'
 }
 
@@ -148,13 +176,21 @@ function resolved(rawPath: string): string {
   return decodeURIComponent(`/${out.join('/')}`)
 }
 
-/** an empty segment, a `.` or `..` segment (percent-encoded or not), or a backslash, in a path without trailing slashes */
+/**
+ * an empty segment, a `.` or `..` segment (percent-encoded or not), or a backslash, in a path without trailing slashes
+ */
 function hasOddSegments(rawPath: string): boolean {
   if (rawPath.includes('\\')) return true
-  return rawPath.length > 1 && rawPath.slice(1).split('/').some((segment) => {
-    const s = segment.replace(/%2e/gi, '.')
-    return s === '' || s === '.' || s === '..'
-  })
+  return (
+    rawPath.length > 1 &&
+    rawPath
+      .slice(1)
+      .split('/')
+      .some((segment) => {
+        const s = segment.replace(/%2e/gi, '.')
+        return s === '' || s === '.' || s === '..'
+      })
+  )
 }
 
 /**
@@ -163,7 +199,9 @@ function hasOddSegments(rawPath: string): boolean {
  * and an optional port. No user information, no path, no space.
  */
 export function isHostValue(value: string): boolean {
-  return /^(?:\[[0-9a-f:.]+\]|\[v[0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+\]|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?$/i.test(value)
+  return /^(?:\[[0-9a-f:.]+\]|\[v[0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+\]|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?$/i.test(
+    value,
+  )
 }
 
 /**
@@ -175,16 +213,21 @@ export function isHostValue(value: string): boolean {
 export function admitMessage(m: { httpVersion: string; rawHeaders: readonly string[] }): ApiError | null {
   const all = (name: string) => {
     const found: string[] = []
-    for (let i = 0; i + 1 < m.rawHeaders.length; i += 2) if (m.rawHeaders[i].toLowerCase() === name) found.push(m.rawHeaders[i + 1])
+    for (let i = 0; i + 1 < m.rawHeaders.length; i += 2)
+      if (m.rawHeaders[i].toLowerCase() === name) found.push(m.rawHeaders[i + 1])
     return found
   }
   const codings = all('transfer-encoding')
   if (codings.length && (codings.length > 1 || codings[0].trim().toLowerCase() !== 'chunked'))
-    return malformedBody('Malformed HTTP request: the only transfer coding taken is chunked (Transfer-Encoding: chunked)')
+    return malformedBody(
+      'Malformed HTTP request: the only transfer coding taken is chunked (Transfer-Encoding: chunked)',
+    )
   const hosts = all('host')
   if (hosts.length > 1) return malformedBody('Malformed HTTP request: more than one Host header')
-  if (hosts.length === 0 && m.httpVersion !== '1.0') return malformedBody('Malformed HTTP request: an HTTP/1.1 request needs a Host header')
-  if (hosts.length === 1 && !isHostValue(hosts[0].trim())) return malformedBody('Malformed HTTP request: the Host header is not a host')
+  if (hosts.length === 0 && m.httpVersion !== '1.0')
+    return malformedBody('Malformed HTTP request: an HTTP/1.1 request needs a Host header')
+  if (hosts.length === 1 && !isHostValue(hosts[0].trim()))
+    return malformedBody('Malformed HTTP request: the Host header is not a host')
   return null
 }
 
@@ -193,7 +236,11 @@ export function admitMessage(m: { httpVersion: string; rawHeaders: readonly stri
  * address that many hops back in X-Forwarded-For (the right-most entries are the proxies' own
  * additions; what a client wrote to the left of them is not trusted).
  */
-export function clientAddress(headers: IncomingHttpHeaders, socketAddress: string | undefined, trustedProxyHops: number): string {
+export function clientAddress(
+  headers: IncomingHttpHeaders,
+  socketAddress: string | undefined,
+  trustedProxyHops: number,
+): string {
   const peer = normaliseAddress(socketAddress ?? '')
   if (trustedProxyHops <= 0) return peer
   const forwarded = String(headers['x-forwarded-for'] ?? '')
@@ -216,7 +263,12 @@ function normaliseAddress(address: string): string {
   const [head, tail = ''] = a.split('%')[0].split('::')
   const left = head ? head.split(':') : []
   const right = a.includes('::') && tail ? tail.split(':') : []
-  const groups = a.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left
+  const groups = a.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left
   if (groups.length !== 8 || groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return a
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`
 }

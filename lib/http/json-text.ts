@@ -24,7 +24,8 @@ function canonicalDecimal(raw: string): string | null {
 }
 
 /** the number's value, or its text when a double would not reproduce it */
-const numberValue = (raw: string, n = Number(raw)): number | RawNumber => (canonicalDecimal(raw) === String(n) ? n : new RawNumber(raw))
+const numberValue = (raw: string, n = Number(raw)): number | RawNumber =>
+  canonicalDecimal(raw) === String(n) ? n : new RawNumber(raw)
 
 // a JSON number's text (only valid JSON reaches the reviver)
 type ReviverContext = { source?: string }
@@ -83,9 +84,9 @@ export function parseJsonTextStrict(text: string): unknown {
     if (c === '{') return object(depth)
     if (c === '[') return array(depth)
     if (c === '"') return string()
-    if (text.startsWith('true', i)) return (i += 4), true
-    if (text.startsWith('false', i)) return (i += 5), false
-    if (text.startsWith('null', i)) return (i += 4), null
+    if (text.startsWith('true', i)) return ((i += 4), true)
+    if (text.startsWith('false', i)) return ((i += 5), false)
+    if (text.startsWith('null', i)) return ((i += 4), null)
     return number()
   }
   const number = (): number | RawNumber => {
@@ -104,11 +105,20 @@ export function parseJsonTextStrict(text: string): unknown {
       out += text.slice(start, i)
       if (i >= text.length) fail('unterminated string')
       const c = text[i]
-      if (c === '"') return i++, out
+      if (c === '"') return (i++, out)
       if (c !== '\\') fail('control character in string')
       const e = text[i + 1]
       i += 2
-      const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
+      const simple: Record<string, string> = {
+        '"': '"',
+        '\\': '\\',
+        '/': '/',
+        b: '\b',
+        f: '\f',
+        n: '\n',
+        r: '\r',
+        t: '\t',
+      }
       if (e in simple) out += simple[e]
       else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i, i + 4))) {
         out += String.fromCharCode(parseInt(text.slice(i, i + 4), 16))
@@ -120,12 +130,12 @@ export function parseJsonTextStrict(text: string): unknown {
     i++
     const out: unknown[] = []
     ws()
-    if (text[i] === ']') return i++, out
+    if (text[i] === ']') return (i++, out)
     for (;;) {
       out.push(value(depth + 1))
       ws()
       if (text[i] === ',') i++
-      else if (text[i] === ']') return i++, out
+      else if (text[i] === ']') return (i++, out)
       else fail('expected , or ]')
     }
   }
@@ -133,7 +143,7 @@ export function parseJsonTextStrict(text: string): unknown {
     i++
     const out: Record<string, unknown> = {}
     ws()
-    if (text[i] === '}') return i++, out
+    if (text[i] === '}') return (i++, out)
     for (;;) {
       ws()
       if (text[i] !== '"') fail('expected a key')
@@ -144,7 +154,7 @@ export function parseJsonTextStrict(text: string): unknown {
       Object.defineProperty(out, key, { value: value(depth + 1), enumerable: true, writable: true, configurable: true })
       ws()
       if (text[i] === ',') i++
-      else if (text[i] === '}') return i++, out
+      else if (text[i] === '}') return (i++, out)
       else fail('expected , or }')
     }
   }

@@ -9,7 +9,10 @@ const MASKED = Symbol.for('payin.masked-output')
 
 type Write = typeof process.stdout.write
 
-/** masks card-like digit runs (and payment page attempt keys) in a chunk; a Buffer's bytes are kept as they are but for those */
+/**
+ * masks card-like digit runs (and payment page attempt keys) in a chunk; a Buffer's bytes are kept as they are but for
+ * those
+ */
 export function maskChunk(chunk: string | Uint8Array): string | Uint8Array {
   if (typeof chunk === 'string') return redact(chunk)
   // read as latin1: every byte one character, so the bytes of UTF-8 text around a digit run come back unchanged
@@ -25,7 +28,8 @@ export function maskProcessOutput(): void {
   flagged[MASKED] = true
   for (const stream of [process.stdout, process.stderr]) {
     const write: Write = stream.write.bind(stream)
-    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => (write as (...args: unknown[]) => boolean)(maskChunk(chunk), ...rest)) as Write
+    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
+      (write as (...args: unknown[]) => boolean)(maskChunk(chunk), ...rest)) as Write
   }
 }
 

@@ -33,7 +33,10 @@ const logged = (): WeakSet<object> => (g[LOGGED] ??= new WeakSet<object>()) as W
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null
 
-/** the failure's log line: level error, the request's ids (new ones when its request had none, e.g. no proxy ran), its path without the query */
+/**
+ * the failure's log line: level error, the request's ids (new ones when its request had none, e.g. no proxy ran), its
+ * path without the query
+ */
 export function logRequestFailure(error: unknown, request: FailedRequest, context: FailureContext): void {
   if (error && typeof error === 'object') logged().add(error)
   const traceId = first(request.headers['x-trace-id'])
@@ -65,7 +68,9 @@ export function consoleErrorAsJson(): void {
     (level: 'error' | 'warn') =>
     (...args: unknown[]) => {
       if (args.some((a) => a !== null && typeof a === 'object' && logged().has(a))) return
-      const message = formatWithOptions({ colors: false }, ...args).replace(ANSI, '').trim()
+      const message = formatWithOptions({ colors: false }, ...args)
+        .replace(ANSI, '')
+        .trim()
       writeJsonLine(process.stderr, { level, kind: 'console', message })
     }
   console.error = asJson('error')

@@ -23,7 +23,10 @@ export function redact(text: string): string {
 /** one JSON line on stdout */
 export const logLine = (fields: Record<string, unknown>): void => writeJsonLine(process.stdout, fields)
 
-/** one JSON line, dated, on `stream`: each string masked before it is escaped (an escape could split a number), the line again after */
+/**
+ * one JSON line, dated, on `stream`: each string masked before it is escaped (an escape could split a number), the line
+ * again after
+ */
 export function writeJsonLine(stream: NodeJS.WritableStream, fields: Record<string, unknown>): void {
   stream.write(redact(JSON.stringify({ time: new Date().toISOString(), ...fields }, maskStrings)) + '\n')
 }
@@ -43,7 +46,14 @@ export function describeFailure(e: unknown): string {
  * The one log line of an answered request (API, payment-page endpoints, 3-D Secure pages): `error` with
  * the failure when something unexpected failed, `warn` (and `aborted`) when the client closed mid-body.
  */
-export function logRequest(r: { req: Request; traceId: string; requestId: string; status: number; started: number; failure?: unknown }): void {
+export function logRequest(r: {
+  req: Request
+  traceId: string
+  requestId: string
+  status: number
+  started: number
+  failure?: unknown
+}): void {
   const aborted = r.status === CLIENT_CLOSED
   logLine({
     level: r.failure !== undefined ? 'error' : aborted ? 'warn' : 'info',

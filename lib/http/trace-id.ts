@@ -48,7 +48,10 @@ export function isRequestId(text: string | null): text is string {
   return !!text && /^[0-9a-f]{20}$/.test(text) && REQUEST_LETTERS_AT.every((i) => /[a-f]/.test(text[i]))
 }
 
-/** a request's names in the log and in its answer: the trace id it brought (when well-formed) or a new one, and a request id of its own */
+/**
+ * a request's names in the log and in its answer: the trace id it brought (when well-formed) or a new one, and a
+ * request id of its own
+ */
 export function requestIds(req: Request): { traceId: string; requestId: string } {
   const given = req.headers.get('x-trace-id')
   return { traceId: isTraceId(given) ? given : newTraceId(), requestId: newRequestId() }

@@ -49,7 +49,12 @@ export function formatValue(m: Money): string {
 // one formatter per language and currency
 const peopleFormat = memoized((key) => {
   const [locale, currency] = key.split(' ')
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 })
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  })
 })
 
 /** `100,00 ₽`, `$100.00`: an amount for people, in their language */
@@ -60,8 +65,17 @@ export function formatForPeople(minor: number | bigint, currency: string, locale
 /** an amount in an answer: always a string with two decimals (the OpenAPI document's `Amount`) */
 export const wireAmountSchema = z
   .strictObject({
-    value: z.string().regex(/^\d+\.\d{2}$/).meta({ description: 'a decimal string with two decimals, whatever the currency\'s own minor unit', examples: ['100.00'] }),
-    currency: z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 alphabetic code', examples: ['RUB'] }),
+    value: z
+      .string()
+      .regex(/^\d+\.\d{2}$/)
+      .meta({
+        description: "a decimal string with two decimals, whatever the currency's own minor unit",
+        examples: ['100.00'],
+      }),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .meta({ description: 'ISO 4217 alphabetic code', examples: ['RUB'] }),
   })
   .meta({ id: 'Amount', examples: [{ value: '100.00', currency: 'RUB' }] })
 export type WireAmount = z.input<typeof wireAmountSchema>

@@ -37,7 +37,9 @@ export const customFieldsSchema = z
     const url = fields[INVOICE_CALLBACK_URL]
     if (url === undefined) return
     const parsed = callbackUrlSchema.safeParse(url)
-    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [INVOICE_CALLBACK_URL], message: issue.message })
+    if (!parsed.success)
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: 'custom', path: [INVOICE_CALLBACK_URL], message: issue.message })
   })
 
 /** the invoice_callback_url of a bill's (or a payment's copied) customFields, if any */

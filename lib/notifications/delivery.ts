@@ -32,7 +32,10 @@ export interface DeliverySettings {
 }
 
 export function deliverySettings(env: NodeJS.ProcessEnv = process.env): DeliverySettings {
-  const delays = (env.NOTIFY_RETRY_DELAYS_MS ?? '5000,60000,300000,300000,300000').split(',').map(Number).filter((n) => n >= 0)
+  const delays = (env.NOTIFY_RETRY_DELAYS_MS ?? '5000,60000,300000,300000,300000')
+    .split(',')
+    .map(Number)
+    .filter((n) => n >= 0)
   const timeoutMs = positive(env.NOTIFY_TIMEOUT_MS, 10_000, true)
   return {
     retryDelaysMs: delays,
@@ -86,7 +89,10 @@ async function claim(s: DeliverySettings, free: number): Promise<Claimed[]> {
 
 /** posts one claimed notification, signed for this sending */
 async function post(n: Claimed, s: DeliverySettings): Promise<PostOutcome> {
-  const secrets = siteSecrets({ id: n.siteId, notifySecretVersion: n.notifySecretVersion, notifySecretRotatedAt: n.notifySecretRotatedAt }, settings().notifySecretGraceMs)
+  const secrets = siteSecrets(
+    { id: n.siteId, notifySecretVersion: n.notifySecretVersion, notifySecretRotatedAt: n.notifySecretRotatedAt },
+    settings().notifySecretGraceMs,
+  )
   const body = withPaymentToken(n.body, n.type, n.resourceRef)
   return postNotification(
     n.url,
@@ -109,7 +115,11 @@ export function afterAttempt(n: Pick<Claimed, 'attempts' | 'clockOffsetMs'>, o: 
   const next: Prisma.NotificationUpdateManyMutationInput = {
     attempts,
     leaseUntil: null,
-    ...(ok ? { state: 'DELIVERED', deliveredAt: at } : delay === undefined ? { state: 'FAILED' } : { nextAttemptAt: new Date(at.getTime() + delay) }),
+    ...(ok
+      ? { state: 'DELIVERED', deliveredAt: at }
+      : delay === undefined
+        ? { state: 'FAILED' }
+        : { nextAttemptAt: new Date(at.getTime() + delay) }),
   }
   return { at, next }
 }
@@ -122,7 +132,9 @@ async function record(n: Claimed, o: PostOutcome, s: DeliverySettings): Promise<
     await siteClockForWrite(tx, n.siteId)
     const [kept] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "Notification" WHERE id = ${n.id}::uuid`
     if (!kept) return
-    await tx.notificationAttempt.create({ data: { notificationRef: n.id, at, httpStatus: o.httpStatus, durationMs: o.durationMs, error: o.error } })
+    await tx.notificationAttempt.create({
+      data: { notificationRef: n.id, at, httpStatus: o.httpStatus, durationMs: o.durationMs, error: o.error },
+    })
     // only while this claim still holds the row: a re-send, or another worker after the lease ran
     // out, has taken it over otherwise, and its state is theirs to write
     await tx.notification.updateMany({ where: { id: n.id, leaseUntil: n.leaseUntil }, data: next })

@@ -25,8 +25,16 @@ import { absent, alwaysKeeps, openList, openValues, ownFormat, present, whenFiel
 export type NotificationType = 'PAYMENT' | 'CAPTURE' | 'REFUND'
 
 /** the body's key of each type's object, and the object's own id field */
-export const OBJECT_KEY: Record<NotificationType, 'payment' | 'capture' | 'refund'> = { PAYMENT: 'payment', CAPTURE: 'capture', REFUND: 'refund' }
-export const ID_FIELD: Record<NotificationType, 'paymentId' | 'captureId' | 'refundId'> = { PAYMENT: 'paymentId', CAPTURE: 'captureId', REFUND: 'refundId' }
+export const OBJECT_KEY: Record<NotificationType, 'payment' | 'capture' | 'refund'> = {
+  PAYMENT: 'payment',
+  CAPTURE: 'capture',
+  REFUND: 'refund',
+}
+export const ID_FIELD: Record<NotificationType, 'paymentId' | 'captureId' | 'refundId'> = {
+  PAYMENT: 'paymentId',
+  CAPTURE: 'captureId',
+  REFUND: 'refundId',
+}
 
 /** for people reading a declined notification; reasonCode is the contract's code */
 const REASON_MESSAGES: Record<DeclineReason, string> = {
@@ -48,7 +56,9 @@ const REASON_MESSAGES: Record<DeclineReason, string> = {
 
 const notificationAmountSchema = z
   .strictObject({
-    value: z.number().min(0).meta({ description: 'a JSON number written with two decimals (60.50): check the signature on the text as written' }),
+    value: z.number().min(0).meta({
+      description: 'a JSON number written with two decimals (60.50): check the signature on the text as written',
+    }),
     currency: z.string().regex(/^[A-Z]{3}$/),
   })
   .meta({ id: 'NotificationAmount' })
@@ -59,7 +69,9 @@ const notificationStatusSchema = <D extends string>(declined: D, meta: { id: str
       .strictObject({
         value: z.enum(['SUCCESS', declined]),
         changedDateTime: notificationTimeSchema,
-        reasonCode: openValues(z.enum(DECLINE_REASONS)).optional().meta({ description: "a decline's reason: the API's status.reason" }),
+        reasonCode: openValues(z.enum(DECLINE_REASONS))
+          .optional()
+          .meta({ description: "a decline's reason: the API's status.reason" }),
         reasonMessage: z.string().optional().meta({ description: "a decline's reason in words for people" }),
       })
       .meta(meta),
@@ -67,11 +79,20 @@ const notificationStatusSchema = <D extends string>(declined: D, meta: { id: str
     whenField('value', declined, present('reasonCode', 'reasonMessage'), absent('reasonCode', 'reasonMessage')),
   )
 const paymentStatusSchema = notificationStatusSchema('DECLINED', { id: 'PaymentNotificationStatus' })
-const operationStatusSchema = notificationStatusSchema('DECLINE', { id: 'OperationNotificationStatus', description: "a capture's or a refund's" })
+const operationStatusSchema = notificationStatusSchema('DECLINE', {
+  id: 'OperationNotificationStatus',
+  description: "a capture's or a refund's",
+})
 
 const cardInfoSchema = z
-  .strictObject({ issuingCountry: z.string(), issuingBank: z.string(), paymentSystem: z.string(), fundingSource: z.string(), paymentSystemProduct: z.string() })
-  .meta({ id: 'PaymentCardInfo', description: 'sandbox values by the card\'s BIN' })
+  .strictObject({
+    issuingCountry: z.string(),
+    issuingBank: z.string(),
+    paymentSystem: z.string(),
+    fundingSource: z.string(),
+    paymentSystemProduct: z.string(),
+  })
+  .meta({ id: 'PaymentCardInfo', description: "sandbox values by the card's BIN" })
 
 /** what every object tells of its payment besides its own fields */
 const aboutPaymentShape = {
@@ -80,8 +101,12 @@ const aboutPaymentShape = {
     .strictObject({
       type: openValues(z.enum(['CARD', 'TOKEN', 'MOBILE'])),
       maskedPan: z.string().nullable().meta({ description: 'card, token and recurrent payments' }),
-      rrn: ownFormat(z.string().regex(/^\d{12}$/)).nullable().meta({ description: "an approved card payment's retrieval reference number (sandbox value)" }),
-      authCode: ownFormat(z.string().regex(/^\d{6}$/)).nullable().meta({ description: "an approved card payment's authorisation code (sandbox value)" }),
+      rrn: ownFormat(z.string().regex(/^\d{12}$/))
+        .nullable()
+        .meta({ description: "an approved card payment's retrieval reference number (sandbox value)" }),
+      authCode: ownFormat(z.string().regex(/^\d{6}$/))
+        .nullable()
+        .meta({ description: "an approved card payment's authorisation code (sandbox value)" }),
     })
     .meta({ id: 'NotificationPaymentMethod' }),
   paymentCardInfo: cardInfoSchema.optional().meta({ description: 'cards (also of token and recurrent payments)' }),
@@ -98,9 +123,16 @@ export const paymentNotificationSchema = z
       amount: notificationAmountSchema,
       status: paymentStatusSchema,
       ...aboutPaymentShape,
-      flags: openList(z.tuple([z.enum(['SALE', 'AUTH'])])).meta({ description: 'SALE: one-step (also mobile); AUTH: two-step' }),
+      flags: openList(z.tuple([z.enum(['SALE', 'AUTH'])])).meta({
+        description: 'SALE: one-step (also mobile); AUTH: two-step',
+      }),
       tokenData: z
-        .strictObject({ paymentToken: ownFormat(z.string().regex(/^pt_/)), expiredDate: notificationTimeSchema.nullable().meta({ description: 'the token lasts through its card\'s expiry month' }) })
+        .strictObject({
+          paymentToken: ownFormat(z.string().regex(/^pt_/)),
+          expiredDate: notificationTimeSchema
+            .nullable()
+            .meta({ description: "the token lasts through its card's expiry month" }),
+        })
         .optional()
         .meta({ description: 'the token the payment issued (BIND_PAYMENT_TOKEN)' }),
     }),
@@ -136,7 +168,9 @@ export const refundNotificationSchema = z
       amount: notificationAmountSchema,
       status: operationStatusSchema,
       ...aboutPaymentShape,
-      flags: z.array(openValues(z.literal('REVERSAL'))).meta({ description: 'REVERSAL: it released an uncaptured hold' }),
+      flags: z
+        .array(openValues(z.literal('REVERSAL')))
+        .meta({ description: 'REVERSAL: it released an uncaptured hold' }),
     }),
     type: z.literal('REFUND'),
     version: z.literal('1'),
@@ -159,7 +193,12 @@ type AboutPayment = Pick<PaymentObject, keyof typeof aboutPaymentShape>
 /** `60.50`: a JSON number with two decimals */
 const amountOf = (minor: bigint, currency: string) => ({ value: new RawNumber(formatMinor(minor)), currency })
 
-function statusOf<D extends 'DECLINED' | 'DECLINE'>(status: string, changedAt: Date, reason: string | null, declined: D) {
+function statusOf<D extends 'DECLINED' | 'DECLINE'>(
+  status: string,
+  changedAt: Date,
+  reason: string | null,
+  declined: D,
+) {
   const declinedNow = status === 'DECLINED'
   return {
     // notifications are written for final statuses alone: COMPLETED or DECLINED
@@ -171,9 +210,13 @@ function statusOf<D extends 'DECLINED' | 'DECLINE'>(status: string, changedAt: D
 }
 
 /** sandbox retrieval reference number and authorisation code of an approved card payment: derived, so they repeat */
-const digitsOf = (purpose: string, paymentRef: string, n: number) => (BigInt(`0x${fingerprint(purpose, paymentRef).slice(0, 15)}`) % 10n ** BigInt(n)).toString().padStart(n, '0')
+const digitsOf = (purpose: string, paymentRef: string, n: number) =>
+  (BigInt(`0x${fingerprint(purpose, paymentRef).slice(0, 15)}`) % 10n ** BigInt(n)).toString().padStart(n, '0')
 
-/** what every object tells of its payment besides its own fields: its bill, what it was paid with (paymentCardInfo for cards), customer and customFields */
+/**
+ * what every object tells of its payment besides its own fields: its bill, what it was paid with (paymentCardInfo for
+ * cards), customer and customFields
+ */
 function aboutPayment(p: Payment): AboutPayment {
   const card = p.methodType !== 'MOBILE' && p.maskedPan ? p.maskedPan : null
   const approved = card !== null && p.status === 'COMPLETED'
@@ -205,19 +248,26 @@ function tokenDataOf(p: Payment): PaymentObject['tokenData'] {
   const card = p.cardProfile as unknown as CardProfile | null
   // the token lasts as long as its card: through the card's expiry month
   const lastDay = card ? new Date(Date.UTC(card.year, card.month, 0)).getUTCDate() : null
-  return { paymentToken: TOKEN_PLACEHOLDER, expiredDate: card && lastDay ? formatLocalMidnight(card.year, card.month, lastDay) : null }
+  return {
+    paymentToken: TOKEN_PLACEHOLDER,
+    expiredDate: card && lastDay ? formatLocalMidnight(card.year, card.month, lastDay) : null,
+  }
 }
 
 /** the body as posted: a PAYMENT notification's token slot filled in with the token of its payment */
 export function withPaymentToken(body: string, type: string, paymentRef: string): string {
   const at = type === 'PAYMENT' ? body.lastIndexOf(TOKEN_SLOT) : -1
-  return at < 0 ? body : `${body.slice(0, at)}"tokenData":{"paymentToken":${JSON.stringify(paymentTokenOf(paymentRef))}${body.slice(at + TOKEN_SLOT.length)}`
+  return at < 0
+    ? body
+    : `${body.slice(0, at)}"tokenData":{"paymentToken":${JSON.stringify(paymentTokenOf(paymentRef))}${body.slice(at + TOKEN_SLOT.length)}`
 }
 
-const envelope = (type: NotificationType, object: PaymentObject | CaptureObject | RefundObject) => stringifyJson({ [OBJECT_KEY[type]]: object, type, version: '1' })
+const envelope = (type: NotificationType, object: PaymentObject | CaptureObject | RefundObject) =>
+  stringifyJson({ [OBJECT_KEY[type]]: object, type, version: '1' })
 
 export function paymentNotificationBody(p: Payment): string {
-  // the object's own fields, then its payment's (AboutPayment: one object, so nothing undescribed slips in), then tokenData last
+  // the object's own fields, then its payment's (AboutPayment: one object, so nothing undescribed slips in), then
+  // tokenData last
   const own: Omit<PaymentObject, keyof AboutPayment | 'flags' | 'tokenData'> = {
     type: 'PAYMENT',
     paymentId: p.paymentId,
@@ -225,7 +275,12 @@ export function paymentNotificationBody(p: Payment): string {
     amount: amountOf(p.amountMinor, p.currency),
     status: statusOf(p.status, p.statusChangedAt, p.statusReason, 'DECLINED'),
   }
-  return envelope('PAYMENT', { ...own, ...aboutPayment(p), flags: [isOneStep(p) ? 'SALE' : 'AUTH'], tokenData: tokenDataOf(p) })
+  return envelope('PAYMENT', {
+    ...own,
+    ...aboutPayment(p),
+    flags: [isOneStep(p) ? 'SALE' : 'AUTH'],
+    tokenData: tokenDataOf(p),
+  })
 }
 
 export function captureNotificationBody(c: Capture, p: Payment): string {

@@ -5,7 +5,12 @@ import { z } from 'zod'
 import { db } from '../db/client'
 import { apiRoute, endpoint } from '../http/api-route'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
-import { captureNotificationSchema, paymentNotificationSchema, refundNotificationSchema, withPaymentToken } from './notification-body'
+import {
+  captureNotificationSchema,
+  paymentNotificationSchema,
+  refundNotificationSchema,
+  withPaymentToken,
+} from './notification-body'
 import { resendNotification, withAttempts, type NotificationWithAttempts } from './notification-resend'
 import { idSchema } from '../wire/common-schemas'
 
@@ -16,20 +21,29 @@ export const notificationSchema = z
     resourceId: z.string().meta({ description: 'the paymentId, captureId or refundId it tells of' }),
     status: z.enum(['COMPLETED', 'DECLINED']).meta({ description: 'the final status it tells of' }),
     url: z.string().meta({ description: 'where it is posted (a callbackUrl as the request gave it)' }),
-    state: z.enum(['PENDING', 'DELIVERED', 'FAILED']).meta({ description: 'PENDING: an attempt is due (nextAttemptDateTime); DELIVERED: a 2xx came back; FAILED: every retry failed' }),
+    state: z.enum(['PENDING', 'DELIVERED', 'FAILED']).meta({
+      description:
+        'PENDING: an attempt is due (nextAttemptDateTime); DELIVERED: a 2xx came back; FAILED: every retry failed',
+    }),
     attempts: z.int().min(0),
     createdDateTime: paymentTimeSchema,
     deliveredDateTime: paymentTimeSchema.optional(),
     nextAttemptDateTime: paymentTimeSchema.optional(),
-    body: z.union([paymentNotificationSchema, captureNotificationSchema, refundNotificationSchema]).meta({ description: 'the body as posted, parsed' }),
-    rawBody: z.string().meta({ description: 'the exact text posted, which the signatures cover (`body` re-serialises its numbers: 60.50 → 60.5)' }),
+    body: z
+      .union([paymentNotificationSchema, captureNotificationSchema, refundNotificationSchema])
+      .meta({ description: 'the body as posted, parsed' }),
+    rawBody: z.string().meta({
+      description: 'the exact text posted, which the signatures cover (`body` re-serialises its numbers: 60.50 → 60.5)',
+    }),
     attemptLog: z
       .array(
         z.strictObject({
           dateTime: paymentTimeSchema,
           httpStatus: z.int().optional().meta({ description: "the receiver's answer; absent when none came" }),
           durationMs: z.int().min(0),
-          error: z.string().optional().meta({ description: 'why the attempt failed, when it did without an answer (a timeout, a refused address, …)' }),
+          error: z.string().optional().meta({
+            description: 'why the attempt failed, when it did without an answer (a timeout, a refused address, …)',
+          }),
         }),
       )
       .meta({ description: 'every attempt, oldest first' }),
@@ -37,7 +51,9 @@ export const notificationSchema = z
   .meta({ id: 'Notification', description: 'a notification of the site and its deliveries' })
 type NotificationAnswer = z.input<typeof notificationSchema>
 
-export const notificationListSchema = z.array(notificationSchema).meta({ id: 'NotificationList', description: 'the latest 100, newest first' })
+export const notificationListSchema = z
+  .array(notificationSchema)
+  .meta({ id: 'NotificationList', description: 'the latest 100, newest first' })
 
 function render(n: NotificationWithAttempts): NotificationAnswer {
   const posted = withPaymentToken(n.body, n.type, n.resourceRef)
@@ -83,7 +99,13 @@ const notificationExample = {
       status: { value: 'SUCCESS', changedDateTime: '2026-11-23T12:04:05+00:00' },
       billId: '6b0c2d1e-3f4a-4b5c-8d6e-7f8091a2b3c4',
       paymentMethod: { type: 'CARD', maskedPan: '411111******1111', rrn: '482913750164', authCode: '305918' },
-      paymentCardInfo: { issuingCountry: '643', issuingBank: 'Payin Sandbox Bank', paymentSystem: 'VISA', fundingSource: 'CREDIT', paymentSystemProduct: 'F|Visa Classic' },
+      paymentCardInfo: {
+        issuingCountry: '643',
+        issuingBank: 'Payin Sandbox Bank',
+        paymentSystem: 'VISA',
+        fundingSource: 'CREDIT',
+        paymentSystemProduct: 'F|Visa Classic',
+      },
       customer: {},
       customFields: {},
       flags: ['SALE'],
@@ -106,11 +128,17 @@ export const notificationsRoute = apiRoute({
       operationId: 'listNotifications',
       tag: 'Notifications',
       summary: "List the site's notifications",
-      description: 'The latest 100, newest first, each with its body as posted and every delivery attempt. The bodies are those of the webhooks below.',
+      description:
+        'The latest 100, newest first, each with its body as posted and every delivery attempt. The bodies are those of the webhooks below.',
       responseExamples: { delivered: { summary: 'Delivered at the second attempt', value: [notificationExample] } },
     },
     handle: async ({ siteId }) => {
-      const rows = await db().notification.findMany({ where: { siteId }, orderBy: { createdAt: 'desc' }, take: 100, include: withAttempts })
+      const rows = await db().notification.findMany({
+        where: { siteId },
+        orderBy: { createdAt: 'desc' },
+        take: 100,
+        include: withAttempts,
+      })
       return rows.map(render)
     },
   }),
@@ -129,7 +157,12 @@ export const resendRoute = apiRoute({
       responseExamples: {
         queued: {
           summary: 'Queued',
-          value: { ...notificationExample, state: 'PENDING', deliveredDateTime: undefined, nextAttemptDateTime: '2026-11-23T12:10:00.000+00:00' },
+          value: {
+            ...notificationExample,
+            state: 'PENDING',
+            deliveredDateTime: undefined,
+            nextAttemptDateTime: '2026-11-23T12:10:00.000+00:00',
+          },
         },
       },
     },

@@ -6,7 +6,12 @@ import type { Tx } from '../db/client'
 import { Prisma, type Capture, type Payment, type Refund } from '../generated/prisma/client'
 import { offsetInterval, siteOffset } from '../sandbox/site-clock'
 import { invoiceCallbackUrl } from './callback-url'
-import { captureNotificationBody, paymentNotificationBody, refundNotificationBody, type NotificationType } from './notification-body'
+import {
+  captureNotificationBody,
+  paymentNotificationBody,
+  refundNotificationBody,
+  type NotificationType,
+} from './notification-body'
 
 const FINAL = new Set(['COMPLETED', 'DECLINED'])
 
@@ -43,15 +48,18 @@ function notificationInsert(n: NewNotification, gated = false): Prisma.Sql {
 /** The INSERT of a payment's notification, or null while its status is not final. */
 export function paymentNotificationInsert(p: Payment, gated = false): Prisma.Sql | null {
   if (!FINAL.has(p.status)) return null
-  return notificationInsert({
-    type: 'PAYMENT',
-    siteId: p.siteId,
-    resourceRef: p.id,
-    resourceId: p.paymentId,
-    status: p.status,
-    target: p.callbackUrl ?? invoiceCallbackUrl(p.customFields),
-    body: paymentNotificationBody(p),
-  }, gated)
+  return notificationInsert(
+    {
+      type: 'PAYMENT',
+      siteId: p.siteId,
+      resourceRef: p.id,
+      resourceId: p.paymentId,
+      status: p.status,
+      target: p.callbackUrl ?? invoiceCallbackUrl(p.customFields),
+      body: paymentNotificationBody(p),
+    },
+    gated,
+  )
 }
 
 export async function notifyPayment(tx: Tx, p: Payment): Promise<void> {
@@ -61,11 +69,27 @@ export async function notifyPayment(tx: Tx, p: Payment): Promise<void> {
 
 export async function notifyCapture(tx: Tx, c: Capture, p: Payment): Promise<void> {
   await tx.$executeRaw(
-    notificationInsert({ type: 'CAPTURE', siteId: c.siteId, resourceRef: c.id, resourceId: c.captureId, status: c.status, target: c.callbackUrl, body: captureNotificationBody(c, p) }),
+    notificationInsert({
+      type: 'CAPTURE',
+      siteId: c.siteId,
+      resourceRef: c.id,
+      resourceId: c.captureId,
+      status: c.status,
+      target: c.callbackUrl,
+      body: captureNotificationBody(c, p),
+    }),
   )
 }
 
 /** The INSERT of a refund's notification (a refund is final when written), alone or in a larger statement. */
 export function refundNotificationInsert(r: Refund, p: Payment): Prisma.Sql {
-  return notificationInsert({ type: 'REFUND', siteId: r.siteId, resourceRef: r.id, resourceId: r.refundId, status: r.status, target: r.callbackUrl, body: refundNotificationBody(r, p) })
+  return notificationInsert({
+    type: 'REFUND',
+    siteId: r.siteId,
+    resourceRef: r.id,
+    resourceId: r.refundId,
+    status: r.status,
+    target: r.callbackUrl,
+    body: refundNotificationBody(r, p),
+  })
 }

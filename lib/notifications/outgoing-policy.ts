@@ -87,7 +87,10 @@ function parseAddress(text: string): Address | null {
   })
   const [head, tail] = s.split('::')
   const groups = (part: string | undefined) => (part ? part.split(':') : [])
-  const all = tail === undefined ? groups(head) : [...groups(head), ...Array(8 - groups(head).length - groups(tail).length).fill('0'), ...groups(tail)]
+  const all =
+    tail === undefined
+      ? groups(head)
+      : [...groups(head), ...Array(8 - groups(head).length - groups(tail).length).fill('0'), ...groups(tail)]
   return { family: 6, value: all.reduce((v, g) => (v << 16n) | BigInt(parseInt(g, 16)), 0n) }
 }
 
@@ -159,11 +162,17 @@ function refused(a: Address): boolean {
 
 /** the policy of NOTIFY_ALLOW_NETWORKS; throws on an entry that is not a CIDR network */
 export function outgoingPolicy(env: NodeJS.ProcessEnv = process.env): OutgoingPolicy {
-  const entries = (env.NOTIFY_ALLOW_NETWORKS ?? '').split(',').map((e) => e.trim()).filter(Boolean)
+  const entries = (env.NOTIFY_ALLOW_NETWORKS ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
   return {
     allow: entries.map((entry) => {
       const n = parseNetwork(entry)
-      if (!n) throw new Error(`NOTIFY_ALLOW_NETWORKS: "${entry}" is not a network in CIDR notation (like 127.0.0.0/8 or ::1/128)`)
+      if (!n)
+        throw new Error(
+          `NOTIFY_ALLOW_NETWORKS: "${entry}" is not a network in CIDR notation (like 127.0.0.0/8 or ::1/128)`,
+        )
       return n
     }),
   }
@@ -178,7 +187,10 @@ export function addressRefusal(address: string, policy: OutgoingPolicy): string 
   return refused(a) ? REFUSED : null
 }
 
-/** the refusal of a URL whose host is an IP literal (in any form the WHATWG parser reads), else null (names are checked at connect; a non-URL is not this check's business) */
+/**
+ * the refusal of a URL whose host is an IP literal (in any form the WHATWG parser reads), else null (names are checked
+ * at connect; a non-URL is not this check's business)
+ */
 export function literalHostRefusal(url: string, policy: OutgoingPolicy): string | null {
   let host: string
   try {
@@ -230,9 +242,18 @@ function describe(e: unknown): string {
 }
 
 /** one POST of a notification; never throws */
-export async function postNotification(url: string, body: string, headers: Record<string, string>, o: PostOptions): Promise<PostOutcome> {
+export async function postNotification(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  o: PostOptions,
+): Promise<PostOutcome> {
   const started = performance.now()
-  const done = (httpStatus: number | null, error: string | null): PostOutcome => ({ httpStatus, error, durationMs: Math.round(performance.now() - started) })
+  const done = (httpStatus: number | null, error: string | null): PostOutcome => ({
+    httpStatus,
+    error,
+    durationMs: Math.round(performance.now() - started),
+  })
   let target: URL
   try {
     target = new URL(url)
@@ -259,7 +280,12 @@ export async function postNotification(url: string, body: string, headers: Recor
     try {
       req = (target.protocol === 'https:' ? https : http).request(target, {
         method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': payload.length, Connection: 'close' },
+        headers: {
+          ...headers,
+          'Content-Type': 'application/json',
+          'Content-Length': payload.length,
+          Connection: 'close',
+        },
         lookup: guardedLookup(o.lookup ?? (dns.lookup as LookupFunction), o.policy),
         // a fresh agent (no connection reused), or none when the connection is made by createConnection
         ...(o.createConnection ? { createConnection: o.createConnection } : { agent: false }),
@@ -275,10 +301,13 @@ export async function postNotification(url: string, body: string, headers: Recor
       if ((socket as net.Socket).connecting) socket.prependOnceListener('connect', check)
       else check()
     })
-    req.on('error', (e: NodeJS.ErrnoException) => finish(null, e?.code === REFUSED_CODE ? `refused: ${REFUSED}` : `could not connect: ${describe(e)}`))
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      finish(null, e?.code === REFUSED_CODE ? `refused: ${REFUSED}` : `could not connect: ${describe(e)}`),
+    )
     req.on('response', (res) => {
       const status = res.statusCode ?? null
-      const answered = () => finish(status, status !== null && status >= 300 && status < 400 ? 'redirects are not followed' : null)
+      const answered = () =>
+        finish(status, status !== null && status >= 300 && status < 400 ? 'redirects are not followed' : null)
       // read (and drop) at most maxAnswerBytes of the answer, then stop
       let read = 0
       res.on('data', (chunk: Buffer) => {

@@ -27,7 +27,10 @@ export function siteSecrets(
   graceMs: number,
   now = new Date(),
 ): SiteSecrets {
-  const until = site.notifySecretRotatedAt && site.notifySecretVersion > 0 ? new Date(site.notifySecretRotatedAt.getTime() + graceMs) : null
+  const until =
+    site.notifySecretRotatedAt && site.notifySecretVersion > 0
+      ? new Date(site.notifySecretRotatedAt.getTime() + graceMs)
+      : null
   const inGrace = until !== null && until.getTime() > now.getTime()
   return {
     current: siteSecret(site.id, site.notifySecretVersion),
@@ -47,7 +50,11 @@ export function signedText(body: string): string {
 const hmacHex = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex')
 
 /** the headers that sign one sending of a notification body */
-export function signatureHeaders(secrets: SiteSecrets, body: string, now = new Date()): { Signature: string; 'Payin-Signature': string } {
+export function signatureHeaders(
+  secrets: SiteSecrets,
+  body: string,
+  now = new Date(),
+): { Signature: string; 'Payin-Signature': string } {
   const t = Math.floor(now.getTime() / 1000)
   const all = secrets.previous ? [secrets.current, secrets.previous] : [secrets.current]
   return {

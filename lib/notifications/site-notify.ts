@@ -8,7 +8,10 @@ import { SiteNotFound } from '../sites/site-tokens'
 import { callbackUrlSchema } from './callback-url'
 import { siteSecrets, type SiteSecrets } from './signing'
 
-/** A notification URL the rule refuses; `reason` is the contract's field message ("must not point to a private address"). */
+/**
+ * A notification URL the rule refuses; `reason` is the contract's field message ("must not point to a private
+ * address").
+ */
 export class NotifyUrlRefused extends Error {
   constructor(readonly reason: string) {
     super(`the notification URL ${reason}`)
@@ -29,7 +32,10 @@ export function checkedNotifyUrl(url: string | null): string | null {
 }
 
 async function siteOf(db: Db, siteId: string) {
-  const site = await db.site.findUnique({ where: { id: siteId }, select: { id: true, notifySecretVersion: true, notifySecretRotatedAt: true } })
+  const site = await db.site.findUnique({
+    where: { id: siteId },
+    select: { id: true, notifySecretVersion: true, notifySecretRotatedAt: true },
+  })
   if (!site) throw new SiteNotFound(siteId)
   return site
 }
@@ -39,9 +45,18 @@ export async function notifySecrets(db: Db, siteId: string): Promise<SiteSecrets
   return siteSecrets(await siteOf(db, siteId), settings().notifySecretGraceMs)
 }
 
-/** the site's notification settings without any secret: its URL, and when its secret was last rotated and the previous one stops signing */
-export async function notifySettings(db: Db, siteId: string): Promise<{ url: string | null; secretVersion: number; rotatedAt: Date | null; previousUntil: Date | null }> {
-  const site = await db.site.findUnique({ where: { id: siteId }, select: { id: true, notifyUrl: true, notifySecretVersion: true, notifySecretRotatedAt: true } })
+/**
+ * the site's notification settings without any secret: its URL, and when its secret was last rotated and the previous
+ * one stops signing
+ */
+export async function notifySettings(
+  db: Db,
+  siteId: string,
+): Promise<{ url: string | null; secretVersion: number; rotatedAt: Date | null; previousUntil: Date | null }> {
+  const site = await db.site.findUnique({
+    where: { id: siteId },
+    select: { id: true, notifyUrl: true, notifySecretVersion: true, notifySecretRotatedAt: true },
+  })
   if (!site) throw new SiteNotFound(siteId)
   return {
     url: site.notifyUrl,
@@ -64,7 +79,11 @@ export async function setNotifyUrl(db: Db, siteId: string, url: string | null): 
  * `immediately` (after a leak). The secrets answered are those of the row this rotation wrote (two
  * rotations at once each answer their own version).
  */
-export async function rotateNotifySecret(db: Db, siteId: string, immediately = false): Promise<SiteSecrets & { version: number }> {
+export async function rotateNotifySecret(
+  db: Db,
+  siteId: string,
+  immediately = false,
+): Promise<SiteSecrets & { version: number }> {
   await siteOf(db, siteId)
   const site = await db.site.update({
     where: { id: siteId },

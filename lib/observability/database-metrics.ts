@@ -65,7 +65,12 @@ async function readStats(): Promise<DatabaseStats> {
   const [counts, [scalars]] = await probeQuery<Record<string, unknown>>('metrics', statsSql(settings().sandboxClock))
   const rows = counts.map((r) => ({ kind: String(r.kind), status: String(r.status), n: Number(r.n) }))
   const pending = rows.find((r) => r.kind === 'notification' && r.status === 'PENDING')?.n ?? 0
-  return { counts: rows, outboxPending: pending, oldestPendingSeconds: Number(scalars.oldestPendingSeconds), schedulerLagSeconds: Number(scalars.schedulerLagSeconds) }
+  return {
+    counts: rows,
+    outboxPending: pending,
+    oldestPendingSeconds: Number(scalars.oldestPendingSeconds),
+    schedulerLagSeconds: Number(scalars.schedulerLagSeconds),
+  }
 }
 
 /** one read at a time: the scrape's gauges (and concurrent scrapes) share it */
@@ -82,7 +87,13 @@ const currentStats = singleFlight((): Promise<{ stats: DatabaseStats | null; sec
 class StatsGauge extends Gauge<string> {
   readonly #fill: (g: Gauge<string>, s: DatabaseStats) => void
 
-  constructor(registry: Registry, name: string, help: string, labelNames: string[], fill: (g: Gauge<string>, s: DatabaseStats) => void) {
+  constructor(
+    registry: Registry,
+    name: string,
+    help: string,
+    labelNames: string[],
+    fill: (g: Gauge<string>, s: DatabaseStats) => void,
+  ) {
     super({ name, help, labelNames, registers: [registry] })
     this.#fill = fill
   }
@@ -96,7 +107,13 @@ class StatsGauge extends Gauge<string> {
   }
 }
 
-function statsGauge(registry: Registry, name: string, help: string, labelNames: string[], fill: (g: Gauge<string>, s: DatabaseStats) => void): void {
+function statsGauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: string[],
+  fill: (g: Gauge<string>, s: DatabaseStats) => void,
+): void {
   new StatsGauge(registry, name, help, labelNames, fill)
 }
 
@@ -107,7 +124,12 @@ function countsGauge(registry: Registry, kind: string, name: string, help: strin
   })
 }
 
-function poolGauge(registry: Registry, name: string, help: string, value: (p: ReturnType<typeof poolStats>) => number): void {
+function poolGauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  value: (p: ReturnType<typeof poolStats>) => number,
+): void {
   new Gauge({
     name,
     help,
@@ -140,15 +162,52 @@ export function addDatabaseMetrics(registry: Registry): void {
   countsGauge(registry, 'payment', 'payin_payments', 'Payments in the database, by status', 'status')
   countsGauge(registry, 'capture', 'payin_captures', 'Captures in the database, by status', 'status')
   countsGauge(registry, 'refund', 'payin_refunds', 'Refunds in the database, by status', 'status')
-  countsGauge(registry, 'notification', 'payin_notifications', 'Notification deliveries in the outbox, by state (PENDING, DELIVERED, FAILED)', 'state')
-  statsGauge(registry, 'payin_notification_outbox_backlog', 'Notifications waiting in the outbox to be delivered (state PENDING)', [], (g, s) => g.set(s.outboxPending))
-  statsGauge(registry, 'payin_notification_outbox_oldest_pending_age_seconds', 'Age of the oldest notification waiting in the outbox; 0 when none waits', [], (g, s) => g.set(s.oldestPendingSeconds))
-  statsGauge(registry, 'payin_scheduler_lag_seconds', 'How late the most overdue time-driven change still to be applied is (a payment past its dueAt, a bill past its expiry); 0 when none is overdue', [], (g, s) =>
-    g.set(s.schedulerLagSeconds),
+  countsGauge(
+    registry,
+    'notification',
+    'payin_notifications',
+    'Notification deliveries in the outbox, by state (PENDING, DELIVERED, FAILED)',
+    'state',
+  )
+  statsGauge(
+    registry,
+    'payin_notification_outbox_backlog',
+    'Notifications waiting in the outbox to be delivered (state PENDING)',
+    [],
+    (g, s) => g.set(s.outboxPending),
+  )
+  statsGauge(
+    registry,
+    'payin_notification_outbox_oldest_pending_age_seconds',
+    'Age of the oldest notification waiting in the outbox; 0 when none waits',
+    [],
+    (g, s) => g.set(s.oldestPendingSeconds),
+  )
+  statsGauge(
+    registry,
+    'payin_scheduler_lag_seconds',
+    'How late the most overdue time-driven change still to be applied is (a payment past its dueAt, a bill past its expiry); 0 when none is overdue',
+    [],
+    (g, s) => g.set(s.schedulerLagSeconds),
   )
   poolGauge(registry, 'payin_db_pool_max_connections', "The request pool's size (DATABASE_POOL_SIZE)", (p) => p.max)
   poolGauge(registry, 'payin_db_pool_connections', "Connections open in this process's request pool", (p) => p.total)
-  poolGauge(registry, 'payin_db_pool_idle_connections', "Open connections of this process's request pool that are idle", (p) => p.idle)
-  poolGauge(registry, 'payin_db_pool_in_use_connections', "Connections of this process's request pool in use", (p) => p.total - p.idle)
-  poolGauge(registry, 'payin_db_pool_waiting_requests', "Queries waiting for a connection of this process's request pool", (p) => p.waiting)
+  poolGauge(
+    registry,
+    'payin_db_pool_idle_connections',
+    "Open connections of this process's request pool that are idle",
+    (p) => p.idle,
+  )
+  poolGauge(
+    registry,
+    'payin_db_pool_in_use_connections',
+    "Connections of this process's request pool in use",
+    (p) => p.total - p.idle,
+  )
+  poolGauge(
+    registry,
+    'payin_db_pool_waiting_requests',
+    "Queries waiting for a connection of this process's request pool",
+    (p) => p.waiting,
+  )
 }

@@ -50,12 +50,15 @@ function createMetrics(): Metrics {
 /** `2xx` for 200…299, and so on (a client that left, 499, is `4xx`) */
 export const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`
 
-/** one answered request: counted and timed under its route's template, never its path (see createMetrics for the labels) */
+/**
+ * one answered request: counted and timed under its route's template, never its path (see createMetrics for the labels)
+ */
 export function recordRequest(method: string | undefined, target: string, status: number, seconds: number): void {
   const m = metrics()
   const route = routeTemplate(target)
   m.httpRequests.inc({ method: methodLabel(method), route, status: String(status) })
-  const timed = status >= 200 && status < 300 && route.startsWith('/api/') ? { method: methodLabel(method), route } : { route }
+  const timed =
+    status >= 200 && status < 300 && route.startsWith('/api/') ? { method: methodLabel(method), route } : { route }
   m.httpDuration.observe({ ...timed, status_class: statusClass(status) }, seconds)
 }
 

@@ -17,7 +17,9 @@ function opensMetrics(authorization: string | null, metricsToken: string): boole
 }
 
 /** GET /api/ready's answer */
-export const readySchema = z.strictObject({ status: z.literal('ready') }).meta({ id: 'Ready', description: 'the instance takes requests' })
+export const readySchema = z
+  .strictObject({ status: z.literal('ready') })
+  .meta({ id: 'Ready', description: 'the instance takes requests' })
 
 const metricsEndpoints = apiRoute({
   GET: endpoint({
@@ -34,14 +36,16 @@ const metricsEndpoints = apiRoute({
       errors: ['auth.unauthorized', 'payin.resource.not.found'],
       textResponse: {
         contentType: 'text/plain; version=0.0.4',
-        example: '# HELP payin_payments Payments in the database by status\n# TYPE payin_payments gauge\npayin_payments{status="COMPLETED"} 42\n',
+        example:
+          '# HELP payin_payments Payments in the database by status\n# TYPE payin_payments gauge\npayin_payments{status="COMPLETED"} 42\n',
       },
     },
     handle: async ({ req }) => {
       const { metricsToken } = settings()
       // off unless configured: the same 404 as any unknown path
       if (!metricsToken) throw notFound('Route')
-      if (!opensMetrics(req.headers.get('authorization'), metricsToken)) throw unauthorized('Missing or wrong metrics token')
+      if (!opensMetrics(req.headers.get('authorization'), metricsToken))
+        throw unauthorized('Missing or wrong metrics token')
       addDatabaseMetrics(metrics().registry)
       const { text, contentType } = await metricsText()
       return new TextReply(text, contentType)

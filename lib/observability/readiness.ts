@@ -26,10 +26,15 @@ const APPLIED_SQL = `SELECT migration_name::text AS name FROM "_prisma_migration
 /** this build's migrations (its files do not change while it runs): read once they could be */
 let expected: string[] | undefined
 
-/** whether the migration lock is held, and which migrations are recorded finished (none: no `_prisma_migrations` yet) */
+/**
+ * whether the migration lock is held, and which migrations are recorded finished (none: no `_prisma_migrations` yet)
+ */
 async function migrationState(): Promise<{ migrating: boolean; applied: Set<string> }> {
   try {
-    const [[lock], applied] = await probeQuery<{ migrating: boolean; name: string }>('readiness', `${LOCK_SQL};\n${APPLIED_SQL}`)
+    const [[lock], applied] = await probeQuery<{ migrating: boolean; name: string }>(
+      'readiness',
+      `${LOCK_SQL};\n${APPLIED_SQL}`,
+    )
     return { migrating: lock.migrating, applied: new Set(applied.map((r) => r.name)) }
   } catch (e) {
     // no `_prisma_migrations` table: nothing was ever migrated (or the first migration is starting)
@@ -40,7 +45,8 @@ async function migrationState(): Promise<{ migrating: boolean; applied: Set<stri
 }
 
 export async function readiness(): Promise<Readiness> {
-  if (isDraining()) return { ready: false, reason: 'Shutting down: this instance finishes the requests under way and takes no more' }
+  if (isDraining())
+    return { ready: false, reason: 'Shutting down: this instance finishes the requests under way and takes no more' }
   return databaseReadiness()
 }
 
@@ -53,7 +59,10 @@ const databaseReadiness = singleFlight(async (): Promise<Readiness> => {
   try {
     expected ??= migrationNames()
   } catch (e) {
-    return { ready: false, reason: `This version's migrations cannot be read (prisma/migrations: ${(e as { code?: string }).code ?? 'unreadable'})` }
+    return {
+      ready: false,
+      reason: `This version's migrations cannot be read (prisma/migrations: ${(e as { code?: string }).code ?? 'unreadable'})`,
+    }
   }
   let state: Awaited<ReturnType<typeof migrationState>>
   try {
@@ -64,5 +73,8 @@ const databaseReadiness = singleFlight(async (): Promise<Readiness> => {
   const missing = expected.filter((name) => !state.applied.has(name))
   if (!missing.length) return { ready: true }
   const count = `${missing.length} of this version's ${expected.length} not applied`
-  return { ready: false, reason: state.migrating ? `Database migrations running: ${count} yet` : `Database migrations pending: ${count}` }
+  return {
+    ready: false,
+    reason: state.migrating ? `Database migrations running: ${count} yet` : `Database migrations pending: ${count}`,
+  }
 })

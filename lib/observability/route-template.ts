@@ -115,7 +115,8 @@ export function routeTemplate(target: string): string {
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
 /** the request's method, or `other` for any other token a client may send */
-export const methodLabel = (method: string | undefined): string => (method && METHODS.has(method) ? method : UNKNOWN_ROUTE)
+export const methodLabel = (method: string | undefined): string =>
+  method && METHODS.has(method) ? method : UNKNOWN_ROUTE
 
 /** the templates, for the test that holds them to the routes in app/ and pages/ */
 export const ROUTE_TEMPLATES: readonly string[] = TEMPLATES

@@ -17,17 +17,40 @@ import { healthRoute } from '../health'
 import { metricsRoute, readinessRoute } from '../observability/observability-endpoints'
 import { ERROR_CODES, errorSchema, type ErrorCode } from '../http/api-error'
 import { API_PREFIXES } from '../http/api-routes'
-import { apiRoute, endpoint, Reply, type AnyEndpoint, type ApiRoute, type Example, type Method } from '../http/api-route'
-import { captureNotificationSchema, paymentNotificationSchema, refundNotificationSchema } from '../notifications/notification-body'
+import {
+  apiRoute,
+  endpoint,
+  Reply,
+  type AnyEndpoint,
+  type ApiRoute,
+  type Example,
+  type Method,
+} from '../http/api-route'
+import {
+  captureNotificationSchema,
+  paymentNotificationSchema,
+  refundNotificationSchema,
+} from '../notifications/notification-body'
 import { notificationsRoute, resendRoute } from '../notifications/notification-endpoints'
 import { captureRoute, completeRoute, paymentRoute, refundListRoute, refundRoute } from '../payments/payment-endpoints'
-import { answerLeeway, exactRules, referencedSchemas, wireForms, type AnswerLeeway, type JsonSchema } from '../wire/wire-form'
+import {
+  answerLeeway,
+  exactRules,
+  referencedSchemas,
+  wireForms,
+  type AnswerLeeway,
+  type JsonSchema,
+} from '../wire/wire-form'
 
 type Json = Record<string, unknown>
 
 /** The document's own schema: an OpenAPI 3.1 document (its parts are the OpenAPI specification's to describe). */
 const openApiDocumentSchema = z
-  .looseObject({ openapi: z.string().regex(/^3\.1\.\d+$/), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.looseObject({})) })
+  .looseObject({
+    openapi: z.string().regex(/^3\.1\.\d+$/),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.looseObject({})),
+  })
   .meta({ id: 'OpenApiDocument', description: 'this document (see https://spec.openapis.org/oas/v3.1.1)' })
 
 /** how long a client may keep the document (it changes only with a new version of the service) */
@@ -79,12 +102,23 @@ export const API_ROUTES: Record<string, ApiRoute> = {
 export { API_PREFIXES }
 
 const TAGS = [
-  { name: 'Payments', description: 'Card, token, recurrent and mobile-balance payments; payer authentication (3-D Secure, one-time codes).' },
+  {
+    name: 'Payments',
+    description:
+      'Card, token, recurrent and mobile-balance payments; payer authentication (3-D Secure, one-time codes).',
+  },
   { name: 'Captures', description: 'The second step of a two-step payment.' },
   { name: 'Refunds', description: 'Partial and full refunds, and reversals of uncaptured payments.' },
   { name: 'Bills', description: 'Bills with a hosted payment page (`payUrl`).' },
-  { name: 'Notifications', description: 'The notifications the service posts to the merchant (see the webhooks), and their deliveries.' },
-  { name: 'Sandbox', description: "Testing time-dependent cases without waiting: the site's own clock, and a reset of its test data (SANDBOX_CLOCK=off removes them)." },
+  {
+    name: 'Notifications',
+    description: 'The notifications the service posts to the merchant (see the webhooks), and their deliveries.',
+  },
+  {
+    name: 'Sandbox',
+    description:
+      "Testing time-dependent cases without waiting: the site's own clock, and a reset of its test data (SANDBOX_CLOCK=off removes them).",
+  },
   { name: 'Service', description: 'Health, readiness, metrics and this document.' },
 ]
 
@@ -96,8 +130,14 @@ const METHOD_ORDER: Method[] = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTION
 const ANY_ENDPOINT: ErrorCode[] = ['http.message.conversion.failed', 'internal.error']
 const HEADERS_TOO_LARGE = 431
 const SITE_ENDPOINT: ErrorCode[] = ['validation.error', 'auth.unauthorized', 'auth.forbidden', 'rate.limit.exceeded']
-const WITH_BODY: ErrorCode[] = ['validation.error', 'http.message.conversion.failed', 'http.payload.too.large', 'http.media.type.not.supported']
-// a body sent to an endpoint that takes none is read to its end (the request must be whole) and dropped, within the limit
+const WITH_BODY: ErrorCode[] = [
+  'validation.error',
+  'http.message.conversion.failed',
+  'http.payload.too.large',
+  'http.media.type.not.supported',
+]
+// a body sent to an endpoint that takes none is read to its end (the request must be whole) and dropped, within the
+// limit
 const BODILESS: ErrorCode[] = ['http.payload.too.large']
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` })
@@ -105,7 +145,8 @@ const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` })
 /** the component id a schema was given with `.meta({ id })` */
 function idOf(schema: z.core.$ZodType, what: string): string {
   const id = z.globalRegistry.get(schema)?.id
-  if (typeof id !== 'string') throw new Error(`${what}: its schema has no id (.meta({ id })), so it cannot be a component of the document`)
+  if (typeof id !== 'string')
+    throw new Error(`${what}: its schema has no id (.meta({ id })), so it cannot be a component of the document`)
   return id
 }
 
@@ -134,7 +175,10 @@ function knownValues(schema: unknown): unknown[] {
   return Array.isArray(json.examples) ? json.examples : []
 }
 
-/** the published document's form of an answer's schema (see AnswerLeeway); requests are left as they are (none is closed) */
+/**
+ * the published document's form of an answer's schema (see AnswerLeeway); requests are left as they are (none is
+ * closed)
+ */
 function publishedForm(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
   const json = ctx.jsonSchema as Json
   if (json.additionalProperties === false) delete json.additionalProperties
@@ -194,11 +238,17 @@ function componentSchemas(roots: z.core.$ZodType[], strict: boolean): Record<str
   for (const [key, value] of Object.entries(converted.properties as Record<string, Json>))
     if (typeof value.$ref !== 'string') throw new Error(`components: ${key} has no id`)
   const text = JSON.stringify(defs).replaceAll('"#/$defs/', '"#/components/schemas/')
-  if (text.includes('__schema')) throw new Error('components: a schema without an id is used recursively; give it an id')
+  if (text.includes('__schema'))
+    throw new Error('components: a schema without an id is used recursively; give it an id')
   return sortedByKey(JSON.parse(text) as Record<string, Json>)
 }
 
-const sortedByKey = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]))
+const sortedByKey = <T>(o: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  )
 
 /** a path parameter's schema, alone (no ids inside) */
 function parameterSchema(schema: z.core.$ZodType): Json {
@@ -206,10 +256,19 @@ function parameterSchema(schema: z.core.$ZodType): Json {
   return json
 }
 
-const TRACE_HEADERS = { 'X-Trace-Id': { $ref: '#/components/headers/X-Trace-Id' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } }
+const TRACE_HEADERS = {
+  'X-Trace-Id': { $ref: '#/components/headers/X-Trace-Id' },
+  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+}
 
 function examplesOf(examples: Record<string, Example> | undefined): Json {
-  return examples ? { examples: Object.fromEntries(Object.entries(examples).map(([k, e]) => [k, { summary: e.summary, value: e.value }])) } : {}
+  return examples
+    ? {
+        examples: Object.fromEntries(
+          Object.entries(examples).map(([k, e]) => [k, { summary: e.summary, value: e.value }]),
+        ),
+      }
+    : {}
 }
 
 /** what operations share, written once under components and referred to */
@@ -228,16 +287,29 @@ function errorResponse(shared: Shared, status: number, codes: ErrorCode[]): Json
   const name = codes.map(pascal).join('Or')
   shared.responses[name] ??= {
     description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].when}`).join('; '),
-    headers: { ...TRACE_HEADERS, ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}) },
-    // the codes of this status: exactly these from this service; published as examples (production has codes of its own)
-    content: { 'application/json': { schema: { allOf: [ref('Error'), { type: 'object', properties: { errorCode: shared.strict ? { enum: codes } : { examples: codes } } }] } } },
+    headers: {
+      ...TRACE_HEADERS,
+      ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+    },
+    // the codes of this status: exactly these from this service; published as examples (production has codes of its
+    // own)
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [
+            ref('Error'),
+            { type: 'object', properties: { errorCode: shared.strict ? { enum: codes } : { examples: codes } } },
+          ],
+        },
+      },
+    },
   }
   return { $ref: `#/components/responses/${name}` }
 }
 
 /** what a path parameter names, the same in every path */
 const PATH_PARAMETERS: Record<string, string> = {
-  siteId: 'the site: the bearer token must be one of its own (another site\'s token is a 403)',
+  siteId: "the site: the bearer token must be one of its own (another site's token is a 403)",
   paymentId: "the merchant's id of the payment, unique within the site",
   captureId: "the merchant's id of the capture, unique within the site",
   refundId: "the merchant's id of the refund, unique within the site",
@@ -251,7 +323,8 @@ function pathParameter(shared: Shared, name: string, schema: z.core.$ZodType): J
   if (!description) throw new Error(`path parameter ${name}: no description in PATH_PARAMETERS`)
   const parameter = { name, in: 'path', required: true, description, schema: parameterSchema(schema) }
   const known = shared.parameters[name]
-  if (known && JSON.stringify(known) !== JSON.stringify(parameter)) throw new Error(`path parameter ${name} has two schemas`)
+  if (known && JSON.stringify(known) !== JSON.stringify(parameter))
+    throw new Error(`path parameter ${name} has two schemas`)
   shared.parameters[name] = parameter
   return { $ref: `#/components/parameters/${name}` }
 }
@@ -261,20 +334,38 @@ function operation(shared: Shared, path: string, method: Method, e: AnyEndpoint)
   if (!doc) throw new Error(`${method} ${path}: no doc`)
   if (!e.response && !doc.textResponse) throw new Error(`${method} ${path}: no response schema`)
   const site = e.access === undefined || e.access === 'site'
-  if (!site && e.access !== 'public') throw new Error(`${method} ${path}: only site and public endpoints belong to the API`)
+  if (!site && e.access !== 'public')
+    throw new Error(`${method} ${path}: only site and public endpoints belong to the API`)
   const shape = e.params instanceof z.ZodObject ? (e.params.shape as Record<string, z.core.$ZodType>) : {}
   const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
-  if (names.join() !== Object.keys(shape).join()) throw new Error(`${method} ${path}: the path's parameters are not its schema's (${Object.keys(shape).join()})`)
-  const codes = [...new Set<ErrorCode>([...(site ? SITE_ENDPOINT : []), ...(e.body ? WITH_BODY : method === 'GET' ? [] : BODILESS), ...(doc.errors ?? []), ...ANY_ENDPOINT])]
+  if (names.join() !== Object.keys(shape).join())
+    throw new Error(`${method} ${path}: the path's parameters are not its schema's (${Object.keys(shape).join()})`)
+  const codes = [
+    ...new Set<ErrorCode>([
+      ...(site ? SITE_ENDPOINT : []),
+      ...(e.body ? WITH_BODY : method === 'GET' ? [] : BODILESS),
+      ...(doc.errors ?? []),
+      ...ANY_ENDPOINT,
+    ]),
+  ]
   const byStatus = new Map<number, ErrorCode[]>([[HEADERS_TOO_LARGE, ['http.message.conversion.failed']]])
   for (const c of codes) byStatus.set(ERROR_CODES[c].status, [...(byStatus.get(ERROR_CODES[c].status) ?? []), c])
   const text = doc.textResponse
   const ok: Json = text
-    ? { description: doc.summary, headers: TRACE_HEADERS, content: { [text.contentType]: { schema: { type: 'string' }, example: text.example } } }
+    ? {
+        description: doc.summary,
+        headers: TRACE_HEADERS,
+        content: { [text.contentType]: { schema: { type: 'string' }, example: text.example } },
+      }
     : {
         description: (z.globalRegistry.get(e.response!)?.description as string | undefined) ?? doc.summary,
         headers: TRACE_HEADERS,
-        content: { 'application/json': { schema: ref(idOf(e.response!, `${method} ${path}`)), ...examplesOf(doc.responseExamples) } },
+        content: {
+          'application/json': {
+            schema: ref(idOf(e.response!, `${method} ${path}`)),
+            ...examplesOf(doc.responseExamples),
+          },
+        },
       }
   return {
     operationId: doc.operationId,
@@ -282,21 +373,28 @@ function operation(shared: Shared, path: string, method: Method, e: AnyEndpoint)
     ...(doc.description ? { description: doc.description } : {}),
     tags: [doc.tag],
     ...(site ? {} : { security: doc.security ? [{ [doc.security]: [] }] : [] }),
-    ...(names.length
-      ? { parameters: names.map((name) => pathParameter(shared, name, shape[name])) }
-      : {}),
+    ...(names.length ? { parameters: names.map((name) => pathParameter(shared, name, shape[name])) } : {}),
     ...(e.body
       ? {
           requestBody: {
             required: !e.bodyOptional,
             ...(e.bodyOptional ? { description: 'optional: an empty body is `{}`' } : {}),
-            content: { 'application/json': { schema: ref(idOf(e.body, `${method} ${path} body`)), ...examplesOf(doc.requestExamples) } },
+            content: {
+              'application/json': {
+                schema: ref(idOf(e.body, `${method} ${path} body`)),
+                ...examplesOf(doc.requestExamples),
+              },
+            },
           },
         }
       : {}),
     responses: {
       '200': ok,
-      ...Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, c]) => [String(status), errorResponse(shared, status, c)])),
+      ...Object.fromEntries(
+        [...byStatus]
+          .sort(([a], [b]) => a - b)
+          .map(([status, c]) => [String(status), errorResponse(shared, status, c)]),
+      ),
     },
   }
 }
@@ -331,10 +429,16 @@ function webhook(operationId: string, summary: string, schemaId: string, example
       tags: ['Notifications'],
       security: [],
       parameters: WEBHOOK_PARAMETERS,
-      requestBody: { required: true, content: { 'application/json': { schema: ref(schemaId), examples: { example: { summary, value: example } } } } },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: ref(schemaId), examples: { example: { summary, value: example } } } },
+      },
       responses: {
         '2XX': { description: 'Delivered: no more attempts.' },
-        default: { description: 'Anything else, a redirect or no answer in time: tried again after 5 s, 1 min, then 5 min three times.' },
+        default: {
+          description:
+            'Anything else, a redirect or no answer in time: tried again after 5 s, 1 min, then 5 min three times.',
+        },
       },
     },
   }
@@ -343,7 +447,13 @@ function webhook(operationId: string, summary: string, schemaId: string, example
 const NOTIFICATION_ABOUT_PAYMENT = {
   billId: '6b0c2d1e-3f4a-4b5c-8d6e-7f8091a2b3c4',
   paymentMethod: { type: 'CARD', maskedPan: '411111******1111', rrn: '482913750164', authCode: '305918' },
-  paymentCardInfo: { issuingCountry: '643', issuingBank: 'Payin Sandbox Bank', paymentSystem: 'VISA', fundingSource: 'CREDIT', paymentSystemProduct: 'F|Visa Classic' },
+  paymentCardInfo: {
+    issuingCountry: '643',
+    issuingBank: 'Payin Sandbox Bank',
+    paymentSystem: 'VISA',
+    fundingSource: 'CREDIT',
+    paymentSystemProduct: 'F|Visa Classic',
+  },
   customer: { account: 'acc-1' },
   customFields: {},
 }
@@ -380,18 +490,32 @@ export interface OpenApiDocument {
 /** the endpoints of the API, by path and method, in the document's order */
 export function apiOperations(): { path: string; method: Method; endpoint: AnyEndpoint }[] {
   return Object.entries(API_ROUTES).flatMap(([path, route]) =>
-    METHOD_ORDER.filter((m) => route.endpoints[m]).map((method) => ({ path, method, endpoint: route.endpoints[method]! })),
+    METHOD_ORDER.filter((m) => route.endpoints[m]).map((method) => ({
+      path,
+      method,
+      endpoint: route.endpoints[method]!,
+    })),
   )
 }
 
-/** the document: the published variant, or with `strict` the exact one the tests hold answers to (see the top of this file) */
+/**
+ * the document: the published variant, or with `strict` the exact one the tests hold answers to (see the top of this
+ * file)
+ */
 export function buildApiDocument({ strict = false }: { strict?: boolean } = {}): OpenApiDocument {
   const operations = apiOperations()
-  const roots: z.core.$ZodType[] = [errorSchema, paymentNotificationSchema, captureNotificationSchema, refundNotificationSchema, ...referencedSchemas]
+  const roots: z.core.$ZodType[] = [
+    errorSchema,
+    paymentNotificationSchema,
+    captureNotificationSchema,
+    refundNotificationSchema,
+    ...referencedSchemas,
+  ]
   for (const { endpoint: e } of operations) roots.push(...(e.body ? [e.body] : []), ...(e.response ? [e.response] : []))
   const paths: Record<string, Record<string, Json>> = {}
   const shared: Shared = { responses: {}, parameters: {}, strict }
-  for (const { path, method, endpoint: e } of operations) (paths[path] ??= {})[method.toLowerCase()] = operation(shared, path, method, e)
+  for (const { path, method, endpoint: e } of operations)
+    (paths[path] ??= {})[method.toLowerCase()] = operation(shared, path, method, e)
   const ids = operations.map((o) => o.endpoint.doc?.operationId)
   if (new Set(ids).size !== ids.length) throw new Error(`operationIds repeat: ${ids.join(', ')}`)
   const origin = { default: 'http://localhost:3000', description: "the service's origin (its PUBLIC_BASE_URL)" }
@@ -409,9 +533,16 @@ export function buildApiDocument({ strict = false }: { strict?: boolean } = {}):
     servers: [
       ...API_PREFIXES.map((prefix, i) => ({
         url: prefix,
-        description: i ? "an existing client's prefix, on the host that served this document: the same operations" : 'the canonical prefix, on the host that served this document',
+        description: i
+          ? "an existing client's prefix, on the host that served this document: the same operations"
+          : 'the canonical prefix, on the host that served this document',
       })),
-      { url: `{origin}${API_PREFIXES[0]}`, description: 'the canonical prefix on a given origin: for a copy of this document read elsewhere (the committed openapi.json)', variables: { origin } },
+      {
+        url: `{origin}${API_PREFIXES[0]}`,
+        description:
+          'the canonical prefix on a given origin: for a copy of this document read elsewhere (the committed openapi.json)',
+        variables: { origin },
+      },
     ],
     security: [{ bearerAuth: [] }],
     tags: TAGS,
@@ -432,7 +563,16 @@ export function buildApiDocument({ strict = false }: { strict?: boolean } = {}):
         version: '1',
       }),
       captureNotification: webhook('captureNotification', 'A capture reached a final status', 'CaptureNotification', {
-        capture: { type: 'CAPTURE', captureId: 'cap-1', paymentId: 'order-1002', createdDateTime: NT, amount: { value: 60, currency: 'RUB' }, status: { value: 'SUCCESS', changedDateTime: NT }, ...NOTIFICATION_ABOUT_PAYMENT, flags: [] },
+        capture: {
+          type: 'CAPTURE',
+          captureId: 'cap-1',
+          paymentId: 'order-1002',
+          createdDateTime: NT,
+          amount: { value: 60, currency: 'RUB' },
+          status: { value: 'SUCCESS', changedDateTime: NT },
+          ...NOTIFICATION_ABOUT_PAYMENT,
+          flags: [],
+        },
         type: 'CAPTURE',
         version: '1',
       }),
@@ -443,7 +583,12 @@ export function buildApiDocument({ strict = false }: { strict?: boolean } = {}):
           paymentId: 'order-1001',
           createdDateTime: NT,
           amount: { value: 10, currency: 'RUB' },
-          status: { value: 'DECLINE', changedDateTime: NT, reasonCode: 'INVALID_AMOUNT', reasonMessage: 'The amount exceeds what the payment allows' },
+          status: {
+            value: 'DECLINE',
+            changedDateTime: NT,
+            reasonCode: 'INVALID_AMOUNT',
+            reasonMessage: 'The amount exceeds what the payment allows',
+          },
           ...NOTIFICATION_ABOUT_PAYMENT,
           flags: [],
         },
@@ -459,7 +604,8 @@ export function buildApiDocument({ strict = false }: { strict?: boolean } = {}):
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
-          description: "A token of the site in the path: `npm run site -- create <siteId>` prints one (and `npm start` one of the demo site); the dashboard's settings make more. A token of another site is a 403.",
+          description:
+            "A token of the site in the path: `npm run site -- create <siteId>` prints one (and `npm start` one of the demo site); the dashboard's settings make more. A token of another site is a 403.",
         },
         metricsToken: {
           type: 'http',
@@ -469,12 +615,17 @@ export function buildApiDocument({ strict = false }: { strict?: boolean } = {}):
       },
       headers: {
         'X-Trace-Id': {
-          description: "the request's trace id (a client may send its own), also in the error body and the server's log line: on every answer",
+          description:
+            "the request's trace id (a client may send its own), also in the error body and the server's log line: on every answer",
           required: true,
           schema: { type: 'string', pattern: '^[0-9a-f]{16}$' },
         },
         'X-Request-Id': { description: "this request's own id, in the server's log line", schema: { type: 'string' } },
-        'Retry-After': { description: 'seconds until the token may send again', required: true, schema: { type: 'integer', minimum: 1 } },
+        'Retry-After': {
+          description: 'seconds until the token may send again',
+          required: true,
+          schema: { type: 'integer', minimum: 1 },
+        },
       },
     },
   }

@@ -17,7 +17,10 @@ export function typeLabel(schema: Json | undefined): string {
   if ('const' in schema) return JSON.stringify(schema.const)
   if (Array.isArray(schema.enum))
     return schema.enum.length > LONG_ENUM
-      ? `${schema.enum.slice(0, LONG_ENUM).map((v: unknown) => JSON.stringify(v)).join(' | ')} | … (${schema.enum.length} values)`
+      ? `${schema.enum
+          .slice(0, LONG_ENUM)
+          .map((v: unknown) => JSON.stringify(v))
+          .join(' | ')} | … (${schema.enum.length} values)`
       : schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ')
   const union = schema.oneOf ?? schema.anyOf
   if (Array.isArray(union)) return union.map((s: Json) => typeLabel(s)).join(' or ')
@@ -27,7 +30,12 @@ export function typeLabel(schema: Json | undefined): string {
     if (Array.isArray(schema.prefixItems)) return `[${schema.prefixItems.map((s: Json) => typeLabel(s)).join(', ')}]`
     return `array of ${typeLabel(schema.items)}`
   }
-  if (types.includes('object') && !schema.properties && schema.additionalProperties && typeof schema.additionalProperties === 'object')
+  if (
+    types.includes('object') &&
+    !schema.properties &&
+    schema.additionalProperties &&
+    typeof schema.additionalProperties === 'object'
+  )
     return `object of ${typeLabel(schema.additionalProperties)} values`
   const named = types.map((t) => (t === 'string' && schema.format ? `string (${schema.format})` : t))
   return named.join(' or ') || 'any'
@@ -40,16 +48,23 @@ const SAFE = Number.MAX_SAFE_INTEGER
 export function constraintsOf(schema: Json): string[] {
   const out: string[] = []
   if (schema.pattern) out.push(`pattern ${schema.pattern}`)
-  if (schema.minLength !== undefined && schema.maxLength !== undefined) out.push(`${schema.minLength}–${schema.maxLength} characters`)
+  if (schema.minLength !== undefined && schema.maxLength !== undefined)
+    out.push(`${schema.minLength}–${schema.maxLength} characters`)
   else if (schema.maxLength !== undefined) out.push(`at most ${schema.maxLength} characters`)
-  else if (schema.minLength !== undefined) out.push(`at least ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}`)
+  else if (schema.minLength !== undefined)
+    out.push(`at least ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}`)
   if (schema.minimum !== undefined && schema.minimum !== -SAFE) out.push(`≥ ${schema.minimum}`)
   if (schema.exclusiveMinimum !== undefined) out.push(`> ${schema.exclusiveMinimum}`)
   if (schema.maximum !== undefined && schema.maximum !== SAFE) out.push(`≤ ${schema.maximum}`)
-  if (schema.minItems !== undefined && !Array.isArray(schema.prefixItems)) out.push(`at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`)
-  if (schema.maxItems !== undefined && !Array.isArray(schema.prefixItems)) out.push(schema.maxItems === 0 ? 'empty' : `at most ${schema.maxItems} items`)
-  for (const union of [schema.anyOf, schema.oneOf]) if (Array.isArray(union)) for (const s of union as Json[]) if (!s.$ref) out.push(...constraintsOf(s).map((c) => `${typeLabel(s)}: ${c}`))
-  if (Array.isArray(schema.examples) && schema.examples.length) out.push(`e.g. ${schema.examples.map((e: unknown) => JSON.stringify(e)).join(', ')}`)
+  if (schema.minItems !== undefined && !Array.isArray(schema.prefixItems))
+    out.push(`at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`)
+  if (schema.maxItems !== undefined && !Array.isArray(schema.prefixItems))
+    out.push(schema.maxItems === 0 ? 'empty' : `at most ${schema.maxItems} items`)
+  for (const union of [schema.anyOf, schema.oneOf])
+    if (Array.isArray(union))
+      for (const s of union as Json[]) if (!s.$ref) out.push(...constraintsOf(s).map((c) => `${typeLabel(s)}: ${c}`))
+  if (Array.isArray(schema.examples) && schema.examples.length)
+    out.push(`e.g. ${schema.examples.map((e: unknown) => JSON.stringify(e)).join(', ')}`)
   return out
 }
 
@@ -94,7 +109,10 @@ export function shellJson(value: unknown): string {
     .join('')
 }
 
-/** the curl command of an operation, with its first request example as the body; $BASE, $SITE and $TOKEN are the reader's */
+/**
+ * the curl command of an operation, with its first request example as the body; $BASE, $SITE and $TOKEN are the
+ * reader's
+ */
 export function curlOf(path: string, method: string, op: Json): string {
   const url = `$BASE${path.replace(/\{(\w+)\}/g, (_, name: string) => PATH_EXAMPLES[name] ?? `<${name}>`)}`
   const lines = [`curl -s${method.toUpperCase() === 'GET' ? '' : ` -X ${method.toUpperCase()}`} "${url}"`]
@@ -114,7 +132,10 @@ export type Block = { paragraph: Inline[] } | { table: { head: Inline[][]; rows:
 
 /** `a \`b\` c` → ['a ', {code: 'b'}, ' c'] */
 export function inlines(text: string): Inline[] {
-  return text.split(/(`[^`]*`)/).filter(Boolean).map((part) => (part.startsWith('`') && part.endsWith('`') && part.length > 1 ? { code: part.slice(1, -1) } : part))
+  return text
+    .split(/(`[^`]*`)/)
+    .filter(Boolean)
+    .map((part) => (part.startsWith('`') && part.endsWith('`') && part.length > 1 ? { code: part.slice(1, -1) } : part))
 }
 
 /** the Markdown of the document's descriptions: paragraphs (blank lines between) and pipe tables */
@@ -126,7 +147,12 @@ export function markdownBlocks(text: string): Block[] {
     .map((block): Block => {
       const lines = block.split('\n')
       if (lines.length >= 2 && lines.every((l) => l.trim().startsWith('|')) && /^\|[\s:|-]+\|$/.test(lines[1].trim())) {
-        const cells = (line: string) => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => inlines(c.trim()))
+        const cells = (line: string) =>
+          line
+            .trim()
+            .replace(/^\||\|$/g, '')
+            .split('|')
+            .map((c) => inlines(c.trim()))
         return { table: { head: cells(lines[0]), rows: lines.slice(2).map(cells) } }
       }
       return { paragraph: inlines(lines.join(' ')) }

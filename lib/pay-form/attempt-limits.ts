@@ -18,7 +18,9 @@ export function attemptsLimited(kind: 'bill.paused' | 'client.slowed', retryAfte
   return new ApiError(
     429,
     'rate.limit.exceeded',
-    kind === 'bill.paused' ? 'Too many unsuccessful attempts on this bill' : 'Too many payment attempts from this client',
+    kind === 'bill.paused'
+      ? 'Too many unsuccessful attempts on this bill'
+      : 'Too many payment attempts from this client',
     'Too many attempts',
     { [kind === 'bill.paused' ? 'bill' : 'client']: [`${kind}:${seconds}`] },
     { 'Retry-After': String(seconds) },
@@ -38,7 +40,9 @@ export async function countClientAttempt(clientAddress: string): Promise<void> {
     RETURNING count, extract(epoch FROM "windowStart" + make_interval(secs => ${windowSeconds}::int) - now())::float8 AS "retryAfter"`
   const row = rows[0]
   // now and then, forget windows long past
-  if (Math.random() < 0.01) await db().$executeRaw`DELETE FROM "PageAttemptWindow" WHERE "windowStart" < now() - make_interval(secs => ${2 * windowSeconds}::int)`
+  if (Math.random() < 0.01)
+    await db()
+      .$executeRaw`DELETE FROM "PageAttemptWindow" WHERE "windowStart" < now() - make_interval(secs => ${2 * windowSeconds}::int)`
   if (row && row.count > clientAttempts) throw attemptsLimited('client.slowed', row.retryAfter)
 }
 

@@ -23,7 +23,11 @@ export const attemptsRoute = apiRoute({
 })
 
 export const attemptRoute = apiRoute({
-  GET: endpoint({ access: 'payer', params: attemptPath, handle: ({ params }) => attemptStatus(params.invoiceUid, params.attemptId) }),
+  GET: endpoint({
+    access: 'payer',
+    params: attemptPath,
+    handle: ({ params }) => attemptStatus(params.invoiceUid, params.attemptId),
+  }),
 })
 
 export const attemptCodeRoute = apiRoute({
@@ -36,7 +40,10 @@ export const attemptCodeRoute = apiRoute({
 })
 
 /** TermUrl of the page's 3-D Secure step: a form POST of PaRes and MD from the access-control page */
-export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ invoiceUid: string }> }): Promise<Response> {
+export async function threeDSReturnRoute(
+  req: Request,
+  ctx: { params: Promise<{ invoiceUid: string }> },
+): Promise<Response> {
   const started = performance.now()
   const { traceId, requestId } = requestIds(req)
   const { invoiceUid } = await ctx.params
@@ -47,10 +54,15 @@ export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ 
     if (isCrossSite(req)) status = 403
     else {
       const form = await readFormFields(req)
-      location = await threeDSReturn(invoiceUid.toLowerCase(), String(form.get('PaRes') ?? ''), String(form.get('MD') ?? ''))
+      location = await threeDSReturn(
+        invoiceUid.toLowerCase(),
+        String(form.get('PaRes') ?? ''),
+        String(form.get('MD') ?? ''),
+      )
     }
   } catch (e) {
-    // a post over 64 KiB is refused; an unknown bill or payment, or a malformed post: back to the bill's page, which says what it can
+    // a post over 64 KiB is refused; an unknown bill or payment, or a malformed post: back to the bill's page, which
+    // says what it can
     if (e instanceof BodyTooLarge) status = 413
     // the payer's browser went away mid-post: no one to answer (499 in the log, a warning)
     else if (e instanceof ClientAborted) status = CLIENT_CLOSED
@@ -60,7 +72,12 @@ export async function threeDSReturnRoute(req: Request, ctx: { params: Promise<{ 
     else if (!(e instanceof ApiError) || e.status >= 500) failure = e
   }
   logRequest({ req, traceId, requestId, status, started, failure })
-  const headers = { 'X-Trace-Id': traceId, 'X-Request-Id': requestId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }
+  const headers = {
+    'X-Trace-Id': traceId,
+    'X-Request-Id': requestId,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  }
   if (status === CLIENT_CLOSED) return new Response(null, { status, headers })
   if (status === 403) return new Response('Cross-site request refused', { status, headers })
   if (status === 413) return new Response('Request body exceeds 64 KiB', { status, headers })

@@ -21,25 +21,29 @@ const field = z._default(z.optional(z.string().check(z.maxLength(64))), '')
 
 /** `clockOffsetMs`: the bill's site's sandbox clock (lib/sandbox/site-clock.ts), which judges a card's expiry month */
 function buildPayFormSchema(opts: { openAmount: boolean; clockOffsetMs: number }) {
-  const fields = z.object({ method: z.enum(['card', 'mobile']), pan: field, expiry: field, cvv: field, phone: field, amount: field }).check(
-    z.superRefine((v, ctx) => {
-      const problem = (path: string, code: string) => ctx.addIssue({ code: 'custom', path: [path], message: code, input: v })
-      if (opts.openAmount && parsePayerAmount(v.amount) === null) problem('amount', v.amount.trim() ? 'amount.invalid' : 'required')
-      if (v.method === 'mobile') {
-        if (!/^\d{10,15}$/.test(onlyDigits(v.phone))) problem('phone', v.phone.trim() ? 'phone.invalid' : 'required')
-        return
-      }
-      const pan = onlyDigits(v.pan)
-      if (!pan) problem('pan', 'required')
-      else if (!luhnValid(pan)) problem('pan', 'pan.invalid')
-      const expiry = parseExpiry(v.expiry.trim())
-      if (!v.expiry.trim()) problem('expiry', 'required')
-      else if (!expiry) problem('expiry', 'expiry.invalid')
-      else if (isExpired(expiry, new Date(Date.now() + opts.clockOffsetMs))) problem('expiry', 'expiry.past')
-      if (!v.cvv) problem('cvv', 'required')
-      else if (!/^\d{3,4}$/.test(v.cvv)) problem('cvv', 'cvv.invalid')
-    }),
-  )
+  const fields = z
+    .object({ method: z.enum(['card', 'mobile']), pan: field, expiry: field, cvv: field, phone: field, amount: field })
+    .check(
+      z.superRefine((v, ctx) => {
+        const problem = (path: string, code: string) =>
+          ctx.addIssue({ code: 'custom', path: [path], message: code, input: v })
+        if (opts.openAmount && parsePayerAmount(v.amount) === null)
+          problem('amount', v.amount.trim() ? 'amount.invalid' : 'required')
+        if (v.method === 'mobile') {
+          if (!/^\d{10,15}$/.test(onlyDigits(v.phone))) problem('phone', v.phone.trim() ? 'phone.invalid' : 'required')
+          return
+        }
+        const pan = onlyDigits(v.pan)
+        if (!pan) problem('pan', 'required')
+        else if (!luhnValid(pan)) problem('pan', 'pan.invalid')
+        const expiry = parseExpiry(v.expiry.trim())
+        if (!v.expiry.trim()) problem('expiry', 'required')
+        else if (!expiry) problem('expiry', 'expiry.invalid')
+        else if (isExpired(expiry, new Date(Date.now() + opts.clockOffsetMs))) problem('expiry', 'expiry.past')
+        if (!v.cvv) problem('cvv', 'required')
+        else if (!/^\d{3,4}$/.test(v.cvv)) problem('cvv', 'cvv.invalid')
+      }),
+    )
   return z.pipe(
     fields,
     z.transform((v): PayFormValues => {
@@ -52,7 +56,10 @@ function buildPayFormSchema(opts: { openAmount: boolean; clockOffsetMs: number }
 }
 
 // on real time, built once per process (and page load), not per render or request
-const payFormSchemas = { open: buildPayFormSchema({ openAmount: true, clockOffsetMs: 0 }), fixed: buildPayFormSchema({ openAmount: false, clockOffsetMs: 0 }) }
+const payFormSchemas = {
+  open: buildPayFormSchema({ openAmount: true, clockOffsetMs: 0 }),
+  fixed: buildPayFormSchema({ openAmount: false, clockOffsetMs: 0 }),
+}
 
 /**
  * the form's schema, for a bill whose amount the payer enters (open) or a bill with its amount, on its
@@ -72,7 +79,9 @@ export const codeFormSchema = z.object({ code: z.string().check(z.trim(), z.rege
 
 /** `4111 1111 1111 1111` as typed */
 export function groupCardNumber(text: string): string {
-  return onlyDigits(text).slice(0, 19).replace(/(\d{4})(?=\d)/g, '$1 ')
+  return onlyDigits(text)
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, '$1 ')
 }
 
 /** `12/30` as typed */

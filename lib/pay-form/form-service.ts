@@ -31,7 +31,8 @@ export type NextStep =
 type WirePayment = Awaited<ReturnType<typeof readPayment>>
 
 /** Bills whose payments must issue a token or start a series are paid by card only. */
-export const mobileAllowed = (bill: Pick<Bill, 'flags'>) => !bill.flags.includes('BIND_PAYMENT_TOKEN') && !bill.flags.includes('RECURRENT_FIRST')
+export const mobileAllowed = (bill: Pick<Bill, 'flags'>) =>
+  !bill.flags.includes('BIND_PAYMENT_TOKEN') && !bill.flags.includes('RECURRENT_FIRST')
 
 /** a return URL with billId and invoiceUid appended */
 export function returnUrl(base: string, bill: Pick<Bill, 'billId' | 'invoiceUid'>): string {
@@ -58,12 +59,15 @@ const ATTEMPT_KEY = /^[A-Za-z0-9_-]{32}$/
 class BillClosed extends Error {}
 
 async function nextStep(bill: Bill, p: WirePayment, attemptId: string): Promise<NextStep> {
-  if (p.status.value === 'COMPLETED') return { kind: 'redirect', url: bill.successUrl ? returnUrl(bill.successUrl, bill) : pagePath(bill) }
+  if (p.status.value === 'COMPLETED')
+    return { kind: 'redirect', url: bill.successUrl ? returnUrl(bill.successUrl, bill) : pagePath(bill) }
   // an attempt declined or unfinished on a bill that another attempt paid (whatever this one's reason),
   // or that expired: the bill's own page says so, never failedUrl
   if (await closedNow(bill)) return { kind: 'redirect', url: pagePath(bill) }
   if (p.status.value === 'DECLINED')
-    return bill.failedUrl ? { kind: 'redirect', url: returnUrl(bill.failedUrl, bill) } : { kind: 'declined', reason: p.status.reason ?? 'other' }
+    return bill.failedUrl
+      ? { kind: 'redirect', url: returnUrl(bill.failedUrl, bill) }
+      : { kind: 'declined', reason: p.status.reason ?? 'other' }
   const req = p.requirements as { threeDS?: { pareq: string; acsUrl: string }; otp?: string } | undefined
   if (req?.threeDS)
     return {
@@ -77,7 +81,9 @@ async function nextStep(bill: Bill, p: WirePayment, attemptId: string): Promise<
   return { kind: 'wait', attemptId }
 }
 
-/** whether the bill is paid or expired by now, its site's time (read again: another attempt may have paid it meanwhile) */
+/**
+ * whether the bill is paid or expired by now, its site's time (read again: another attempt may have paid it meanwhile)
+ */
 async function closedNow(bill: Bill): Promise<boolean> {
   const [now] = await db().$queryRaw<{ status: string; expiresAt: Date; siteOffsetMs: bigint }[]>`
     SELECT b.status, b."expiresAt", s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b.id = ${bill.id}::uuid`
@@ -95,7 +101,12 @@ async function billOf(invoiceUid: string): Promise<{ bill: Bill; clock: SiteCloc
 
 /** the paymentId of the page's attempt on this bill with this key, or 404 */
 async function attemptOf(bill: Bill, attemptId: string): Promise<string> {
-  const p = ATTEMPT_KEY.test(attemptId) ? await db().payment.findFirst({ where: { billRef: bill.id, pageAttemptKey: attemptKeyHash(attemptId) }, select: { paymentId: true } }) : null
+  const p = ATTEMPT_KEY.test(attemptId)
+    ? await db().payment.findFirst({
+        where: { billRef: bill.id, pageAttemptKey: attemptKeyHash(attemptId) },
+        select: { paymentId: true },
+      })
+    : null
   if (!p) throw notFound('Payment')
   return p.paymentId
 }
@@ -109,7 +120,10 @@ export async function startAttempt(invoiceUid: string, input: unknown, clientAdd
   if (amountMinor === undefined) throw validationError({ amount: ['required'] })
   const customer = bill.customer ? { ...(bill.customer as Record<string, unknown>), ip: undefined } : undefined
   const request = parse(paymentRequestSchema, {
-    paymentMethod: form.method === 'card' ? { type: 'CARD', pan: form.pan, expiryDate: form.expiry, cvv2: form.cvv } : { type: 'MOBILE', phone: form.phone },
+    paymentMethod:
+      form.method === 'card'
+        ? { type: 'CARD', pan: form.pan, expiryDate: form.expiry, cvv2: form.cvv }
+        : { type: 'MOBILE', phone: form.phone },
     amount: { value: formatValue(money(amountMinor, bill.currency)), currency: bill.currency },
     flags: bill.flags,
     customer,
@@ -139,7 +153,8 @@ export async function submitCode(invoiceUid: string, attemptId: string, code: st
   const { bill, clock } = await billOf(invoiceUid)
   const paymentId = await attemptOf(bill, attemptId)
   // the bill was paid by another attempt (or expired) meanwhile: no code is counted, the page says why
-  if (billState(bill, clock.now()) !== 'CREATED') return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
+  if (billState(bill, clock.now()) !== 'CREATED')
+    return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
   try {
     return await nextStep(bill, await completePayment(bill.siteId, paymentId, { otp: { code } }), attemptId)
   } catch (e) {
@@ -148,7 +163,8 @@ export async function submitCode(invoiceUid: string, attemptId: string, code: st
       const left = /(\d+) attempts? left/.exec(e.cause['otp.code'][0])?.[1]
       throw validationError({ code: [left ? `code.wrong:${left}` : 'code.invalid'] })
     }
-    if (e instanceof ApiError && e.status === 409) return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
+    if (e instanceof ApiError && e.status === 409)
+      return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
     throw e
   }
 }
@@ -159,7 +175,9 @@ export async function attemptStatus(invoiceUid: string, attemptId: string): Prom
   return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
 }
 
-/** TermUrl: the PaRes the access-control page posted back (MD: the attempt key); answers where the payer's browser goes */
+/**
+ * TermUrl: the PaRes the access-control page posted back (MD: the attempt key); answers where the payer's browser goes
+ */
 export async function threeDSReturn(invoiceUid: string, pares: string, attemptId: string): Promise<string> {
   const { bill, clock } = await billOf(invoiceUid)
   const paymentId = await attemptOf(bill, attemptId)
@@ -188,7 +206,15 @@ export async function pageState(invoiceUid: string, declinedAttemptId?: string):
   const { loadBill } = await import('../bills/bill-service')
   const loaded = await loadBill({ invoiceUid: invoiceUid.toLowerCase() })
   if (!loaded) return null
-  const keyHash = declinedAttemptId && ATTEMPT_KEY.test(declinedAttemptId) ? attemptKeyHash(declinedAttemptId) : undefined
-  const declined = keyHash ? loaded.payments.find((p) => p.pageAttemptKey === keyHash && p.status === 'DECLINED') : undefined
-  return { bill: loaded.bill, clock: loaded.clock, state: billState(loaded.bill, loaded.clock.now()), declinedReason: declined?.statusReason ?? undefined }
+  const keyHash =
+    declinedAttemptId && ATTEMPT_KEY.test(declinedAttemptId) ? attemptKeyHash(declinedAttemptId) : undefined
+  const declined = keyHash
+    ? loaded.payments.find((p) => p.pageAttemptKey === keyHash && p.status === 'DECLINED')
+    : undefined
+  return {
+    bill: loaded.bill,
+    clock: loaded.clock,
+    state: billState(loaded.bill, loaded.clock.now()),
+    declinedReason: declined?.statusReason ?? undefined,
+  }
 }

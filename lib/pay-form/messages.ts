@@ -64,7 +64,8 @@ const en = {
     'code.invalid': 'Enter the code from the message',
     'code.wrong': 'Wrong code. Attempts left: {n}',
     'mobile.unavailable': 'This bill can be paid by card only',
-    'bill.paused': 'Too many unsuccessful attempts to pay this bill. For your security, paying is paused: try again in {n} min.',
+    'bill.paused':
+      'Too many unsuccessful attempts to pay this bill. For your security, paying is paused: try again in {n} min.',
     'client.slowed': 'Too many payment attempts. Try again in {n} min.',
   },
   reasons: {
@@ -132,7 +133,8 @@ const ru: Messages = {
     'code.invalid': 'Введите код из сообщения',
     'code.wrong': 'Неверный код. Осталось попыток: {n}',
     'mobile.unavailable': 'Этот счёт можно оплатить только картой',
-    'bill.paused': 'Слишком много неудачных попыток оплатить этот счёт. Для вашей безопасности оплата приостановлена: попробуйте снова через {n} мин.',
+    'bill.paused':
+      'Слишком много неудачных попыток оплатить этот счёт. Для вашей безопасности оплата приостановлена: попробуйте снова через {n} мин.',
     'client.slowed': 'Слишком много попыток оплаты. Попробуйте снова через {n} мин.',
   },
   reasons: {
@@ -158,6 +160,7 @@ export function errorText(t: Messages, code: string | undefined): string {
   const [key, n] = code.split(':')
   const text = (t.errors as Record<string, string>)[key] ?? t.somethingWrong
   // the attempt limits tell seconds; the payer reads minutes
-  const shown = n && (key === 'bill.paused' || key === 'client.slowed') ? String(Math.max(1, Math.ceil(Number(n) / 60))) : n
+  const shown =
+    n && (key === 'bill.paused' || key === 'client.slowed') ? String(Math.max(1, Math.ceil(Number(n) / 60))) : n
   return shown ? text.replace('{n}', shown) : text
 }

@@ -14,9 +14,14 @@ function lastBundle(): { src: string } | { missing: string } {
   try {
     src = JSON.parse(fs.readFileSync(file, 'utf8')).script
   } catch {
-    return { missing: `the payment page's script is not built (${file} is missing): npm run build or npm start build it` }
+    return {
+      missing: `the payment page's script is not built (${file} is missing): npm run build or npm start build it`,
+    }
   }
-  if (typeof src !== 'string' || !fs.existsSync(path.join(process.cwd(), 'public', src))) return { missing: `the payment page's script ${String(src)} (named by ${file}) is missing: npm run build builds it again` }
+  if (typeof src !== 'string' || !fs.existsSync(path.join(process.cwd(), 'public', src)))
+    return {
+      missing: `the payment page's script ${String(src)} (named by ${file}) is missing: npm run build builds it again`,
+    }
   return { src }
 }
 

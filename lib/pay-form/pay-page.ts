@@ -24,19 +24,33 @@ export type PayPageView = { lang: Lang; t: Messages } & (
   | { view: 'not-found' }
   | { view: 'expired' }
   | { view: 'paid'; successUrl: string | null }
-  | { view: 'form'; siteId: string; amount: string | null; comment: string | null; deadline: string; form: PaymentFormData }
+  | {
+      view: 'form'
+      siteId: string
+      amount: string | null
+      comment: string | null
+      deadline: string
+      form: PaymentFormData
+    }
 )
 
 // one formatter per language for the life of the process
-const deadlineFormat = memoized((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: settings().timeZone }))
+const deadlineFormat = memoized(
+  (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: settings().timeZone }),
+)
 
-export async function payPageView(invoiceUid: string, declined: string | undefined, acceptLanguage: string | null | undefined): Promise<PayPageView> {
+export async function payPageView(
+  invoiceUid: string,
+  declined: string | undefined,
+  acceptLanguage: string | null | undefined,
+): Promise<PayPageView> {
   const lang = pickLanguage(acceptLanguage)
   const t = messagesFor(lang)
   const page = await pageState(invoiceUid, declined)
   if (!page) return { lang, t, view: 'not-found' }
   const { bill, state } = page
-  if (state === 'PAID') return { lang, t, view: 'paid', successUrl: bill.successUrl ? returnUrl(bill.successUrl, bill) : null }
+  if (state === 'PAID')
+    return { lang, t, view: 'paid', successUrl: bill.successUrl ? returnUrl(bill.successUrl, bill) : null }
   if (state === 'EXPIRED') return { lang, t, view: 'expired' }
   const locale = lang === 'ru' ? 'ru-RU' : 'en-US'
   const amount = bill.amountMinor === null ? null : formatForPeople(bill.amountMinor, bill.currency, locale)
@@ -48,6 +62,14 @@ export async function payPageView(invoiceUid: string, declined: string | undefin
     amount,
     comment: bill.comment,
     deadline: deadlineFormat(locale).format(bill.expiresAt),
-    form: { t, invoiceUid: bill.invoiceUid, currency: bill.currency, amountLabel: amount, mobileAllowed: mobileAllowed(bill), declinedReason: page.declinedReason ?? null, clockOffsetMs: page.clock.offsetMs },
+    form: {
+      t,
+      invoiceUid: bill.invoiceUid,
+      currency: bill.currency,
+      amountLabel: amount,
+      mobileAllowed: mobileAllowed(bill),
+      declinedReason: page.declinedReason ?? null,
+      clockOffsetMs: page.clock.offsetMs,
+    },
   }
 }

@@ -10,7 +10,10 @@ import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideCapture, totalsOf } from './payment-rules'
 import { renderCapture } from './payment-wire'
 
-/** `alsoWrite`: what the caller records with a new capture, in its transaction (the dashboard's audit entry); not on a replay */
+/**
+ * `alsoWrite`: what the caller records with a new capture, in its transaction (the dashboard's audit entry); not on a
+ * replay
+ */
 export async function capturePayment(
   siteId: string,
   paymentId: string,
@@ -65,4 +68,3 @@ export async function readCapture(siteId: string, paymentId: string, captureId: 
   if (!c) throw notFound('Capture')
   return renderCapture(c)
 }
-

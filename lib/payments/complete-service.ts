@@ -26,7 +26,9 @@ export async function completePayment(siteId: string, paymentId: string, req: Co
       // authentication already succeeded: answer the payment as it is
       if (awaitsPayer && p.status === 'COMPLETED') return p
       if (!awaitsPayer || p.status !== 'WAITING')
-        throw incorrectInvocation(p.status === 'DECLINED' ? 'The payment was declined' : 'The payment does not await payer authentication')
+        throw incorrectInvocation(
+          p.status === 'DECLINED' ? 'The payment was declined' : 'The payment does not await payer authentication',
+        )
 
       if (p.authFlow === 'THREE_DS') {
         if (!req.threeDS) throw fieldError('threeDS.pares', 'is required: the payment awaits 3-D Secure')
@@ -47,6 +49,9 @@ export async function completePayment(siteId: string, paymentId: string, req: Co
     }),
   )
   if ('attemptsLeft' in result)
-    throw fieldError('otp.code', `is not the code sent; ${result.attemptsLeft} attempt${result.attemptsLeft === 1 ? '' : 's'} left`)
+    throw fieldError(
+      'otp.code',
+      `is not the code sent; ${result.attemptsLeft} attempt${result.attemptsLeft === 1 ? '' : 's'} left`,
+    )
   return renderPayment(result)
 }

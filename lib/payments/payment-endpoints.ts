@@ -51,19 +51,53 @@ export const paymentRoute = apiRoute({
       ].join('\n\n'),
       errors: ['payin.resource.not.found', 'payin.request.conflict'],
       requestExamples: {
-        oneStep: { summary: 'A one-step card payment', value: { paymentMethod: card, amount: rub('100.00'), flags: ['SALE'], comment: 'Order 1001' } },
-        twoStep: { summary: 'A two-step card payment (authorise now, capture later)', value: { paymentMethod: card, amount: rub('100.00') } },
+        oneStep: {
+          summary: 'A one-step card payment',
+          value: { paymentMethod: card, amount: rub('100.00'), flags: ['SALE'], comment: 'Order 1001' },
+        },
+        twoStep: {
+          summary: 'A two-step card payment (authorise now, capture later)',
+          value: { paymentMethod: card, amount: rub('100.00') },
+        },
         bindToken: {
           summary: 'A card payment that issues a payment token',
-          value: { paymentMethod: { ...card, pan: '5555555555554444' }, amount: rub('10.00'), flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { account: 'acc-1' } },
+          value: {
+            paymentMethod: { ...card, pan: '5555555555554444' },
+            amount: rub('10.00'),
+            flags: ['SALE', 'BIND_PAYMENT_TOKEN'],
+            customer: { account: 'acc-1' },
+          },
         },
-        token: { summary: 'A payment with a token', value: { paymentMethod: { type: 'TOKEN', paymentToken: 'pt_Xq3…' }, amount: rub('25.00'), flags: ['SALE'], customer: { account: 'acc-1' } } },
+        token: {
+          summary: 'A payment with a token',
+          value: {
+            paymentMethod: { type: 'TOKEN', paymentToken: 'pt_Xq3…' },
+            amount: rub('25.00'),
+            flags: ['SALE'],
+            customer: { account: 'acc-1' },
+          },
+        },
         recurrentFirst: {
           summary: 'The first payment of a recurrent series',
-          value: { paymentMethod: card, amount: rub('9.99'), flags: ['SALE', 'RECURRENT_FIRST'], recurrent: { minAuthDay: 30, expiryDate: '2027-12-31' } },
+          value: {
+            paymentMethod: card,
+            amount: rub('9.99'),
+            flags: ['SALE', 'RECURRENT_FIRST'],
+            recurrent: { minAuthDay: 30, expiryDate: '2027-12-31' },
+          },
         },
-        recurrent: { summary: 'A later charge of the series', value: { paymentMethod: { type: 'RECURRENT', firstPaymentId: 'sub-1' }, amount: rub('9.99'), flags: ['SALE'] } },
-        mobile: { summary: 'A mobile-balance payment', value: { paymentMethod: { type: 'MOBILE', phone: '79001234567' }, amount: rub('50.00') } },
+        recurrent: {
+          summary: 'A later charge of the series',
+          value: {
+            paymentMethod: { type: 'RECURRENT', firstPaymentId: 'sub-1' },
+            amount: rub('9.99'),
+            flags: ['SALE'],
+          },
+        },
+        mobile: {
+          summary: 'A mobile-balance payment',
+          value: { paymentMethod: { type: 'MOBILE', phone: '79001234567' }, amount: rub('50.00') },
+        },
       },
       responseExamples: {
         completed: { summary: 'Approved (one-step)', value: paymentExample({ comment: 'Order 1001' }) },
@@ -115,12 +149,14 @@ export const paymentRoute = apiRoute({
       operationId: 'readPayment',
       tag: 'Payments',
       summary: 'Read a payment',
-      description: 'The payment as it is now (a change that fell due, such as the mobile operator answering, is applied first).',
+      description:
+        'The payment as it is now (a change that fell due, such as the mobile operator answering, is applied first).',
       errors: ['payin.resource.not.found'],
     },
     // the payment's row comes with the token check (one statement)
     preload: (params) => paymentRowSql(params.siteId, params.paymentId),
-    handle: ({ siteId, params, preloaded, clock }) => readPayment(siteId, params.paymentId, clock, preloaded as Payment | null | undefined),
+    handle: ({ siteId, params, preloaded, clock }) =>
+      readPayment(siteId, params.paymentId, clock, preloaded as Payment | null | undefined),
   }),
 })
 
@@ -128,12 +164,23 @@ const completeRequestSchema = z
   .object(
     {
       threeDS: z
-        .object({ pares: z.string({ error: 'is required' }).min(1, 'is required').meta({ description: 'the PaRes the access-control page posted to your TermUrl' }) }, { error: 'must be an object with pares' })
+        .object(
+          {
+            pares: z
+              .string({ error: 'is required' })
+              .min(1, 'is required')
+              .meta({ description: 'the PaRes the access-control page posted to your TermUrl' }),
+          },
+          { error: 'must be an object with pares' },
+        )
         .optional(),
       otp: z
         .object(
           {
-            code: z.string({ error: 'is required' }).min(1, 'is required').max(32, 'is not a code').meta({ description: "the code the payer was sent: in the sandbox always the instance's SANDBOX_OTP_CODE setting (1234 by default)" }),
+            code: z.string({ error: 'is required' }).min(1, 'is required').max(32, 'is not a code').meta({
+              description:
+                "the code the payer was sent: in the sandbox always the instance's SANDBOX_OTP_CODE setting (1234 by default)",
+            }),
             otpProcessCode: z.string({ error: 'must be a string' }).max(256).optional(),
           },
           { error: 'must be an object with code' },
@@ -143,11 +190,16 @@ const completeRequestSchema = z
     { error: 'must be a JSON object' },
   )
   .refine((r) => r.threeDS || r.otp, { message: 'threeDS or otp is required', path: ['otp'] })
-  // the refine above, for the document: at least one of the two (each branch names its property, as strict validators want)
+  // the refine above, for the document: at least one of the two (each branch names its property, as strict validators
+  // want)
   .meta({
     id: 'CompleteRequest',
     description: 'threeDS or otp, as the payment requires',
-    anyOf: ['threeDS', 'otp'].map((key) => ({ type: 'object', properties: { [key]: { type: 'object' } }, required: [key] })),
+    anyOf: ['threeDS', 'otp'].map((key) => ({
+      type: 'object',
+      properties: { [key]: { type: 'object' } },
+      required: [key],
+    })),
   })
 
 export const completeRoute = apiRoute({
@@ -179,13 +231,20 @@ const captureRequestSchema = z
   .object(
     {
       amount: amountSchema.optional().meta({ description: 'at most the authorised amount; absent: all of it' }),
-      callbackUrl: callbackUrlSchema.optional().meta({ description: "where this capture's notification goes instead of the site's notification URL" }),
+      callbackUrl: callbackUrlSchema
+        .optional()
+        .meta({ description: "where this capture's notification goes instead of the site's notification URL" }),
     },
     { error: 'must be a JSON object' },
   )
   .meta({ id: 'CaptureRequest', description: 'optional: an empty body captures the whole amount' })
 
-const captureExample = { captureId: 'cap-1', createdDateTime: T, amount: rub('100.00'), status: { value: 'COMPLETED', changedDateTime: T } }
+const captureExample = {
+  captureId: 'cap-1',
+  createdDateTime: T,
+  amount: rub('100.00'),
+  status: { value: 'COMPLETED', changedDateTime: T },
+}
 
 export const captureRoute = apiRoute({
   PUT: endpoint({
@@ -202,15 +261,25 @@ export const captureRoute = apiRoute({
         'A capture of a one-step, declined, waiting or reversed payment is created DECLINED INVALID_STATE (200). A new capture of a payment already captured is a 409; an identical replay of the capture answers it.',
       ].join('\n\n'),
       errors: ['payin.resource.not.found', 'payin.request.conflict', 'payin.incorrect-method-invocation'],
-      requestExamples: { whole: { summary: 'The whole amount', value: {} }, part: { summary: 'A part of it', value: { amount: rub('60.00') } } },
+      requestExamples: {
+        whole: { summary: 'The whole amount', value: {} },
+        part: { summary: 'A part of it', value: { amount: rub('60.00') } },
+      },
       responseExamples: { completed: { summary: 'Captured', value: captureExample } },
     },
-    handle: ({ siteId, params, body }) => capturePayment(siteId, params.paymentId, params.captureId, body.amount, body.callbackUrl),
+    handle: ({ siteId, params, body }) =>
+      capturePayment(siteId, params.paymentId, params.captureId, body.amount, body.callbackUrl),
   }),
   GET: endpoint({
     params: capturePath,
     response: captureSchema,
-    doc: { operationId: 'readCapture', tag: 'Captures', summary: 'Read a capture', errors: ['payin.resource.not.found'], responseExamples: { completed: { summary: 'Captured', value: captureExample } } },
+    doc: {
+      operationId: 'readCapture',
+      tag: 'Captures',
+      summary: 'Read a capture',
+      errors: ['payin.resource.not.found'],
+      responseExamples: { completed: { summary: 'Captured', value: captureExample } },
+    },
     handle: ({ siteId, params }) => readCapture(siteId, params.paymentId, params.captureId),
   }),
 })
@@ -219,13 +288,21 @@ const refundRequestSchema = z
   .object(
     {
       amount: amountSchema,
-      callbackUrl: callbackUrlSchema.optional().meta({ description: "where this refund's notification goes instead of the site's notification URL" }),
+      callbackUrl: callbackUrlSchema
+        .optional()
+        .meta({ description: "where this refund's notification goes instead of the site's notification URL" }),
     },
     { error: 'must be a JSON object' },
   )
   .meta({ id: 'RefundRequest' })
 
-const refundExample = { refundId: 'ref-1', createdDateTime: T, amount: rub('40.00'), status: { value: 'COMPLETED', changedDateTime: T }, flags: [] }
+const refundExample = {
+  refundId: 'ref-1',
+  createdDateTime: T,
+  amount: rub('40.00'),
+  status: { value: 'COMPLETED', changedDateTime: T },
+  flags: [],
+}
 
 export const refundRoute = apiRoute({
   PUT: endpoint({
@@ -244,15 +321,25 @@ export const refundRoute = apiRoute({
       requestExamples: { part: { summary: 'A partial refund', value: { amount: rub('40.00') } } },
       responseExamples: {
         completed: { summary: 'Refunded', value: refundExample },
-        reversal: { summary: 'A reversal of an uncaptured payment', value: { ...refundExample, amount: rub('100.00'), flags: ['REVERSAL'] } },
+        reversal: {
+          summary: 'A reversal of an uncaptured payment',
+          value: { ...refundExample, amount: rub('100.00'), flags: ['REVERSAL'] },
+        },
       },
     },
-    handle: ({ siteId, params, body }) => refundPayment(siteId, params.paymentId, params.refundId, body.amount, body.callbackUrl),
+    handle: ({ siteId, params, body }) =>
+      refundPayment(siteId, params.paymentId, params.refundId, body.amount, body.callbackUrl),
   }),
   GET: endpoint({
     params: refundPath,
     response: refundSchema,
-    doc: { operationId: 'readRefund', tag: 'Refunds', summary: 'Read a refund', errors: ['payin.resource.not.found'], responseExamples: { completed: { summary: 'Refunded', value: refundExample } } },
+    doc: {
+      operationId: 'readRefund',
+      tag: 'Refunds',
+      summary: 'Read a refund',
+      errors: ['payin.resource.not.found'],
+      responseExamples: { completed: { summary: 'Refunded', value: refundExample } },
+    },
     handle: ({ siteId, params }) => readRefund(siteId, params.paymentId, params.refundId),
   }),
 })
@@ -267,7 +354,12 @@ export const refundListRoute = apiRoute({
       summary: "List a payment's refunds",
       description: 'Oldest first; an empty array when it has none.',
       errors: ['payin.resource.not.found'],
-      responseExamples: { two: { summary: 'Two partial refunds', value: [refundExample, { ...refundExample, refundId: 'ref-2', amount: rub('10.00') }] } },
+      responseExamples: {
+        two: {
+          summary: 'Two partial refunds',
+          value: [refundExample, { ...refundExample, refundId: 'ref-2', amount: rub('10.00') }],
+        },
+      },
     },
     handle: ({ siteId, params }) => listRefunds(siteId, params.paymentId),
   }),

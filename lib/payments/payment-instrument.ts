@@ -39,7 +39,10 @@ function cardAnswer(profile: CardProfile, now: Date): FirstAnswer {
   return o.kind === 'otp' ? { kind: 'otp', text: CARD_OTP_TEXT } : o
 }
 
-/** A card or a phone number: what it charges and the sandbox's first answer, with no lookup; null for a token or a recurrent charge. */
+/**
+ * A card or a phone number: what it charges and the sandbox's first answer, with no lookup; null for a token or a
+ * recurrent charge.
+ */
 export function directInstrument(req: PaymentRequest, now: Date): Instrument | null {
   const m = req.paymentMethod
   switch (m.type) {
@@ -69,9 +72,15 @@ export async function resolveInstrument(tx: Tx, siteId: string, req: PaymentRequ
   switch (m.type) {
     case 'TOKEN': {
       const binding = await paymentOfToken(tx, siteId, req.customer!.account!, m.paymentToken)
-      if (!binding?.cardProfile) throw fieldError('paymentMethod.paymentToken', 'is not a payment token of this site and customer account')
+      if (!binding?.cardProfile)
+        throw fieldError('paymentMethod.paymentToken', 'is not a payment token of this site and customer account')
       const profile = binding.cardProfile as unknown as CardProfile
-      return { methodType: 'TOKEN', maskedPan: binding.maskedPan ?? undefined, profile, answer: cardAnswer(profile, now) }
+      return {
+        methodType: 'TOKEN',
+        maskedPan: binding.maskedPan ?? undefined,
+        profile,
+        answer: cardAnswer(profile, now),
+      }
     }
     case 'RECURRENT':
       return recurrentCharge(tx, siteId, m.firstPaymentId, now)
@@ -87,12 +96,15 @@ export async function resolveInstrument(tx: Tx, siteId: string, req: PaymentRequ
  * so concurrent charges of one series are decided one after another.
  */
 async function recurrentCharge(tx: Tx, siteId: string, firstPaymentId: string, now: Date): Promise<Instrument> {
-  const [first] = await tx.$queryRaw<Payment[]>`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${firstPaymentId} FOR UPDATE`
+  const [first] = await tx.$queryRaw<
+    Payment[]
+  >`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${firstPaymentId} FOR UPDATE`
   if (!first || first.status !== 'COMPLETED' || !first.flags.includes('RECURRENT_FIRST') || !first.cardProfile)
     throw fieldError('paymentMethod.firstPaymentId', 'must name a COMPLETED RECURRENT_FIRST payment of this site')
   const profile = first.cardProfile as unknown as CardProfile
   const base = { methodType: 'CARD' as const, maskedPan: first.maskedPan ?? undefined, profile, seriesRef: first.id }
-  if (now.toISOString().slice(0, 10) > first.recurrentExpiry!) return { ...base, answer: { kind: 'declined', reason: 'RECURRENT_EXPIRED' } }
+  if (now.toISOString().slice(0, 10) > first.recurrentExpiry!)
+    return { ...base, answer: { kind: 'declined', reason: 'RECURRENT_EXPIRED' } }
   const last = await tx.payment.findFirst({
     where: { seriesRef: first.id, status: 'COMPLETED' },
     orderBy: { statusChangedAt: 'desc' },

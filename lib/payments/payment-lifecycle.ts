@@ -13,24 +13,32 @@ import { notifyPayment } from '../notifications/outbox'
 import { isOneStep } from './payment-rules'
 import { recordToken } from './payment-tokens'
 
-/** Locks the site's payment for the rest of the transaction and brings it up to date at `now`, its site's time (404 when there is none). */
+/**
+ * Locks the site's payment for the rest of the transaction and brings it up to date at `now`, its site's time (404 when
+ * there is none).
+ */
 export async function lockPayment(tx: Tx, siteId: string, paymentId: string, now: Date): Promise<Payment> {
-  const rows = await tx.$queryRaw<Payment[]>`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId} FOR UPDATE`
+  const rows = await tx.$queryRaw<
+    Payment[]
+  >`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId} FOR UPDATE`
   if (!rows[0]) throw notFound('Payment')
   return settle(tx, rows[0], now)
 }
 
 /** what an approval captures: the whole amount of a one-step payment, nothing of a two-step one */
-export const capturedOnApproval = (p: Pick<Payment, 'flags' | 'methodType' | 'amountMinor'>) => (isOneStep(p) ? p.amountMinor : 0n)
+export const capturedOnApproval = (p: Pick<Payment, 'flags' | 'methodType' | 'amountMinor'>) =>
+  isOneStep(p) ? p.amountMinor : 0n
 
 /** when a new WAITING payment of this flow changes by itself, if it does */
 export function dueAtFor(authFlow: string | null, now: Date): Date | null {
   if (authFlow === 'THREE_DS') return new Date(now.getTime() + settings().threeDSTimeoutMs)
-  if (authFlow === 'OPERATOR_CONFIRM' || authFlow === 'OPERATOR_REJECT') return new Date(now.getTime() + settings().mobileOperatorDelayMs)
+  if (authFlow === 'OPERATOR_CONFIRM' || authFlow === 'OPERATOR_REJECT')
+    return new Date(now.getTime() + settings().mobileOperatorDelayMs)
   return null
 }
 
-export const isDue = (p: Pick<Payment, 'status' | 'dueAt'>, now: Date) => p.status === 'WAITING' && p.dueAt !== null && p.dueAt.getTime() <= now.getTime()
+export const isDue = (p: Pick<Payment, 'status' | 'dueAt'>, now: Date) =>
+  p.status === 'WAITING' && p.dueAt !== null && p.dueAt.getTime() <= now.getTime()
 
 /**
  * Settles the bill's WAITING payments whose change fell due before `before` (except `except`), earliest
@@ -46,7 +54,10 @@ export async function settleDueOnBill(
   before: Date,
   except: string | null = null,
 ): Promise<void> {
-  const billRef = 'ref' in bill ? Prisma.sql`${bill.ref}::uuid` : Prisma.sql`(SELECT id FROM "Bill" WHERE "siteId" = ${bill.siteId} AND "billId" = ${bill.billId})`
+  const billRef =
+    'ref' in bill
+      ? Prisma.sql`${bill.ref}::uuid`
+      : Prisma.sql`(SELECT id FROM "Bill" WHERE "siteId" = ${bill.siteId} AND "billId" = ${bill.billId})`
   const due = await tx.$queryRaw<Payment[]>`
     SELECT * FROM "Payment"
     WHERE "billRef" = ${billRef} AND status = 'WAITING' AND "dueAt" < ${before} AND (${except}::uuid IS NULL OR id <> ${except}::uuid)
@@ -65,7 +76,10 @@ export async function settle(tx: Tx, p: Payment, now: Date): Promise<Payment> {
 }
 
 export async function decline(tx: Tx, p: Payment, reason: DeclineReason, at: Date): Promise<Payment> {
-  const declined = await tx.payment.update({ where: { id: p.id }, data: { status: 'DECLINED', statusReason: reason, statusChangedAt: at, dueAt: null } })
+  const declined = await tx.payment.update({
+    where: { id: p.id },
+    data: { status: 'DECLINED', statusReason: reason, statusChangedAt: at, dueAt: null },
+  })
   await notifyPayment(tx, declined)
   return declined
 }
@@ -73,13 +87,21 @@ export async function decline(tx: Tx, p: Payment, reason: DeclineReason, at: Dat
 /** Completes a payment whose payer (or operator) said yes, unless its bill was paid or expired meanwhile. */
 export async function approve(tx: Tx, p: Payment, at: Date): Promise<Payment> {
   await settleDueOnBill(tx, { ref: p.billRef }, at, p.id)
-  const [bill] = await tx.$queryRaw<{ status: string; expiresAt: Date }[]>`SELECT status, "expiresAt" FROM "Bill" WHERE id = ${p.billRef}::uuid FOR UPDATE`
+  const [bill] = await tx.$queryRaw<
+    { status: string; expiresAt: Date }[]
+  >`SELECT status, "expiresAt" FROM "Bill" WHERE id = ${p.billRef}::uuid FOR UPDATE`
   const state = billState(bill, at)
   if (state === 'PAID') return decline(tx, p, 'BILL_ALREADY_PAID', at)
   if (state === 'EXPIRED') return decline(tx, p, 'BILL_EXPIRED', at)
   const done = await tx.payment.update({
     where: { id: p.id },
-    data: { status: 'COMPLETED', statusReason: null, statusChangedAt: at, capturedMinor: capturedOnApproval(p), dueAt: null },
+    data: {
+      status: 'COMPLETED',
+      statusReason: null,
+      statusChangedAt: at,
+      capturedMinor: capturedOnApproval(p),
+      dueAt: null,
+    },
   })
   await markBillPaid(tx, p.billRef, at)
   await recordToken(tx, done)

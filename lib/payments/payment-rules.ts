@@ -22,7 +22,12 @@ export function totalsOf(p: {
   refundedMinor: bigint
   reversed: boolean
 }): PaymentTotals {
-  return { ...p, amountMinor: Number(p.amountMinor), capturedMinor: Number(p.capturedMinor), refundedMinor: Number(p.refundedMinor) }
+  return {
+    ...p,
+    amountMinor: Number(p.amountMinor),
+    capturedMinor: Number(p.capturedMinor),
+    refundedMinor: Number(p.refundedMinor),
+  }
 }
 
 /** captures and refunds use the payment's currency */
@@ -31,7 +36,8 @@ export function currencyMismatch(amount: { currency: string } | undefined, p: { 
 }
 
 /** One-step payments (flag SALE), and mobile-balance payments (always one-step), are captured when approved. */
-export const isOneStep = (p: { flags: string[]; methodType: string }) => p.flags.includes('SALE') || p.methodType === 'MOBILE'
+export const isOneStep = (p: { flags: string[]; methodType: string }) =>
+  p.flags.includes('SALE') || p.methodType === 'MOBILE'
 
 export type Decision<T = {}> = ({ ok: true } & T) | { ok: false; reason: DeclineReason }
 
@@ -40,7 +46,8 @@ export function decideCapture(p: PaymentTotals, requestedMinor: number | null): 
   if (p.status !== 'COMPLETED' || p.flags.includes('SALE') || p.reversed || p.capturedMinor > 0)
     return { ok: false, reason: 'INVALID_STATE' }
   const amountMinor = requestedMinor ?? p.amountMinor
-  if (!notAbove(money(amountMinor, p.currency), money(p.amountMinor, p.currency))) return { ok: false, reason: 'INVALID_AMOUNT' }
+  if (!notAbove(money(amountMinor, p.currency), money(p.amountMinor, p.currency)))
+    return { ok: false, reason: 'INVALID_AMOUNT' }
   return { ok: true, amountMinor }
 }
 

@@ -1,6 +1,14 @@
 // Payments: create (idempotent per site and paymentId) and read. One statement or one transaction per operation.
 import { randomUUID } from 'node:crypto'
-import { createImplicitBill, implicitBill, implicitBillInsert, lockNamedBill, markBillPaid, type BillState, type PaymentOnBill } from '../bills/bill-for-payment'
+import {
+  createImplicitBill,
+  implicitBill,
+  implicitBillInsert,
+  lockNamedBill,
+  markBillPaid,
+  type BillState,
+  type PaymentOnBill,
+} from '../bills/bill-for-payment'
 import { issuePareq } from '../acquirer/three-ds'
 import { settings } from '../config'
 import { db, isUniqueViolation, jsonParam, sqlRows, withRetry, type Tx } from '../db/client'
@@ -23,23 +31,37 @@ export interface PageOrigin {
   attemptKeyHash: string
   /** the bill's site's sandbox clock */
   clock: SiteClock
-  /** called in the payment's transaction with its bill locked, before anything is written: throws to refuse the attempt */
+  /**
+   * called in the payment's transaction with its bill locked, before anything is written: throws to refuse the attempt
+   */
   admit: (tx: Tx, bill: { id: string; state: BillState }, now: Date) => Promise<void>
 }
 
 /**
- * Payment create (endpoint 1). An identical replay answers the payment as it is now; another request under the same id is a 409.
+ * Payment create (endpoint 1). An identical replay answers the payment as it is now; another request under the same id
+ * is a 409.
  * `auth`: the API's token check, left to this function (Endpoint.deferredAuth): made inside the one
  * statement of a direct payment, else first of all.
  */
-export async function createPayment(siteId: string, paymentId: string, req: PaymentRequest, page?: PageOrigin, auth?: DeferredAuth) {
+export async function createPayment(
+  siteId: string,
+  paymentId: string,
+  req: PaymentRequest,
+  page?: PageOrigin,
+  auth?: DeferredAuth,
+) {
   const print = fingerprint('payment', req)
   // a series that has ended (on the site's clock, known once the token is checked) cannot start; an
   // identical replay of one started before still answers it
   if (req.recurrent) await auth?.check()
-  const late = req.recurrent ? recurrentExpiryProblem(req.recurrent, (await knownClock(siteId, page, auth)).now()) : null
+  const late = req.recurrent
+    ? recurrentExpiryProblem(req.recurrent, (await knownClock(siteId, page, auth)).now())
+    : null
   if (late) {
-    const existing = await db().payment.findUnique({ where: { siteId_paymentId: { siteId, paymentId } }, select: { fingerprint: true } })
+    const existing = await db().payment.findUnique({
+      where: { siteId_paymentId: { siteId, paymentId } },
+      select: { fingerprint: true },
+    })
     if (existing?.fingerprint !== print) throw fieldError('recurrent.expiryDate', late)
     return readPayment(siteId, paymentId, await knownClock(siteId, page, auth))
   }
@@ -50,7 +72,10 @@ export async function createPayment(siteId: string, paymentId: string, req: Paym
     } catch (e) {
       if (!isUniqueViolation(e)) throw e
       // the id exists (a replay, or a concurrent twin that committed first)
-      const existing = await db().payment.findUnique({ where: { siteId_paymentId: { siteId, paymentId } }, select: { fingerprint: true } })
+      const existing = await db().payment.findUnique({
+        where: { siteId_paymentId: { siteId, paymentId } },
+        select: { fingerprint: true },
+      })
       if (!existing) throw e // another key collided (a bill named by two new payments at once): try again
       if (existing.fingerprint !== print) throw requestConflict(`Payment ${paymentId}`)
       return findPayment(siteId, paymentId, await knownClock(siteId, page, auth))
@@ -72,7 +97,14 @@ async function knownClock(siteId: string, page?: PageOrigin, auth?: DeferredAuth
  * trip). Any other payment (a named bill, a token, a recurrent charge, a token to issue, one from the
  * payment page) is written in a transaction.
  */
-async function insertPayment(siteId: string, paymentId: string, req: PaymentRequest, print: string, page?: PageOrigin, auth?: DeferredAuth): Promise<Payment> {
+async function insertPayment(
+  siteId: string,
+  paymentId: string,
+  req: PaymentRequest,
+  print: string,
+  page?: PageOrigin,
+  auth?: DeferredAuth,
+): Promise<Payment> {
   if (auth && !auth.settled && !req.billId && !page) {
     // made on real time, the clock of nearly every site: the statement's gate holds it to that, under a
     // share lock on the site's row as every write of the site (lib/sandbox/site-clock.ts siteClockForWrite);
@@ -98,7 +130,8 @@ async function insertPayment(siteId: string, paymentId: string, req: PaymentRequ
           if (e instanceof ApiError) throw e
           // the site's clock runs ahead (or a sandbox reset set it back): the token is checked, the
           // payment is made on the site's clock below
-          if (e instanceof ClockMoved) return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, page))
+          if (e instanceof ClockMoved)
+            return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, page))
           // the statement failed (most often: the id is taken, a replay) and wrote nothing: the token is
           // checked on its own, then the failure is handled as below
           await auth.check()
@@ -111,7 +144,14 @@ async function insertPayment(siteId: string, paymentId: string, req: PaymentRequ
   return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, page))
 }
 
-async function insertPaymentInTransaction(tx: Tx, siteId: string, paymentId: string, req: PaymentRequest, print: string, page?: PageOrigin): Promise<Payment> {
+async function insertPaymentInTransaction(
+  tx: Tx,
+  siteId: string,
+  paymentId: string,
+  req: PaymentRequest,
+  print: string,
+  page?: PageOrigin,
+): Promise<Payment> {
   // on the site's clock, a sandbox reset of the site waiting for this write (or this write for it)
   const now = (await siteClockForWrite(tx, siteId)).now()
   const onBill = paymentOnBill(req)
@@ -127,7 +167,10 @@ async function insertPaymentInTransaction(tx: Tx, siteId: string, paymentId: str
   else if (named?.state === 'EXPIRED') answer = { kind: 'declined', reason: 'BILL_EXPIRED' }
   const approved = answer.kind === 'approved'
   const bill = named ?? (await createImplicitBill(tx, siteId, onBill, approved, now))
-  const row = { ...paymentRow(siteId, paymentId, req, print, instrument, answer, bill, now), pageAttemptKey: page?.attemptKeyHash ?? null }
+  const row = {
+    ...paymentRow(siteId, paymentId, req, print, instrument, answer, bill, now),
+    pageAttemptKey: page?.attemptKeyHash ?? null,
+  }
   const [payment] = await tx.$queryRaw<Payment[]>`${paymentInsert(row)} RETURNING *`
   if (approved) {
     if (named) await markBillPaid(tx, named.id, now)
@@ -147,7 +190,16 @@ const paymentOnBill = (req: PaymentRequest): PaymentOnBill => ({
 })
 
 /** The new payment's row, every column, as the sandbox's first answer leaves it. */
-export function paymentRow(siteId: string, paymentId: string, req: PaymentRequest, print: string, instrument: Instrument, answer: FirstAnswer, bill: { id: string; billId: string; customFields?: Prisma.JsonValue }, now: Date): Payment {
+export function paymentRow(
+  siteId: string,
+  paymentId: string,
+  req: PaymentRequest,
+  print: string,
+  instrument: Instrument,
+  answer: FirstAnswer,
+  bill: { id: string; billId: string; customFields?: Prisma.JsonValue },
+  now: Date,
+): Payment {
   const id = randomUUID()
   const amountMinor = BigInt(req.amount.value)
   const firstOfSeries = req.flags.includes('RECURRENT_FIRST')
@@ -187,7 +239,11 @@ export function paymentRow(siteId: string, paymentId: string, req: PaymentReques
   }
   switch (answer.kind) {
     case 'approved':
-      return { ...row, status: 'COMPLETED', capturedMinor: capturedOnApproval({ flags: req.flags, methodType: instrument.methodType, amountMinor }) }
+      return {
+        ...row,
+        status: 'COMPLETED',
+        capturedMinor: capturedOnApproval({ flags: req.flags, methodType: instrument.methodType, amountMinor }),
+      }
     case 'declined':
       return { ...row, status: 'DECLINED', statusReason: answer.reason }
     case 'otp':
@@ -224,16 +280,26 @@ function paymentInsert(p: Payment, gated = false): Prisma.Sql {
  * changes its result type when a migration adds a column, and PostgreSQL then refuses the statement on
  * every connection of instances still running the older code ("cached plan must not change result type").
  */
-const PAYMENT_COLUMNS = Prisma.raw(Object.values(Prisma.PaymentScalarFieldEnum).map((c) => `"${c}"`).join(', '))
+const PAYMENT_COLUMNS = Prisma.raw(
+  Object.values(Prisma.PaymentScalarFieldEnum)
+    .map((c) => `"${c}"`)
+    .join(', '),
+)
 
 /** the site's payment's row, as a statement (alone, or preloaded with the token check) */
-export const paymentRowSql = (siteId: string, paymentId: string) => Prisma.sql`SELECT ${PAYMENT_COLUMNS} FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId}`
+export const paymentRowSql = (siteId: string, paymentId: string) =>
+  Prisma.sql`SELECT ${PAYMENT_COLUMNS} FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId}`
 
 /**
  * The payment as it is now on its site's `clock`: a change that fell due (3-D Secure timeout, operator
  * answer) is applied first. `preloaded`: its row as already read by paymentRowSql (null: none), else it is read here.
  */
-export async function findPayment(siteId: string, paymentId: string, clock: SiteClock, preloaded?: Payment | null): Promise<Payment> {
+export async function findPayment(
+  siteId: string,
+  paymentId: string,
+  clock: SiteClock,
+  preloaded?: Payment | null,
+): Promise<Payment> {
   // a plain prepared statement on the pool: the hot read path (the query builder's findUnique costs about
   // twice a $queryRaw, which costs more than pg alone)
   const p = preloaded !== undefined ? preloaded : (await sqlRows<Payment>(paymentRowSql(siteId, paymentId)))[0]

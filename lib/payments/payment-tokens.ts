@@ -11,7 +11,12 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('hex
 
 /** Whether a payment carries `createdToken` */
 export function issuesToken(p: Pick<Payment, 'status' | 'flags' | 'methodType' | 'customer'>): boolean {
-  return p.status === 'COMPLETED' && p.methodType === 'CARD' && p.flags.includes('BIND_PAYMENT_TOKEN') && !!accountOf(p.customer)
+  return (
+    p.status === 'COMPLETED' &&
+    p.methodType === 'CARD' &&
+    p.flags.includes('BIND_PAYMENT_TOKEN') &&
+    !!accountOf(p.customer)
+  )
 }
 
 export function accountOf(customer: unknown): string | undefined {
@@ -23,7 +28,12 @@ export function accountOf(customer: unknown): string | undefined {
 export async function recordToken(tx: Tx, p: Payment): Promise<void> {
   if (!issuesToken(p)) return
   await tx.paymentToken.create({
-    data: { siteId: p.siteId, account: accountOf(p.customer)!, tokenHash: hashOf(paymentTokenOf(p.id)), paymentRef: p.id },
+    data: {
+      siteId: p.siteId,
+      account: accountOf(p.customer)!,
+      tokenHash: hashOf(paymentTokenOf(p.id)),
+      paymentRef: p.id,
+    },
   })
 }
 

@@ -17,9 +17,14 @@ type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 export const statusSchema = alwaysKeeps(
   z
     .strictObject({
-      value: z.enum(PAYMENT_STATUSES).meta({ description: 'WAITING: awaiting the payer or the operator; COMPLETED: done (a payment without SALE: authorised); DECLINED: final, see reason' }),
+      value: z.enum(PAYMENT_STATUSES).meta({
+        description:
+          'WAITING: awaiting the payer or the operator; COMPLETED: done (a payment without SALE: authorised); DECLINED: final, see reason',
+      }),
       changedDateTime: paymentTimeSchema,
-      reason: openValues(z.enum(DECLINE_REASONS)).optional().meta({ description: 'DECLINED only: why it was declined (a business decline is a resource, answered 200)' }),
+      reason: openValues(z.enum(DECLINE_REASONS))
+        .optional()
+        .meta({ description: 'DECLINED only: why it was declined (a business decline is a resource, answered 200)' }),
     })
     .meta({ id: 'Status' }),
   // the contract: a decline carries its reason
@@ -28,15 +33,26 @@ export const statusSchema = alwaysKeeps(
 
 /** a payment's customer as the request gave it */
 export const customerAnswerSchema = z
-  .strictObject({ account: z.string().optional(), email: z.string().optional(), name: z.string().optional(), phone: z.string().optional() })
+  .strictObject({
+    account: z.string().optional(),
+    email: z.string().optional(),
+    name: z.string().optional(),
+    phone: z.string().optional(),
+  })
   .meta({ id: 'Customer' })
 
-const maskedPanSchema = z.string().regex(/^\d{6}\*+\d{4}$/).meta({ description: 'the first six and last four digits', examples: ['411111******1111'] })
+const maskedPanSchema = z
+  .string()
+  .regex(/^\d{6}\*+\d{4}$/)
+  .meta({ description: 'the first six and last four digits', examples: ['411111******1111'] })
 
 export const paymentMethodAnswerSchema = alwaysKeeps(
   z
     .strictObject({
-      type: openValues(z.enum(['CARD', 'TOKEN', 'MOBILE'])).meta({ description: "a RECURRENT charge answers CARD (with the series' card); production's bill payments may also answer WALLET" }),
+      type: openValues(z.enum(['CARD', 'TOKEN', 'MOBILE'])).meta({
+        description:
+          "a RECURRENT charge answers CARD (with the series' card); production's bill payments may also answer WALLET",
+      }),
       maskedPan: maskedPanSchema.optional().meta({ description: 'CARD only' }),
     })
     .meta({ id: 'PaymentMethod' }),
@@ -48,17 +64,29 @@ export const requirementsSchema = z
     threeDS: z
       .strictObject({
         pareq: z.string().min(1).meta({ description: "posted as PaReq to acsUrl by the payer's browser" }),
-        acsUrl: z.string().meta({ format: 'uri', description: "the service's emulated access-control page ({PUBLIC_BASE_URL}/acs)" }),
+        acsUrl: z
+          .string()
+          .meta({ format: 'uri', description: "the service's emulated access-control page ({PUBLIC_BASE_URL}/acs)" }),
       })
       .optional(),
-    otp: z.string().min(1).optional().meta({ description: "what to ask the payer for: the one-time code to send with complete (the sandbox sends no SMS: the code is the instance's SANDBOX_OTP_CODE setting, 1234 by default)", examples: ['Enter the code sent by SMS to +*******4567'] }),
+    otp: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({
+        description:
+          "what to ask the payer for: the one-time code to send with complete (the sandbox sends no SMS: the code is the instance's SANDBOX_OTP_CODE setting, 1234 by default)",
+        examples: ['Enter the code sent by SMS to +*******4567'],
+      }),
   })
   .meta({ id: 'Requirements', description: 'what the payment waits for: send complete with threeDS.pares or otp.code' })
 
 export const paymentSchema = z
   .strictObject({
     paymentId: idSchema,
-    billId: idSchema.meta({ description: 'the bill the payment belongs to (given in the request, or created with the payment)' }),
+    billId: idSchema.meta({
+      description: 'the bill the payment belongs to (given in the request, or created with the payment)',
+    }),
     createdDateTime: paymentTimeSchema,
     amount: wireAmountSchema,
     capturedAmount: wireAmountSchema,
@@ -67,10 +95,14 @@ export const paymentSchema = z
     status: statusSchema,
     customer: customerAnswerSchema.optional(),
     comment: z.string().optional(),
-    flags: z.array(openValues(z.enum(FLAGS))).meta({ description: "the request's flags (production's may add others, e.g. TEST)" }),
+    flags: z
+      .array(openValues(z.enum(FLAGS)))
+      .meta({ description: "the request's flags (production's may add others, e.g. TEST)" }),
     createdToken: z
       .strictObject({
-        token: ownFormat(z.string().regex(/^pt_/)).meta({ description: 'pay with it as paymentMethod {type: TOKEN, paymentToken} and the same customer.account' }),
+        token: ownFormat(z.string().regex(/^pt_/)).meta({
+          description: 'pay with it as paymentMethod {type: TOKEN, paymentToken} and the same customer.account',
+        }),
         name: z.string().meta({ description: 'the masked card number' }),
       })
       .optional()
@@ -78,11 +110,24 @@ export const paymentSchema = z
     requirements: requirementsSchema.optional().meta({ description: 'WAITING only' }),
   })
   .meta({ id: 'Payment', description: 'the payment as it is now' })
-alwaysKeeps(paymentSchema, whenField('status', { type: 'object', properties: { value: { const: 'WAITING' } } }, undefined, absent('requirements')))
+alwaysKeeps(
+  paymentSchema,
+  whenField(
+    'status',
+    { type: 'object', properties: { value: { const: 'WAITING' } } },
+    undefined,
+    absent('requirements'),
+  ),
+)
 export type PaymentAnswer = z.input<typeof paymentSchema>
 
 export const captureSchema = z
-  .strictObject({ captureId: idSchema, createdDateTime: paymentTimeSchema, amount: wireAmountSchema, status: statusSchema })
+  .strictObject({
+    captureId: idSchema,
+    createdDateTime: paymentTimeSchema,
+    amount: wireAmountSchema,
+    status: statusSchema,
+  })
   .meta({ id: 'Capture', description: 'the capture' })
 export type CaptureAnswer = z.input<typeof captureSchema>
 
@@ -92,15 +137,23 @@ export const refundSchema = z
     createdDateTime: paymentTimeSchema,
     amount: wireAmountSchema,
     status: statusSchema,
-    flags: z.array(openValues(z.literal('REVERSAL'))).meta({ description: 'REVERSAL: the whole amount of an authorised, uncaptured payment, released' }),
+    flags: z
+      .array(openValues(z.literal('REVERSAL')))
+      .meta({ description: 'REVERSAL: the whole amount of an authorised, uncaptured payment, released' }),
   })
   .meta({ id: 'Refund', description: 'the refund' })
 export type RefundAnswer = z.input<typeof refundSchema>
 
-export const refundListSchema = z.array(refundSchema).meta({ id: 'RefundList', description: "the payment's refunds, oldest first" })
+export const refundListSchema = z
+  .array(refundSchema)
+  .meta({ id: 'RefundList', description: "the payment's refunds, oldest first" })
 
 function status(value: string, changedAt: Date, reason: string | null): z.input<typeof statusSchema> {
-  return { value: value as PaymentStatus, changedDateTime: paymentTime(changedAt), reason: (reason as DeclineReason | null) || undefined }
+  return {
+    value: value as PaymentStatus,
+    changedDateTime: paymentTime(changedAt),
+    reason: (reason as DeclineReason | null) || undefined,
+  }
 }
 
 export function renderPayment(p: Payment): PaymentAnswer {
@@ -121,7 +174,8 @@ export function renderPayment(p: Payment): PaymentAnswer {
     comment: p.comment || undefined,
     flags: p.flags as PaymentAnswer['flags'],
     createdToken: issuesToken(p) ? { token: paymentTokenOf(p.id), name: p.maskedPan ?? '' } : undefined,
-    requirements: p.requirements && p.status === 'WAITING' ? (p.requirements as PaymentAnswer['requirements']) : undefined,
+    requirements:
+      p.requirements && p.status === 'WAITING' ? (p.requirements as PaymentAnswer['requirements']) : undefined,
   }
 }
 

@@ -12,7 +12,10 @@ import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideRefund, totalsOf } from './payment-rules'
 import { renderRefund } from './payment-wire'
 
-/** `alsoWrite`: what the caller records with a new refund, in its transaction (the dashboard's audit entry); not on a replay */
+/**
+ * `alsoWrite`: what the caller records with a new refund, in its transaction (the dashboard's audit entry); not on a
+ * replay
+ */
 export async function refundPayment(
   siteId: string,
   paymentId: string,

@@ -14,7 +14,10 @@ export const MAX_CLOCK_OFFSET_MS = 3650 * 86_400_000
 
 export type ClockMove = { seconds: number } | { to: Date }
 
-/** Moves the site's clock forward (400 when the move is not forward or goes past the limit) and applies what fell due; the clock after. */
+/**
+ * Moves the site's clock forward (400 when the move is not forward or goes past the limit) and applies what fell due;
+ * the clock after.
+ */
 export async function advanceSiteClock(siteId: string, move: ClockMove): Promise<SiteClock> {
   const offsetMs = 'seconds' in move ? await advanceBy(siteId, move.seconds * 1000) : await advanceTo(siteId, move.to)
   await applyDueChanges(siteId)
@@ -26,20 +29,27 @@ async function advanceBy(siteId: string, ms: number): Promise<number> {
     UPDATE "Site" SET "clockOffsetMs" = "clockOffsetMs" + ${ms}::bigint
     WHERE id = ${siteId} AND "clockOffsetMs" + ${ms}::bigint <= ${MAX_CLOCK_OFFSET_MS}::bigint
     RETURNING "clockOffsetMs" AS offset`
-  if (!row) throw fieldError('seconds', `would take the site's clock more than ${MAX_CLOCK_OFFSET_MS / 86_400_000} days ahead of real time`)
+  if (!row)
+    throw fieldError(
+      'seconds',
+      `would take the site's clock more than ${MAX_CLOCK_OFFSET_MS / 86_400_000} days ahead of real time`,
+    )
   return Number(row.offset)
 }
 
 async function advanceTo(siteId: string, to: Date): Promise<number> {
   const target = to.getTime() - Date.now()
-  if (target > MAX_CLOCK_OFFSET_MS) throw fieldError('to', `is more than ${MAX_CLOCK_OFFSET_MS / 86_400_000} days ahead of real time`)
+  if (target > MAX_CLOCK_OFFSET_MS)
+    throw fieldError('to', `is more than ${MAX_CLOCK_OFFSET_MS / 86_400_000} days ahead of real time`)
   const [row] = await db().$queryRaw<{ offset: bigint }[]>`
     UPDATE "Site" SET "clockOffsetMs" = ${target}::bigint
     WHERE id = ${siteId} AND "clockOffsetMs" < ${target}::bigint
     RETURNING "clockOffsetMs" AS offset`
   if (!row) {
     const now = (await siteClock(siteId)).now()
-    throw validationError({ to: [`must be later than the site's clock, now ${paymentTime(now)}: the clock only moves forward`] })
+    throw validationError({
+      to: [`must be later than the site's clock, now ${paymentTime(now)}: the clock only moves forward`],
+    })
   }
   return Number(row.offset)
 }

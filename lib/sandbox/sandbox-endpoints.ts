@@ -16,11 +16,17 @@ const sitePath = z.object({ siteId: idSchema })
 export const sandboxClockSchema = z
   .strictObject({
     now: paymentTimeSchema.meta({ description: "the site's time" }),
-    offsetSeconds: z.number().min(0).meta({ description: "how far the site's clock runs ahead of real time, in seconds (milliseconds as decimals)" }),
+    offsetSeconds: z
+      .number()
+      .min(0)
+      .meta({ description: "how far the site's clock runs ahead of real time, in seconds (milliseconds as decimals)" }),
   })
   .meta({ id: 'SandboxClock', description: "the site's sandbox clock: every time rule of the site reads it" })
 
-const renderClock = (clock: SiteClock): z.input<typeof sandboxClockSchema> => ({ now: paymentTime(clock.now()), offsetSeconds: clock.offsetMs / 1000 })
+const renderClock = (clock: SiteClock): z.input<typeof sandboxClockSchema> => ({
+  now: paymentTime(clock.now()),
+  offsetSeconds: clock.offsetMs / 1000,
+})
 
 const MAX_SECONDS = MAX_CLOCK_OFFSET_MS / 1000
 
@@ -32,9 +38,14 @@ export const clockAdvanceSchema = z
       .max(MAX_SECONDS, `must be at most ${MAX_SECONDS}`)
       .optional()
       .meta({ description: 'move the clock forward by this many seconds' }),
-    to: dateTimeSchema.optional().meta({ description: "move the clock to this time (later than the site's clock now)" }),
+    to: dateTimeSchema
+      .optional()
+      .meta({ description: "move the clock to this time (later than the site's clock now)" }),
   })
-  .refine((b) => (b.seconds === undefined) !== (b.to === undefined), { message: 'give either seconds or to', path: ['seconds'] })
+  .refine((b) => (b.seconds === undefined) !== (b.to === undefined), {
+    message: 'give either seconds or to',
+    path: ['seconds'],
+  })
   .meta({ id: 'ClockAdvance', description: 'either seconds or to' })
 
 export const sandboxResetSchema = z
@@ -62,7 +73,8 @@ const clockEndpoints = apiRoute({
       operationId: 'readSandboxClock',
       ...CLOCK_ERRORS,
       summary: "Read the site's sandbox clock",
-      description: "The site's time and how far it runs ahead of real time (0 until advanced). Off with SANDBOX_CLOCK=off (404).",
+      description:
+        "The site's time and how far it runs ahead of real time (0 until advanced). Off with SANDBOX_CLOCK=off (404).",
       responseExamples: { real: { summary: 'Never advanced', value: { now: T, offsetSeconds: 0 } } },
     },
     handle: async ({ clock }) => renderClock(clock),
@@ -88,9 +100,14 @@ const advanceEndpoints = apiRoute({
         seconds: { summary: 'Sixteen minutes on (past the 3-D Secure timeout)', value: { seconds: 960 } },
         to: { summary: 'To a date-time', value: { to: '2027-01-01T00:00:00+03:00' } },
       },
-      responseExamples: { advanced: { summary: 'A day ahead', value: { now: '2026-11-24T12:00:00.000+00:00', offsetSeconds: 86400 } } },
+      responseExamples: {
+        advanced: { summary: 'A day ahead', value: { now: '2026-11-24T12:00:00.000+00:00', offsetSeconds: 86400 } },
+      },
     },
-    handle: async ({ siteId, body }) => renderClock(await advanceSiteClock(siteId, body.seconds !== undefined ? { seconds: body.seconds } : { to: body.to! })),
+    handle: async ({ siteId, body }) =>
+      renderClock(
+        await advanceSiteClock(siteId, body.seconds !== undefined ? { seconds: body.seconds } : { to: body.to! }),
+      ),
   }),
 })
 
@@ -112,7 +129,13 @@ const resetEndpoints = apiRoute({
       ].join(' '),
       requestExamples: { reset: { summary: 'Reset the site demo', value: { confirm: 'demo' } } },
       responseExamples: {
-        reset: { summary: 'Reset', value: { deleted: { payments: 12, bills: 9, captures: 2, refunds: 1, notifications: 14 }, clock: { now: T, offsetSeconds: 0 } } },
+        reset: {
+          summary: 'Reset',
+          value: {
+            deleted: { payments: 12, bills: 9, captures: 2, refunds: 1, notifications: 14 },
+            clock: { now: T, offsetSeconds: 0 },
+          },
+        },
       },
     },
     handle: async ({ siteId, body }) => {
@@ -130,7 +153,12 @@ export function unlessSwitchedOff(route: ApiRoute): ApiRoute {
   const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
   return {
     ...route,
-    ...Object.fromEntries(methods.map((m): [string, RouteHandler] => [m, (req, ctx) => (settings().sandboxClock ? route[m](req, ctx) : unknownRoute(req, ctx))])),
+    ...Object.fromEntries(
+      methods.map((m): [string, RouteHandler] => [
+        m,
+        (req, ctx) => (settings().sandboxClock ? route[m](req, ctx) : unknownRoute(req, ctx)),
+      ]),
+    ),
   }
 }
 

@@ -25,7 +25,10 @@ export interface ResetCounts {
   notifications: number
 }
 
-/** the audit entries about the data a reset deletes (lib/dashboard/dashboard-actions.ts, dashboard-bills.ts, notification resends) */
+/**
+ * the audit entries about the data a reset deletes (lib/dashboard/dashboard-actions.ts, dashboard-bills.ts,
+ * notification resends)
+ */
 const DATA_ACTIONS = ['capture', 'refund', 'bill', 'resend']
 
 /** a reset that lost a race to a concurrent write of the site: started again, up to this many times */
@@ -33,7 +36,8 @@ const ATTEMPTS = 10
 
 /** a row a write committed refers to one the reset deletes (a write outside the rules above) */
 const isForeignKeyViolation = (e: unknown) =>
-  (e as { code?: string })?.code === 'P2003' || /foreign key constraint|violates foreign key/i.test(String((e as Error)?.message ?? ''))
+  (e as { code?: string })?.code === 'P2003' ||
+  /foreign key constraint|violates foreign key/i.test(String((e as Error)?.message ?? ''))
 
 /**
  * How long a reset waits for the site's row. A row lock has no queue that new share locks wait behind:
@@ -52,7 +56,9 @@ export async function resetSandbox(siteId: string): Promise<ResetCounts> {
       const lockTimeout = isLockTimeout(e)
       if (!(lockTimeout || isRetryable(e) || isForeignKeyViolation(e))) throw e
       if (attempt >= (lockTimeout ? 3 : ATTEMPTS))
-        throw serviceUnavailable("The site's writes kept the reset waiting; nothing was deleted: try again when they pause")
+        throw serviceUnavailable(
+          "The site's writes kept the reset waiting; nothing was deleted: try again when they pause",
+        )
       await sleep(Math.random() * 20 * attempt)
     }
   }

@@ -34,7 +34,9 @@ export const clockOf = (storedOffsetMs: bigint | number | null | undefined): Sit
 /** the site's clock, read now (real time for a site that does not exist); a write reads it with siteClockForWrite */
 export async function siteClock(siteId: string, client: Db = db()): Promise<SiteClock> {
   if (!settings().sandboxClock) return REAL_TIME
-  const [row] = await client.$queryRaw<{ offset: bigint }[]>`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId}`
+  const [row] = await client.$queryRaw<
+    { offset: bigint }[]
+  >`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId}`
   return clockOf(row?.offset)
 }
 
@@ -47,7 +49,8 @@ export async function siteClock(siteId: string, client: Db = db()): Promise<Site
  * gone: no write is half deleted, and none is dated on a clock the site no longer has. With
  * SANDBOX_CLOCK=off there is no reset and no lock.
  */
-export const siteClockForWrite = (tx: Tx, siteId: string): Promise<SiteClock> => lockedClock(tx, siteId, 'FOR KEY SHARE')
+export const siteClockForWrite = (tx: Tx, siteId: string): Promise<SiteClock> =>
+  lockedClock(tx, siteId, 'FOR KEY SHARE')
 
 /**
  * The site's clock held still until the transaction ends, for a write that must be made on the very
@@ -65,7 +68,9 @@ export const siteClockHeld = (tx: Tx, siteId: string): Promise<SiteClock> => loc
 /** the site's clock read under `lock` on its row (none, and real time, with SANDBOX_CLOCK=off) */
 async function lockedClock(tx: Tx, siteId: string, lock: 'FOR KEY SHARE' | 'FOR SHARE'): Promise<SiteClock> {
   if (!settings().sandboxClock) return REAL_TIME
-  const [row] = await tx.$queryRaw<{ offset: bigint }[]>`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId} ${Prisma.raw(lock)}`
+  const [row] = await tx.$queryRaw<
+    { offset: bigint }[]
+  >`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId} ${Prisma.raw(lock)}`
   return clockOf(row?.offset)
 }
 
@@ -83,9 +88,14 @@ export const siteWriteLock = (alias: string, o: { skip?: boolean } = {}): Prisma
  */
 export const siteOffset = (alias: string): Prisma.Sql => offsetInterval(`"${alias}"."clockOffsetMs"`)
 
-/** a column holding a site's clock offset (milliseconds), as an interval (0 with SANDBOX_CLOCK=off: every site on real time) */
+/**
+ * a column holding a site's clock offset (milliseconds), as an interval (0 with SANDBOX_CLOCK=off: every site on real
+ * time)
+ */
 export const offsetInterval = (column: string): Prisma.Sql =>
-  settings().sandboxClock ? Prisma.raw(`(coalesce(${column}, 0) * interval '1 millisecond')`) : Prisma.raw(`interval '0'`)
+  settings().sandboxClock
+    ? Prisma.raw(`(coalesce(${column}, 0) * interval '1 millisecond')`)
+    : Prisma.raw(`interval '0'`)
 
 /**
  * The condition (after a WHERE) that the offset in `column` is still `clock`'s: a write judged on that clock
@@ -106,7 +116,12 @@ export const stillOnClock = (column: string, clock: SiteClock): Prisma.Sql =>
  * backlog for each row taken. Offsets only grow from 0, so a row due on real time is due on its site's
  * clock too. `now`: real time as the statement has it.
  */
-export function dueOnSiteClock(table: 'Payment' | 'Bill' | 'Notification', column: string, now: Prisma.Sql, where: Prisma.Sql): Prisma.Sql {
+export function dueOnSiteClock(
+  table: 'Payment' | 'Bill' | 'Notification',
+  column: string,
+  now: Prisma.Sql,
+  where: Prisma.Sql,
+): Prisma.Sql {
   const t = Prisma.raw(`"${table}"`)
   const c = Prisma.raw(`x."${column}"`)
   const realTime = Prisma.sql`SELECT x.id FROM ${t} x WHERE ${c} <= ${now} AND ${where}`

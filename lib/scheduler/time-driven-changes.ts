@@ -27,10 +27,12 @@ class SettleFailure extends Error {
 }
 
 /** the changes of one site only (a clock advance's pass), or of every site */
-const ofSite = (alias: string, siteId?: string) => (siteId ? Prisma.sql` AND ${Prisma.raw(`"${alias}"`)}."siteId" = ${siteId}` : Prisma.empty)
+const ofSite = (alias: string, siteId?: string) =>
+  siteId ? Prisma.sql` AND ${Prisma.raw(`"${alias}"`)}."siteId" = ${siteId}` : Prisma.empty
 
 /** the condition on "Site" ahead: a site whose clock is ahead (every one, or the one site asked for) */
-const isAhead = (siteId?: string) => Prisma.sql`ahead."clockOffsetMs" > 0${siteId ? Prisma.sql` AND ahead.id = ${siteId}` : Prisma.empty}`
+const isAhead = (siteId?: string) =>
+  Prisma.sql`ahead."clockOffsetMs" > 0${siteId ? Prisma.sql` AND ahead.id = ${siteId}` : Prisma.empty}`
 
 type DuePayment = Payment & { siteOffsetMs: bigint | null }
 
@@ -43,7 +45,12 @@ type DuePayment = Payment & { siteOffsetMs: bigint | null }
  * on real time (due on every site's clock, as offsets only grow from 0), then, only when none is left,
  * of each site whose clock is ahead, its first payment due by its own time.
  */
-async function lockFirstDuePayment(tx: Prisma.TransactionClient, now: Date, skip: string[], siteId?: string): Promise<DuePayment | undefined> {
+async function lockFirstDuePayment(
+  tx: Prisma.TransactionClient,
+  now: Date,
+  skip: string[],
+  siteId?: string,
+): Promise<DuePayment | undefined> {
   const notSkipped = Prisma.sql`NOT (p.id = ANY(${skip}::uuid[]))`
   // the site's lock before the payment's: rows are locked in the clauses' order, and a payment passed over
   // for its site (being reset) is then not left locked by this transaction
@@ -88,7 +95,10 @@ export async function settleOneDuePayment(now: Date, skip: string[] = [], siteId
   }
 }
 
-/** Every payment change due now (of one site, or all); how many were applied. One that fails is logged and left for the next pass. */
+/**
+ * Every payment change due now (of one site, or all); how many were applied. One that fails is logged and left for the
+ * next pass.
+ */
 export async function settleDuePayments(now = new Date(), siteId?: string): Promise<number> {
   const failed: string[] = []
   let applied = 0
@@ -140,7 +150,10 @@ const logError = (what: string) => (e: unknown) => {
   return 0
 }
 
-/** One pass: every change due now, of one site or all (payments first: they may pay a bill before it expires); the number applied. */
+/**
+ * One pass: every change due now, of one site or all (payments first: they may pay a bill before it expires); the
+ * number applied.
+ */
 export async function applyDueChanges(siteId?: string): Promise<number> {
   const payments = await settleDuePayments(new Date(), siteId).catch(logError('payments'))
   const bills = await expireDueBills(new Date(), siteId).catch(logError('bills'))

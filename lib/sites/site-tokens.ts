@@ -39,7 +39,10 @@ export async function issueToken(db: Db, siteId: string): Promise<string> {
   return token
 }
 
-/** Revokes a token given whole or by its hint (the first characters shown by `site list`); SiteNotFound for an unknown site. */
+/**
+ * Revokes a token given whole or by its hint (the first characters shown by `site list`); SiteNotFound for an unknown
+ * site.
+ */
 export async function revokeToken(db: Db, siteId: string, tokenOrHint: string): Promise<number> {
   const { count } = await db.siteToken.updateMany({
     where: {
@@ -55,10 +58,18 @@ export async function revokeToken(db: Db, siteId: string, tokenOrHint: string): 
 
 /** One site's tokens, oldest first: their row ids, hints and state (never a hash). */
 export async function siteTokens(db: Db, siteId: string) {
-  return db.siteToken.findMany({ where: { siteId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, hint: true, createdAt: true, revokedAt: true } })
+  return db.siteToken.findMany({
+    where: { siteId },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, hint: true, createdAt: true, revokedAt: true },
+  })
 }
 
-export type RevokeById = { outcome: 'revoked'; hint: string } | { outcome: 'not-found' } | { outcome: 'revoked-already'; hint: string } | { outcome: 'last-active'; hint: string }
+export type RevokeById =
+  | { outcome: 'revoked'; hint: string }
+  | { outcome: 'not-found' }
+  | { outcome: 'revoked-already'; hint: string }
+  | { outcome: 'last-active'; hint: string }
 
 /**
  * Revokes one token of the site by its row id. With `keepOneActive` the site's last active token is
@@ -66,13 +77,22 @@ export type RevokeById = { outcome: 'revoked'; hint: string } | { outcome: 'not-
  * the last two together. The sessions the token opened end with it (every session lookup joins the
  * token's row: see lib/dashboard/dashboard-session.ts).
  */
-export async function revokeTokenById(db: Db, siteId: string, tokenId: string, opts: { keepOneActive: boolean }): Promise<RevokeById> {
+export async function revokeTokenById(
+  db: Db,
+  siteId: string,
+  tokenId: string,
+  opts: { keepOneActive: boolean },
+): Promise<RevokeById> {
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT 1 FROM "Site" WHERE id = ${siteId} FOR UPDATE`
-    const token = await tx.siteToken.findFirst({ where: { id: tokenId, siteId }, select: { id: true, hint: true, revokedAt: true } })
+    const token = await tx.siteToken.findFirst({
+      where: { id: tokenId, siteId },
+      select: { id: true, hint: true, revokedAt: true },
+    })
     if (!token) return { outcome: 'not-found' }
     if (token.revokedAt) return { outcome: 'revoked-already', hint: token.hint }
-    if (opts.keepOneActive && (await tx.siteToken.count({ where: { siteId, revokedAt: null } })) <= 1) return { outcome: 'last-active', hint: token.hint }
+    if (opts.keepOneActive && (await tx.siteToken.count({ where: { siteId, revokedAt: null } })) <= 1)
+      return { outcome: 'last-active', hint: token.hint }
     await tx.siteToken.update({ where: { id: token.id }, data: { revokedAt: new Date() } })
     return { outcome: 'revoked', hint: token.hint }
   })
@@ -85,7 +105,10 @@ export async function listSites(db: Db) {
   })
 }
 
-export type TokenCheck = { siteId: string; clock: SiteClock; preloaded?: Record<string, unknown> | null } | { limited: true; retryAfterSeconds: number } | null
+export type TokenCheck =
+  | { siteId: string; clock: SiteClock; preloaded?: Record<string, unknown> | null }
+  | { limited: true; retryAfterSeconds: number }
+  | null
 
 // the token's own columns in a row that also carries a preloaded read's or a write's: names no table of ours has
 const SITE = 'payin:siteId'
@@ -96,7 +119,8 @@ const column = (name: string) => Prisma.raw(`"${name}"`)
 
 /**
  * The token's part of a statement: `ctes` finds the token's row (`t`, none when unknown or revoked)
- * with its site's clock offset (read under `lock` on the site's row, for a write) and, with a limit, counts the request in the minute's window (`w`); `columns` are its answer's,
+ * with its site's clock offset (read under `lock` on the site's row, for a write) and, with a limit, counts the request
+ * in the minute's window (`w`); `columns` are its answer's,
  * `from` joins them, `withinLimit` is the condition (after a WHERE) of a request within the limit.
  */
 function tokenParts(token: string, defaultPerMinute: number, lock: Prisma.Sql = Prisma.empty) {
@@ -127,11 +151,15 @@ function tokenParts(token: string, defaultPerMinute: number, lock: Prisma.Sql = 
   }
 }
 
-/** a counted request over its token's limit: the seconds to the window's end; otherwise null (and, now and then, old windows go) */
+/**
+ * a counted request over its token's limit: the seconds to the window's end; otherwise null (and, now and then, old
+ * windows go)
+ */
 function overLimit(db: Db, row: Record<string, unknown>): { limited: true; retryAfterSeconds: number } | null {
   const lim = row['payin:lim'] as number | undefined
   if (lim === undefined) return null // no limit: nothing counted
-  if (lim > 0 && (row['payin:count'] as number) > lim) return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(row['payin:retryAfter'] as number)) }
+  if (lim > 0 && (row['payin:count'] as number) > lim)
+    return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(row['payin:retryAfter'] as number)) }
   forgetOldWindowsNowAndThen(db)
   return null
 }
@@ -152,7 +180,12 @@ function ownColumns<T>(row: Record<string, unknown>): T {
  * `preload`: a read of at most one row done in the same statement (see Endpoint.preload in
  * lib/http/api-route.ts), evaluated only when the token is valid; its row comes back as `preloaded`.
  */
-export async function checkToken(db: Db, token: string, defaultPerMinute: number, preload?: Prisma.Sql): Promise<TokenCheck> {
+export async function checkToken(
+  db: Db,
+  token: string,
+  defaultPerMinute: number,
+  preload?: Prisma.Sql,
+): Promise<TokenCheck> {
   const p = tokenParts(token, defaultPerMinute)
   // on every API request: a prepared statement on the pool, not through Prisma's runtime
   const rider = preload
@@ -162,7 +195,11 @@ export async function checkToken(db: Db, token: string, defaultPerMinute: number
   if (!row) return null
   const limited = overLimit(db, row)
   if (limited) return limited
-  return { siteId: row[SITE] as string, clock: clockOf(row[CLOCK] as bigint), ...(preload ? { preloaded: row[FOUND] === true ? ownColumns<Record<string, unknown>>(row) : null } : {}) }
+  return {
+    siteId: row[SITE] as string,
+    clock: clockOf(row[CLOCK] as bigint),
+    ...(preload ? { preloaded: row[FOUND] === true ? ownColumns<Record<string, unknown>>(row) : null } : {}),
+  }
 }
 
 /**
@@ -195,7 +232,15 @@ export type TokenWrite<T> =
  * the site's clock is still that one; otherwise nothing is written and `clockMoved` gives the right one
  * (the request is counted: the token check is settled either way).
  */
-export async function writeWithTokenCheck<T>(db: Db, token: string, defaultPerMinute: number, siteId: string, clock: SiteClock, ctes: Prisma.Sql, result: string): Promise<TokenWrite<T>> {
+export async function writeWithTokenCheck<T>(
+  db: Db,
+  token: string,
+  defaultPerMinute: number,
+  siteId: string,
+  clock: SiteClock,
+  ctes: Prisma.Sql,
+  result: string,
+): Promise<TokenWrite<T>> {
   // the site's clock read under the share lock of a write of the site (lib/sandbox/site-clock.ts
   // siteClockForWrite): a sandbox reset under way makes the statement wait, then find the clock it left
   const p = tokenParts(token, defaultPerMinute, siteWriteLock('s'))

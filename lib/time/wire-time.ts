@@ -78,7 +78,11 @@ export const notificationTimeSchema = publishedAsDateTime(
 /** midnight at the start of a calendar day in the service time zone, without milliseconds */
 export function formatLocalMidnight(year: number, month: number, day: number, timeZone = settings().timeZone): string {
   const utcMidnight = new Date(Date.UTC(year, month - 1, day))
-  return formatDateTime(new Date(utcMidnight.getTime() - offsetMinutes(utcMidnight, timeZone) * 60_000), false, timeZone)
+  return formatDateTime(
+    new Date(utcMidnight.getTime() - offsetMinutes(utcMidnight, timeZone) * 60_000),
+    false,
+    timeZone,
+  )
 }
 
 const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/
@@ -88,7 +92,8 @@ export function parseDateTime(text: string): Date | null {
   const m = ISO_WITH_OFFSET.exec(text)
   if (!m) return null
   const [, y, mo, d, h, mi, s = '00', frac = '', zone] = m
-  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null
+  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59)
+    return null
   const days = new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate()
   if (Number(d) > days) return null
   const z = zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone

@@ -55,10 +55,17 @@ export const amountValueSchema = writtenAs(
 export const currencySchema = z
   .string({ error: 'must be an ISO 4217 alphabetic code' })
   .refine(isKnownCurrency, 'must be an uppercase ISO 4217 alphabetic code')
-  .meta({ description: 'an uppercase ISO 4217 alphabetic code the service knows', enum: [...KNOWN_CURRENCIES], examples: ['RUB'] })
+  .meta({
+    description: 'an uppercase ISO 4217 alphabetic code the service knows',
+    enum: [...KNOWN_CURRENCIES],
+    examples: ['RUB'],
+  })
 
 export const amountSchema = z
-  .object({ value: amountValueSchema, currency: currencySchema }, { error: 'must be an object with value and currency' })
+  .object(
+    { value: amountValueSchema, currency: currencySchema },
+    { error: 'must be an object with value and currency' },
+  )
   .meta({ id: 'AmountRequest', description: 'an amount as a request gives it' })
 export type AmountInput = { value: number; currency: string }
 
@@ -66,7 +73,10 @@ export const dateTimeSchema = writtenAs(
   z.string({ error: 'must be an ISO 8601 date-time with an offset' }).transform((s, ctx) => {
     const d = parseDateTime(s)
     if (!d) {
-      ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date-time with an offset, e.g. 2026-12-31T23:59:59+03:00' })
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be an ISO 8601 date-time with an offset, e.g. 2026-12-31T23:59:59+03:00',
+      })
       return z.NEVER
     }
     return d
@@ -86,7 +96,10 @@ export const commentSchema = text(1024)
 export const customerSchema = z
   .object(
     {
-      account: text(256).min(1, 'must not be empty').optional().meta({ description: "the merchant's id of its customer: required for BIND_PAYMENT_TOKEN and TOKEN payments" }),
+      account: text(256)
+        .min(1, 'must not be empty')
+        .optional()
+        .meta({ description: "the merchant's id of its customer: required for BIND_PAYMENT_TOKEN and TOKEN payments" }),
       email: text(256).optional(),
       name: text(256).optional(),
       phone: text(32).optional(),
@@ -103,7 +116,10 @@ export const flagsSchema = z
   .array(z.enum(FLAGS, { error: `must be one of ${FLAGS.join(', ')}` }), { error: 'must be an array' })
   .max(3)
   .transform((flags) => FLAGS.filter((f) => flags.includes(f)))
-  .meta({ description: 'SALE: one-step (absent: authorise now, capture later); BIND_PAYMENT_TOKEN: issue a payment token (needs customer.account); RECURRENT_FIRST: start a recurrent series (needs recurrent)' })
+  .meta({
+    description:
+      'SALE: one-step (absent: authorise now, capture later); BIND_PAYMENT_TOKEN: issue a payment token (needs customer.account); RECURRENT_FIRST: start a recurrent series (needs recurrent)',
+  })
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 export const recurrentSchema = z
@@ -123,7 +139,12 @@ export const recurrentSchema = z
           const d = new Date(`${s}T00:00:00Z`)
           return !Number.isNaN(d.getTime()) && d.getUTCDate() === Number(m[3])
         }, 'must be a date YYYY-MM-DD')
-        .meta({ description: 'the last day of the series (in the future when it starts)', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', examples: ['2027-12-31'] }),
+        .meta({
+          description: 'the last day of the series (in the future when it starts)',
+          format: 'date',
+          pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+          examples: ['2027-12-31'],
+        }),
     },
     { error: 'must be an object with minAuthDay and expiryDate' },
   )
@@ -186,7 +207,10 @@ export const receiptSchema = z
     {
       items: z
         .array(
-          z.object({ name: text(256).min(1, 'must not be empty'), price: receiptMoney, quantity, total: receiptMoney }, { error: 'must be an object' }),
+          z.object(
+            { name: text(256).min(1, 'must not be empty'), price: receiptMoney, quantity, total: receiptMoney },
+            { error: 'must be an object' },
+          ),
           { error: 'must be an array' },
         )
         .min(1, 'must hold at least one item')
@@ -198,7 +222,12 @@ export const receiptSchema = z
     r.items.forEach((item, i) => {
       // total = price × quantity rounded down to two decimals, computed exactly
       const expected = (BigInt(item.price) * item.quantity.digits) / 10n ** BigInt(item.quantity.scale)
-      if (BigInt(item.total) !== expected) ctx.addIssue({ code: 'custom', path: ['items', i, 'total'], message: 'must equal price × quantity rounded down to two decimals' })
+      if (BigInt(item.total) !== expected)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['items', i, 'total'],
+          message: 'must equal price × quantity rounded down to two decimals',
+        })
     })
   })
   .transform((r) => ({
@@ -209,7 +238,11 @@ export const receiptSchema = z
       totalMinor: i.total,
     })),
   }))
-  .meta({ id: 'Receipt', description: "a fiscal receipt's items: each total is price × quantity rounded down to two decimals, and the totals add up to amount.value" })
+  .meta({
+    id: 'Receipt',
+    description:
+      "a fiscal receipt's items: each total is price × quantity rounded down to two decimals, and the totals add up to amount.value",
+  })
 export type Receipt = z.output<typeof receiptSchema>
 
 function quantityText(q: { digits: bigint; scale: number }): string {
@@ -233,7 +266,8 @@ export const httpUrlSchema = z
   // no `format: uri`: what is accepted is what a browser's URL parser reads as http(s), IRIs included
   // (non-ASCII, `|` in a query), which RFC 3986's uri refuses
   .meta({
-    description: 'an absolute http(s) URL as a browser reads it (WHATWG URL): non-ASCII characters and the like are accepted, and percent-encoded where it is used',
+    description:
+      'an absolute http(s) URL as a browser reads it (WHATWG URL): non-ASCII characters and the like are accepted, and percent-encoded where it is used',
     // the scheme, as that parser reads it: after any leading spaces or controls, in any case
     pattern: '^[\\x00-\\x20]*[Hh][Tt][Tt][Pp][Ss]?:',
   })

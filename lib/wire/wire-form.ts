@@ -46,9 +46,15 @@ export interface AnswerLeeway {
   dateTime?: true
   /** a field this service always sends and production may leave out: required in the strict variant only */
   mayBeAbsent?: true
-  /** a list of strings whose length and values may differ: published as an array of strings, the known values as its items' examples */
+  /**
+   * a list of strings whose length and values may differ: published as an array of strings, the known values as its
+   * items' examples
+   */
   openList?: true
-  /** a string in a form of this service's own (its token ids, its sandbox reference numbers): published without its pattern */
+  /**
+   * a string in a form of this service's own (its token ids, its sandbox reference numbers): published without its
+   * pattern
+   */
   ownFormat?: true
 }
 
@@ -76,7 +82,8 @@ export const publishedAsDateTime = <S extends z.core.$ZodType>(schema: S): S => 
  * flags, creationDateTime): a copy of `schema` (the same schema serves other fields), required in the
  * strict variant only.
  */
-export const mayBeAbsent = <S extends z.core.$ZodType>(schema: S): S => mark((schema as unknown as { clone(): S }).clone(), { mayBeAbsent: true })
+export const mayBeAbsent = <S extends z.core.$ZodType>(schema: S): S =>
+  mark((schema as unknown as { clone(): S }).clone(), { mayBeAbsent: true })
 
 /**
  * A list of an answer whose length and values are ours (a notification's flags: exactly one of SALE and
@@ -107,8 +114,15 @@ export function alwaysKeeps<S extends z.core.$ZodType>(schema: S, ...rules: Json
   return schema
 }
 
-/** a rule: when the object's `field` is `value`, `then`; otherwise `otherwise` (`value` may be a condition of its own) */
-export const whenField = (field: string, value: string | JsonSchema, then: JsonSchema | undefined, otherwise: JsonSchema): JsonSchema => ({
+/**
+ * a rule: when the object's `field` is `value`, `then`; otherwise `otherwise` (`value` may be a condition of its own)
+ */
+export const whenField = (
+  field: string,
+  value: string | JsonSchema,
+  then: JsonSchema | undefined,
+  otherwise: JsonSchema,
+): JsonSchema => ({
   // the type said again, so that the rule reads alone (strict JSON Schema tools want it beside `properties`)
   type: 'object',
   if: { properties: { [field]: typeof value === 'string' ? { const: value } : value } },
@@ -117,7 +131,12 @@ export const whenField = (field: string, value: string | JsonSchema, then: JsonS
 })
 
 /** the object's fields present (each named in `properties` too, as strict JSON Schema tools want beside `required`) */
-export const present = (...fields: string[]): JsonSchema => ({ properties: Object.fromEntries(fields.map((f) => [f, true])), required: fields })
+export const present = (...fields: string[]): JsonSchema => ({
+  properties: Object.fromEntries(fields.map((f) => [f, true])),
+  required: fields,
+})
 
 /** the object's fields absent */
-export const absent = (...fields: string[]): JsonSchema => ({ properties: Object.fromEntries(fields.map((f) => [f, false])) })
+export const absent = (...fields: string[]): JsonSchema => ({
+  properties: Object.fromEntries(fields.map((f) => [f, false])),
+})

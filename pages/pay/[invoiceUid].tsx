@@ -80,14 +80,29 @@ export default function PayPage(props: Props) {
           ) : (
             <>
               <h1>{t.title}</h1>
-              <BillSummary t={t} siteId={props.siteId} amount={props.amount} comment={props.comment} deadline={props.deadline} />
+              <BillSummary
+                t={t}
+                siteId={props.siteId}
+                amount={props.amount}
+                comment={props.comment}
+                deadline={props.deadline}
+              />
               <div id={PAY_FORM_ROOT}>
                 <PaymentForm {...props.form} />
               </div>
               {/* what the page says before the form's script runs (outside the form, which React takes over as rendered) */}
               <p className="pay-notice" id={PAY_FORM_NOTICE} aria-live="polite" />
-              <script type="application/json" id={PAY_FORM_DATA} dangerouslySetInnerHTML={{ __html: scriptJson(props.form) }} />
-              {props.script && <script nonce={props.nonce ?? undefined} dangerouslySetInnerHTML={{ __html: loader(props.script, t) }} />}
+              <script
+                type="application/json"
+                id={PAY_FORM_DATA}
+                dangerouslySetInnerHTML={{ __html: scriptJson(props.form) }}
+              />
+              {props.script && (
+                <script
+                  nonce={props.nonce ?? undefined}
+                  dangerouslySetInnerHTML={{ __html: loader(props.script, t) }}
+                />
+              )}
               <noscript>
                 <p className="pay-alert">{t.noScript}</p>
               </noscript>

@@ -23,16 +23,20 @@ function cardNumbersUsed(): string[] {
   return [...found]
 }
 
-
 /** every database of the suite's PostgreSQL (the suite's, the stress test's, and those tests make for themselves) */
 async function databaseDump(): Promise<string> {
   const main = process.env.DATABASE_URL!
   const client = new pg.Client({ connectionString: main })
   await client.connect()
-  const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE NOT datistemplate AND datname <> 'postgres'")
+  const { rows } = await client.query<{ datname: string }>(
+    "SELECT datname FROM pg_database WHERE NOT datistemplate AND datname <> 'postgres'",
+  )
   await client.end()
   // (the run on PostgreSQL 15 has no stress test)
-  assert.ok(rows.length >= (process.env.STRESS_DATABASE_URL ? 2 : 1), 'the suite and the stress test each have a database')
+  assert.ok(
+    rows.length >= (process.env.STRESS_DATABASE_URL ? 2 : 1),
+    'the suite and the stress test each have a database',
+  )
   let dump = ''
   for (const { datname } of rows) dump += await dumpOf(main.replace(/\/[^/?]+(\?|$)/, `/${datname}$1`))
   return dump
@@ -56,7 +60,7 @@ async function dumpOf(connectionString: string): Promise<string> {
   }
 }
 
-test('no card number reaches any database of the suite (its own, the stress test\'s, those tests make)', async () => {
+test("no card number reaches any database of the suite (its own, the stress test's, those tests make)", async () => {
   const dump = await databaseDump()
   // the suite did store card payments: masked numbers are there
   assert.match(dump, /411111\*{6}1111/, 'the dump holds no masked card: did the suite run?')
@@ -75,11 +79,14 @@ test('no card number reaches the output of any other server the tests started (i
   const dir = process.env.SERVER_LOG_DIR!
   const files = fs.readdirSync(dir).map((f) => path.join(dir, f))
   // instances started by the HTTP tests wrote here: an empty folder would mean nothing was kept
-  assert.ok(files.some((f) => /^instance-/.test(path.basename(f)) && fs.statSync(f).size > 0), `no instance's output in ${dir}: are the servers' outputs kept?`)
+  assert.ok(
+    files.some((f) => /^instance-/.test(path.basename(f)) && fs.statSync(f).size > 0),
+    `no instance's output in ${dir}: are the servers' outputs kept?`,
+  )
   const pans = cardNumbersUsed()
   const leaks = files.flatMap((f) => {
     const text = fs.readFileSync(f, 'utf8')
     return pans.filter((pan) => writtenForms(pan).test(text)).map((pan) => `${path.basename(f)}: ${pan.slice(0, 6)}…`)
   })
-  assert.deepEqual(leaks, [], 'card numbers found in a server\'s output')
+  assert.deepEqual(leaks, [], "card numbers found in a server's output")
 })

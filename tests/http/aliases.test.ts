@@ -1,7 +1,17 @@
 // The same handlers answer under /partner/payin/v1 and /partner/v1 (clients change only their host).
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import { assertErrorShape, assertValidation, cardPayment, client, newSite, request, rub, twoStepPayment, uid } from '../support/api.ts'
+import {
+  assertErrorShape,
+  assertValidation,
+  cardPayment,
+  client,
+  newSite,
+  request,
+  rub,
+  twoStepPayment,
+  uid,
+} from '../support/api.ts'
 
 const PREFIXES = ['/api', '/partner/payin/v1', '/partner/v1']
 
@@ -23,7 +33,10 @@ describe('path aliases', () => {
         assert.equal(r.status, 200, `${read}: ${r.text}`)
         assert.deepEqual(r.body, made.body, read)
       }
-      const replay = await client(site, PREFIXES[(PREFIXES.indexOf(create) + 1) % 3]).put(`/payments/${id}`, cardPayment())
+      const replay = await client(site, PREFIXES[(PREFIXES.indexOf(create) + 1) % 3]).put(
+        `/payments/${id}`,
+        cardPayment(),
+      )
       assert.deepEqual(replay.body, made.body, 'a replay under another prefix is the same payment')
     })
   }
@@ -51,7 +64,11 @@ describe('path aliases', () => {
   for (const prefix of PREFIXES.slice(1)) {
     test(`errors under ${prefix} have the contract's shape`, async () => {
       const api = client(site, prefix)
-      assertErrorShape(await request('GET', `${prefix}/sites/${site.siteId}/payments/${uid('pay')}`), 401, 'auth.unauthorized')
+      assertErrorShape(
+        await request('GET', `${prefix}/sites/${site.siteId}/payments/${uid('pay')}`),
+        401,
+        'auth.unauthorized',
+      )
       assertErrorShape(await api.get(`/payments/${uid('pay')}`), 404, 'payin.resource.not.found')
       assertValidation(await api.put(`/payments/${uid('pay')}`, cardPayment({ amount: rub('0') })), 'amount.value')
       const other = await newSite('other')

@@ -47,7 +47,11 @@ test('bills created while the clock advances without pause: all 200, each with i
 
   // a deadline ten days ahead, whole seconds (bills answer date-times without fractions)
   const deadline = new Date(Math.floor((Date.now() + 10 * DAY_MS) / 1000) * 1000)
-  const body = { amount: { value: '12.00', currency: 'RUB' }, expirationDateTime: deadline.toISOString(), flags: ['SALE'] }
+  const body = {
+    amount: { value: '12.00', currency: 'RUB' },
+    expirationDateTime: deadline.toISOString(),
+    flags: ['SALE'],
+  }
 
   let moving = true
   const loops = Array.from({ length: CLOCK_LOOPS }, async () => {
@@ -66,7 +70,10 @@ test('bills created while the clock advances without pause: all 200, each with i
       const billId = uid('moving')
       // one in three through the dashboard's New bill (the same service, its own way in)
       const via = i % 3 === 2 ? 'dashboard' : 'api'
-      const r = via === 'dashboard' ? await post(`/dashboard/actions/bills/${billId}`, body, asSession(session)) : await api.put(`/bills/${billId}`, body)
+      const r =
+        via === 'dashboard'
+          ? await post(`/dashboard/actions/bills/${billId}`, body, asSession(session))
+          : await api.put(`/bills/${billId}`, body)
       return { billId, via, status: r.status, text: r.text }
     })
   } finally {
@@ -75,7 +82,11 @@ test('bills created while the clock advances without pause: all 200, each with i
   const advances = (await Promise.all(loops)).reduce((a, b) => a + b, 0)
 
   const failed = answers.filter((a) => a.status !== 200).map((a) => `${a.via} ${a.billId}: ${a.status} ${a.text}`)
-  assert.deepEqual(failed, [], `${failed.length} of ${CREATIONS} creations failed while the clock advanced ${advances} times`)
+  assert.deepEqual(
+    failed,
+    [],
+    `${failed.length} of ${CREATIONS} creations failed while the clock advanced ${advances} times`,
+  )
   // the clock did move under the creations, many times
   assert.ok(advances >= 2 * CLOCK_LOOPS, `only ${advances} advances`)
 
@@ -87,9 +98,16 @@ test('bills created while the clock advances without pause: all 200, each with i
   for (const [i, r] of bills.entries()) {
     assert.equal(r.status, 200, `${answers[i].billId}: ${r.text}`)
     assert.equal(r.body.status.value, 'CREATED')
-    assert.equal(Date.parse(r.body.expirationDateTime), deadline.getTime(), `${answers[i].billId}: deadline ${r.body.expirationDateTime}`)
+    assert.equal(
+      Date.parse(r.body.expirationDateTime),
+      deadline.getTime(),
+      `${answers[i].billId}: deadline ${r.body.expirationDateTime}`,
+    )
     // created on the site's clock: not before the test began, not after the clock's time now (whole seconds)
     const created = Date.parse(r.body.creationDateTime)
-    assert.ok(created >= Math.floor(started / 1000) * 1000 && created <= siteNow, `${answers[i].billId}: created ${r.body.creationDateTime}, site now ${clock.body.now}`)
+    assert.ok(
+      created >= Math.floor(started / 1000) * 1000 && created <= siteNow,
+      `${answers[i].billId}: created ${r.body.creationDateTime}, site now ${clock.body.now}`,
+    )
   }
 })

@@ -21,7 +21,8 @@ import { sql } from '../support/db.ts'
 const DELAY = Number(process.env.MOBILE_OPERATOR_DELAY_MS ?? 3000)
 
 /** moves the bill's deadline one second into the past */
-const expire = (billId: string) => sql(`UPDATE "Bill" SET "expiresAt" = now() - interval '1 second' WHERE "billId" = $1`, [billId])
+const expire = (billId: string) =>
+  sql(`UPDATE "Bill" SET "expiresAt" = now() - interval '1 second' WHERE "billId" = $1`, [billId])
 
 describe('paying a bill', () => {
   let api: ReturnType<typeof client>
@@ -59,7 +60,14 @@ describe('paying a bill', () => {
   test('a COMPLETED payment naming the bill makes it PAID; both reads list the payment', async () => {
     const bill = await newBill()
     const before = Date.now()
-    const p = await pay(cardPayment({ billId: bill.billId, amount: rub('3.00'), comment: 'order 1', customer: { account: 'acc-1', email: 'a@example.com' } }))
+    const p = await pay(
+      cardPayment({
+        billId: bill.billId,
+        amount: rub('3.00'),
+        comment: 'order 1',
+        customer: { account: 'acc-1', email: 'a@example.com' },
+      }),
+    )
     assert.equal(p.status.value, 'COMPLETED')
     assert.equal(p.billId, bill.billId)
 
@@ -67,7 +75,10 @@ describe('paying a bill', () => {
     assert.equal(d.status.value, 'PAID')
     assert.match(d.status.changedDateTime, BILL_TIME)
     const changed = Date.parse(d.status.changedDateTime)
-    assert.ok(changed >= Math.floor(before / 1000) * 1000 && changed <= Date.now(), `PAID at ${d.status.changedDateTime}`)
+    assert.ok(
+      changed >= Math.floor(before / 1000) * 1000 && changed <= Date.now(),
+      `PAID at ${d.status.changedDateTime}`,
+    )
     assert.equal(d.invoiceUid, bill.invoiceUid)
     assert.equal(d.expirationDateTime, bill.expirationDateTime)
     assert.equal(d.creationDateTime, bill.creationDateTime)
@@ -154,23 +165,38 @@ describe('paying a bill', () => {
   test("a payment in another currency or amount than the bill's is 400 and the bill stays unpaid with no payment", async () => {
     const bill = await newBill()
     const a = uid('pay')
-    assertValidation(await api.put(`/payments/${a}`, cardPayment({ billId: bill.billId, amount: { value: '3.00', currency: 'USD' } })), 'amount.currency')
+    assertValidation(
+      await api.put(`/payments/${a}`, cardPayment({ billId: bill.billId, amount: { value: '3.00', currency: 'USD' } })),
+      'amount.currency',
+    )
     assertErrorShape(await api.get(`/payments/${a}`), 404, 'payin.resource.not.found')
     const b = uid('pay')
-    assertValidation(await api.put(`/payments/${b}`, cardPayment({ billId: bill.billId, amount: rub('3.01') })), 'amount.value')
-    assertValidation(await api.put(`/payments/${b}`, cardPayment({ billId: bill.billId, amount: rub('100.00') })), 'amount.value')
+    assertValidation(
+      await api.put(`/payments/${b}`, cardPayment({ billId: bill.billId, amount: rub('3.01') })),
+      'amount.value',
+    )
+    assertValidation(
+      await api.put(`/payments/${b}`, cardPayment({ billId: bill.billId, amount: rub('100.00') })),
+      'amount.value',
+    )
     assertErrorShape(await api.get(`/payments/${b}`), 404, 'payin.resource.not.found')
     const d = await details(bill.billId)
     assert.equal(d.status.value, 'CREATED')
     assert.deepEqual(d.payments, [])
-    assert.equal((await pay(cardPayment({ billId: bill.billId, amount: { value: 3, currency: 'RUB' } }))).status.value, 'COMPLETED')
+    assert.equal(
+      (await pay(cardPayment({ billId: bill.billId, amount: { value: 3, currency: 'RUB' } }))).status.value,
+      'COMPLETED',
+    )
     assert.equal((await details(bill.billId)).status.value, 'PAID')
   })
 
   test('an open bill (no amount.value) accepts any amount in its currency', async () => {
     const bill = await newBill({ amount: { currency: 'RUB' } })
     const c = uid('pay')
-    assertValidation(await api.put(`/payments/${c}`, cardPayment({ billId: bill.billId, amount: { value: '5.00', currency: 'EUR' } })), 'amount.currency')
+    assertValidation(
+      await api.put(`/payments/${c}`, cardPayment({ billId: bill.billId, amount: { value: '5.00', currency: 'EUR' } })),
+      'amount.currency',
+    )
     const p = await pay(cardPayment({ billId: bill.billId, amount: rub('1234.56') }))
     assert.equal(p.status.value, 'COMPLETED')
     const d = await details(bill.billId)
@@ -226,11 +252,17 @@ describe('paying a bill', () => {
   test('a bill is never paid twice: 10 concurrent approved payments → one COMPLETED, nine BILL_ALREADY_PAID', async () => {
     const bill = await newBill()
     const ids = Array.from({ length: 10 }, () => uid('pay'))
-    const answers = await Promise.all(ids.map((id) => api.put(`/payments/${id}`, cardPayment({ billId: bill.billId, amount: rub('3.00') }))))
+    const answers = await Promise.all(
+      ids.map((id) => api.put(`/payments/${id}`, cardPayment({ billId: bill.billId, amount: rub('3.00') }))),
+    )
     for (const a of answers) assert.equal(a.status, 200, a.text)
     const completed = answers.filter((a) => a.body.status.value === 'COMPLETED')
     const declined = answers.filter((a) => a.body.status.value === 'DECLINED')
-    assert.equal(completed.length, 1, answers.map((a) => `${a.body.status.value} ${a.body.status.reason ?? ''}`).join(', '))
+    assert.equal(
+      completed.length,
+      1,
+      answers.map((a) => `${a.body.status.value} ${a.body.status.reason ?? ''}`).join(', '),
+    )
     assert.equal(declined.length, 9)
     for (const a of declined) {
       assert.equal(a.body.status.reason, 'BILL_ALREADY_PAID')
@@ -247,7 +279,12 @@ describe('paying a bill', () => {
 
   test('mobile payment (operator confirms): the bill is CREATED until then, then PAID on the next read alone', async () => {
     const bill = await newBill()
-    const p = await pay({ paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('3.00'), flags: ['SALE'], billId: bill.billId })
+    const p = await pay({
+      paymentMethod: { type: 'MOBILE', phone: '79001230000' },
+      amount: rub('3.00'),
+      flags: ['SALE'],
+      billId: bill.billId,
+    })
     assert.equal(p.status.value, 'WAITING')
     let d = await details(bill.billId)
     assert.equal(d.status.value, 'CREATED')
@@ -261,12 +298,20 @@ describe('paying a bill', () => {
     // paid when the operator answered, not when read
     const confirmed = Date.parse(d.payments[0].status.changedDateTime) - Date.parse(d.payments[0].createdDateTime)
     assert.ok(Math.abs(confirmed - DELAY) < 1000, `confirmed ${confirmed} ms after creation`)
-    assert.ok(Date.parse(d.status.changedDateTime) <= Date.parse(d.payments[0].status.changedDateTime), `bill PAID at ${d.status.changedDateTime}`)
+    assert.ok(
+      Date.parse(d.status.changedDateTime) <= Date.parse(d.payments[0].status.changedDateTime),
+      `bill PAID at ${d.status.changedDateTime}`,
+    )
   })
 
   test('mobile payment confirmed: the bill payment list alone also brings the bill up to date', async () => {
     const bill = await newBill()
-    const p = await pay({ paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('3.00'), flags: ['SALE'], billId: bill.billId })
+    const p = await pay({
+      paymentMethod: { type: 'MOBILE', phone: '79001230000' },
+      amount: rub('3.00'),
+      flags: ['SALE'],
+      billId: bill.billId,
+    })
     assert.equal(p.status.value, 'WAITING')
     await sleep(DELAY + 400)
     const l = await list(bill.billId)
@@ -325,7 +370,10 @@ describe('bill expiry', () => {
 
   test('a bill that expired after a declined payment is EXPIRED and declines the next payer', async () => {
     const bill = await newBill()
-    const first = await api.put(`/payments/${uid('pay')}`, cardPayment({ billId: bill.billId, amount: rub('3.00') }, { pan: '4000000000000002' }))
+    const first = await api.put(
+      `/payments/${uid('pay')}`,
+      cardPayment({ billId: bill.billId, amount: rub('3.00') }, { pan: '4000000000000002' }),
+    )
     assert.equal(first.body.status.reason, 'ACQUIRING_DECLINED')
     await expire(bill.billId)
     assert.equal((await api.get(`/bills/${bill.billId}/details`)).body.status.value, 'EXPIRED')
@@ -337,7 +385,10 @@ describe('bill expiry', () => {
     const bill = await newBill()
     await expire(bill.billId)
     const id = uid('pay')
-    assertValidation(await api.put(`/payments/${id}`, cardPayment({ billId: bill.billId, amount: rub('9.00') })), 'amount.value')
+    assertValidation(
+      await api.put(`/payments/${id}`, cardPayment({ billId: bill.billId, amount: rub('9.00') })),
+      'amount.value',
+    )
     assertErrorShape(await api.get(`/payments/${id}`), 404, 'payin.resource.not.found')
   })
 
@@ -357,7 +408,12 @@ describe('bill expiry', () => {
 
   test('a bill paid by a confirmed mobile payment stays PAID after its deadline', async () => {
     const bill = await newBill()
-    const p = await api.put(`/payments/${uid('pay')}`, { paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('3.00'), flags: ['SALE'], billId: bill.billId })
+    const p = await api.put(`/payments/${uid('pay')}`, {
+      paymentMethod: { type: 'MOBILE', phone: '79001230000' },
+      amount: rub('3.00'),
+      flags: ['SALE'],
+      billId: bill.billId,
+    })
     assert.equal(p.body.status.value, 'WAITING', p.text)
     await sleep(DELAY + 400)
     const d = (await api.get(`/bills/${bill.billId}/details`)).body

@@ -1,7 +1,16 @@
 // Every payment belongs to a bill: generated or named, paid once, currency and amount bound to the bill.
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import { assertErrorShape, assertValidation, cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
+import {
+  assertErrorShape,
+  assertValidation,
+  cardPayment,
+  client,
+  newSite,
+  rub,
+  twoStepPayment,
+  uid,
+} from '../support/api.ts'
 
 describe('bills named by payments', () => {
   let api: ReturnType<typeof client>
@@ -68,7 +77,10 @@ describe('bills named by payments', () => {
     const billId = uid('bill')
     await pay(cardPayment({ billId }, { pan: '4000000000000002' }))
     const id = uid('pay')
-    assertValidation(await api.put(`/payments/${id}`, cardPayment({ billId, amount: { value: '100.00', currency: 'USD' } })), 'amount.currency')
+    assertValidation(
+      await api.put(`/payments/${id}`, cardPayment({ billId, amount: { value: '100.00', currency: 'USD' } })),
+      'amount.currency',
+    )
     assertErrorShape(await api.get(`/payments/${id}`), 404, 'payin.resource.not.found')
     assert.equal((await pay(cardPayment({ billId }))).status.value, 'COMPLETED', 'the bill is still payable')
   })
@@ -99,7 +111,10 @@ describe('bills named by payments', () => {
     const other = client(await newSite('other'))
     const billId = uid('bill')
     assert.equal((await pay(cardPayment({ billId }))).status.value, 'COMPLETED')
-    const r = await other.put(`/payments/${uid('pay')}`, cardPayment({ billId, amount: { value: '5.00', currency: 'EUR' } }))
+    const r = await other.put(
+      `/payments/${uid('pay')}`,
+      cardPayment({ billId, amount: { value: '5.00', currency: 'EUR' } }),
+    )
     assert.equal(r.status, 200, r.text)
     assert.equal(r.body.status.value, 'COMPLETED')
     assert.equal(r.body.billId, billId)

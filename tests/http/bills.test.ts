@@ -22,7 +22,8 @@ import {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** the instant of an ISO 8601 date-time as a bill answers it: UTC, +00:00, whole seconds (dropped, not rounded) */
-const asBillTime = (iso: string) => new Date(Math.floor(Date.parse(iso) / 1000) * 1000).toISOString().slice(0, 19) + '+00:00'
+const asBillTime = (iso: string) =>
+  new Date(Math.floor(Date.parse(iso) / 1000) * 1000).toISOString().slice(0, 19) + '+00:00'
 
 /** `ms` from now written in the offset `+hh:mm` / `-hh:mm` (minutes east of UTC), with milliseconds */
 function fromNowIn(ms: number, offsetMinutes: number): string {
@@ -47,7 +48,13 @@ describe('bill create (PUT /bills/{billId})', () => {
   test('answers the bill: ids, amount, CREATED, dates without milliseconds, payUrl, echoes', async () => {
     const billId = uid('bill')
     const expirationDateTime = fromNow(DAY_MS)
-    const customer = { account: 'acc-1', email: 'payer@example.com', name: 'Ivan Petrov', phone: '79001234567', ip: '192.168.0.1' }
+    const customer = {
+      account: 'acc-1',
+      email: 'payer@example.com',
+      name: 'Ivan Petrov',
+      phone: '79001234567',
+      ip: '192.168.0.1',
+    }
     const before = Date.now()
     const b = await create(
       billRequest({
@@ -68,7 +75,10 @@ describe('bill create (PUT /bills/{billId})', () => {
     assert.equal(b.comment, 'Text comment')
     assert.match(b.creationDateTime, BILL_TIME)
     const created = Date.parse(b.creationDateTime)
-    assert.ok(created >= Math.floor(before / 1000) * 1000 && created <= Date.now(), `creationDateTime ${b.creationDateTime}`)
+    assert.ok(
+      created >= Math.floor(before / 1000) * 1000 && created <= Date.now(),
+      `creationDateTime ${b.creationDateTime}`,
+    )
     assert.equal(b.status.changedDateTime, b.creationDateTime, 'a new bill changed status when it was created')
     assert.equal(b.expirationDateTime, asBillTime(expirationDateTime))
     assert.equal(b.payUrl, `${BASE_URL}/pay/${b.invoiceUid}`)
@@ -100,7 +110,10 @@ describe('bill create (PUT /bills/{billId})', () => {
     assert.deepEqual((await create(billRequest({ amount: { value: '3', currency: 'RUB' } }))).amount, rub('3.00'))
     assert.deepEqual((await create(billRequest({ amount: { value: 3, currency: 'RUB' } }))).amount, rub('3.00'))
     assert.deepEqual((await create(billRequest({ amount: { value: '3.999', currency: 'RUB' } }))).amount, rub('3.99'))
-    assert.deepEqual((await create(billRequest({ amount: { value: 12.5, currency: 'USD' } }))).amount, { value: '12.50', currency: 'USD' })
+    assert.deepEqual((await create(billRequest({ amount: { value: 12.5, currency: 'USD' } }))).amount, {
+      value: '12.50',
+      currency: 'USD',
+    })
   })
 
   test('a bill without amount.value is open: the amount answers the currency only, on create and details', async () => {
@@ -122,7 +135,9 @@ describe('bill create (PUT /bills/{billId})', () => {
     assert.deepEqual([...token.flags].sort(), ['BIND_PAYMENT_TOKEN', 'SALE'])
     assert.deepEqual(token.customer, { account: 'acc-7' })
     const expiryDate = new Date(Date.now() + 400 * DAY_MS).toISOString().slice(0, 10)
-    const recurrent = await create(billRequest({ flags: ['SALE', 'RECURRENT_FIRST'], recurrent: { minAuthDay: 30, expiryDate } }))
+    const recurrent = await create(
+      billRequest({ flags: ['SALE', 'RECURRENT_FIRST'], recurrent: { minAuthDay: 30, expiryDate } }),
+    )
     assert.deepEqual([...recurrent.flags].sort(), ['RECURRENT_FIRST', 'SALE'])
     assert.deepEqual(recurrent.recurrent, { minAuthDay: 30, expiryDate })
   })
@@ -131,7 +146,12 @@ describe('bill create (PUT /bills/{billId})', () => {
     const b = await create(
       billRequest({
         amount: rub('250.00'),
-        receipt: { items: [{ name: 'Tea', price: 100, quantity: 2, total: 200 }, { name: 'Cup', price: '50.00', quantity: 1, total: '50.00' }] },
+        receipt: {
+          items: [
+            { name: 'Tea', price: 100, quantity: 2, total: 200 },
+            { name: 'Cup', price: '50.00', quantity: 1, total: '50.00' },
+          ],
+        },
       }),
     )
     assert.deepEqual(b.amount, rub('250.00'))
@@ -139,8 +159,16 @@ describe('bill create (PUT /bills/{billId})', () => {
 
   test('expirationDateTime up to 45 days ahead is accepted; in the past, now or beyond 45 days is 400', async () => {
     assert.equal((await create(billRequest({ expirationDateTime: fromNow(44 * DAY_MS) }))).status.value, 'CREATED')
-    assert.equal((await create(billRequest({ expirationDateTime: fromNow(45 * DAY_MS - 60_000) }))).status.value, 'CREATED')
-    for (const expirationDateTime of [fromNow(-60_000), fromNow(-400 * DAY_MS), fromNow(45 * DAY_MS + 60_000), fromNow(90 * DAY_MS)]) {
+    assert.equal(
+      (await create(billRequest({ expirationDateTime: fromNow(45 * DAY_MS - 60_000) }))).status.value,
+      'CREATED',
+    )
+    for (const expirationDateTime of [
+      fromNow(-60_000),
+      fromNow(-400 * DAY_MS),
+      fromNow(45 * DAY_MS + 60_000),
+      fromNow(90 * DAY_MS),
+    ]) {
       const billId = uid('bill')
       assertValidation(await api.put(`/bills/${billId}`, billRequest({ expirationDateTime })), 'expirationDateTime')
       assertErrorShape(await api.get(`/bills/${billId}/details`), 404, 'payin.resource.not.found')
@@ -167,12 +195,21 @@ describe('bill create (PUT /bills/{billId})', () => {
     const { amount: _, ...without } = billRequest()
     assertValidation(await api.put(`/bills/${uid('bill')}`, without), 'amount')
     for (const value of ['0', '0.001', '-1.00', '1000000000.01', '1e3', 'abc']) {
-      assertValidation(await api.put(`/bills/${uid('bill')}`, billRequest({ amount: { value, currency: 'RUB' } })), 'amount.value')
+      assertValidation(
+        await api.put(`/bills/${uid('bill')}`, billRequest({ amount: { value, currency: 'RUB' } })),
+        'amount.value',
+      )
     }
     for (const currency of ['rub', 'XYZ', 'RUBL']) {
-      assertValidation(await api.put(`/bills/${uid('bill')}`, billRequest({ amount: { value: '3.00', currency } })), 'amount.currency')
+      assertValidation(
+        await api.put(`/bills/${uid('bill')}`, billRequest({ amount: { value: '3.00', currency } })),
+        'amount.currency',
+      )
     }
-    assertValidation(await api.put(`/bills/${uid('bill')}`, billRequest({ amount: { value: '3.00' } })), 'amount.currency')
+    assertValidation(
+      await api.put(`/bills/${uid('bill')}`, billRequest({ amount: { value: '3.00' } })),
+      'amount.currency',
+    )
   })
 
   test('an unknown flag is 400 flags[0]', async () => {
@@ -190,39 +227,66 @@ describe('bill create (PUT /bills/{billId})', () => {
 
   test('customer.ip must be an IPv4 address', async () => {
     for (const ip of ['256.1.1.1', '::1', '10.0.0', 'localhost']) {
-      assertValidation(await api.put(`/bills/${uid('bill')}`, billRequest({ customer: { account: 'a', ip } })), 'customer.ip')
+      assertValidation(
+        await api.put(`/bills/${uid('bill')}`, billRequest({ customer: { account: 'a', ip } })),
+        'customer.ip',
+      )
     }
   })
 
   test('BIND_PAYMENT_TOKEN needs customer.account; RECURRENT_FIRST needs recurrent', async () => {
-    assertValidation(await api.put(`/bills/${uid('bill')}`, billRequest({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'] })), 'customer.account')
     assertValidation(
-      await api.put(`/bills/${uid('bill')}`, billRequest({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { email: 'a@example.com' } })),
+      await api.put(`/bills/${uid('bill')}`, billRequest({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'] })),
       'customer.account',
     )
-    assertValidation(await api.put(`/bills/${uid('bill')}`, billRequest({ flags: ['SALE', 'RECURRENT_FIRST'] })), 'recurrent')
+    assertValidation(
+      await api.put(
+        `/bills/${uid('bill')}`,
+        billRequest({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { email: 'a@example.com' } }),
+      ),
+      'customer.account',
+    )
+    assertValidation(
+      await api.put(`/bills/${uid('bill')}`, billRequest({ flags: ['SALE', 'RECURRENT_FIRST'] })),
+      'recurrent',
+    )
   })
 
   test('a receipt needs amount.value and totals adding up to it', async () => {
     const items = [{ name: 'Tea', price: '3.00', quantity: 1, total: '3.00' }]
-    const open = await api.put(`/bills/${uid('bill')}`, billRequest({ amount: { currency: 'RUB' }, receipt: { items } }))
+    const open = await api.put(
+      `/bills/${uid('bill')}`,
+      billRequest({ amount: { currency: 'RUB' }, receipt: { items } }),
+    )
     assertValidation(open, 'amount.value')
     const off = await api.put(`/bills/${uid('bill')}`, billRequest({ amount: rub('4.00'), receipt: { items } }))
     assertErrorShape(off, 400, 'validation.error')
-    assert.ok(Object.keys(off.body.cause).some((k) => k.startsWith('receipt')), off.text)
+    assert.ok(
+      Object.keys(off.body.cause).some((k) => k.startsWith('receipt')),
+      off.text,
+    )
   })
 
   test('a body that is not JSON is 400 http.message.conversion.failed; a malformed billId is 400', async () => {
-    assertErrorShape(await api.send('PUT', `/bills/${uid('bill')}`, { rawBody: '{"amount": ' }), 400, 'http.message.conversion.failed')
+    assertErrorShape(
+      await api.send('PUT', `/bills/${uid('bill')}`, { rawBody: '{"amount": ' }),
+      400,
+      'http.message.conversion.failed',
+    )
     const bad = await api.put(`/bills/${'b'.repeat(201)}`, billRequest())
     assertErrorShape(bad, 400, 'validation.error')
     assertErrorShape(await api.put('/bills/bill%20with%20space', billRequest()), 400, 'validation.error')
   })
 
   test('the validation error lists every bad field at once', async () => {
-    const r = await api.put(`/bills/${uid('bill')}`, { amount: { value: '0', currency: 'rub' }, expirationDateTime: 'x', flags: ['NOPE'] })
+    const r = await api.put(`/bills/${uid('bill')}`, {
+      amount: { value: '0', currency: 'rub' },
+      expirationDateTime: 'x',
+      flags: ['NOPE'],
+    })
     assertValidation(r, 'amount.value')
-    for (const f of ['amount.currency', 'expirationDateTime', 'flags[0]']) assert.ok(r.body.cause[f], `${f} missing: ${r.text}`)
+    for (const f of ['amount.currency', 'expirationDateTime', 'flags[0]'])
+      assert.ok(r.body.cause[f], `${f} missing: ${r.text}`)
   })
 })
 
@@ -234,7 +298,10 @@ describe('bill create is idempotent', () => {
 
   test('the same PUT again answers 200 with the identical bill', async () => {
     const billId = uid('bill')
-    const body = billRequest({ customer: { account: 'acc', ip: '10.0.0.1' }, successUrl: 'https://shop.example.com/ok' })
+    const body = billRequest({
+      customer: { account: 'acc', ip: '10.0.0.1' },
+      successUrl: 'https://shop.example.com/ok',
+    })
     const first = await api.put(`/bills/${billId}`, body)
     assert.equal(first.status, 200, first.text)
     await new Promise((r) => setTimeout(r, 1100)) // a second creation would carry a later creationDateTime
@@ -264,9 +331,25 @@ describe('bill create is idempotent', () => {
     const at = new Date(Math.floor((Date.now() + DAY_MS) / 1000) * 1000)
     const utc = at.toISOString()
     const plus3 = new Date(at.getTime() + 3 * 3600_000).toISOString().slice(0, 19) + '+03:00'
-    const first = await api.put(`/bills/${billId}`, billRequest({ amount: rub('3.00'), expirationDateTime: utc, flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { account: 'a' } }))
+    const first = await api.put(
+      `/bills/${billId}`,
+      billRequest({
+        amount: rub('3.00'),
+        expirationDateTime: utc,
+        flags: ['SALE', 'BIND_PAYMENT_TOKEN'],
+        customer: { account: 'a' },
+      }),
+    )
     assert.equal(first.status, 200, first.text)
-    const again = await api.put(`/bills/${billId}`, billRequest({ amount: { value: 3, currency: 'RUB' }, expirationDateTime: plus3, flags: ['BIND_PAYMENT_TOKEN', 'SALE'], customer: { account: 'a' } }))
+    const again = await api.put(
+      `/bills/${billId}`,
+      billRequest({
+        amount: { value: 3, currency: 'RUB' },
+        expirationDateTime: plus3,
+        flags: ['BIND_PAYMENT_TOKEN', 'SALE'],
+        customer: { account: 'a' },
+      }),
+    )
     assert.equal(again.status, 200, again.text)
     assert.deepEqual(again.body, first.body)
   })
@@ -345,7 +428,10 @@ describe('bill reads (details and payments)', () => {
 
   test('details of a new bill: the bill as created plus an empty payments array', async () => {
     const billId = uid('bill')
-    const made = await api.put(`/bills/${billId}`, billRequest({ customer: { account: 'acc', email: 'e@example.com' }, failedUrl: 'https://shop.example.com/f' }))
+    const made = await api.put(
+      `/bills/${billId}`,
+      billRequest({ customer: { account: 'acc', email: 'e@example.com' }, failedUrl: 'https://shop.example.com/f' }),
+    )
     assert.equal(made.status, 200, made.text)
     const d = await api.get(`/bills/${billId}/details`)
     assert.equal(d.status, 200, d.text)
@@ -381,7 +467,8 @@ describe('bill reads (details and payments)', () => {
     assertErrorShape(await request('GET', `${path}/details`), 401, 'auth.unauthorized')
     assertErrorShape(await request('PUT', path, { body: billRequest() }), 401, 'auth.unauthorized')
     const intruder = await newSite('intruder')
-    const asIntruder = (method: string, p: string, body?: unknown) => request(method, p, { token: intruder.token, body })
+    const asIntruder = (method: string, p: string, body?: unknown) =>
+      request(method, p, { token: intruder.token, body })
     for (const p of [path, `/api/sites/${site.siteId}/bills/${uid('nobill')}`]) {
       const details = await asIntruder('GET', `${p}/details`)
       assertErrorShape(details, 403, 'auth.forbidden')
@@ -405,7 +492,11 @@ describe('bill reads (details and payments)', () => {
     const billId = uid('bill')
     assert.equal((await api.put(`/bills/${billId}`, billRequest())).status, 200)
     assertErrorShape(await api.send('DELETE', `/bills/${billId}`), 405, 'http.method.not.allowed')
-    assertErrorShape(await api.send('PUT', `/bills/${billId}/details`, { body: billRequest() }), 405, 'http.method.not.allowed')
+    assertErrorShape(
+      await api.send('PUT', `/bills/${billId}/details`, { body: billRequest() }),
+      405,
+      'http.method.not.allowed',
+    )
   })
 })
 

@@ -5,7 +5,16 @@
 // (A host name that resolves to such an address is refused at delivery: tests/unit/outgoing-policy.)
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import { assertValidation, billRequest, cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
+import {
+  assertValidation,
+  billRequest,
+  cardPayment,
+  client,
+  newSite,
+  rub,
+  twoStepPayment,
+  uid,
+} from '../support/api.ts'
 import { siteCommand, siteOk } from '../support/site-command.ts'
 
 const REFUSED = [
@@ -48,7 +57,10 @@ describe('callback URLs', () => {
       assertValidation(await api.put(`/payments/${held}/captures/${cap}`, { callbackUrl: url }), 'callbackUrl')
       assert.equal((await api.get(`/payments/${held}/captures/${cap}`)).status, 404)
       const ref = uid('ref')
-      assertValidation(await api.put(`/payments/${paid}/refunds/${ref}`, { amount: rub('1.00'), callbackUrl: url }), 'callbackUrl')
+      assertValidation(
+        await api.put(`/payments/${paid}/refunds/${ref}`, { amount: rub('1.00'), callbackUrl: url }),
+        'callbackUrl',
+      )
       assert.equal((await api.get(`/payments/${paid}/refunds/${ref}`)).status, 404)
     }
     assert.equal((await api.paymentNow(held)).capturedAmount.value, '0.00')
@@ -62,10 +74,22 @@ describe('callback URLs', () => {
       assertValidation(r, 'customFields.invoice_callback_url')
       assert.equal((await api.get(`/bills/${billId}/details`)).status, 404)
     }
-    assertValidation(await api.put(`/bills/${uid('bill')}`, billRequest({ customFields: { invoice_callback_url: 'ftp://files.example/x' } })), 'customFields.invoice_callback_url')
-    assertValidation(await api.put(`/bills/${uid('bill')}`, billRequest({ customFields: { note: 5 } })), 'customFields.note')
+    assertValidation(
+      await api.put(
+        `/bills/${uid('bill')}`,
+        billRequest({ customFields: { invoice_callback_url: 'ftp://files.example/x' } }),
+      ),
+      'customFields.invoice_callback_url',
+    )
+    assertValidation(
+      await api.put(`/bills/${uid('bill')}`, billRequest({ customFields: { note: 5 } })),
+      'customFields.note',
+    )
     // a host name is accepted (it is checked on the address it resolves to, at delivery); a bill alone sends nothing
-    const ok = await api.put(`/bills/${uid('bill')}`, billRequest({ customFields: { invoice_callback_url: 'https://shop.example/payin', theme: 'dark' } }))
+    const ok = await api.put(
+      `/bills/${uid('bill')}`,
+      billRequest({ customFields: { invoice_callback_url: 'https://shop.example/payin', theme: 'dark' } }),
+    )
     assert.equal(ok.status, 200, ok.text)
     assert.deepEqual(ok.body.customFields, { invoice_callback_url: 'https://shop.example/payin', theme: 'dark' })
   })

@@ -175,7 +175,10 @@ describe('captures', () => {
   test("a capture in another currency than the payment's is 400 amount.currency and writes nothing", async () => {
     const p = await payment()
     const c = uid('cap')
-    assertValidation(await api.put(`/payments/${p}/captures/${c}`, { amount: { value: '10.00', currency: 'USD' } }), 'amount.currency')
+    assertValidation(
+      await api.put(`/payments/${p}/captures/${c}`, { amount: { value: '10.00', currency: 'USD' } }),
+      'amount.currency',
+    )
     assertErrorShape(await api.get(`/payments/${p}/captures/${c}`), 404, 'payin.resource.not.found')
     assert.deepEqual((await paymentState(p)).capturedAmount, rub('0.00'))
     const ok = await api.put(`/payments/${p}/captures/${c}`)
@@ -189,12 +192,19 @@ describe('captures', () => {
 
   test('a capture with an unknown currency is 400 amount.currency', async () => {
     const p = await payment()
-    assertValidation(await api.put(`/payments/${p}/captures/${uid('cap')}`, { amount: { value: '1.00', currency: 'rub' } }), 'amount.currency')
+    assertValidation(
+      await api.put(`/payments/${p}/captures/${uid('cap')}`, { amount: { value: '1.00', currency: 'rub' } }),
+      'amount.currency',
+    )
   })
 
   test('a capture with malformed JSON is 400 http.message.conversion.failed', async () => {
     const p = await payment()
-    assertErrorShape(await api.send('PUT', `/payments/${p}/captures/${uid('cap')}`, { rawBody: '{"amount":' }), 400, 'http.message.conversion.failed')
+    assertErrorShape(
+      await api.send('PUT', `/payments/${p}/captures/${uid('cap')}`, { rawBody: '{"amount":' }),
+      400,
+      'http.message.conversion.failed',
+    )
     assert.deepEqual((await paymentState(p)).capturedAmount, rub('0.00'))
   })
 

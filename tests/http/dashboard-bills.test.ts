@@ -4,7 +4,18 @@
 // the pages show the site's bills only; each creation is in the audit log.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { BASE_URL, BILL_TIME, DAY_MS, assertErrorShape, assertValidation, client, fromNow, newSite, request, uid } from '../support/api.ts'
+import {
+  BASE_URL,
+  BILL_TIME,
+  DAY_MS,
+  assertErrorShape,
+  assertValidation,
+  client,
+  fromNow,
+  newSite,
+  request,
+  uid,
+} from '../support/api.ts'
 import { asSession, assertError, dashboardPage, post, signIn } from '../support/dashboard.ts'
 import { sql } from '../support/db.ts'
 
@@ -65,7 +76,11 @@ test('an open-amount bill: no value, the payer enters it', async () => {
   const site = await newSite('dash-bills')
   const value = await signIn(site)
   const billId = crypto.randomUUID()
-  const r = await post(createPath(billId), formBill({ amount: { currency: 'EUR' }, comment: undefined, successUrl: undefined, failedUrl: undefined }), asSession(value))
+  const r = await post(
+    createPath(billId),
+    formBill({ amount: { currency: 'EUR' }, comment: undefined, successUrl: undefined, failedUrl: undefined }),
+    asSession(value),
+  )
   assert.equal(r.status, 200, r.text)
   assert.deepEqual(r.body.amount, { currency: 'EUR' })
   const details = await client(site).get(`/bills/${billId}/details`)
@@ -93,7 +108,11 @@ test('refusals: the API’s own causes, in the contract’s shape, and nothing w
     const r = await post(createPath(crypto.randomUUID()), formBill(over), asSession(value))
     assertValidation(r, field)
   }
-  assertError(await post('/dashboard/actions/bills/not%20an%20id', formBill(), asSession(value)), 400, 'validation.error')
+  assertError(
+    await post('/dashboard/actions/bills/not%20an%20id', formBill(), asSession(value)),
+    400,
+    'validation.error',
+  )
   assert.deepEqual(await billRows(site.siteId), [])
   assert.deepEqual(await sql(`SELECT id FROM "AuditEntry" WHERE "siteId" = $1`, [site.siteId]), [])
 })
@@ -103,14 +122,21 @@ test('a form sent twice (same bill id) makes one bill; the same id with another 
   const value = await signIn(site)
   const billId = crypto.randomUUID()
   const body = formBill()
-  const [a, b] = await Promise.all([post(createPath(billId), body, asSession(value)), post(createPath(billId), body, asSession(value))])
+  const [a, b] = await Promise.all([
+    post(createPath(billId), body, asSession(value)),
+    post(createPath(billId), body, asSession(value)),
+  ])
   for (const r of [a, b]) assert.equal(r.status, 200, r.text)
   assert.equal(a.body.invoiceUid, b.body.invoiceUid)
   const later = await post(createPath(billId), body, asSession(value))
   assert.equal(later.status, 200, later.text)
   assert.equal(later.body.invoiceUid, a.body.invoiceUid)
   assert.equal((await billRows(site.siteId)).length, 1)
-  assertErrorShape(await post(createPath(billId), formBill({ amount: { value: '1.00', currency: 'RUB' } }), asSession(value)), 409, 'payin.request.conflict')
+  assertErrorShape(
+    await post(createPath(billId), formBill({ amount: { value: '1.00', currency: 'RUB' } }), asSession(value)),
+    409,
+    'payin.request.conflict',
+  )
   assert.equal((await billRows(site.siteId)).length, 1)
 })
 
@@ -118,13 +144,25 @@ test('no session: 401; another Origin, no Origin or a cross-site fetch: 403; not
   const site = await newSite('dash-bills')
   const value = await signIn(site)
   assertError(await post(createPath(crypto.randomUUID()), formBill()), 401, 'auth.unauthorized')
-  assertError(await post(createPath(crypto.randomUUID()), formBill(), asSession('not-a-session')), 401, 'auth.unauthorized')
+  assertError(
+    await post(createPath(crypto.randomUUID()), formBill(), asSession('not-a-session')),
+    401,
+    'auth.unauthorized',
+  )
   for (const origin of [undefined, 'http://evil.example', 'null']) {
     const headers: Record<string, string> = { ...asSession(value), 'Content-Type': 'application/json' }
     if (origin) headers.Origin = origin
-    assertError(await request('POST', createPath(crypto.randomUUID()), { rawBody: JSON.stringify(formBill()), headers }), 403, 'auth.forbidden')
+    assertError(
+      await request('POST', createPath(crypto.randomUUID()), { rawBody: JSON.stringify(formBill()), headers }),
+      403,
+      'auth.forbidden',
+    )
   }
-  assertError(await post(createPath(crypto.randomUUID()), formBill(), { ...asSession(value), 'Sec-Fetch-Site': 'cross-site' }), 403, 'auth.forbidden')
+  assertError(
+    await post(createPath(crypto.randomUUID()), formBill(), { ...asSession(value), 'Sec-Fetch-Site': 'cross-site' }),
+    403,
+    'auth.forbidden',
+  )
   assert.deepEqual(await billRows(site.siteId), [])
   // the pages without a session: the sign-in page
   for (const path of ['/dashboard/bills', '/dashboard/bills/new', `/dashboard/bills/${uid('b')}`]) {
@@ -148,7 +186,10 @@ test('another site’s bill: 404 page, not in the list; its id creates a bill of
   const own = await post(createPath(billId), formBill({ amount: { value: '7.00', currency: 'RUB' } }), asSession(value))
   assert.equal(own.status, 200, own.text)
   assert.notEqual(own.body.invoiceUid, made.body.invoiceUid)
-  assert.deepEqual((await client(theirs).get(`/bills/${billId}/details`)).body.amount, { value: '125.50', currency: 'RUB' })
+  assert.deepEqual((await client(theirs).get(`/bills/${billId}/details`)).body.amount, {
+    value: '125.50',
+    currency: 'RUB',
+  })
 })
 
 test('each Create bill is in the audit log: who, action "bill", the bill id, its status', async () => {
@@ -156,14 +197,20 @@ test('each Create bill is in the audit log: who, action "bill", the bill id, its
   const value = await signIn(site)
   const billId = crypto.randomUUID()
   assert.equal((await post(createPath(billId), formBill(), asSession(value))).status, 200)
-  const audit = await sql(`SELECT actor, action, subject, outcome, "paymentRef", detail FROM "AuditEntry" WHERE "siteId" = $1`, [site.siteId])
+  const audit = await sql(
+    `SELECT actor, action, subject, outcome, "paymentRef", detail FROM "AuditEntry" WHERE "siteId" = $1`,
+    [site.siteId],
+  )
   assert.equal(audit.length, 1)
   assert.equal(audit[0].actor, site.token.slice(0, 9))
   assert.equal(audit[0].action, 'bill')
   assert.equal(audit[0].subject, billId)
   assert.equal(audit[0].outcome, 'CREATED')
   assert.equal(audit[0].paymentRef, null)
-  assert.deepEqual({ amount: audit[0].detail.amount, currency: audit[0].detail.currency }, { amount: '125.50', currency: 'RUB' })
+  assert.deepEqual(
+    { amount: audit[0].detail.amount, currency: audit[0].detail.currency },
+    { amount: '125.50', currency: 'RUB' },
+  )
   // shown on the bill's page
   const html = await (await dashboardPage(value, `/dashboard/bills/${billId}`)).text()
   assert.ok(html.includes(site.token.slice(0, 9)))

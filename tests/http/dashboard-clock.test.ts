@@ -24,10 +24,15 @@ async function apiClock(site: { siteId: string; token: string }): Promise<{ now:
 }
 
 /** within a minute of `expected` (the test's clock and the server's are the same machine's) */
-const near = (iso: string, expected: number) => assert.ok(Math.abs(Date.parse(iso) - expected) < 60_000, `${iso} is not near ${new Date(expected).toISOString()}`)
+const near = (iso: string, expected: number) =>
+  assert.ok(Math.abs(Date.parse(iso) - expected) < 60_000, `${iso} is not near ${new Date(expected).toISOString()}`)
 
 const auditOf = async (siteId: string) =>
-  (await sql(`SELECT actor, action, subject, outcome, detail FROM "AuditEntry" WHERE "siteId" = $1 ORDER BY at, id`, [siteId])).map((e) => ({
+  (
+    await sql(`SELECT actor, action, subject, outcome, detail FROM "AuditEntry" WHERE "siteId" = $1 ORDER BY at, id`, [
+      siteId,
+    ])
+  ).map((e) => ({
     entry: `${e.actor} ${e.action} ${e.subject}: ${e.outcome}`,
     detail: e.detail as Record<string, string>,
   }))
@@ -99,9 +104,17 @@ test('New bill counts from the site’s time: a deadline a day after real time i
   const cookie = await signIn(site)
   assert.doesNotMatch(await textOf(cookie, '/dashboard/bills/new'), /sandbox clock/)
   assert.equal((await post(ADVANCE, { seconds: 2 * 86_400 }, asSession(cookie))).status, 200)
-  const bill = (expires: number) => ({ amount: { value: '10.00', currency: 'RUB' }, expirationDateTime: new Date(expires).toISOString(), flags: ['SALE'] })
+  const bill = (expires: number) => ({
+    amount: { value: '10.00', currency: 'RUB' },
+    expirationDateTime: new Date(expires).toISOString(),
+    flags: ['SALE'],
+  })
 
-  const late = await post(`/dashboard/actions/bills/${crypto.randomUUID()}`, bill(Date.now() + DAY_MS), asSession(cookie))
+  const late = await post(
+    `/dashboard/actions/bills/${crypto.randomUUID()}`,
+    bill(Date.now() + DAY_MS),
+    asSession(cookie),
+  )
   assertError(late, 400, 'validation.error')
   assert.deepEqual(late.body.cause, { expirationDateTime: ['must be in the future'] })
   const billId = crypto.randomUUID()
@@ -109,7 +122,10 @@ test('New bill counts from the site’s time: a deadline a day after real time i
   assert.equal(onTime.status, 200, onTime.text)
   assert.equal((await client(site).get(`/bills/${billId}/details`)).body.status.value, 'CREATED')
   // the form's note under the deadline (its default, a day after the site's time, is the browser journey's)
-  assert.match(await textOf(cookie, '/dashboard/bills/new'), /The site’s sandbox clock runs 2 days ahead of real time: the deadline counts from its time\./)
+  assert.match(
+    await textOf(cookie, '/dashboard/bills/new'),
+    /The site’s sandbox clock runs 2 days ahead of real time: the deadline counts from its time\./,
+  )
 })
 
 test('not forward: zero, negative, not whole, neither or both fields, a `to` at or before the clock, past the limit — a 400 naming the field, the clock unmoved, nothing audited', async () => {
@@ -121,7 +137,9 @@ test('not forward: zero, negative, not whole, neither or both fields, a `to` at 
     assert.ok(r.body.cause?.[field]?.length, r.text)
     return r
   }
-  assert.deepEqual((await refused({ seconds: 0 }, 'seconds')).body.cause.seconds, ['must be at least 1: the clock only moves forward'])
+  assert.deepEqual((await refused({ seconds: 0 }, 'seconds')).body.cause.seconds, [
+    'must be at least 1: the clock only moves forward',
+  ])
   await refused({ seconds: -3600 }, 'seconds')
   await refused({ seconds: 1.5 }, 'seconds')
   await refused({ seconds: '60' }, 'seconds')
@@ -151,22 +169,43 @@ test('without a session: 401; from another origin (or none): 403; a GET is 405; 
   const body = { seconds: 3600 }
   assertError(await post(ADVANCE, body), 401, 'auth.unauthorized')
   assertError(await post(ADVANCE, body, asSession('not-a-session')), 401, 'auth.unauthorized')
-  for (const origin of [undefined, 'http://evil.example', 'null', ORIGIN.replace(/:\d+$/, (p) => `:${Number(p.slice(1)) + 1}`)]) {
+  for (const origin of [
+    undefined,
+    'http://evil.example',
+    'null',
+    ORIGIN.replace(/:\d+$/, (p) => `:${Number(p.slice(1)) + 1}`),
+  ]) {
     const headers: Record<string, string> = { ...asSession(cookie), 'Content-Type': 'application/json' }
     if (origin) headers.Origin = origin
     assertError(await request('POST', ADVANCE, { rawBody: JSON.stringify(body), headers }), 403, 'auth.forbidden')
   }
-  assertError(await post(ADVANCE, body, { ...asSession(cookie), 'Sec-Fetch-Site': 'cross-site' }), 403, 'auth.forbidden')
+  assertError(
+    await post(ADVANCE, body, { ...asSession(cookie), 'Sec-Fetch-Site': 'cross-site' }),
+    403,
+    'auth.forbidden',
+  )
   assertError(await post(ADVANCE, body, { ...asSession(cookie), 'Sec-Fetch-Site': 'same-site' }), 403, 'auth.forbidden')
-  assertError(await request('GET', ADVANCE, { headers: { ...asSession(cookie), Origin: ORIGIN } }), 405, 'http.method.not.allowed')
+  assertError(
+    await request('GET', ADVANCE, { headers: { ...asSession(cookie), Origin: ORIGIN } }),
+    405,
+    'http.method.not.allowed',
+  )
   // the site's API token is not a session
-  assertError(await request('POST', ADVANCE, { body, token: site.token, headers: { Origin: ORIGIN } }), 401, 'auth.unauthorized')
+  assertError(
+    await request('POST', ADVANCE, { body, token: site.token, headers: { Origin: ORIGIN } }),
+    401,
+    'auth.unauthorized',
+  )
   assert.equal((await apiClock(site)).offsetSeconds, 0)
   assert.deepEqual(await auditOf(site.siteId), [])
 })
 
 test('SANDBOX_CLOCK=off: the action is a 404 with or without a session, the settings page has no clock, New bill is on real time', async () => {
-  const off = await startInstance(Number(new URL(BASE_URL).port) + 145, { SANDBOX_CLOCK: 'off', SCHEDULER: 'off', NOTIFICATIONS_WORKER: 'off' })
+  const off = await startInstance(Number(new URL(BASE_URL).port) + 145, {
+    SANDBOX_CLOCK: 'off',
+    SCHEDULER: 'off',
+    NOTIFICATIONS_WORKER: 'off',
+  })
   instances.push(off)
   const site = await newSite('dash-clock-off')
   const cookie = await signIn(site)
@@ -174,7 +213,11 @@ test('SANDBOX_CLOCK=off: the action is a 404 with or without a session, the sett
   assert.equal((await post(ADVANCE, { seconds: 86_400 }, asSession(cookie))).status, 200)
   const origin = { Origin: new URL(off.base).origin }
   for (const headers of [{ ...asSession(cookie), ...origin }, origin, {}]) {
-    assertError(await request('POST', ADVANCE, { body: { seconds: 60 }, headers, base: off.base }), 404, 'payin.resource.not.found')
+    assertError(
+      await request('POST', ADVANCE, { body: { seconds: 60 }, headers, base: off.base }),
+      404,
+      'payin.resource.not.found',
+    )
     assertError(await request('GET', ADVANCE, { headers, base: off.base }), 404, 'payin.resource.not.found')
   }
   const page = await textOf(cookie, '/dashboard/settings', off.base)

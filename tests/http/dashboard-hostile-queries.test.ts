@@ -10,7 +10,8 @@ import { billRequest, cardPayment, client, newSite, uid } from '../support/api.t
 import { dashboardPage, signIn } from '../support/dashboard.ts'
 
 /** a cursor as the lists write one (base64url of [createdAt, id]), holding what the test chooses */
-const cursorOf = (at: unknown, id: unknown = randomUUID()) => Buffer.from(JSON.stringify([at, id])).toString('base64url')
+const cursorOf = (at: unknown, id: unknown = randomUUID()) =>
+  Buffer.from(JSON.stringify([at, id])).toString('base64url')
 
 /** `after` values, as sent in the query (percent-encoded where they need it) */
 const HOSTILE_CURSORS: [string, string][] = [
@@ -33,7 +34,10 @@ const HOSTILE_CURSORS: [string, string][] = [
   ['a lone surrogate (UTF-8)', '%ED%A0%80'],
   ['a lone surrogate (%u)', '%uD800'],
   ['a very long value', 'A'.repeat(8000)],
-  ['two values, the first hostile', `${cursorOf('+200000-01-01T00:00:00.000Z')}&after=${cursorOf('2026-01-01T00:00:00.000Z')}`],
+  [
+    'two values, the first hostile',
+    `${cursorOf('+200000-01-01T00:00:00.000Z')}&after=${cursorOf('2026-01-01T00:00:00.000Z')}`,
+  ],
 ]
 
 /** search values with a character no search can hold: not run, and the page says so */
@@ -115,13 +119,23 @@ describe('dashboard lists under hostile query parameters', () => {
 
   test('/dashboard/payments: a search with a control character is not run, and the page says so', async () => {
     for (const [what, q] of CONTROL_SEARCHES) {
-      const html = await firstPage('/dashboard/payments', `q=${q}`, () => paymentId).catch((e) => assert.fail(`${what}: ${(e as Error).message}`))
+      const html = await firstPage('/dashboard/payments', `q=${q}`, () => paymentId).catch((e) =>
+        assert.fail(`${what}: ${(e as Error).message}`),
+      )
       assert.match(html, REFUSED, `${what}: no notice`)
       // nothing of the control characters is written back into the page
-      assert.doesNotMatch(html, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/, `${what}: a control character in the page`)
+      assert.doesNotMatch(
+        html,
+        /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/,
+        `${what}: a control character in the page`,
+      )
     }
     // with the other parameters too: a hostile cursor, a status
-    await firstPage('/dashboard/payments', `q=%00&status=COMPLETED&after=${cursorOf('-200000-01-01T00:00:00.000Z')}`, () => paymentId)
+    await firstPage(
+      '/dashboard/payments',
+      `q=%00&status=COMPLETED&after=${cursorOf('-200000-01-01T00:00:00.000Z')}`,
+      () => paymentId,
+    )
   })
 
   test('/dashboard/payments: other odd searches and statuses answer 200, never a 500', async () => {
@@ -133,7 +147,9 @@ describe('dashboard lists under hostile query parameters', () => {
     }
     for (const [what, status] of STATUSES) {
       // an unknown status is no filter: the first page
-      await firstPage('/dashboard/payments', `status=${status}`, () => paymentId).catch((e) => assert.fail(`${what}: ${(e as Error).message}`))
+      await firstPage('/dashboard/payments', `status=${status}`, () => paymentId).catch((e) =>
+        assert.fail(`${what}: ${(e as Error).message}`),
+      )
     }
     // the search still finds the payment by its id
     await firstPage('/dashboard/payments', `q=${encodeURIComponent(paymentId)}`, () => paymentId)

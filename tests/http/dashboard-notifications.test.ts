@@ -27,7 +27,10 @@ async function until<T>(check: () => Promise<T>, what: string, ms = 15_000): Pro
 
 /** the text of a page's element as the browser shows it (React escapes & < > " ') */
 const unescapeHtml = (s: string) =>
-  s.replace(/&(quot|amp|lt|gt|#x27|#39);/g, (_, e: string) => ({ quot: '"', amp: '&', lt: '<', gt: '>', '#x27': "'", '#39': "'" })[e]!)
+  s.replace(
+    /&(quot|amp|lt|gt|#x27|#39);/g,
+    (_, e: string) => ({ quot: '"', amp: '&', lt: '<', gt: '>', '#x27': "'", '#39': "'" })[e]!,
+  )
 
 const resendPath = (id: string) => `/dashboard/actions/notifications/${id}/resend`
 
@@ -45,14 +48,16 @@ describe('dashboard: notifications', () => {
   let theirPayment: string
 
   /** the API's view of the site's notification of a resource */
-  const viewOf = async (resourceId: string, of = api) => ((await of.get('/notifications')).body as any[]).find((n) => n.resourceId === resourceId)
+  const viewOf = async (resourceId: string, of = api) =>
+    ((await of.get('/notifications')).body as any[]).find((n) => n.resourceId === resourceId)
   /** the API's view once its latest attempt is recorded, delivered */
   const delivered = (resourceId: string, attempts = 1, of = api) =>
     until(async () => {
       const n = await viewOf(resourceId, of)
       return n?.state === 'DELIVERED' && n.attemptLog.length >= attempts ? n : null
     }, `${resourceId} delivered`)
-  const posts = (siteId: string, id: string) => rx.got.filter((g) => g.path === `/${siteId}` && g.body.includes(`"${id}"`))
+  const posts = (siteId: string, id: string) =>
+    rx.got.filter((g) => g.path === `/${siteId}` && g.body.includes(`"${id}"`))
 
   before(async () => {
     hook = await rx.start()
@@ -71,7 +76,12 @@ describe('dashboard: notifications', () => {
     assert.equal((await api.put(`/payments/${held}/captures/${capture}`, { amount: rub('30.00') })).status, 200)
     theirPayment = uid('theirs')
     assert.equal((await client(theirs).put(`/payments/${theirPayment}`, cardPayment())).status, 200)
-    await Promise.all([delivered(paid), delivered(held), delivered(capture), delivered(theirPayment, 1, client(theirs))])
+    await Promise.all([
+      delivered(paid),
+      delivered(held),
+      delivered(capture),
+      delivered(theirPayment, 1, client(theirs)),
+    ])
     session = await signIn(mine)
   })
   after(async () => {
@@ -85,7 +95,8 @@ describe('dashboard: notifications', () => {
     assert.equal(page.status, 200)
     const html = await page.text()
     const [p, h, c] = await Promise.all([viewOf(paid), viewOf(held), viewOf(capture)])
-    for (const n of [p, h, c]) assert.ok(html.includes(`href="/dashboard/notifications/${n.notificationId}"`), n.resourceId)
+    for (const n of [p, h, c])
+      assert.ok(html.includes(`href="/dashboard/notifications/${n.notificationId}"`), n.resourceId)
     // newest first: the capture's, the held payment's, the paid one's
     const at = (id: string) => html.indexOf(`/dashboard/notifications/${id}"`)
     assert.ok(at(c.notificationId) < at(h.notificationId) && at(h.notificationId) < at(p.notificationId))
@@ -141,7 +152,10 @@ describe('dashboard: notifications', () => {
     assert.ok(next, 'a link to the next page')
     const second = await (await dashboardPage(value, unescapeHtml(next))).text()
     // the payments' ids as the page shows them, in its order
-    const shown = (html: string) => ids.filter((id) => html.includes(`>${id}</a>`)).sort((a, b) => html.indexOf(`>${a}</a>`) - html.indexOf(`>${b}</a>`))
+    const shown = (html: string) =>
+      ids
+        .filter((id) => html.includes(`>${id}</a>`))
+        .sort((a, b) => html.indexOf(`>${a}</a>`) - html.indexOf(`>${b}</a>`))
     assert.deepEqual(shown(first), ids.slice(3).reverse())
     assert.deepEqual(shown(second), ids.slice(0, 3).reverse())
     assert.ok(!second.includes('>Next page</a>'), 'no page after the last')
@@ -185,8 +199,14 @@ describe('dashboard: notifications', () => {
     assert.equal(dashboardQueued.rawBody, before.rawBody)
     assert.ok(a && b)
 
-    const audit = await sql(`SELECT actor, action, subject, outcome, "paymentRef"::text, detail FROM "AuditEntry" WHERE "siteId" = $1 ORDER BY at`, [mine.siteId])
-    const [payment] = await sql(`SELECT id::text FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [mine.siteId, paid])
+    const audit = await sql(
+      `SELECT actor, action, subject, outcome, "paymentRef"::text, detail FROM "AuditEntry" WHERE "siteId" = $1 ORDER BY at`,
+      [mine.siteId],
+    )
+    const [payment] = await sql(`SELECT id::text FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [
+      mine.siteId,
+      paid,
+    ])
     assert.deepEqual(audit, [
       {
         actor: mine.token.slice(0, 9),
@@ -211,7 +231,10 @@ describe('dashboard: notifications', () => {
   test('a delivery under way: the API’s refusal (409), recorded; nothing changed', async () => {
     const n = await delivered(capture)
     // as a worker leaves it while it posts: PENDING, its lease held
-    await sql(`UPDATE "Notification" SET state = 'PENDING', "leaseUntil" = now() + interval '5 minutes' WHERE id = $1`, [n.notificationId])
+    await sql(
+      `UPDATE "Notification" SET state = 'PENDING', "leaseUntil" = now() + interval '5 minutes' WHERE id = $1`,
+      [n.notificationId],
+    )
     try {
       const r = await post(resendPath(n.notificationId), undefined, asSession(session))
       assertError(r, 409, 'payin.incorrect-method-invocation')
@@ -219,9 +242,14 @@ describe('dashboard: notifications', () => {
       assertError(viaApi, 409, 'payin.incorrect-method-invocation')
       assert.equal(r.body.description, viaApi.body.description)
       assert.equal(r.body.userMessage, viaApi.body.userMessage)
-      const [row] = await sql(`SELECT "leaseUntil" > now() AS held, attempts FROM "Notification" WHERE id = $1`, [n.notificationId])
+      const [row] = await sql(`SELECT "leaseUntil" > now() AS held, attempts FROM "Notification" WHERE id = $1`, [
+        n.notificationId,
+      ])
       assert.deepEqual(row, { held: true, attempts: 1 })
-      const [entry] = await sql(`SELECT outcome FROM "AuditEntry" WHERE "siteId" = $1 AND subject = $2`, [mine.siteId, n.notificationId])
+      const [entry] = await sql(`SELECT outcome FROM "AuditEntry" WHERE "siteId" = $1 AND subject = $2`, [
+        mine.siteId,
+        n.notificationId,
+      ])
       assert.equal(entry.outcome, 'refused: A delivery of this notification is under way')
     } finally {
       await sql(`UPDATE "Notification" SET state = 'DELIVERED', "leaseUntil" = NULL WHERE id = $1`, [n.notificationId])
@@ -232,24 +260,41 @@ describe('dashboard: notifications', () => {
     const theirs_ = await viewOf(theirPayment, client(theirs))
     const own = await viewOf(held)
     assertError(await post(resendPath(own.notificationId), undefined), 401, 'auth.unauthorized')
-    assertError(await post(resendPath(own.notificationId), undefined, asSession('not-a-session')), 401, 'auth.unauthorized')
+    assertError(
+      await post(resendPath(own.notificationId), undefined, asSession('not-a-session')),
+      401,
+      'auth.unauthorized',
+    )
     for (const origin of [undefined, 'http://evil.example', 'null']) {
       const headers: Record<string, string> = asSession(session)
-      const r = await request('POST', resendPath(own.notificationId), { headers: origin ? { ...headers, Origin: origin } : headers })
+      const r = await request('POST', resendPath(own.notificationId), {
+        headers: origin ? { ...headers, Origin: origin } : headers,
+      })
       assertError(r, 403, 'auth.forbidden')
     }
-    assertError(await post(resendPath(own.notificationId), undefined, { ...asSession(session), 'Sec-Fetch-Site': 'cross-site' }), 403, 'auth.forbidden')
+    assertError(
+      await post(resendPath(own.notificationId), undefined, { ...asSession(session), 'Sec-Fetch-Site': 'cross-site' }),
+      403,
+      'auth.forbidden',
+    )
     const notFound = await post(resendPath(theirs_.notificationId), undefined, asSession(session))
     assertError(notFound, 404, 'payin.resource.not.found')
     assert.equal(notFound.body.description, 'Notification not found')
     assert.equal(notFound.body.serviceName, 'payin-core')
-    assertError(await post(resendPath(crypto.randomUUID()), undefined, asSession(session)), 404, 'payin.resource.not.found')
+    assertError(
+      await post(resendPath(crypto.randomUUID()), undefined, asSession(session)),
+      404,
+      'payin.resource.not.found',
+    )
     assertError(await post(resendPath('not-an-id'), undefined, asSession(session)), 400, 'validation.error')
     // the other site's delivery is as it was
     const after = await viewOf(theirPayment, client(theirs))
     assert.equal(after.state, 'DELIVERED')
     assert.equal(after.attempts, theirs_.attempts)
-    assert.equal((await sql(`SELECT count(*)::int AS n FROM "AuditEntry" WHERE subject = $1`, [theirs_.notificationId]))[0].n, 0)
+    assert.equal(
+      (await sql(`SELECT count(*)::int AS n FROM "AuditEntry" WHERE subject = $1`, [theirs_.notificationId]))[0].n,
+      0,
+    )
     assert.equal((await viewOf(held)).state, 'DELIVERED')
   })
 })

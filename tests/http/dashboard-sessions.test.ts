@@ -27,7 +27,10 @@ test('signing in: a session cookie (httpOnly, SameSite=Strict, dashboard paths),
   const rows = await sql(`SELECT "idHash" FROM "DashboardSession" WHERE "siteId" = $1`, [site.siteId])
   assert.equal(rows.length, 1)
   assert.notEqual(rows[0].idHash, value)
-  assert.equal(JSON.stringify(await sql(`SELECT * FROM "DashboardSession" WHERE "siteId" = $1`, [site.siteId])).includes(value), false)
+  assert.equal(
+    JSON.stringify(await sql(`SELECT * FROM "DashboardSession" WHERE "siteId" = $1`, [site.siteId])).includes(value),
+    false,
+  )
   assert.equal((await dashboardPage(value)).status, 200)
 })
 
@@ -57,16 +60,43 @@ test('every state-changing request needs the service’s own Origin', async () =
   for (const origin of [undefined, 'http://evil.example', 'null']) {
     const headers: Record<string, string> = { ...asSession(value), 'Content-Type': 'application/json' }
     if (origin) headers.Origin = origin
-    const r = await request('POST', `/dashboard/actions/payments/${p}/capture`, { rawBody: JSON.stringify(capture), headers })
+    const r = await request('POST', `/dashboard/actions/payments/${p}/capture`, {
+      rawBody: JSON.stringify(capture),
+      headers,
+    })
     assertError(r, 403, 'auth.forbidden')
   }
   // the browser's own word counts too
-  assertError(await post(`/dashboard/actions/payments/${p}/capture`, capture, { ...asSession(value), 'Sec-Fetch-Site': 'cross-site' }), 403, 'auth.forbidden')
-  assertError(await post(`/dashboard/actions/payments/${p}/capture`, capture, { ...asSession(value), 'Sec-Fetch-Site': 'same-site' }), 403, 'auth.forbidden')
-  assertError(await request('POST', '/dashboard/actions/sign-in', { body: { siteId: site.siteId, token: site.token }, headers: { Origin: 'http://evil.example' } }), 403, 'auth.forbidden')
+  assertError(
+    await post(`/dashboard/actions/payments/${p}/capture`, capture, {
+      ...asSession(value),
+      'Sec-Fetch-Site': 'cross-site',
+    }),
+    403,
+    'auth.forbidden',
+  )
+  assertError(
+    await post(`/dashboard/actions/payments/${p}/capture`, capture, {
+      ...asSession(value),
+      'Sec-Fetch-Site': 'same-site',
+    }),
+    403,
+    'auth.forbidden',
+  )
+  assertError(
+    await request('POST', '/dashboard/actions/sign-in', {
+      body: { siteId: site.siteId, token: site.token },
+      headers: { Origin: 'http://evil.example' },
+    }),
+    403,
+    'auth.forbidden',
+  )
   // with PUBLIC_BASE_URL set (as on this server), a Host header naming the attacker's origin is not believed
   assertError(
-    await request('POST', '/dashboard/actions/sign-in', { body: { siteId: site.siteId, token: site.token }, headers: { Origin: 'http://evil.example', Host: 'evil.example' } }),
+    await request('POST', '/dashboard/actions/sign-in', {
+      body: { siteId: site.siteId, token: site.token },
+      headers: { Origin: 'http://evil.example', Host: 'evil.example' },
+    }),
     403,
     'auth.forbidden',
   )
@@ -84,8 +114,20 @@ test('every state-changing request needs the service’s own Origin', async () =
 })
 
 test('without a session: 401 for actions, the sign-in page for pages', async () => {
-  assertError(await post(`/dashboard/actions/payments/${uid('p')}/refund`, { amount: '1.00', key: crypto.randomUUID() }), 401, 'auth.unauthorized')
-  assertError(await post(`/dashboard/actions/payments/${uid('p')}/refund`, { amount: '1.00', key: crypto.randomUUID() }, asSession('not-a-session')), 401, 'auth.unauthorized')
+  assertError(
+    await post(`/dashboard/actions/payments/${uid('p')}/refund`, { amount: '1.00', key: crypto.randomUUID() }),
+    401,
+    'auth.unauthorized',
+  )
+  assertError(
+    await post(
+      `/dashboard/actions/payments/${uid('p')}/refund`,
+      { amount: '1.00', key: crypto.randomUUID() },
+      asSession('not-a-session'),
+    ),
+    401,
+    'auth.unauthorized',
+  )
   const page = await fetch(`${BASE_URL}/dashboard/payments`, { redirect: 'manual' })
   assert.ok([303, 307, 308].includes(page.status), String(page.status))
   assert.equal(new URL(page.headers.get('location')!, BASE_URL).pathname, '/dashboard')
@@ -98,25 +140,43 @@ test('a session ends: idle for 8 hours, signed out, or its token revoked', async
   const revoked = await signIn(site)
   const old = await signIn(site)
   // busy, but signed in 24 hours and a minute ago: over, however recent its last request
-  await sql(`UPDATE "DashboardSession" SET "createdAt" = now() - interval '24 hours 1 minute' WHERE "idHash" = $1`, [sha(old)])
+  await sql(`UPDATE "DashboardSession" SET "createdAt" = now() - interval '24 hours 1 minute' WHERE "idHash" = $1`, [
+    sha(old),
+  ])
   assert.equal((await dashboardPage(old)).status, 307)
   // idle: 8 hours and a minute since its last request
-  await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '8 hours 1 minute' WHERE "idHash" = $1`, [sha(idle)])
+  await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '8 hours 1 minute' WHERE "idHash" = $1`, [
+    sha(idle),
+  ])
   assert.equal((await dashboardPage(idle)).status, 307)
   // a request within the 8 hours restarts the clock
-  await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '7 hours 59 minutes' WHERE "idHash" = $1`, [sha(signedOut)])
+  await sql(`UPDATE "DashboardSession" SET "lastSeenAt" = now() - interval '7 hours 59 minutes' WHERE "idHash" = $1`, [
+    sha(signedOut),
+  ])
   assert.equal((await dashboardPage(signedOut)).status, 200)
   // signed out: the same cookie value no longer works, whoever holds it
   const out = await post('/dashboard/actions/sign-out', undefined, asSession(signedOut))
   assert.equal(out.status, 200, out.text)
   assert.match(out.headers.get('set-cookie') ?? '', /^payin_dashboard=; .*Max-Age=0/)
   assert.equal((await dashboardPage(signedOut)).status, 307)
-  assertError(await post(`/dashboard/actions/payments/${uid('p')}/capture`, { amount: '1.00', key: crypto.randomUUID() }, asSession(signedOut)), 401, 'auth.unauthorized')
+  assertError(
+    await post(
+      `/dashboard/actions/payments/${uid('p')}/capture`,
+      { amount: '1.00', key: crypto.randomUUID() },
+      asSession(signedOut),
+    ),
+    401,
+    'auth.unauthorized',
+  )
   // the token revoked: every session opened with it ends
   assert.equal((await dashboardPage(revoked)).status, 200)
   await sql(`UPDATE "SiteToken" SET "revokedAt" = now() WHERE "siteId" = $1`, [site.siteId])
   assert.equal((await dashboardPage(revoked)).status, 307)
-  assertError(await post('/dashboard/actions/sign-in', { siteId: site.siteId, token: site.token }), 401, 'auth.unauthorized')
+  assertError(
+    await post('/dashboard/actions/sign-in', { siteId: site.siteId, token: site.token }),
+    401,
+    'auth.unauthorized',
+  )
 })
 
 const sha = (value: string) => createHash('sha256').update(`dashboard-session\0${value}`).digest('hex')
@@ -128,7 +188,15 @@ test('another site’s payment: 404 on its page and for actions, nothing done', 
   assert.equal((await client(theirs).put(`/payments/${p}`, twoStepPayment({ amount: rub('10.00') }))).status, 200)
   const value = await signIn(mine)
   assert.equal((await dashboardPage(value, `/dashboard/payments/${p}`)).status, 404)
-  assertError(await post(`/dashboard/actions/payments/${p}/capture`, { amount: '10.00', key: crypto.randomUUID() }, asSession(value)), 404, 'payin.resource.not.found')
+  assertError(
+    await post(
+      `/dashboard/actions/payments/${p}/capture`,
+      { amount: '10.00', key: crypto.randomUUID() },
+      asSession(value),
+    ),
+    404,
+    'payin.resource.not.found',
+  )
   assert.equal((await client(theirs).get(`/payments/${p}`)).body.capturedAmount.value, '0.00')
 })
 
@@ -147,28 +215,55 @@ test('capture and refund through the dashboard: the API agrees, a form sent twic
     assert.equal(r.status, 200, r.text)
     assert.equal(r.body.status, 'COMPLETED')
   }
-  const refund = await post(`/dashboard/actions/payments/${p}/refund`, { amount: '15.50', key: crypto.randomUUID() }, asSession(value))
+  const refund = await post(
+    `/dashboard/actions/payments/${p}/refund`,
+    { amount: '15.50', key: crypto.randomUUID() },
+    asSession(value),
+  )
   assert.equal(refund.status, 200, refund.text)
   assert.equal(refund.body.status, 'COMPLETED')
   // over what is left of the capture: declined by the refund service, as through the API
-  const over = await post(`/dashboard/actions/payments/${p}/refund`, { amount: '30.00', key: crypto.randomUUID() }, asSession(value))
+  const over = await post(
+    `/dashboard/actions/payments/${p}/refund`,
+    { amount: '30.00', key: crypto.randomUUID() },
+    asSession(value),
+  )
   assert.equal(over.status, 200, over.text)
   assert.deepEqual(over.body, { status: 'DECLINED', reason: 'INVALID_AMOUNT' })
-  assertError(await post(`/dashboard/actions/payments/${p}/refund`, { amount: 'ten', key: crypto.randomUUID() }, asSession(value)), 400, 'validation.error')
+  assertError(
+    await post(
+      `/dashboard/actions/payments/${p}/refund`,
+      { amount: 'ten', key: crypto.randomUUID() },
+      asSession(value),
+    ),
+    400,
+    'validation.error',
+  )
   // a second capture is refused by the capture service (an API error, shown inline), and recorded as refused
-  const again = await post(`/dashboard/actions/payments/${p}/capture`, { amount: '5.00', key: crypto.randomUUID() }, asSession(value))
+  const again = await post(
+    `/dashboard/actions/payments/${p}/capture`,
+    { amount: '5.00', key: crypto.randomUUID() },
+    asSession(value),
+  )
   assert.equal(again.status, 409, again.text)
   const read = (await api.get(`/payments/${p}`)).body
   assert.equal(read.capturedAmount.value, '40.00')
   assert.equal(read.refundedAmount.value, '15.50')
   const refunds = (await api.get(`/payments/${p}/refunds`)).body
   assert.equal(refunds.length, 2)
-  const audit = await sql(`SELECT actor, action, subject, outcome FROM "AuditEntry" WHERE "siteId" = $1 ORDER BY at`, [site.siteId])
+  const audit = await sql(`SELECT actor, action, subject, outcome FROM "AuditEntry" WHERE "siteId" = $1 ORDER BY at`, [
+    site.siteId,
+  ])
   const hint = site.token.slice(0, 9)
   assert.ok(audit.every((e) => e.actor === hint && e.subject === p))
   assert.deepEqual(
     audit.map((e) => `${e.action} ${e.outcome}`),
-    ['capture COMPLETED', 'refund COMPLETED', 'refund DECLINED (INVALID_AMOUNT)', `capture refused: ${again.body.description}`],
+    [
+      'capture COMPLETED',
+      'refund COMPLETED',
+      'refund DECLINED (INVALID_AMOUNT)',
+      `capture refused: ${again.body.description}`,
+    ],
   )
 })
 
@@ -182,7 +277,12 @@ test('failed sign-ins are limited per client and per site, counted before they a
   instances.push(instance)
   const site = await newSite('dash-limits')
   const from = (client: string, token: string, siteId = site.siteId) =>
-    post('/dashboard/actions/sign-in', { siteId, token }, { Origin: instance.base, 'X-Forwarded-For': client }, instance.base)
+    post(
+      '/dashboard/actions/sign-in',
+      { siteId, token },
+      { Origin: instance.base, 'X-Forwarded-For': client },
+      instance.base,
+    )
   // per client: three failures, then even the right token waits for the window's end
   for (let i = 0; i < 3; i++) assert.equal((await from('203.0.113.1', 'sk_wrong')).status, 401)
   const limited = await from('203.0.113.1', site.token)
@@ -201,10 +301,7 @@ test('failed sign-ins are limited per client and per site, counted before they a
   // sent all at once, no attempt slips past the limit: exactly three are judged, the rest refused
   const burst = await newSite('dash-limits-burst')
   const answers = await Promise.all(Array.from({ length: 20 }, () => from('203.0.113.60', 'sk_wrong', burst.siteId)))
-  assert.deepEqual(
-    answers.map((a) => a.status).sort(),
-    [...Array(3).fill(401), ...Array(17).fill(429)],
-  )
+  assert.deepEqual(answers.map((a) => a.status).sort(), [...Array(3).fill(401), ...Array(17).fill(429)])
   // another site is not held back
   const other = await newSite('dash-limits-other')
   assert.equal((await from('203.0.113.4', other.token, other.siteId)).status, 200)

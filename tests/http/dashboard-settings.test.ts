@@ -38,11 +38,14 @@ async function secretsOf(siteId: string): Promise<{ current: string; previous: s
 }
 
 const auditOf = async (siteId: string) =>
-  (await sql(`SELECT actor, action, subject, outcome, detail FROM "AuditEntry" WHERE "siteId" = $1 ORDER BY at, id`, [siteId])).map(
-    (e) => `${e.actor} ${e.action} ${e.subject}: ${e.outcome}`,
-  )
+  (
+    await sql(`SELECT actor, action, subject, outcome, detail FROM "AuditEntry" WHERE "siteId" = $1 ORDER BY at, id`, [
+      siteId,
+    ])
+  ).map((e) => `${e.actor} ${e.action} ${e.subject}: ${e.outcome}`)
 
-const siteRow = async (siteId: string) => (await sql(`SELECT "notifyUrl", "notifySecretVersion" FROM "Site" WHERE id = $1`, [siteId]))[0]
+const siteRow = async (siteId: string) =>
+  (await sql(`SELECT "notifyUrl", "notifySecretVersion" FROM "Site" WHERE id = $1`, [siteId]))[0]
 
 const assertNoStore = (a: Answer) => assert.match(a.headers.get('cache-control') ?? '', /no-store/)
 
@@ -51,7 +54,8 @@ test('the notification URL: set and cleared as the API then uses it; a refused o
   const api = client(site)
   const cookie = await signIn(site)
   const hint = site.token.slice(0, 9)
-  // a host name is accepted (it is checked again, on the address it resolves to, at each delivery); this suite's server posts nothing
+  // a host name is accepted (it is checked again, on the address it resolves to, at each delivery); this suite's server
+  // posts nothing
   const url = `http://localhost:9/payin-hook/${uid('h')}`
   const set = await post('/dashboard/actions/settings/notify-url', { url: `  ${url} ` }, asSession(cookie))
   assert.equal(set.status, 200, set.text)
@@ -66,20 +70,38 @@ test('the notification URL: set and cleared as the API then uses it; a refused o
   )
 
   // refused: a literal private address (this server allows no network), not http(s), not a URL at all
-  for (const bad of ['http://127.0.0.1:8080/hook', 'http://169.254.169.254/latest', 'http://[::ffff:10.0.0.1]/x', 'ftp://files.example/x', 'shop.example/hook', `https://shop.example/${'x'.repeat(2100)}`]) {
+  for (const bad of [
+    'http://127.0.0.1:8080/hook',
+    'http://169.254.169.254/latest',
+    'http://[::ffff:10.0.0.1]/x',
+    'ftp://files.example/x',
+    'shop.example/hook',
+    `https://shop.example/${'x'.repeat(2100)}`,
+  ]) {
     const r = await post('/dashboard/actions/settings/notify-url', { url: bad }, asSession(cookie))
     assertError(r, 400, 'validation.error')
     assert.deepEqual(Object.keys(r.body.cause), ['url'], r.text)
     assert.ok(r.body.cause.url[0].length > 0)
   }
-  const refused = await post('/dashboard/actions/settings/notify-url', { url: 'http://10.1.2.3/hook' }, asSession(cookie))
+  const refused = await post(
+    '/dashboard/actions/settings/notify-url',
+    { url: 'http://10.1.2.3/hook' },
+    asSession(cookie),
+  )
   assert.deepEqual(refused.body.cause, { url: ['must not point to a private address'] })
-  assertError(await post('/dashboard/actions/settings/notify-url', { url: 5 }, asSession(cookie)), 400, 'validation.error')
+  assertError(
+    await post('/dashboard/actions/settings/notify-url', { url: 5 }, asSession(cookie)),
+    400,
+    'validation.error',
+  )
   assertError(await post('/dashboard/actions/settings/notify-url', {}, asSession(cookie)), 400, 'validation.error')
   // nothing changed
   assert.equal((await siteRow(site.siteId)).notifyUrl, url)
   // the site command (same rule, same words) refuses it too
-  const byCommand = await siteCommand(['notify', site.siteId, 'http://10.1.2.3/hook'], { ...process.env, NOTIFY_ALLOW_NETWORKS: '' })
+  const byCommand = await siteCommand(['notify', site.siteId, 'http://10.1.2.3/hook'], {
+    ...process.env,
+    NOTIFY_ALLOW_NETWORKS: '',
+  })
   assert.equal(byCommand.code, 1)
   assert.match(byCommand.stderr, /the notification URL must not point to a private address/)
   assert.equal((await siteRow(site.siteId)).notifyUrl, url)
@@ -90,7 +112,10 @@ test('the notification URL: set and cleared as the API then uses it; a refused o
   assert.deepEqual(cleared.body, { url: null })
   assert.equal((await siteRow(site.siteId)).notifyUrl, null)
   const second = await api.newPayment(cardPayment())
-  assert.equal(((await api.get('/notifications')).body as { resourceId: string }[]).filter((n) => n.resourceId === second).length, 0)
+  assert.equal(
+    ((await api.get('/notifications')).body as { resourceId: string }[]).filter((n) => n.resourceId === second).length,
+    0,
+  )
 
   // the page shows the URL's state; the audit log has every attempt
   const page = await settingsPage(cookie)
@@ -99,7 +124,9 @@ test('the notification URL: set and cleared as the API then uses it; a refused o
   assert.deepEqual(await auditOf(site.siteId), [
     `${hint} notify-url ${url}: set`,
     // kept as parsed (an address written the URL standard's way), credentials never
-    ...['http://127.0.0.1:8080/hook', 'http://169.254.169.254/latest', 'http://[::ffff:a00:1]/x'].map((u) => `${hint} notify-url ${u}: refused: must not point to a private address`),
+    ...['http://127.0.0.1:8080/hook', 'http://169.254.169.254/latest', 'http://[::ffff:a00:1]/x'].map(
+      (u) => `${hint} notify-url ${u}: refused: must not point to a private address`,
+    ),
     `${hint} notify-url ftp://files.example/x: refused: must be an absolute http(s) URL`,
     // not a URL: not kept at all
     `${hint} notify-url (not a URL): refused: must be an absolute http(s) URL`,
@@ -112,7 +139,11 @@ test('the notification URL: set and cleared as the API then uses it; a refused o
 test('rotating the signing secret: the answer alone carries it; notifications signed afterwards verify with it; the page never shows it', async () => {
   const rx = receiver()
   const hook = await rx.start()
-  const worker = await startInstance(Number(new URL(BASE_URL).port) + 140, { ...WORKER_ENV, NOTIFY_TIMEOUT_MS: '1000', NOTIFY_LEASE_MS: '2000' })
+  const worker = await startInstance(Number(new URL(BASE_URL).port) + 140, {
+    ...WORKER_ENV,
+    NOTIFY_TIMEOUT_MS: '1000',
+    NOTIFY_LEASE_MS: '2000',
+  })
   instances.push(worker)
   try {
     const site = await newSite('settings-secret')
@@ -136,11 +167,18 @@ test('rotating the signing secret: the answer alone carries it; notifications si
     const until = Date.parse(r.body.previousUntil)
     assert.ok(Math.abs(until - (Date.now() + 24 * 3600_000)) < 60_000, r.body.previousUntil)
     // what the site command now derives
-    assert.deepEqual(await secretsOf(site.siteId), { current: fresh, previous: before.current, previousUntil: new Date(until) })
+    assert.deepEqual(await secretsOf(site.siteId), {
+      current: fresh,
+      previous: before.current,
+      previousUntil: new Date(until),
+    })
 
     // during the grace period: Payin-Signature verifies with the new secret, Signature still with the previous one
     const during = uid('pay')
-    assert.equal((await api.put(`/payments/${during}`, cardPayment({ callbackUrl: `${hook}/cb/${during}` }))).status, 200)
+    assert.equal(
+      (await api.put(`/payments/${during}`, cardPayment({ callbackUrl: `${hook}/cb/${during}` }))).status,
+      200,
+    )
     const n1 = await arrived(during)
     assert.ok(verifyPayinSignature(fresh, n1))
     assert.ok(verifyAsWritten(before.current, n1))
@@ -167,9 +205,16 @@ test('rotating the signing secret: the answer alone carries it; notifications si
       for (const s of [before.current, fresh, fresher]) assert.equal(page.html.includes(s), false)
       assert.equal(/whsec_/.test(page.html), false)
     }
-    assertError(await post('/dashboard/actions/settings/rotate-secret', { immediately: 'yes' }, asSession(cookie)), 400, 'validation.error')
+    assertError(
+      await post('/dashboard/actions/settings/rotate-secret', { immediately: 'yes' }, asSession(cookie)),
+      400,
+      'validation.error',
+    )
     const hint = site.token.slice(0, 9)
-    assert.deepEqual(await auditOf(site.siteId), [`${hint} rotate-secret signing secret: rotated`, `${hint} rotate-secret signing secret: rotated, previous ended`])
+    assert.deepEqual(await auditOf(site.siteId), [
+      `${hint} rotate-secret signing secret: rotated`,
+      `${hint} rotate-secret signing secret: rotated, previous ended`,
+    ])
     const stored = JSON.stringify(await sql(`SELECT * FROM "AuditEntry" WHERE "siteId" = $1`, [site.siteId]))
     for (const s of [fresh, fresher]) assert.equal(stored.includes(s), false)
   } finally {
@@ -194,11 +239,18 @@ test('creating a token: shown once, works for the API and for signing in, stored
   const second = await signIn({ siteId: site.siteId, token })
   assert.equal((await dashboardPage(second, '/dashboard/settings')).status, 200)
   // stored as its SHA-256 and hint only
-  const rows = await sql(`SELECT * FROM "SiteToken" WHERE "siteId" = $1 AND hint = $2`, [site.siteId, token.slice(0, 9)])
+  const rows = await sql(`SELECT * FROM "SiteToken" WHERE "siteId" = $1 AND hint = $2`, [
+    site.siteId,
+    token.slice(0, 9),
+  ])
   assert.equal(rows.length, 1)
   assert.equal(rows[0].tokenHash, createHash('sha256').update(token).digest('hex'))
   for (const table of ['SiteToken', 'AuditEntry', 'DashboardSession'])
-    assert.equal(JSON.stringify(await sql(`SELECT * FROM "${table}" WHERE "siteId" = $1`, [site.siteId])).includes(token), false, table)
+    assert.equal(
+      JSON.stringify(await sql(`SELECT * FROM "${table}" WHERE "siteId" = $1`, [site.siteId])).includes(token),
+      false,
+      table,
+    )
   // the page lists it by its hint and never shows it whole; the session opened with it is marked
   const page = await settingsPage(second)
   assert.equal(page.html.includes(token), false)
@@ -214,9 +266,13 @@ test('revoking a token: the API refuses it, every session opened with it ends, t
   const b: string = created.body.token
   shownOnce.push(b)
   const [b1, b2] = [await signIn({ siteId: site.siteId, token: b }), await signIn({ siteId: site.siteId, token: b })]
-  const idOf = async (token: string) => (await sql(`SELECT id FROM "SiteToken" WHERE "tokenHash" = $1`, [createHash('sha256').update(token).digest('hex')]))[0].id as string
+  const idOf = async (token: string) =>
+    (
+      await sql(`SELECT id FROM "SiteToken" WHERE "tokenHash" = $1`, [createHash('sha256').update(token).digest('hex')])
+    )[0].id as string
   const bId = await idOf(b)
-  const revokeFrom = (cookie: string, id: string) => post(`/dashboard/actions/settings/tokens/${id}/revoke`, undefined, asSession(cookie))
+  const revokeFrom = (cookie: string, id: string) =>
+    post(`/dashboard/actions/settings/tokens/${id}/revoke`, undefined, asSession(cookie))
 
   const r = await revokeFrom(a, bId)
   assert.equal(r.status, 200, r.text)
@@ -257,13 +313,24 @@ test('revoking a token: the API refuses it, every session opened with it ends, t
   assert.equal((await client({ siteId: site.siteId, token: c }).get('/notifications')).status, 200)
 
   // two revocations at once cannot take the last two tokens together
-  const d: string = (await post('/dashboard/actions/settings/tokens', undefined, asSession(await signIn({ siteId: site.siteId, token: c })))).body.token
+  const d: string = (
+    await post(
+      '/dashboard/actions/settings/tokens',
+      undefined,
+      asSession(await signIn({ siteId: site.siteId, token: c })),
+    )
+  ).body.token
   shownOnce.push(d)
   const [sc, sd] = [await signIn({ siteId: site.siteId, token: c }), await signIn({ siteId: site.siteId, token: d })]
   const [cId, dId] = [await idOf(c), await idOf(d)]
   const both = await Promise.all([revokeFrom(sd, cId), revokeFrom(sc, dId)])
   assert.equal(both.filter((x) => x.status === 200).length, 1, both.map((x) => x.text).join('\n'))
-  assert.equal((await sql(`SELECT count(*)::int AS n FROM "SiteToken" WHERE "siteId" = $1 AND "revokedAt" IS NULL`, [site.siteId]))[0].n, 1)
+  assert.equal(
+    (
+      await sql(`SELECT count(*)::int AS n FROM "SiteToken" WHERE "siteId" = $1 AND "revokedAt" IS NULL`, [site.siteId])
+    )[0].n,
+    1,
+  )
 
   const hintA = site.token.slice(0, 9)
   const audit = await auditOf(site.siteId)
@@ -294,14 +361,27 @@ test('without a session: 401; from another origin (or none): 403; nothing change
     for (const origin of [undefined, 'http://evil.example', 'null']) {
       const headers: Record<string, string> = { ...asSession(cookie), 'Content-Type': 'application/json' }
       if (origin) headers.Origin = origin
-      assertError(await request('POST', at, { rawBody: body === undefined ? undefined : JSON.stringify(body), headers }), 403, 'auth.forbidden')
+      assertError(
+        await request('POST', at, { rawBody: body === undefined ? undefined : JSON.stringify(body), headers }),
+        403,
+        'auth.forbidden',
+      )
     }
     assertError(await post(at, body, { ...asSession(cookie), 'Sec-Fetch-Site': 'cross-site' }), 403, 'auth.forbidden')
     // a GET is not an action
-    assertError(await request('GET', at, { headers: { ...asSession(cookie), Origin: ORIGIN } }), 405, 'http.method.not.allowed')
+    assertError(
+      await request('GET', at, { headers: { ...asSession(cookie), Origin: ORIGIN } }),
+      405,
+      'http.method.not.allowed',
+    )
   }
   assert.deepEqual(await siteRow(site.siteId), { notifyUrl: null, notifySecretVersion: 0 })
-  assert.equal((await sql(`SELECT count(*)::int AS n FROM "SiteToken" WHERE "siteId" = $1 AND "revokedAt" IS NULL`, [site.siteId]))[0].n, 1)
+  assert.equal(
+    (
+      await sql(`SELECT count(*)::int AS n FROM "SiteToken" WHERE "siteId" = $1 AND "revokedAt" IS NULL`, [site.siteId])
+    )[0].n,
+    1,
+  )
   assert.equal((await sql(`SELECT count(*)::int AS n FROM "SiteToken" WHERE "siteId" = $1`, [site.siteId]))[0].n, 1)
   assert.deepEqual(await auditOf(site.siteId), [])
   // and the page itself wants a session

@@ -89,60 +89,74 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 
 
 const probe = (n: number) => `export function GET() {\n  return Response.json({ probe: ${n} })\n}\n`
 
-test('npm run dev: the API, the payment page and the front door on the embedded database, and a changed file served without a restart', { timeout: 300_000 }, async () => {
-  await until('health', async () => ((await fetch(`${base}/api/health`)).ok ? true : undefined))
-  assert.match(output, /Node\.js 2[6-9]|Node\.js [3-9]\d/, 'the launcher names the runtime')
-  assert.match(output, /embedded PostgreSQL started on 127\.0\.0\.1:\d+/)
-  assert.match(output, /listening on 127\.0\.0\.1:\d+ \(development mode\)/)
-  const token = /demo site token \(shown once\): (\S+)/.exec(output)?.[1]
-  assert.ok(token, output)
+test(
+  'npm run dev: the API, the payment page and the front door on the embedded database, and a changed file served without a restart',
+  { timeout: 300_000 },
+  async () => {
+    await until('health', async () => ((await fetch(`${base}/api/health`)).ok ? true : undefined))
+    assert.match(output, /Node\.js 2[6-9]|Node\.js [3-9]\d/, 'the launcher names the runtime')
+    assert.match(output, /embedded PostgreSQL started on 127\.0\.0\.1:\d+/)
+    assert.match(output, /listening on 127\.0\.0\.1:\d+ \(development mode\)/)
+    const token = /demo site token \(shown once\): (\S+)/.exec(output)?.[1]
+    assert.ok(token, output)
 
-  // the front door runs in development mode too
-  const bad = await fetch(`${base}/api/sites/%zz/payments/x`)
-  assert.equal(bad.status, 400)
-  assert.equal((await bad.json()).errorCode, 'validation.error')
+    // the front door runs in development mode too
+    const bad = await fetch(`${base}/api/sites/%zz/payments/x`)
+    assert.equal(bad.status, 400)
+    assert.equal((await bad.json()).errorCode, 'validation.error')
 
-  // a bill on the embedded database, and its page compiled and rendered
-  const bill = await fetch(`${base}/api/sites/dev-demo/bills/dev-bill-1`, {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ amount: { value: '10.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86_400_000).toISOString() }),
-  })
-  assert.equal(bill.status, 200)
-  const { payUrl } = await bill.json()
-  assert.ok(payUrl.startsWith(`${base}/pay/`))
-  const page = await fetch(payUrl)
-  assert.equal(page.status, 200)
-  const html = await page.text()
-  assert.match(html, /Card number/)
-  assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self' 'nonce-[^']+' 'strict-dynamic' 'unsafe-eval'/)
+    // a bill on the embedded database, and its page compiled and rendered
+    const bill = await fetch(`${base}/api/sites/dev-demo/bills/dev-bill-1`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        amount: { value: '10.00', currency: 'RUB' },
+        expirationDateTime: new Date(Date.now() + 86_400_000).toISOString(),
+      }),
+    })
+    assert.equal(bill.status, 200)
+    const { payUrl } = await bill.json()
+    assert.ok(payUrl.startsWith(`${base}/pay/`))
+    const page = await fetch(payUrl)
+    assert.equal(page.status, 200)
+    const html = await page.text()
+    assert.match(html, /Card number/)
+    assert.match(
+      page.headers.get('content-security-policy') ?? '',
+      /script-src 'self' 'nonce-[^']+' 'strict-dynamic' 'unsafe-eval'/,
+    )
 
-  // hot reload: a route written now is served, and its change is served, by the same process
-  fs.mkdirSync(probeDir, { recursive: true })
-  fs.writeFileSync(path.join(probeDir, 'route.ts'), probe(1))
-  await until('the new route', async () => ((await (await fetch(`${base}/dev-reload-probe`)).json()).probe === 1 ? true : undefined))
-  fs.writeFileSync(path.join(probeDir, 'route.ts'), probe(2))
-  await until('the changed route', async () => ((await (await fetch(`${base}/dev-reload-probe`)).json()).probe === 2 ? true : undefined))
-  assert.equal(dev.exitCode, null, 'served by the same process, no restart')
+    // hot reload: a route written now is served, and its change is served, by the same process
+    fs.mkdirSync(probeDir, { recursive: true })
+    fs.writeFileSync(path.join(probeDir, 'route.ts'), probe(1))
+    await until('the new route', async () =>
+      (await (await fetch(`${base}/dev-reload-probe`)).json()).probe === 1 ? true : undefined,
+    )
+    fs.writeFileSync(path.join(probeDir, 'route.ts'), probe(2))
+    await until('the changed route', async () =>
+      (await (await fetch(`${base}/dev-reload-probe`)).json()).probe === 2 ? true : undefined,
+    )
+    assert.equal(dev.exitCode, null, 'served by the same process, no restart')
 
-  // the browser's hot-reload channel is open
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/_next/hmr?id=test`)
-  const first = await new Promise<string>((resolve, reject) => {
-    socket.onmessage = (m) => resolve(String(m.data))
-    socket.onerror = () => reject(new Error('the hot-reload socket failed'))
-  })
-  socket.close()
-  assert.match(first, /"type"/)
+    // the browser's hot-reload channel is open
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/_next/hmr?id=test`)
+    const first = await new Promise<string>((resolve, reject) => {
+      socket.onmessage = (m) => resolve(String(m.data))
+      socket.onerror = () => reject(new Error('the hot-reload socket failed'))
+    })
+    socket.close()
+    assert.match(first, /"type"/)
 
-  // stopped as docker or systemd stop it: SIGTERM to npm alone reaches the service (npm's script
-  // shell is replaced by the launcher), which stops its server and its embedded PostgreSQL
-  process.kill(dev.pid!, 'SIGTERM')
-  const deadline = Date.now() + 60_000
-  while (groupAlive() && Date.now() < deadline) await sleep(100)
-  assert.equal(groupAlive(), false, `processes of npm run dev left after SIGTERM to npm:\n${output}`)
-  const pgUp = await new Promise<boolean>((resolve) => {
-    const c = net.connect(pgPort, '127.0.0.1', () => (c.destroy(), resolve(true)))
-    c.on('error', () => resolve(false))
-  })
-  assert.equal(pgUp, false, 'the embedded PostgreSQL is still running')
-})
+    // stopped as docker or systemd stop it: SIGTERM to npm alone reaches the service (npm's script
+    // shell is replaced by the launcher), which stops its server and its embedded PostgreSQL
+    process.kill(dev.pid!, 'SIGTERM')
+    const deadline = Date.now() + 60_000
+    while (groupAlive() && Date.now() < deadline) await sleep(100)
+    assert.equal(groupAlive(), false, `processes of npm run dev left after SIGTERM to npm:\n${output}`)
+    const pgUp = await new Promise<boolean>((resolve) => {
+      const c = net.connect(pgPort, '127.0.0.1', () => (c.destroy(), resolve(true)))
+      c.on('error', () => resolve(false))
+    })
+    assert.equal(pgUp, false, 'the embedded PostgreSQL is still running')
+  },
+)

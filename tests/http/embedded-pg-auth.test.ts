@@ -9,7 +9,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import pg from 'pg'
-import { embeddedPasswordFile, runPostgresProgram, startEmbeddedPostgres, stopEmbeddedPostgres } from '../../lib/db/embedded-postgres.ts'
+import {
+  embeddedPasswordFile,
+  runPostgresProgram,
+  startEmbeddedPostgres,
+  stopEmbeddedPostgres,
+} from '../../lib/db/embedded-postgres.ts'
 
 // TEST_PG_PORT + 4: + 1 is the development-mode test's database, + 2 PostgreSQL 15's, + 3 the site command test's
 const pgPort = Number(process.env.TEST_PG_PORT || 25439) + 4
@@ -20,12 +25,17 @@ const passwordFile = embeddedPasswordFile(dataDir)
 const database = 'payin_upgrade'
 
 /** connects as postgres to 127.0.0.1:port with that password (none: undefined); answers 'ok' or the refusal */
-async function connectAs(port: number, password: string | undefined, db = 'postgres'): Promise<'ok' | { code?: string; message: string }> {
+async function connectAs(
+  port: number,
+  password: string | undefined,
+  db = 'postgres',
+): Promise<'ok' | { code?: string; message: string }> {
   const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: db })
   try {
     await client.connect()
   } catch (e) {
-    // (refused by the client itself, for want of a password, the connection would wait for the server's authentication_timeout)
+    // (refused by the client itself, for want of a password, the connection would wait for the server's
+    // authentication_timeout)
     await client.end().catch(() => {})
     return { code: (e as { code?: string }).code, message: (e as Error).message }
   }
@@ -77,7 +87,8 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string): Pr
   }
 }
 
-const pgCtl = (args: string[]) => runPostgresProgram({ dataDir, binDir }, 'pg_ctl', ['-D', path.resolve(dataDir), ...args])
+const pgCtl = (args: string[]) =>
+  runPostgresProgram({ dataDir, binDir }, 'pg_ctl', ['-D', path.resolve(dataDir), ...args])
 
 /**
  * A data folder as older versions made it: initdb --auth=trust, a database with a row, and its server
@@ -86,7 +97,16 @@ const pgCtl = (args: string[]) => runPostgresProgram({ dataDir, binDir }, 'pg_ct
 async function oldFolder(o: { running: boolean }): Promise<void> {
   await removeFolder()
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-  await runPostgresProgram({ dataDir, binDir }, 'initdb', ['-D', path.resolve(dataDir), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C'])
+  await runPostgresProgram({ dataDir, binDir }, 'initdb', [
+    '-D',
+    path.resolve(dataDir),
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--locale=C',
+  ])
   await pgCtl([
     '-l',
     path.resolve(dataDir, 'server.log'),
@@ -132,12 +152,18 @@ test("the suite's database: refused without a password and with a wrong one, ope
     "SELECT current_setting('data_directory') AS data_directory, current_setting('hba_file') AS hba_file",
   )
   assertPasswordFile(embeddedPasswordFile(data_directory), password)
-  assert.ok(!fs.realpathSync(embeddedPasswordFile(data_directory)).startsWith(fs.realpathSync(data_directory) + path.sep), 'kept out of the data folder')
+  assert.ok(
+    !fs.realpathSync(embeddedPasswordFile(data_directory)).startsWith(fs.realpathSync(data_directory) + path.sep),
+    'kept out of the data folder',
+  )
   assertNoTrust(hba_file)
 })
 
 describe('a data folder made by an older version (initdb --auth=trust)', () => {
-  /** the folder upgraded: a password asked for, the URL's, kept in its file (0600); no trust; its data there. Answers the password */
+  /**
+   * the folder upgraded: a password asked for, the URL's, kept in its file (0600); no trust; its data there. Answers
+   * the password
+   */
   async function assertUpgraded(url: string): Promise<string> {
     const password = passwordOf(url)
     await assertAsksForPassword(pgPort, password)
@@ -177,7 +203,11 @@ describe('a data folder made by an older version (initdb --auth=trust)', () => {
       assert.equal(started.startedHere, false)
       assert.equal(started.port, pgPort)
       await assertUpgraded(started.url)
-      assert.deepEqual((await open.query('SELECT note FROM kept')).rows, [{ note: 'from before the upgrade' }], 'a session opened before still works')
+      assert.deepEqual(
+        (await open.query('SELECT note FROM kept')).rows,
+        [{ note: 'from before the upgrade' }],
+        'a session opened before still works',
+      )
     } finally {
       await open.end()
     }
@@ -225,7 +255,12 @@ describe('a data folder made by an older version (initdb --auth=trust)', () => {
       () => assert.fail('started without its password file'),
       (e: Error) => e.message,
     )
-    assert.match(missing, new RegExp(`asks for a password, but its password file ${passwordFile.replace(/\./g, '\\.')} is missing: put that file back`))
+    assert.match(
+      missing,
+      new RegExp(
+        `asks for a password, but its password file ${passwordFile.replace(/\./g, '\\.')} is missing: put that file back`,
+      ),
+    )
     assert.match(missing, /EMBEDDED_PG_NEW_PASSWORD=1/)
     assert.ok(!missing.includes(passwordOf(first.url)))
     // a new password needs the server stopped
@@ -252,6 +287,9 @@ describe('a data folder made by an older version (initdb --auth=trust)', () => {
       () => assert.fail('started with a wrong password file'),
       (e: Error) => e.message,
     )
-    assert.match(wrong, new RegExp(`refuses the password in ${passwordFile.replace(/\./g, '\\.')}.*EMBEDDED_PG_NEW_PASSWORD=1`))
+    assert.match(
+      wrong,
+      new RegExp(`refuses the password in ${passwordFile.replace(/\./g, '\\.')}.*EMBEDDED_PG_NEW_PASSWORD=1`),
+    )
   })
 })

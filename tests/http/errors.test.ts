@@ -63,7 +63,9 @@ describe('authentication (401)', () => {
 
   for (const header of ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'Token abc', 'bearer-abc']) {
     test(`a malformed Authorization header (${JSON.stringify(header)}) is 401`, async () => {
-      const r = await request('GET', `/api/sites/${site.siteId}/payments/${paymentId}`, { headers: { Authorization: header } })
+      const r = await request('GET', `/api/sites/${site.siteId}/payments/${paymentId}`, {
+        headers: { Authorization: header },
+      })
       assertErrorShape(r, 401, 'auth.unauthorized')
     })
   }
@@ -87,7 +89,14 @@ describe('authentication (401)', () => {
 
   test('an unknown token on a valid card payment is 401 and creates nothing; so is a revoked one', async () => {
     const id = uid('pay')
-    assertErrorShape(await request('PUT', `/api/sites/${site.siteId}/payments/${id}`, { token: `unknown-${uid()}`, body: cardPayment() }), 401, 'auth.unauthorized')
+    assertErrorShape(
+      await request('PUT', `/api/sites/${site.siteId}/payments/${id}`, {
+        token: `unknown-${uid()}`,
+        body: cardPayment(),
+      }),
+      401,
+      'auth.unauthorized',
+    )
     assertErrorShape(await client(site).get(`/payments/${id}`), 404, 'payin.resource.not.found')
   })
 
@@ -99,7 +108,8 @@ describe('authentication (401)', () => {
       { rawBody: `{"comment":"${'x'.repeat(70_000)}"}` },
       { rawBody: '{"amount":' },
       { body: { amount: 'nope' } },
-    ]) assertErrorShape(await request('PUT', path, { token, ...opts }), 401, 'auth.unauthorized')
+    ])
+      assertErrorShape(await request('PUT', path, { token, ...opts }), 401, 'auth.unauthorized')
   })
 
   test('an unknown token on another site path is 401, not 403', async () => {
@@ -152,7 +162,10 @@ describe('malformed path ids (400)', () => {
   })
 
   test('a malformed refundId is 400 with cause refundId', async () => {
-    assertValidation(await api.put(`/payments/${paymentId}/refunds/ref%20x`, { amount: { value: '1.00', currency: 'RUB' } }), 'refundId')
+    assertValidation(
+      await api.put(`/payments/${paymentId}/refunds/ref%20x`, { amount: { value: '1.00', currency: 'RUB' } }),
+      'refundId',
+    )
     assertValidation(await api.get(`/payments/${paymentId}/refunds/${'r'.repeat(201)}`), 'refundId')
   })
 
@@ -184,8 +197,11 @@ describe('another site (403)', () => {
     assert.equal(r.status, 200, r.text)
   })
 
-  const asA = (method: string, path: string, opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) =>
-    request(method, `/api/sites/${b.site.siteId}${path}`, { token: a.site.token, ...opts })
+  const asA = (
+    method: string,
+    path: string,
+    opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ) => request(method, `/api/sites/${b.site.siteId}${path}`, { token: a.site.token, ...opts })
 
   test("reading another site's payment is 403 auth.forbidden", async () => {
     assertErrorShape(await asA('GET', `/payments/${bPayment}`), 403, 'auth.forbidden')
@@ -201,7 +217,11 @@ describe('another site (403)', () => {
   })
 
   test("403 comes before body problems on a create under another site's path", async () => {
-    for (const opts of [{ rawBody: '{"amount":' }, { body: { amount: 'nope' } }, { rawBody: 'x', headers: { 'Content-Type': 'text/plain' } }])
+    for (const opts of [
+      { rawBody: '{"amount":' },
+      { body: { amount: 'nope' } },
+      { rawBody: 'x', headers: { 'Content-Type': 'text/plain' } },
+    ])
       assertErrorShape(await asA('PUT', `/payments/${uid('pay')}`, opts), 403, 'auth.forbidden')
   })
 
@@ -214,7 +234,9 @@ describe('another site (403)', () => {
   test("capturing or refunding another site's payment is 403 and changes nothing", async () => {
     assertErrorShape(await asA('PUT', `/payments/${bPayment}/captures/${uid('cap')}`), 403, 'auth.forbidden')
     assertErrorShape(
-      await asA('PUT', `/payments/${bPayment}/refunds/${uid('ref')}`, { body: { amount: { value: '100.00', currency: 'RUB' } } }),
+      await asA('PUT', `/payments/${bPayment}/refunds/${uid('ref')}`, {
+        body: { amount: { value: '100.00', currency: 'RUB' } },
+      }),
       403,
       'auth.forbidden',
     )
@@ -231,7 +253,7 @@ describe('another site (403)', () => {
     assertErrorShape(await asA('PUT', `/payments/${uid('pay')}`, { rawBody: '{"amount":' }), 403, 'auth.forbidden')
   })
 
-  test("the payment of another site under the same paymentId is not revealed (own site: 404)", async () => {
+  test('the payment of another site under the same paymentId is not revealed (own site: 404)', async () => {
     assertErrorShape(await a.get(`/payments/${bPayment}`), 404, 'payin.resource.not.found')
   })
 })
@@ -258,7 +280,9 @@ describe('unknown resources and routes (404)', () => {
   })
 
   test('a refund of an unknown payment is 404', async () => {
-    const r = await api.put(`/payments/${uid('pay')}/refunds/${uid('ref')}`, { amount: { value: '1.00', currency: 'RUB' } })
+    const r = await api.put(`/payments/${uid('pay')}/refunds/${uid('ref')}`, {
+      amount: { value: '1.00', currency: 'RUB' },
+    })
     assertErrorShape(r, 404, 'payin.resource.not.found')
   })
 
@@ -281,18 +305,33 @@ describe('unknown resources and routes (404)', () => {
   test('PUT /api/sites/{s}/whatever is 404', async () => {
     const r = await request('PUT', `/api/sites/${api.site.siteId}/whatever`, { token: api.site.token, body: {} })
     assertErrorShape(r, 404, 'payin.resource.not.found')
-    assertErrorShape(await request('PUT', '/api/sites/x/whatever', { token: api.site.token, body: {} }), 404, 'payin.resource.not.found')
+    assertErrorShape(
+      await request('PUT', '/api/sites/x/whatever', { token: api.site.token, body: {} }),
+      404,
+      'payin.resource.not.found',
+    )
   })
 
   test('an unknown route under a partner prefix is 404', async () => {
-    assertErrorShape(await request('GET', '/partner/v1/nope', { token: api.site.token }), 404, 'payin.resource.not.found')
-    assertErrorShape(await request('GET', '/partner/payin/v1/nope', { token: api.site.token }), 404, 'payin.resource.not.found')
+    assertErrorShape(
+      await request('GET', '/partner/v1/nope', { token: api.site.token }),
+      404,
+      'payin.resource.not.found',
+    )
+    assertErrorShape(
+      await request('GET', '/partner/payin/v1/nope', { token: api.site.token }),
+      404,
+      'payin.resource.not.found',
+    )
   })
 
   test("the benchmark's bound route is an unknown route unless the server runs with BENCH_BOUNDS=1", async () => {
     for (const method of ['GET', 'PUT', 'POST', 'DELETE']) {
       for (const path of ['/api/bench-empty', '/partner/v1/bench-empty']) {
-        const r = await request(method, path, { token: api.site.token, ...(method === 'PUT' || method === 'POST' ? { body: {} } : {}) })
+        const r = await request(method, path, {
+          token: api.site.token,
+          ...(method === 'PUT' || method === 'POST' ? { body: {} } : {}),
+        })
         assertErrorShape(r, 404, 'payin.resource.not.found')
         assert.ok(r.headers.get('x-request-id'), `${method} ${path}: answered by the API wrapper`)
       }
@@ -331,7 +370,9 @@ describe('methods (405)', () => {
   })
 
   test('POST on a refund is 405 with an Allow header', async () => {
-    const r = await api.post(`/payments/${paymentId}/refunds/${uid('ref')}`, { amount: { value: '1.00', currency: 'RUB' } })
+    const r = await api.post(`/payments/${paymentId}/refunds/${uid('ref')}`, {
+      amount: { value: '1.00', currency: 'RUB' },
+    })
     assertErrorShape(r, 405, 'http.method.not.allowed')
     assert.deepEqual(allowOf(r), ['GET', 'PUT'])
     const list = await api.get(`/payments/${paymentId}/refunds`)
@@ -357,7 +398,8 @@ describe('request bodies', () => {
     api = client(await newSite())
   })
 
-  const expectNoPayment = async (id: string) => assertErrorShape(await api.get(`/payments/${id}`), 404, 'payin.resource.not.found')
+  const expectNoPayment = async (id: string) =>
+    assertErrorShape(await api.get(`/payments/${id}`), 404, 'payin.resource.not.found')
 
   test('malformed JSON on a payment PUT is 400 http.message.conversion.failed and creates nothing', async () => {
     const id = uid('pay')
@@ -393,7 +435,9 @@ describe('request bodies', () => {
     const r = await api.put(`/payments/${uid('pay')}`, cardPayment({}, { pan }))
     assertValidation(r, 'paymentMethod.pan')
     assert.ok(!r.text.includes(pan), r.text)
-    const bad = await api.send('PUT', `/payments/${uid('pay')}`, { rawBody: '{"paymentMethod":{"pan":"4111111111111111", x' })
+    const bad = await api.send('PUT', `/payments/${uid('pay')}`, {
+      rawBody: '{"paymentMethod":{"pan":"4111111111111111", x',
+    })
     assertErrorShape(bad, 400, 'http.message.conversion.failed')
     assert.ok(!bad.text.includes('4111111111111111'), bad.text)
   })
@@ -418,7 +462,11 @@ describe('request bodies', () => {
 
   test('unknown fields are ignored', async () => {
     const id = uid('pay')
-    const r = await api.put(`/payments/${id}`, { ...cardPayment(), somethingNew: { a: 1 }, amount: { value: '5.00', currency: 'RUB', extra: true } })
+    const r = await api.put(`/payments/${id}`, {
+      ...cardPayment(),
+      somethingNew: { a: 1 },
+      amount: { value: '5.00', currency: 'RUB', extra: true },
+    })
     assert.equal(r.status, 200, r.text)
     assert.deepEqual(r.body.amount, { value: '5.00', currency: 'RUB' })
     assert.equal(r.body.somethingNew, undefined)

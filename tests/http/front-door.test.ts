@@ -10,7 +10,11 @@ import { BASE_URL, billRequest, cardPayment, client, newSite, request, uid } fro
 import { assertDocumented, rawAnswer } from '../support/openapi-check.ts'
 
 /** an answer in the contract's error shape, with the trace id in header and body */
-function assertErrorShape(r: { status: number; headers: Headers; body: any; text: string }, status: number, errorCode: string) {
+function assertErrorShape(
+  r: { status: number; headers: Headers; body: any; text: string },
+  status: number,
+  errorCode: string,
+) {
   assert.equal(r.status, status, r.text)
   assert.match(r.headers.get('content-type') ?? '', /^application\/json/)
   assert.equal(r.body?.serviceName, 'payin-core', r.text)
@@ -48,7 +52,9 @@ test('control characters in a path (encoded) are a 400, not passed on', async ()
 function rawRequest(requestLine: Buffer): Promise<string> {
   const { hostname, port } = new URL(BASE_URL)
   return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname, () => socket.write(Buffer.concat([requestLine, Buffer.from('\r\nHost: x\r\n\r\n')])))
+    const socket = net.connect(Number(port), hostname, () =>
+      socket.write(Buffer.concat([requestLine, Buffer.from('\r\nHost: x\r\n\r\n')])),
+    )
     let text = ''
     socket.on('data', (c) => (text += c.toString('latin1')))
     socket.on('error', reject)
@@ -57,8 +63,15 @@ function rawRequest(requestLine: Buffer): Promise<string> {
 }
 
 test("bytes Node's parser refuses in a request line get the error shape and a trace id", async () => {
-  // the last on a documented operation's path: a request that is not HTTP reaches no operation, yet its answer is one the document gives every operation
-  for (const bad of ['GET /api/\x01x HTTP/1.1', 'GET /a b c HTTP/1.1', 'GET /api/\xff HTTP/1.1', 'GET /pay/\x7f HTTP/1.1', 'GET /api/sites/s/payments/\x00 HTTP/1.1']) {
+  // the last on a documented operation's path: a request that is not HTTP reaches no operation, yet its answer is one
+  // the document gives every operation
+  for (const bad of [
+    'GET /api/\x01x HTTP/1.1',
+    'GET /a b c HTTP/1.1',
+    'GET /api/\xff HTTP/1.1',
+    'GET /pay/\x7f HTTP/1.1',
+    'GET /api/sites/s/payments/\x00 HTTP/1.1',
+  ]) {
     const answer = await rawRequest(Buffer.from(bad, 'latin1'))
     assert.match(answer, /^HTTP\/1\.1 400 /, JSON.stringify(bad))
     const traceId = /\r\nX-Trace-Id: ([0-9a-f]{16})\r\n/i.exec(answer)?.[1]
@@ -74,8 +87,15 @@ test("bytes Node's parser refuses in a request line get the error shape and a tr
 
 test('a raw # in the request target (a fragment, never sent by a client) is a 400 in the error shape, not a redirect', async () => {
   const site = await newSite('frag')
-  for (const target of [`/api/sites/${site.siteId}/payments/#`, `/api/sites/${site.siteId}/payments/p#x`, '/pay/#', '/api/health?x=#y']) {
-    const answer = await rawRequest(Buffer.from(`GET ${target} HTTP/1.1\r\nAuthorization: Bearer ${site.token}`, 'latin1'))
+  for (const target of [
+    `/api/sites/${site.siteId}/payments/#`,
+    `/api/sites/${site.siteId}/payments/p#x`,
+    '/pay/#',
+    '/api/health?x=#y',
+  ]) {
+    const answer = await rawRequest(
+      Buffer.from(`GET ${target} HTTP/1.1\r\nAuthorization: Bearer ${site.token}`, 'latin1'),
+    )
     assert.match(answer, /^HTTP\/1\.1 400 /, target)
     const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))
     assert.equal(body.errorCode, 'http.message.conversion.failed')
@@ -115,7 +135,9 @@ test('a method the service does not serve (TRACE, PROPFIND, MKCOL, PURGE, LINK) 
     ['PROPFIND', '/', 405, 'GET, HEAD, POST'],
   ]
   for (const [method, path, status, allow] of cases) {
-    const raw = await rawRequest(Buffer.from(`${method} ${path} HTTP/1.1\r\nAuthorization: Bearer ${site.token}`, 'latin1'))
+    const raw = await rawRequest(
+      Buffer.from(`${method} ${path} HTTP/1.1\r\nAuthorization: Bearer ${site.token}`, 'latin1'),
+    )
     const answer = rawAnswer(method, path, raw)
     const what = `${method} ${path}: ${raw.slice(0, 300)}`
     assert.equal(answer.status, status, what)
@@ -127,14 +149,28 @@ test('a method the service does not serve (TRACE, PROPFIND, MKCOL, PURGE, LINK) 
     assert.equal(body.traceId, answer.headers['x-trace-id'])
     assertDocumented(answer)
     const line = await logLineOf(body.traceId)
-    assert.deepEqual([line.kind, line.method, line.status, line.level], ['front-door', method, status, 'info'], JSON.stringify(line))
+    assert.deepEqual(
+      [line.kind, line.method, line.status, line.level],
+      ['front-door', method, status, 'info'],
+      JSON.stringify(line),
+    )
   }
   // nothing was created by the refused requests
   assert.equal((await request('GET', payment, { token: site.token })).status, 404)
 })
 
 test('the bare protocol prefixes and unknown partner paths answer the JSON 404', async () => {
-  for (const path of ['/api', '/api/', '/partner/v1', '/partner/v1/', '/partner/payin/v1', '/partner/payin/v1/', '/partner', '/partner/v2/sites/x/payments/y', '/API']) {
+  for (const path of [
+    '/api',
+    '/api/',
+    '/partner/v1',
+    '/partner/v1/',
+    '/partner/payin/v1',
+    '/partner/payin/v1/',
+    '/partner',
+    '/partner/v2/sites/x/payments/y',
+    '/API',
+  ]) {
     const r = await request('GET', path)
     assertErrorShape(r, 404, 'payin.resource.not.found')
   }
@@ -154,7 +190,10 @@ test('a trailing slash is served as without it, never an HTML 308', async () => 
     assert.equal(r.status, 200, `${prefix}: ${r.text}`)
     assert.equal(r.body.paymentId, id)
   }
-  const unknown = await fetch(`${BASE_URL}/api/sites/${site.siteId}/nothing/`, { redirect: 'manual', headers: { Authorization: `Bearer ${site.token}` } })
+  const unknown = await fetch(`${BASE_URL}/api/sites/${site.siteId}/nothing/`, {
+    redirect: 'manual',
+    headers: { Authorization: `Bearer ${site.token}` },
+  })
   assert.equal(unknown.status, 404)
   assert.match(unknown.headers.get('content-type') ?? '', /^application\/json/)
   const page = await fetch(`${BASE_URL}/pay/0d3c8b61-4a8e-4a57-a64b-1f2f9b8f0c11/`, { redirect: 'manual' })

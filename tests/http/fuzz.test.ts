@@ -17,7 +17,28 @@ fc.configureGlobal({ seed: Number(process.env.FUZZ_SEED ?? 20261123) })
 /** any JSON value, with the awkward cases weighted in */
 const awkward = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.constantFrom(0, -0, -1, 1e308, -1e308, 5e-324, Number.MAX_SAFE_INTEGER + 2, 0.1 + 0.2, '', ' ', '0', '-0', '1e2', '１２３', 'NaN', 'Infinity', null, true, [], {}),
+  fc.constantFrom(
+    0,
+    -0,
+    -1,
+    1e308,
+    -1e308,
+    5e-324,
+    Number.MAX_SAFE_INTEGER + 2,
+    0.1 + 0.2,
+    '',
+    ' ',
+    '0',
+    '-0',
+    '1e2',
+    '１２３',
+    'NaN',
+    'Infinity',
+    null,
+    true,
+    [],
+    {},
+  ),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ maxLength: 300 }).map((s) => s.repeat(50)),
@@ -27,32 +48,50 @@ const awkward = fc.oneof(
 function mutated(valid: Record<string, unknown>) {
   const paths: string[][] = []
   const walk = (v: unknown, at: string[]) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) for (const [k, c] of Object.entries(v)) (paths.push([...at, k]), walk(c, [...at, k]))
+    if (v && typeof v === 'object' && !Array.isArray(v))
+      for (const [k, c] of Object.entries(v)) (paths.push([...at, k]), walk(c, [...at, k]))
   }
   walk(valid, [])
-  return fc.tuple(fc.constantFrom(...paths), fc.constantFrom('replace', 'remove', 'extra', 'proto'), awkward).map(([path, how, value]) => {
-    const body = structuredClone(valid)
-    let parent: any = body
-    for (const k of path.slice(0, -1)) parent = parent[k]
-    const key = path[path.length - 1]
-    if (how === 'replace') parent[key] = value
-    else if (how === 'remove') delete parent[key]
-    else if (how === 'extra') parent[`x${key}`] = value
-    else Object.defineProperty(parent, '__proto__', { value: { [key]: value, polluted: true }, enumerable: true })
-    return JSON.stringify(body)
-  })
+  return fc
+    .tuple(fc.constantFrom(...paths), fc.constantFrom('replace', 'remove', 'extra', 'proto'), awkward)
+    .map(([path, how, value]) => {
+      const body = structuredClone(valid)
+      let parent: any = body
+      for (const k of path.slice(0, -1)) parent = parent[k]
+      const key = path[path.length - 1]
+      if (how === 'replace') parent[key] = value
+      else if (how === 'remove') delete parent[key]
+      else if (how === 'extra') parent[`x${key}`] = value
+      else Object.defineProperty(parent, '__proto__', { value: { [key]: value, polluted: true }, enumerable: true })
+      return JSON.stringify(body)
+    })
 }
 
 /** raw texts JSON.stringify would never produce */
 const rawTexts = (valid: Record<string, unknown>) => {
   const text = JSON.stringify(valid)
   return fc.oneof(
-    fc.constantFrom('1e2', '1E+400', '-1e-400', '123456789012345678901234567890.123456789', '0.0000000000001', '00012', '-0').map((n) =>
-      text.replace(/"value":"[^"]*"/, `"value":${n}`),
-    ),
+    fc
+      .constantFrom(
+        '1e2',
+        '1E+400',
+        '-1e-400',
+        '123456789012345678901234567890.123456789',
+        '0.0000000000001',
+        '00012',
+        '-0',
+      )
+      .map((n) => text.replace(/"value":"[^"]*"/, `"value":${n}`)),
     fc.integer({ min: 50, max: 20000 }).map((depth) => `{"amount":${'['.repeat(depth)}${']'.repeat(depth)}}`),
     fc.string({ maxLength: 200 }),
-    fc.constantFrom(text.slice(0, -1), text + 'x', text.replace('{', '{"a":1,'), '\uFEFF' + text, '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}'),
+    fc.constantFrom(
+      text.slice(0, -1),
+      text + 'x',
+      text.replace('{', '{"a":1,'),
+      '\uFEFF' + text,
+      '{"__proto__":{"admin":true}}',
+      '{"constructor":{"prototype":{"x":1}}}',
+    ),
   )
 }
 
@@ -110,24 +149,76 @@ describe('fuzzing every endpoint', () => {
     invoiceUid = bill.body.invoiceUid
     // a page attempt waiting for its one-time code (on a bill of its own, so that the attempts fuzzed on
     // the first bill do not pay it or pause it)
-    const other = await api.put(`/bills/${uid('bill')}`, { amount: { value: '10.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86400_000).toISOString() })
+    const other = await api.put(`/bills/${uid('bill')}`, {
+      amount: { value: '10.00', currency: 'RUB' },
+      expirationDateTime: new Date(Date.now() + 86400_000).toISOString(),
+    })
     codeBill = other.body.invoiceUid
-    const started = await send('POST', `/pay/${codeBill}/attempts`, JSON.stringify({ method: 'card', pan: '4000000000001000', expiry: '12/30', cvv: '123' }))
+    const started = await send(
+      'POST',
+      `/pay/${codeBill}/attempts`,
+      JSON.stringify({ method: 'card', pan: '4000000000001000', expiry: '12/30', cvv: '123' }),
+    )
     codeAttempt = JSON.parse(started.text).attemptId
     assert.match(codeAttempt, /^[A-Za-z0-9_-]{32}$/)
   })
 
-  const validBill = () => ({ amount: { value: '10.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86400_000).toISOString(), flags: ['SALE'], comment: 'c' })
+  const validBill = () => ({
+    amount: { value: '10.00', currency: 'RUB' },
+    expirationDateTime: new Date(Date.now() + 86400_000).toISOString(),
+    flags: ['SALE'],
+    comment: 'c',
+  })
   const targets = () => [
-    { name: 'payment create', method: 'PUT', path: () => `/api/sites/${site.siteId}/payments/${uid('f')}`, valid: cardPayment({ customer: { account: 'a' }, comment: 'x' }) },
-    { name: 'capture', method: 'PUT', path: () => `/api/sites/${site.siteId}/payments/${held}/captures/${uid('c')}`, valid: { amount: { value: '1.00', currency: 'RUB' } } },
-    { name: 'refund', method: 'PUT', path: () => `/api/sites/${site.siteId}/payments/${paid}/refunds/${uid('r')}`, valid: { amount: { value: '1.00', currency: 'RUB' } } },
-    { name: 'complete', method: 'POST', path: () => `/api/sites/${site.siteId}/payments/${waiting}/complete`, valid: { otp: { code: '0000', otpProcessCode: 'x' } } },
-    { name: 'bill create', method: 'PUT', path: () => `/api/sites/${site.siteId}/bills/${uid('b')}`, valid: validBill() },
-    { name: 'form attempt', method: 'POST', path: () => `/pay/${invoiceUid}/attempts`, valid: { method: 'card', pan: '4000000000000002', expiry: '12/30', cvv: '123' } },
-    { name: 'form mobile attempt', method: 'POST', path: () => `/pay/${codeBill}/attempts`, valid: { method: 'mobile', phone: '79001234567', amount: '12,50' } },
+    {
+      name: 'payment create',
+      method: 'PUT',
+      path: () => `/api/sites/${site.siteId}/payments/${uid('f')}`,
+      valid: cardPayment({ customer: { account: 'a' }, comment: 'x' }),
+    },
+    {
+      name: 'capture',
+      method: 'PUT',
+      path: () => `/api/sites/${site.siteId}/payments/${held}/captures/${uid('c')}`,
+      valid: { amount: { value: '1.00', currency: 'RUB' } },
+    },
+    {
+      name: 'refund',
+      method: 'PUT',
+      path: () => `/api/sites/${site.siteId}/payments/${paid}/refunds/${uid('r')}`,
+      valid: { amount: { value: '1.00', currency: 'RUB' } },
+    },
+    {
+      name: 'complete',
+      method: 'POST',
+      path: () => `/api/sites/${site.siteId}/payments/${waiting}/complete`,
+      valid: { otp: { code: '0000', otpProcessCode: 'x' } },
+    },
+    {
+      name: 'bill create',
+      method: 'PUT',
+      path: () => `/api/sites/${site.siteId}/bills/${uid('b')}`,
+      valid: validBill(),
+    },
+    {
+      name: 'form attempt',
+      method: 'POST',
+      path: () => `/pay/${invoiceUid}/attempts`,
+      valid: { method: 'card', pan: '4000000000000002', expiry: '12/30', cvv: '123' },
+    },
+    {
+      name: 'form mobile attempt',
+      method: 'POST',
+      path: () => `/pay/${codeBill}/attempts`,
+      valid: { method: 'mobile', phone: '79001234567', amount: '12,50' },
+    },
     // wrong codes answer 400 until the third declines the attempt; the fuzzing goes on against a declined one
-    { name: 'form code', method: 'POST', path: () => `/pay/${codeBill}/attempts/${codeAttempt}/code`, valid: { code: '0000' } },
+    {
+      name: 'form code',
+      method: 'POST',
+      path: () => `/pay/${codeBill}/attempts/${codeAttempt}/code`,
+      valid: { code: '0000' },
+    },
   ]
 
   for (const t of targets()) {
@@ -137,7 +228,8 @@ describe('fuzzing every endpoint', () => {
           const before = await counts(site.siteId)
           const a = await send(t.method, t.path(), body, site.token)
           assertContractAnswer(a, `${t.name} ${body.slice(0, 120)}`)
-          if (a.status >= 400) assert.deepEqual(await counts(site.siteId), before, `${t.name}: a ${a.status} wrote something`)
+          if (a.status >= 400)
+            assert.deepEqual(await counts(site.siteId), before, `${t.name}: a ${a.status} wrote something`)
         }),
         { numRuns: RUNS },
       )
@@ -145,17 +237,29 @@ describe('fuzzing every endpoint', () => {
   }
 
   test("the page's 3-D Secure return: any form body, never a 5xx, never sent off-site", async () => {
-    const field = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', codeAttempt, '%', '\u0000', 'a'.repeat(5000)))
+    const field = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.constantFrom('', codeAttempt, '%', '\u0000', 'a'.repeat(5000)),
+    )
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(fc.constantFrom('PaRes', 'MD', 'TermUrl', 'x', '__proto__'), field), fc.constantFrom(invoiceUid, codeBill, 'not-a-bill', '%zz'), async (fields, bill) => {
-        const before = await counts(site.siteId)
-        const res = await fetch(`${BASE_URL}/pay/${bill}/3ds-return`, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' })
-        await res.arrayBuffer()
-        assert.ok(res.status < 500, `3ds-return ${JSON.stringify(fields).slice(0, 200)}: ${res.status}`)
-        const location = res.headers.get('location')
-        if (location) assert.match(location, /^\/pay\//, 'the payer stays on the bill page')
-        assert.deepEqual(await counts(site.siteId), before, '3ds-return wrote a row')
-      }),
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('PaRes', 'MD', 'TermUrl', 'x', '__proto__'), field),
+        fc.constantFrom(invoiceUid, codeBill, 'not-a-bill', '%zz'),
+        async (fields, bill) => {
+          const before = await counts(site.siteId)
+          const res = await fetch(`${BASE_URL}/pay/${bill}/3ds-return`, {
+            method: 'POST',
+            body: new URLSearchParams(fields),
+            redirect: 'manual',
+          })
+          await res.arrayBuffer()
+          assert.ok(res.status < 500, `3ds-return ${JSON.stringify(fields).slice(0, 200)}: ${res.status}`)
+          const location = res.headers.get('location')
+          if (location) assert.match(location, /^\/pay\//, 'the payer stays on the bill page')
+          assert.deepEqual(await counts(site.siteId), before, '3ds-return wrote a row')
+        },
+      ),
       { numRuns: RUNS },
     )
   })
@@ -163,12 +267,28 @@ describe('fuzzing every endpoint', () => {
   test("the page's attempt reads: any id", async () => {
     await fc.assert(
       // '.' and '..' are path steps to a URL client, not ids: fetch resolves them before sending
-      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 40 }), fc.stringMatching(/^[A-Za-z0-9_-]{32}$/), fc.constantFrom('%00', '%zz', 'a'.repeat(300))).filter((id) => id !== '.' && id !== '..'), async (id) => {
-        const a = await send('GET', `/pay/${codeBill}/attempts/${encodeURIComponent(id).replace(/%25(?=zz|00)/g, '%')}`, undefined)
-        assertContractAnswer(a, `attempt ${id}`)
-        // an empty id is the attempts path itself, whose GET is not allowed
-        assert.ok(a.status === 404 || a.status === 400 || (id === '' && a.status === 405), `attempt ${id}: ${a.status}`)
-      }),
+      fc.asyncProperty(
+        fc
+          .oneof(
+            fc.string({ maxLength: 40 }),
+            fc.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+            fc.constantFrom('%00', '%zz', 'a'.repeat(300)),
+          )
+          .filter((id) => id !== '.' && id !== '..'),
+        async (id) => {
+          const a = await send(
+            'GET',
+            `/pay/${codeBill}/attempts/${encodeURIComponent(id).replace(/%25(?=zz|00)/g, '%')}`,
+            undefined,
+          )
+          assertContractAnswer(a, `attempt ${id}`)
+          // an empty id is the attempts path itself, whose GET is not allowed
+          assert.ok(
+            a.status === 404 || a.status === 400 || (id === '' && a.status === 405),
+            `attempt ${id}: ${a.status}`,
+          )
+        },
+      ),
       { numRuns: RUNS },
     )
   })
@@ -178,25 +298,50 @@ describe('fuzzing every endpoint', () => {
     const rawAnswer = (target: Buffer) =>
       new Promise<string>((resolve, reject) => {
         const socket = net.connect(Number(port), hostname, () =>
-          socket.write(Buffer.concat([Buffer.from('GET '), target, Buffer.from(` HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${site.token}\r\nConnection: close\r\n\r\n`)])),
+          socket.write(
+            Buffer.concat([
+              Buffer.from('GET '),
+              target,
+              Buffer.from(
+                ` HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${site.token}\r\nConnection: close\r\n\r\n`,
+              ),
+            ]),
+          ),
         )
         let text = ''
         socket.on('data', (c) => (text += c.toString('latin1')))
         socket.on('error', reject)
         socket.on('close', () => resolve(text))
       })
-    const prefixes = [`/api/sites/${site.siteId}/payments/`, '/pay/', `/partner/v1/sites/${site.siteId}/bills/`, '/', '/acs/']
+    const prefixes = [
+      `/api/sites/${site.siteId}/payments/`,
+      '/pay/',
+      `/partner/v1/sites/${site.siteId}/bills/`,
+      '/',
+      '/acs/',
+    ]
     const bytes = fc.oneof(
       fc.uint8Array({ maxLength: 24 }).map((b) => Buffer.from(b)),
       // percent-encodings, well-formed or not
-      fc.array(fc.oneof(fc.integer({ min: 0, max: 255 }).map((n) => `%${n.toString(16).padStart(2, '0')}`), fc.constantFrom('%', '%z', '%g0', 'a', '/')), { maxLength: 8 }).map((parts) => Buffer.from(parts.join(''))),
+      fc
+        .array(
+          fc.oneof(
+            fc.integer({ min: 0, max: 255 }).map((n) => `%${n.toString(16).padStart(2, '0')}`),
+            fc.constantFrom('%', '%z', '%g0', 'a', '/'),
+          ),
+          { maxLength: 8 },
+        )
+        .map((parts) => Buffer.from(parts.join(''))),
     )
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...prefixes), bytes, async (prefix, tail) => {
         const target = Buffer.concat([Buffer.from(prefix), tail])
         const answer = await rawAnswer(target)
         const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1])
-        assert.ok(status >= 200 && status < 500, `${JSON.stringify(target.toString('latin1'))}: ${answer.slice(0, 200)}`)
+        assert.ok(
+          status >= 200 && status < 500,
+          `${JSON.stringify(target.toString('latin1'))}: ${answer.slice(0, 200)}`,
+        )
         // every answer as the document says (an error under /api or /partner: the JSON Error with its trace id)
         const read = answerOf('GET', target.toString('latin1'), answer)
         assertDocumented(read)
@@ -211,7 +356,11 @@ describe('fuzzing every endpoint', () => {
   })
 
   test('paths: any id, any method', async () => {
-    const segment = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 10 }), fc.constantFrom('..', '.', '%', '%00', 'a'.repeat(201), '__proto__', 'constructor'))
+    const segment = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.string({ unit: 'grapheme', maxLength: 10 }),
+      fc.constantFrom('..', '.', '%', '%00', 'a'.repeat(201), '__proto__', 'constructor'),
+    )
     const shapes = [
       (s: string) => `/api/sites/${site.siteId}/payments/${s}`,
       (s: string) => `/api/sites/${site.siteId}/payments/${paid}/refunds/${s}`,
@@ -222,13 +371,18 @@ describe('fuzzing every endpoint', () => {
       (s: string) => `/pay/${s}/attempts`,
     ]
     await fc.assert(
-      fc.asyncProperty(segment, fc.constantFrom(...shapes), fc.constantFrom('GET', 'PUT', 'POST', 'DELETE', 'PATCH'), async (s, shape, method) => {
-        const before = await counts(site.siteId)
-        const a = await send(method, shape(encodeURIComponent(s)), method === 'GET' ? undefined : '{}', site.token)
-        if (a.status === 404 && !a.text.startsWith('{')) return // a page path answered by the page's own 404
-        assertContractAnswer(a, `${method} ${shape(s)}`)
-        if (a.status >= 400) assert.deepEqual(await counts(site.siteId), before)
-      }),
+      fc.asyncProperty(
+        segment,
+        fc.constantFrom(...shapes),
+        fc.constantFrom('GET', 'PUT', 'POST', 'DELETE', 'PATCH'),
+        async (s, shape, method) => {
+          const before = await counts(site.siteId)
+          const a = await send(method, shape(encodeURIComponent(s)), method === 'GET' ? undefined : '{}', site.token)
+          if (a.status === 404 && !a.text.startsWith('{')) return // a page path answered by the page's own 404
+          assertContractAnswer(a, `${method} ${shape(s)}`)
+          if (a.status >= 400) assert.deepEqual(await counts(site.siteId), before)
+        },
+      ),
       { numRuns: RUNS * 2 },
     )
   })

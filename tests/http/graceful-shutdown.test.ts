@@ -20,7 +20,13 @@ test('SIGTERM finishes the refund in flight, refuses new connections, exits and 
   const exited = new Promise<number | string>((r) => server.on('exit', (code, signal) => r(code ?? signal ?? -1)))
   try {
     for (let i = 0; i < 200; i++) {
-      if (await fetch(`${other}/api/health`).then((r) => r.ok, () => false)) break
+      if (
+        await fetch(`${other}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break
       await sleep(100)
     }
     const site = await newSite('sigterm')
@@ -39,11 +45,20 @@ test('SIGTERM finishes the refund in flight, refuses new connections, exits and 
     })
     await sleep(500)
     const sessions = async () =>
-      Number((await holder.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1`, [`payin-${server.pid}`])).rows[0].n)
+      Number(
+        (
+          await holder.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1`, [
+            `payin-${server.pid}`,
+          ])
+        ).rows[0].n,
+      )
     assert.ok((await sessions()) > 0, 'the instance holds database sessions')
     process.kill(-server.pid!, 'SIGTERM')
     await sleep(500)
-    await assert.rejects(fetch(`${other}/api/health`, { signal: AbortSignal.timeout(3000) }), 'a new connection after SIGTERM is refused')
+    await assert.rejects(
+      fetch(`${other}/api/health`, { signal: AbortSignal.timeout(3000) }),
+      'a new connection after SIGTERM is refused',
+    )
     assert.equal(server.exitCode, null, 'the instance waits for the request in flight')
 
     await holder.query('COMMIT')

@@ -6,7 +6,19 @@ import net from 'node:net'
 import { before, describe, test } from 'node:test'
 import { redact } from '../../lib/http/request-log.ts'
 import { newTraceId } from '../../lib/http/trace-id.ts'
-import { BASE_URL, assertErrorShape, assertValidation, billRequest, cardPayment, client, newSite, request, rub, twoStepPayment, uid } from '../support/api.ts'
+import {
+  BASE_URL,
+  assertErrorShape,
+  assertValidation,
+  billRequest,
+  cardPayment,
+  client,
+  newSite,
+  request,
+  rub,
+  twoStepPayment,
+  uid,
+} from '../support/api.ts'
 import { sql } from '../support/db.ts'
 
 const NUL = '\u0000'
@@ -65,8 +77,11 @@ describe('a NUL character in any string of a JSON body is 400 validation.error n
     })
   }
 
-  test('every NUL is named, beside the schema\'s own problems', async () => {
-    const r = await api.put(`/payments/${uid('pay')}`, cardPayment({ comment: NUL, customer: { name: NUL }, amount: rub('0') }))
+  test("every NUL is named, beside the schema's own problems", async () => {
+    const r = await api.put(
+      `/payments/${uid('pay')}`,
+      cardPayment({ comment: NUL, customer: { name: NUL }, amount: rub('0') }),
+    )
     for (const field of ['comment', 'customer.name', 'amount.value']) assertValidation(r, field)
   })
 
@@ -87,7 +102,7 @@ describe('a NUL character in any string of a JSON body is 400 validation.error n
     assert.equal(r.body.comment, comment)
   })
 
-  describe('the payment page\'s JSON endpoint', () => {
+  describe("the payment page's JSON endpoint", () => {
     let invoiceUid: string
     before(async () => {
       // an open bill: the payer types the amount
@@ -96,7 +111,9 @@ describe('a NUL character in any string of a JSON body is 400 validation.error n
       invoiceUid = bill.body.invoiceUid
     })
     const attempt = (over: Record<string, unknown>) =>
-      request('POST', `/pay/${invoiceUid}/attempts`, { body: { method: 'card', pan: '4111111111111111', expiry: '12/30', cvv: '123', amount: '10.00', ...over } })
+      request('POST', `/pay/${invoiceUid}/attempts`, {
+        body: { method: 'card', pan: '4111111111111111', expiry: '12/30', cvv: '123', amount: '10.00', ...over },
+      })
 
     test('NUL in pan or amount is 400 validation.error naming it, not a 5xx', async () => {
       const pan = await attempt({ pan: `4111111111111111${NUL}` })
@@ -107,7 +124,10 @@ describe('a NUL character in any string of a JSON body is 400 validation.error n
 
     test('NUL in a field the page does not read is refused too, and no payment is started', async () => {
       assertValidation(await attempt({ note: `x${NUL}` }), 'note')
-      const [{ n }] = await sql('SELECT count(*)::int AS n FROM "Payment" p JOIN "Bill" b ON b.id = p."billRef" WHERE b."invoiceUid" = $1', [invoiceUid])
+      const [{ n }] = await sql(
+        'SELECT count(*)::int AS n FROM "Payment" p JOIN "Bill" b ON b.id = p."billRef" WHERE b."invoiceUid" = $1',
+        [invoiceUid],
+      )
       assert.equal(n, 0)
     })
   })
@@ -151,7 +171,10 @@ describe('an amount with whitespace around it is 400 validation.error (plain dec
   }
 
   test('receipt money with whitespace names the item field', async () => {
-    const body = cardPayment({ amount: rub('10.00'), receipt: { items: [{ name: 'Tea', price: ' 10.00', quantity: '1 ', total: '10.00' }] } })
+    const body = cardPayment({
+      amount: rub('10.00'),
+      receipt: { items: [{ name: 'Tea', price: ' 10.00', quantity: '1 ', total: '10.00' }] },
+    })
     const r = await api.put(`/payments/${uid('pay')}`, body)
     assertValidation(r, 'receipt.items[0].price')
     assertValidation(r, 'receipt.items[0].quantity')
@@ -173,7 +196,8 @@ async function logLinesOf(traceId: string, count = 1): Promise<Record<string, un
       .filter((l) => l.includes(`"traceId":"${traceId}"`))
       .map((l) => JSON.parse(l) as Record<string, unknown>)
     if (lines.length >= count) return lines
-    if (Date.now() > deadline) throw new Error(`${lines.length} log line(s) with trace id ${traceId}, expected ${count}`)
+    if (Date.now() > deadline)
+      throw new Error(`${lines.length} log line(s) with trace id ${traceId}, expected ${count}`)
     await new Promise((r) => setTimeout(r, 50))
   }
 }
@@ -182,12 +206,23 @@ async function logLinesOf(traceId: string, count = 1): Promise<Record<string, un
  * A client that sends a request's head and the first bytes of its body, then goes away: a raw socket to
  * the test server (127.0.0.1), destroyed once the bytes are written.
  */
-function abandonedBody(method: string, path: string, headers: Record<string, string>, firstBytes: string): Promise<void> {
+function abandonedBody(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  firstBytes: string,
+): Promise<void> {
   const { hostname, port, host } = new URL(BASE_URL)
   assert.equal(hostname, '127.0.0.1')
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: '127.0.0.1', port: Number(port) }, () => {
-      const head = [`${method} ${path} HTTP/1.1`, `Host: ${host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n')
+      const head = [
+        `${method} ${path} HTTP/1.1`,
+        `Host: ${host}`,
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        '',
+        '',
+      ].join('\r\n')
       socket.write(head + firstBytes, (err) => {
         socket.destroy()
         if (err) reject(err)
@@ -209,18 +244,46 @@ describe('a client that goes away in the middle of its body is logged as 499, no
   const json = () => ({ 'Content-Type': 'application/json', Authorization: `Bearer ${api.site.token}` })
   const form = { 'Content-Type': 'application/x-www-form-urlencoded' }
   // under the 64 KiB limit: a declared length over it is answered 413 before any byte is read
-  const partial = (headers: Record<string, string>, first: string) => ({ headers: { ...headers, 'Content-Length': '60000' }, first })
+  const partial = (headers: Record<string, string>, first: string) => ({
+    headers: { ...headers, 'Content-Length': '60000' },
+    first,
+  })
   const chunked = (headers: Record<string, string>, first: string) => ({
     headers: { ...headers, 'Transfer-Encoding': 'chunked' },
     first: `${first.length.toString(16)}\r\n${first}\r\n`,
   })
 
   const cases: [string, string, () => string, () => { headers: Record<string, string>; first: string }][] = [
-    ['API payment PUT, Content-Length', 'PUT', () => `/api/sites/${api.site.siteId}/payments/${uid('pay')}`, () => partial(json(), '{"amount":')],
-    ['API payment PUT, chunked', 'PUT', () => `/api/sites/${api.site.siteId}/payments/${uid('pay')}`, () => chunked(json(), '{"amount":')],
-    ['payment page attempt, Content-Length', 'POST', () => `/pay/${invoiceUid}/attempts`, () => partial({ 'Content-Type': 'application/json' }, '{"method":')],
-    ['3-D Secure return (TermUrl), Content-Length', 'POST', () => `/pay/${invoiceUid}/3ds-return`, () => partial(form, 'PaRes=abc&')],
-    ['3-D Secure return (TermUrl), chunked', 'POST', () => `/pay/${invoiceUid}/3ds-return`, () => chunked(form, 'PaRes=abc&')],
+    [
+      'API payment PUT, Content-Length',
+      'PUT',
+      () => `/api/sites/${api.site.siteId}/payments/${uid('pay')}`,
+      () => partial(json(), '{"amount":'),
+    ],
+    [
+      'API payment PUT, chunked',
+      'PUT',
+      () => `/api/sites/${api.site.siteId}/payments/${uid('pay')}`,
+      () => chunked(json(), '{"amount":'),
+    ],
+    [
+      'payment page attempt, Content-Length',
+      'POST',
+      () => `/pay/${invoiceUid}/attempts`,
+      () => partial({ 'Content-Type': 'application/json' }, '{"method":'),
+    ],
+    [
+      '3-D Secure return (TermUrl), Content-Length',
+      'POST',
+      () => `/pay/${invoiceUid}/3ds-return`,
+      () => partial(form, 'PaRes=abc&'),
+    ],
+    [
+      '3-D Secure return (TermUrl), chunked',
+      'POST',
+      () => `/pay/${invoiceUid}/3ds-return`,
+      () => chunked(form, 'PaRes=abc&'),
+    ],
     ['access-control page, Content-Length', 'POST', () => '/acs', () => partial(form, 'PaReq=abc&')],
     ['access-control page, chunked', 'POST', () => '/acs', () => chunked(form, 'PaReq=abc&')],
     ['access-control result, Content-Length', 'POST', () => '/acs/result', () => partial(form, 'result=pass&')],
@@ -240,11 +303,13 @@ describe('a client that goes away in the middle of its body is logged as 499, no
   }
 })
 
-describe('every log line carries a request id of its own, beside the client\'s trace id', () => {
+describe("every log line carries a request id of its own, beside the client's trace id", () => {
   test('two API requests sending the same X-Trace-Id: the same traceId, different request ids (also in X-Request-Id)', async () => {
     const traceId = newTraceId()
     const answers = await Promise.all(
-      [1, 2].map(() => request('GET', `/api/sites/nobody/payments/${uid('pay')}`, { headers: { 'X-Trace-Id': traceId } })),
+      [1, 2].map(() =>
+        request('GET', `/api/sites/nobody/payments/${uid('pay')}`, { headers: { 'X-Trace-Id': traceId } }),
+      ),
     )
     for (const a of answers) {
       assert.equal(a.headers.get('x-trace-id'), traceId)
@@ -276,9 +341,16 @@ describe('every log line carries a request id of its own, beside the client\'s t
       assert.equal(lines.length, 2, `${path}: ${JSON.stringify(lines)}`)
       // a bill's UUID may hold a digit run that the log's card-number mask hides
       assert.equal(lines[0].path, redact(path))
-      assert.ok(lines.every((l) => typeof l.status === 'number' && l.level === 'info'), JSON.stringify(lines))
+      assert.ok(
+        lines.every((l) => typeof l.status === 'number' && l.level === 'info'),
+        JSON.stringify(lines),
+      )
       assert.notEqual(lines[0].requestId, lines[1].requestId, path)
-      assert.deepEqual(new Set(lines.map((l) => l.requestId)), new Set(answers.map((a) => a.headers.get('x-request-id'))), path)
+      assert.deepEqual(
+        new Set(lines.map((l) => l.requestId)),
+        new Set(answers.map((a) => a.headers.get('x-request-id'))),
+        path,
+      )
     }
   })
 

@@ -86,8 +86,16 @@ describe('idempotent replays and conflicts', () => {
   test('a 409 is answered the same way on a repeat, and the original request still replays', async () => {
     const id = uid('pay')
     const first = await create(cardPayment(), id)
-    assertErrorShape(await api.put(`/payments/${id}`, cardPayment({ amount: rub('1.00') })), 409, 'payin.request.conflict')
-    assertErrorShape(await api.put(`/payments/${id}`, cardPayment({ amount: rub('1.00') })), 409, 'payin.request.conflict')
+    assertErrorShape(
+      await api.put(`/payments/${id}`, cardPayment({ amount: rub('1.00') })),
+      409,
+      'payin.request.conflict',
+    )
+    assertErrorShape(
+      await api.put(`/payments/${id}`, cardPayment({ amount: rub('1.00') })),
+      409,
+      'payin.request.conflict',
+    )
     assert.deepEqual((await api.put(`/payments/${id}`, cardPayment())).body, first)
   })
 
@@ -125,7 +133,11 @@ describe('idempotent replays and conflicts', () => {
     const c = uid('cap')
     const first = await api.put(`/payments/${p}/captures/${c}`, { amount: rub('60.00') })
     assert.equal(first.body.status.value, 'COMPLETED', first.text)
-    assertErrorShape(await api.put(`/payments/${p}/captures/${c}`, { amount: rub('70.00') }), 409, 'payin.request.conflict')
+    assertErrorShape(
+      await api.put(`/payments/${p}/captures/${c}`, { amount: rub('70.00') }),
+      409,
+      'payin.request.conflict',
+    )
     assert.deepEqual((await api.get(`/payments/${p}/captures/${c}`)).body, first.body)
     assert.deepEqual((await api.get(`/payments/${p}`)).body.capturedAmount, rub('60.00'))
   })
@@ -158,7 +170,11 @@ describe('idempotent replays and conflicts', () => {
     const r = uid('ref')
     const first = await api.put(`/payments/${p}/refunds/${r}`, { amount: rub('30.00') })
     assert.equal(first.body.status.value, 'COMPLETED', first.text)
-    assertErrorShape(await api.put(`/payments/${p}/refunds/${r}`, { amount: rub('40.00') }), 409, 'payin.request.conflict')
+    assertErrorShape(
+      await api.put(`/payments/${p}/refunds/${r}`, { amount: rub('40.00') }),
+      409,
+      'payin.request.conflict',
+    )
     assert.deepEqual((await api.get(`/payments/${p}/refunds/${r}`)).body, first.body)
     assert.deepEqual((await api.get(`/payments/${p}`)).body.refundedAmount, rub('30.00'))
   })
@@ -167,8 +183,15 @@ describe('idempotent replays and conflicts', () => {
     const p1 = (await create(cardPayment())).paymentId
     const p2 = (await create(cardPayment())).paymentId
     const r = uid('ref')
-    assert.equal((await api.put(`/payments/${p1}/refunds/${r}`, { amount: rub('10.00') })).body.status.value, 'COMPLETED')
-    assertErrorShape(await api.put(`/payments/${p2}/refunds/${r}`, { amount: rub('10.00') }), 409, 'payin.request.conflict')
+    assert.equal(
+      (await api.put(`/payments/${p1}/refunds/${r}`, { amount: rub('10.00') })).body.status.value,
+      'COMPLETED',
+    )
+    assertErrorShape(
+      await api.put(`/payments/${p2}/refunds/${r}`, { amount: rub('10.00') }),
+      409,
+      'payin.request.conflict',
+    )
     assert.deepEqual((await api.get(`/payments/${p2}`)).body.refundedAmount, rub('0.00'))
     assert.deepEqual((await api.get(`/payments/${p2}/refunds`)).body, [])
   })
@@ -232,7 +255,9 @@ describe('concurrent requests', () => {
   test('20 concurrent identical PUTs on a fresh bill: one payment pays it, no decline', async () => {
     const id = uid('pay')
     const billId = uid('bill')
-    const answers = await Promise.all(Array.from({ length: 20 }, () => api.put(`/payments/${id}`, cardPayment({ billId }))))
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => api.put(`/payments/${id}`, cardPayment({ billId }))),
+    )
     assert.deepEqual(statusesOf(answers), Array(20).fill(200), answers.find((a) => a.status !== 200)?.text ?? '')
     for (const a of answers) assert.deepEqual(a.body, answers[0].body)
     assert.equal(answers[0].body.status.value, 'COMPLETED')
@@ -261,7 +286,9 @@ describe('concurrent requests', () => {
     const p = uid('pay')
     assert.equal((await api.put(`/payments/${p}`, twoStepPayment())).status, 200)
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => api.put(`/payments/${p}/captures/${uid('cap')}`, { amount: rub(`${50 + i}.00`) })),
+      Array.from({ length: 10 }, (_, i) =>
+        api.put(`/payments/${p}/captures/${uid('cap')}`, { amount: rub(`${50 + i}.00`) }),
+      ),
     )
     const completed = answers.filter((a) => a.status === 200)
     assert.equal(completed.length, 1, answers.map((a) => a.text).join('\n'))
@@ -275,7 +302,9 @@ describe('concurrent requests', () => {
     const p = uid('pay')
     assert.equal((await api.put(`/payments/${p}`, cardPayment())).status, 200)
     const r = uid('ref')
-    const answers = await Promise.all(Array.from({ length: 20 }, () => api.put(`/payments/${p}/refunds/${r}`, { amount: rub('35.00') })))
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => api.put(`/payments/${p}/refunds/${r}`, { amount: rub('35.00') })),
+    )
     assert.deepEqual(statusesOf(answers), Array(20).fill(200), answers.find((a) => a.status !== 200)?.text ?? '')
     for (const a of answers) assert.deepEqual(a.body, answers[0].body)
     assert.equal(answers[0].body.status.value, 'COMPLETED')

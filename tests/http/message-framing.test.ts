@@ -25,7 +25,9 @@ function exchange(bytes: string): Promise<string> {
     const socket = net.connect(Number(port), hostname, () => socket.write(Buffer.from(bytes, 'latin1')))
     let text = ''
     socket.on('data', (c) => (text += c.toString('latin1')))
-    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' || e.code === 'EPIPE' ? resolve(text) : reject(e)))
+    socket.on('error', (e: NodeJS.ErrnoException) =>
+      e.code === 'ECONNRESET' || e.code === 'EPIPE' ? resolve(text) : reject(e),
+    )
     socket.on('close', () => resolve(text))
   })
 }
@@ -47,8 +49,10 @@ function assertRefused(a: ReturnType<typeof answerTo>, status: number, errorCode
   assert.match(a.headers['x-request-id'] ?? '', /^[0-9a-f]{20}$/, `${what}: a request id`)
 }
 
-const tokenCount = async (siteId: string) => (await sql(`SELECT count(*)::int AS n FROM "SiteToken" WHERE "siteId" = $1`, [siteId]))[0].n
-const paymentCount = async (siteId: string) => (await sql(`SELECT count(*)::int AS n FROM "Payment" WHERE "siteId" = $1`, [siteId]))[0].n
+const tokenCount = async (siteId: string) =>
+  (await sql(`SELECT count(*)::int AS n FROM "SiteToken" WHERE "siteId" = $1`, [siteId]))[0].n
+const paymentCount = async (siteId: string) =>
+  (await sql(`SELECT count(*)::int AS n FROM "Payment" WHERE "siteId" = $1`, [siteId]))[0].n
 
 describe('Transfer-Encoding', () => {
   let site: { siteId: string; token: string }
@@ -71,23 +75,40 @@ describe('Transfer-Encoding', () => {
       const headers = `Transfer-Encoding: ${coding}\r\n`
       const body = chunk(json) + '0\r\n\r\n'
       const payments = await paymentCount(site.siteId)
-      assertRefused(answerTo('PUT', `/api/sites/${site.siteId}/payments/x`, await exchange(paymentRequest(headers, body))), 400, 'http.message.conversion.failed', `payment, ${coding}`)
+      assertRefused(
+        answerTo('PUT', `/api/sites/${site.siteId}/payments/x`, await exchange(paymentRequest(headers, body))),
+        400,
+        'http.message.conversion.failed',
+        `payment, ${coding}`,
+      )
       assert.equal(await paymentCount(site.siteId), payments, `payment, ${coding}: nothing written`)
       const tokens = await tokenCount(site.siteId)
-      const a = rawAnswer('POST', '/dashboard/actions/settings/tokens', await exchange(newTokenRequest(headers, '0\r\n\r\n')))
+      const a = rawAnswer(
+        'POST',
+        '/dashboard/actions/settings/tokens',
+        await exchange(newTokenRequest(headers, '0\r\n\r\n')),
+      )
       assert.equal(a.status, 400, `new token, ${coding}: ${a.text}`)
       assert.equal(JSON.parse(a.text).errorCode, 'http.message.conversion.failed')
       assert.equal(await tokenCount(site.siteId), tokens, `new token, ${coding}: no token made`)
     }
     // two Transfer-Encoding lines are one list (chunked, chunked): refused too
-    const twice = await exchange(paymentRequest('Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n', chunk(json) + '0\r\n\r\n'))
+    const twice = await exchange(
+      paymentRequest('Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n', chunk(json) + '0\r\n\r\n'),
+    )
     assert.equal(rawAnswer('PUT', '/x', twice).status, 400)
   })
 
   test('chunked, in any letter case, is served', async () => {
     for (const coding of ['chunked', 'Chunked', 'CHUNKED']) {
       const paymentId = uid('te')
-      const a = answerTo('PUT', `/api/sites/${site.siteId}/payments/${paymentId}`, await exchange(paymentRequest(`Transfer-Encoding: ${coding}\r\nConnection: close\r\n`, chunk(json) + '0\r\n\r\n', paymentId)))
+      const a = answerTo(
+        'PUT',
+        `/api/sites/${site.siteId}/payments/${paymentId}`,
+        await exchange(
+          paymentRequest(`Transfer-Encoding: ${coding}\r\nConnection: close\r\n`, chunk(json) + '0\r\n\r\n', paymentId),
+        ),
+      )
       assert.equal(a.status, 200, `${coding}: ${a.text}`)
       assert.equal(a.body.status.value, 'COMPLETED')
     }
@@ -99,20 +120,39 @@ describe('Transfer-Encoding', () => {
       const payments = await paymentCount(site.siteId)
       const offset = fs.statSync(process.env.SERVER_LOG!).size
       const raw = await exchange(paymentRequest('Transfer-Encoding: chunked\r\n', body))
-      if (raw) assertRefused(answerTo('PUT', `/api/sites/${site.siteId}/payments/x`, raw), 400, 'http.message.conversion.failed', `payment ${JSON.stringify(body.slice(0, 20))}`)
+      if (raw)
+        assertRefused(
+          answerTo('PUT', `/api/sites/${site.siteId}/payments/x`, raw),
+          400,
+          'http.message.conversion.failed',
+          `payment ${JSON.stringify(body.slice(0, 20))}`,
+        )
       const tokens = await tokenCount(site.siteId)
       const rawToken = await exchange(newTokenRequest('Transfer-Encoding: chunked\r\n', body))
       if (rawToken) assert.equal(rawAnswer('POST', '/x', rawToken).status, 400, rawToken)
       // the handlers saw a body that never ended: nothing was made (counted once both have given up)
-      await handlersGaveUp(offset, [new RegExp(`"path":"/api/sites/${site.siteId}/payments/te-`), /"path":"\/dashboard\/actions\/settings\/tokens"/])
-      assert.equal(await paymentCount(site.siteId), payments, `payment ${JSON.stringify(body.slice(0, 20))}: nothing written`)
-      assert.equal(await tokenCount(site.siteId), tokens, `new token ${JSON.stringify(body.slice(0, 20))}: no token made`)
+      await handlersGaveUp(offset, [
+        new RegExp(`"path":"/api/sites/${site.siteId}/payments/te-`),
+        /"path":"\/dashboard\/actions\/settings\/tokens"/,
+      ])
+      assert.equal(
+        await paymentCount(site.siteId),
+        payments,
+        `payment ${JSON.stringify(body.slice(0, 20))}: nothing written`,
+      )
+      assert.equal(
+        await tokenCount(site.siteId),
+        tokens,
+        `new token ${JSON.stringify(body.slice(0, 20))}: no token made`,
+      )
     }
   })
 
   test('a whole chunked body to the bodiless new-token action is read to its end first: the token is made and answered', async () => {
     const tokens = await tokenCount(site.siteId)
-    const raw = await exchange(newTokenRequest('Transfer-Encoding: chunked\r\nConnection: close\r\n', chunk('{}') + '0\r\n\r\n'))
+    const raw = await exchange(
+      newTokenRequest('Transfer-Encoding: chunked\r\nConnection: close\r\n', chunk('{}') + '0\r\n\r\n'),
+    )
     const a = rawAnswer('POST', '/x', raw)
     assert.equal(a.status, 200, a.text)
     assert.match(JSON.parse(a.text).token, /^sk_/)
@@ -121,7 +161,8 @@ describe('Transfer-Encoding', () => {
 })
 
 /** the server log's lines written since `offset` (a byte position) */
-const logSince = (offset: number) => fs.readFileSync(process.env.SERVER_LOG!).subarray(offset).toString('utf8').split('\n')
+const logSince = (offset: number) =>
+  fs.readFileSync(process.env.SERVER_LOG!).subarray(offset).toString('utf8').split('\n')
 
 /**
  * Waits for the log lines of handlers that saw a body break off: each logs its request as a 499 (the
@@ -156,7 +197,13 @@ describe('Host', () => {
   })
 
   test('HTTP/1.0 without Host, and every valid form of Host, are served', async () => {
-    for (const head of ['HTTP/1.0', 'HTTP/1.1\r\nHost: 127.0.0.1:3999\r\nConnection: close', 'HTTP/1.1\r\nHost: [::1]:80\r\nConnection: close', 'HTTP/1.1\r\nHost: shop.example\r\nConnection: close', 'HTTP/1.1\r\nHost:\r\nConnection: close']) {
+    for (const head of [
+      'HTTP/1.0',
+      'HTTP/1.1\r\nHost: 127.0.0.1:3999\r\nConnection: close',
+      'HTTP/1.1\r\nHost: [::1]:80\r\nConnection: close',
+      'HTTP/1.1\r\nHost: shop.example\r\nConnection: close',
+      'HTTP/1.1\r\nHost:\r\nConnection: close',
+    ]) {
       const a = answerTo('GET', '/api/health', await health(head))
       assert.equal(a.status, 200, `${head}: ${a.text}`)
     }
@@ -164,24 +211,40 @@ describe('Host', () => {
 })
 
 describe('request targets', () => {
-  const get = (target: string) => exchange(`GET ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`)
+  const get = (target: string) =>
+    exchange(`GET ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`)
 
   test('an absolute-form target is served as its path, on its own authority', async () => {
-    for (const target of [`http://${hostname}:${port}/api/health`, `HTTP://${hostname}:${port}/api/health`, `https://shop.example/api/health?x=1`, `http://${hostname}:${port}/api/health/`]) {
+    for (const target of [
+      `http://${hostname}:${port}/api/health`,
+      `HTTP://${hostname}:${port}/api/health`,
+      `https://shop.example/api/health?x=1`,
+      `http://${hostname}:${port}/api/health/`,
+    ]) {
       const a = answerTo('GET', '/api/health', await get(target))
       assert.equal(a.status, 200, `${target}: ${a.text}`)
       assert.deepEqual(a.body, { status: 'ok' })
     }
     // the API's own answers too: an unknown token, in the error shape
     const site = await newSite('absolute')
-    const a = answerTo('GET', '/api/sites/x/payments/y', await get(`http://${hostname}:${port}/api/sites/${site.siteId}/payments/nope`))
+    const a = answerTo(
+      'GET',
+      '/api/sites/x/payments/y',
+      await get(`http://${hostname}:${port}/api/sites/${site.siteId}/payments/nope`),
+    )
     assert.equal(a.status, 401, a.text)
     // a page, answered for the target's authority
     assert.equal(rawAnswer('GET', '/', await get(`http://${hostname}:${port}/`)).status, 200)
   })
 
   test('an absolute-form target without a host, with user information, or of another scheme: 400 in the error shape', async () => {
-    for (const target of ['http:///api/health', 'http://user@host/api/health', 'ftp://host/api/health', 'http://a b/api/health', '*']) {
+    for (const target of [
+      'http:///api/health',
+      'http://user@host/api/health',
+      'ftp://host/api/health',
+      'http://a b/api/health',
+      '*',
+    ]) {
       assertRefused(answerTo('GET', '/api/health', await get(target)), 400, 'http.message.conversion.failed', target)
     }
   })
@@ -217,7 +280,10 @@ describe('request targets', () => {
 })
 
 describe('a connection after its first message', () => {
-  /** a connection on which bytes are sent in steps, each when the answers so far hold `until`; the whole text read at the close */
+  /**
+   * a connection on which bytes are sent in steps, each when the answers so far hold `until`; the whole text read at
+   * the close
+   */
   function conversation(steps: { send: string; until?: RegExp }[]): Promise<string> {
     return new Promise((resolve, reject) => {
       const socket = net.connect(Number(port), hostname)
@@ -236,7 +302,9 @@ describe('a connection after its first message', () => {
         text += c.toString('latin1')
         next()
       })
-      socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' || e.code === 'EPIPE' ? resolve(text) : reject(e)))
+      socket.on('error', (e: NodeJS.ErrnoException) =>
+        e.code === 'ECONNRESET' || e.code === 'EPIPE' ? resolve(text) : reject(e),
+      )
       socket.on('close', () => resolve(text))
     })
   }
@@ -250,7 +318,12 @@ describe('a connection after its first message', () => {
     assert.deepEqual(statuses(text), [200, 400], text)
     assert.match(text.slice(text.lastIndexOf('HTTP/1.1 400')), /"errorCode":"http\.message\.conversion\.failed"/)
     // the same, the bad bytes arriving a few at a time
-    const slow = await conversation([{ send: health }, { send: 'BAD\r\n', until: answered }, { send: 'x' }, { send: 'y\r\n\r\n' }])
+    const slow = await conversation([
+      { send: health },
+      { send: 'BAD\r\n', until: answered },
+      { send: 'x' },
+      { send: 'y\r\n\r\n' },
+    ])
     assert.deepEqual(statuses(slow), [200, 400], slow)
     assert.doesNotMatch(logSince(offset).join('\n'), /uncaughtException/)
   })
@@ -262,24 +335,53 @@ describe('a connection after its first message', () => {
 
   test('a request answered before its chunked body was read, the body then breaking off: the connection is cut, no second answer', async () => {
     const offset = fs.statSync(process.env.SERVER_LOG!).size
-    const text = await conversation([{ send: `GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n` }, { send: 'zz\r\n', until: answered }])
+    const text = await conversation([
+      { send: `GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n` },
+      { send: 'zz\r\n', until: answered },
+    ])
     assert.deepEqual(statuses(text), [200], text)
     assert.doesNotMatch(logSince(offset).join('\n'), /uncaughtException/)
   })
 
   test('Upgrade requests are served as requests, through the front door; CONNECT is the JSON 405; an unknown Expect is ignored', async () => {
     for (const upgrade of ['websocket', 'h2c']) {
-      const a = answerTo('GET', '/api/health', await exchange(`GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nConnection: Upgrade\r\nUpgrade: ${upgrade}\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n`))
+      const a = answerTo(
+        'GET',
+        '/api/health',
+        await exchange(
+          `GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nConnection: Upgrade\r\nUpgrade: ${upgrade}\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n`,
+        ),
+      )
       assert.equal(a.status, 200, `${upgrade}: ${a.text}`)
-      const odd = answerTo('GET', '/api/x/../y', await exchange(`GET /api/x/../y HTTP/1.1\r\nHost: ${hostname}\r\nConnection: Upgrade\r\nUpgrade: ${upgrade}\r\n\r\n`))
+      const odd = answerTo(
+        'GET',
+        '/api/x/../y',
+        await exchange(
+          `GET /api/x/../y HTTP/1.1\r\nHost: ${hostname}\r\nConnection: Upgrade\r\nUpgrade: ${upgrade}\r\n\r\n`,
+        ),
+      )
       assertRefused(odd, 400, 'validation.error', `${upgrade} with a dot segment`)
-      const page = rawAnswer('GET', '/dashboard', await exchange(`GET /dashboard HTTP/1.1\r\nHost: ${hostname}\r\nConnection: Upgrade, close\r\nUpgrade: ${upgrade}\r\n\r\n`))
+      const page = rawAnswer(
+        'GET',
+        '/dashboard',
+        await exchange(
+          `GET /dashboard HTTP/1.1\r\nHost: ${hostname}\r\nConnection: Upgrade, close\r\nUpgrade: ${upgrade}\r\n\r\n`,
+        ),
+      )
       assert.ok(page.status > 0 && page.status < 500, `${upgrade} to a page: ${page.status}`)
     }
-    const connect = rawAnswer('CONNECT', '/', await exchange(`CONNECT ${hostname}:${port} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`))
+    const connect = rawAnswer(
+      'CONNECT',
+      '/',
+      await exchange(`CONNECT ${hostname}:${port} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`),
+    )
     assert.equal(connect.status, 405, connect.text)
     assert.equal(JSON.parse(connect.text).errorCode, 'http.method.not.allowed')
-    const expect = answerTo('GET', '/api/health', await exchange(`GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n`))
+    const expect = answerTo(
+      'GET',
+      '/api/health',
+      await exchange(`GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n`),
+    )
     assert.equal(expect.status, 200, expect.text)
   })
 
@@ -305,7 +407,7 @@ describe('a connection after its first message', () => {
 
 /** waits for the server log to hold `text` after `offset` */
 async function logged(offset: number, text: string): Promise<void> {
-  for (const deadline = Date.now() + 20_000; !logSince(offset).some((l) => l.includes(text)); ) {
+  for (const deadline = Date.now() + 20_000; !logSince(offset).some((l) => l.includes(text));) {
     if (Date.now() > deadline) throw new Error(`${text} was not logged within 20 s`)
     await new Promise((r) => setTimeout(r, 25))
   }
@@ -316,22 +418,44 @@ describe('second review', () => {
 
   test('a target whose path starts with // and names no host (//a:b/x, //[::1/api) is answered, nothing thrown', async () => {
     const offset = fs.statSync(process.env.SERVER_LOG!).size
-    for (const target of ['//a:b/x', '//evil:99999/api', '//[::1/api', '//999.999.999.999/../api/x', '//evil:99999/..', `http://${hostname}//a:b/api`]) {
-      const a = rawAnswer('GET', '/x', await conversationText(`GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`))
+    for (const target of [
+      '//a:b/x',
+      '//evil:99999/api',
+      '//[::1/api',
+      '//999.999.999.999/../api/x',
+      '//evil:99999/..',
+      `http://${hostname}//a:b/api`,
+    ]) {
+      const a = rawAnswer(
+        'GET',
+        '/x',
+        await conversationText(`GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`),
+      )
       assert.ok(a.status >= 200 && a.status < 500, `${target}: ${a.status} ${a.text.slice(0, 200)}`)
     }
     assert.doesNotMatch(logSince(offset).join('\n'), /uncaughtException/)
   })
 
   test("Next.js's image optimiser is no route here: the JSON 404, whatever it is asked to fetch", async () => {
-    for (const query of ['url=%2F%25zz&w=64&q=75', 'url=%2Fdashboard%2Fpayments&w=64&q=75', 'url=%2Ficon.svg&w=64&q=75', '']) {
-      const a = answerTo('GET', '/_next/image', await conversationText(`GET /_next/image?${query} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`))
+    for (const query of [
+      'url=%2F%25zz&w=64&q=75',
+      'url=%2Fdashboard%2Fpayments&w=64&q=75',
+      'url=%2Ficon.svg&w=64&q=75',
+      '',
+    ]) {
+      const a = answerTo(
+        'GET',
+        '/_next/image',
+        await conversationText(`GET /_next/image?${query} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`),
+      )
       assertRefused(a, 404, 'payin.resource.not.found', query)
     }
   })
 
   test('a request pipelined after an Upgrade request: the Upgrade request is answered and its connection closed, nothing left hanging', async () => {
-    const text = await conversationText(`GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nGET /api/health HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`)
+    const text = await conversationText(
+      `GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nGET /api/health HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`,
+    )
     assert.match(text, /^HTTP\/1\.1 200 /, text)
     assert.match(text, /\r\nConnection: close\r\n/i, text)
   })
@@ -342,7 +466,11 @@ describe('second review', () => {
     const text = await conversationText(
       `GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\n\r\nPUT /api/sites/${site.siteId}/bills/${billId} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${site.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
     )
-    assert.deepEqual([...text.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((m) => Number(m[1])), [200, 400], text)
+    assert.deepEqual(
+      [...text.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((m) => Number(m[1])),
+      [200, 400],
+      text,
+    )
     assert.equal((await sql(`SELECT count(*)::int AS n FROM "Bill" WHERE "siteId" = $1`, [site.siteId]))[0].n, 0)
   })
 
@@ -353,7 +481,12 @@ describe('second review', () => {
       ['multipart/form-data; boundary=', 'x'],
       ['multipart/form-data', '--x\r\n'],
     ]) {
-      const res = await fetch(`${BASE_URL}/pay/nobill/3ds-return`, { method: 'POST', headers: { 'Content-Type': type }, body, redirect: 'manual' })
+      const res = await fetch(`${BASE_URL}/pay/nobill/3ds-return`, {
+        method: 'POST',
+        headers: { 'Content-Type': type },
+        body,
+        redirect: 'manual',
+      })
       await res.arrayBuffer()
       assert.equal(res.status, 303, type)
       const traceId = res.headers.get('x-trace-id')!
@@ -372,7 +505,13 @@ describe('third review: answers owed on a connection', () => {
   const json = JSON.stringify(cardPayment())
   const put = (paymentId: string, version = '1.1', extra = '') =>
     `PUT /api/sites/${site.siteId}/payments/${paymentId} HTTP/${version}\r\nHost: ${hostname}\r\nAuthorization: Bearer ${site.token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n${extra}\r\n${json}`
-  const exists = async (paymentId: string) => (await sql(`SELECT count(*)::int AS n FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [site.siteId, paymentId]))[0].n === 1
+  const exists = async (paymentId: string) =>
+    (
+      await sql(`SELECT count(*)::int AS n FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [
+        site.siteId,
+        paymentId,
+      ])
+    )[0].n === 1
   const statusesOf = (text: string) => [...text.matchAll(/^HTTP\/1\.[01] (\d{3}) /gm)].map((m) => Number(m[1]))
 
   test('a write pipelined behind an answer that closes the connection (a refusal, HTTP/1.0) is not run: no write without its answer', async () => {

@@ -11,7 +11,17 @@ import { after, before, test } from 'node:test'
 import pg from 'pg'
 import { ROUTE_TEMPLATES } from '../../lib/observability/route-template.ts'
 import { keepServerOutput } from '../support/server-output.ts'
-import { assertErrorShape, BASE_URL, cardPayment, client, newSite, request, rub, twoStepPayment, uid } from '../support/api.ts'
+import {
+  assertErrorShape,
+  BASE_URL,
+  cardPayment,
+  client,
+  newSite,
+  request,
+  rub,
+  twoStepPayment,
+  uid,
+} from '../support/api.ts'
 import { freshDatabase, sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { scrape, type Scrape } from '../support/prometheus.ts'
@@ -33,7 +43,9 @@ async function until(what: string, check: () => Promise<boolean>, ms = 15_000): 
 
 /** the sum of every sample of `name` carrying (at least) these labels */
 const total = (m: Scrape, name: string, labels: Record<string, string>) =>
-  m.samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((n, s) => n + s.value, 0)
+  m.samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((n, s) => n + s.value, 0)
 
 /** a GET with its target sent as written (fetch would resolve its dot segments first), on a connection of its own */
 function rawGet(base: string, target: string, headers: Record<string, string> = {}): Promise<number> {
@@ -47,7 +59,10 @@ function rawGet(base: string, target: string, headers: Record<string, string> = 
   })
 }
 
-/** sessions of the instance waiting for a lock: its request pool's (application_name payin-<pid>), and with `probes` its probes' too (payin-<pid>-…) */
+/**
+ * sessions of the instance waiting for a lock: its request pool's (application_name payin-<pid>), and with `probes` its
+ * probes' too (payin-<pid>-…)
+ */
 async function waitingForLocks(watcher: pg.Client, pid: number, probes: boolean): Promise<number> {
   const { rows } = await watcher.query(
     `SELECT count(*)::int AS n FROM pg_stat_activity
@@ -119,7 +134,10 @@ test('a METRICS_TOKEN shorter than 16 characters: the server refuses to start, s
   })
   keepServerOutput('metrics-too-short', stderr)
   assert.equal(outcome, 'exit 1')
-  assert.equal(stderr, '[payin] METRICS_TOKEN has 13 characters, fewer than 16: use a long random value (openssl rand -hex 32), or leave it unset to turn metrics off\n')
+  assert.equal(
+    stderr,
+    '[payin] METRICS_TOKEN has 13 characters, fewer than 16: use a long random value (openssl rand -hex 32), or leave it unset to turn metrics off\n',
+  )
   assert.ok(!stderr.includes('too-short-123'), 'the token itself is not printed')
 })
 
@@ -127,7 +145,10 @@ test("the suite's server, with METRICS_TOKEN: its token opens them, another does
   const suiteToken = process.env.METRICS_TOKEN
   assert.ok(suiteToken, 'scripts/run-tests.ts passes the server its METRICS_TOKEN')
   const m = await scrape(BASE_URL, suiteToken)
-  assert.ok(m.count('payin_http_requests_total', { route: '/api/health', method: 'GET', status: '200' }) >= 1, 'the suite waited for its health')
+  assert.ok(
+    m.count('payin_http_requests_total', { route: '/api/health', method: 'GET', status: '200' }) >= 1,
+    'the suite waited for its health',
+  )
   assertErrorShape(await request('GET', '/api/metrics', { token: TOKEN }), 401, 'auth.unauthorized')
 })
 
@@ -177,7 +198,10 @@ test("the front door's counts reach the route's answer: each request under its r
   const unknown = uid('pay-unknown')
   assert.equal((await api.get(`/payments/${unknown}`)).status, 404)
   // answered by the front door itself, before Next.js: counted all the same
-  const refused = await request('GET', `/api/sites/${site.siteId}/payments/${paymentId}%zz`, { base: instance.base, token: site.token })
+  const refused = await request('GET', `/api/sites/${site.siteId}/payments/${paymentId}%zz`, {
+    base: instance.base,
+    token: site.token,
+  })
   assertErrorShape(refused, 400, 'validation.error')
   // an unknown path: `other`, not its path
   const stray = `/no-such-page-${uid()}`
@@ -186,7 +210,11 @@ test("the front door's counts reach the route's answer: each request under its r
   const after = await scrape(instance.base, TOKEN)
   const delta = (name: string, labels: Record<string, string>) => after.count(name, labels) - before.count(name, labels)
   assert.equal(delta('payin_http_requests_total', { ...one, method: 'PUT', status: '200' }), 1)
-  assert.equal(delta('payin_http_requests_total', { ...one, method: 'GET', status: '200' }), 4, 'three reads and one through the alias')
+  assert.equal(
+    delta('payin_http_requests_total', { ...one, method: 'GET', status: '200' }),
+    4,
+    'three reads and one through the alias',
+  )
   assert.equal(delta('payin_http_requests_total', { ...one, method: 'GET', status: '404' }), 1)
   assert.equal(delta('payin_http_requests_total', { ...one, method: 'GET', status: '400' }), 1)
   assert.ok(delta('payin_http_requests_total', { route: 'other', method: 'GET', status: '404' }) >= 1)
@@ -195,14 +223,21 @@ test("the front door's counts reach the route's answer: each request under its r
   assert.equal(delta('payin_http_request_duration_seconds_count', { ...one, method: 'GET', status_class: '2xx' }), 4)
   assert.equal(delta('payin_http_request_duration_seconds_count', { ...one, method: 'PUT', status_class: '2xx' }), 1)
   assert.ok(delta('payin_http_request_duration_seconds_sum', { ...one, method: 'GET', status_class: '2xx' }) > 0)
-  assert.equal(delta('payin_http_request_duration_seconds_bucket', { ...one, method: 'GET', status_class: '2xx', le: '+Inf' }), 4)
+  assert.equal(
+    delta('payin_http_request_duration_seconds_bucket', { ...one, method: 'GET', status_class: '2xx', le: '+Inf' }),
+    4,
+  )
   assert.equal(delta('payin_http_request_duration_seconds_count', { ...one, status_class: '4xx' }), 2)
   const timed = after.samples.filter((s) => s.name.startsWith('payin_http_request_duration_seconds'))
   assert.ok(!timed.some((s) => 'status' in s.labels), 'the histogram has no exact status')
-  assert.ok(!timed.some((s) => s.labels.status_class === '4xx' && 'method' in s.labels), 'a refusal is timed without its method')
+  assert.ok(
+    !timed.some((s) => s.labels.status_class === '4xx' && 'method' in s.labels),
+    'a refusal is timed without its method',
+  )
 
   const text = after.answer.text
-  for (const secret of [site.siteId, site.token, paymentId, unknown, stray]) assert.ok(!text.includes(secret), `${secret} is in the metrics`)
+  for (const secret of [site.siteId, site.token, paymentId, unknown, stray])
+    assert.ok(!text.includes(secret), `${secret} is in the metrics`)
   const routes = new Set(after.samples.filter((s) => s.labels.route !== undefined).map((s) => s.labels.route))
   const allowed = new Set<string>([...ROUTE_TEMPLATES, 'other', '/_next/static/*', '/_next/*', '/_pay/*'])
   for (const route of routes) assert.ok(allowed.has(route), `route label ${route} is not a template`)
@@ -212,20 +247,41 @@ test("what any client can send does not multiply the histogram's series: every m
   const before = await scrape(instance.base, TOKEN)
   // PROPFIND and PURGE: methods Node's parser takes, outside the known set
   for (const method of [...METHODS, 'PROPFIND', 'PURGE']) {
-    for (const path of ['/docs', '/api/ready', `/pay/${uid('bill')}`]) await request(method, path, { base: instance.base })
+    for (const path of ['/docs', '/api/ready', `/pay/${uid('bill')}`])
+      await request(method, path, { base: instance.base })
   }
   const after = await scrape(instance.base, TOKEN)
-  const series = (route: string) => after.samples.filter((s) => s.name === 'payin_http_request_duration_seconds_count' && s.labels.route === route)
+  const series = (route: string) =>
+    after.samples.filter((s) => s.name === 'payin_http_request_duration_seconds_count' && s.labels.route === route)
   // a page: one series per status class it answered, whatever the methods
   for (const page of ['/docs', '/pay/{invoiceUid}']) {
-    const classes = new Set(after.samples.filter((s) => s.name === 'payin_http_requests_total' && s.labels.route === page).map((s) => `${s.labels.status[0]}xx`))
-    assert.deepEqual(series(page).map((s) => s.labels.status_class).sort(), [...classes].sort(), page)
-    assert.ok(series(page).every((s) => !('method' in s.labels)), page)
+    const classes = new Set(
+      after.samples
+        .filter((s) => s.name === 'payin_http_requests_total' && s.labels.route === page)
+        .map((s) => `${s.labels.status[0]}xx`),
+    )
+    assert.deepEqual(
+      series(page)
+        .map((s) => s.labels.status_class)
+        .sort(),
+      [...classes].sort(),
+      page,
+    )
+    assert.ok(
+      series(page).every((s) => !('method' in s.labels)),
+      page,
+    )
   }
   // an API route: GET and HEAD answered 200 by method, every refusal together
-  assert.deepEqual(series('/api/ready').map((s) => `${s.labels.method ?? '-'} ${s.labels.status_class}`).sort(), ['- 4xx', 'GET 2xx', 'HEAD 2xx'])
+  assert.deepEqual(
+    series('/api/ready')
+      .map((s) => `${s.labels.method ?? '-'} ${s.labels.status_class}`)
+      .sort(),
+    ['- 4xx', 'GET 2xx', 'HEAD 2xx'],
+  )
   // the counter keeps each method (the unknown ones as other) and status
-  const counted = (labels: Record<string, string>) => total(after, 'payin_http_requests_total', labels) - total(before, 'payin_http_requests_total', labels)
+  const counted = (labels: Record<string, string>) =>
+    total(after, 'payin_http_requests_total', labels) - total(before, 'payin_http_requests_total', labels)
   assert.equal(counted({ route: '/api/ready', method: 'other' }), 2)
   assert.equal(counted({ route: '/api/ready', method: 'DELETE', status: '405' }), 1)
 })
@@ -234,10 +290,12 @@ test('the route label is that of the route a target names: dot segments resolved
   const auth = { Authorization: `Bearer ${TOKEN}` }
   const before = await scrape(instance.base, TOKEN)
   // resolved by Next.js to /api/metrics, refused by the front door (a dot segment reaching an API path), counted there
-  for (const target of ['/_next/../api/metrics', '/api/./metrics', '/api/%2e/metrics']) assert.equal(await rawGet(instance.base, target, auth), 400, target)
+  for (const target of ['/_next/../api/metrics', '/api/./metrics', '/api/%2e/metrics'])
+    assert.equal(await rawGet(instance.base, target, auth), 400, target)
   const odd = await request('PROPFIND', '/api/health', { base: instance.base })
   const after = await scrape(instance.base, TOKEN)
-  const delta = (labels: Record<string, string>) => total(after, 'payin_http_requests_total', labels) - total(before, 'payin_http_requests_total', labels)
+  const delta = (labels: Record<string, string>) =>
+    total(after, 'payin_http_requests_total', labels) - total(before, 'payin_http_requests_total', labels)
   // the first scrape; the three refused
   assert.equal(delta({ route: '/api/metrics', method: 'GET', status: '200' }), 1)
   assert.equal(delta({ route: '/api/metrics', method: 'GET', status: '400' }), 3)
@@ -258,7 +316,11 @@ test('a slow scrape does not hold up readiness: each reads on a connection of it
     await locker.query('LOCK "Capture" IN ACCESS EXCLUSIVE MODE')
     let scraped = false
     const scraping = scrape(instance.base, TOKEN).finally(() => (scraped = true))
-    await until('the scrape to wait for the lock', async () => (await waitingForLocks(watcher, instance.proc.pid!, true)) > 0, 5000)
+    await until(
+      'the scrape to wait for the lock',
+      async () => (await waitingForLocks(watcher, instance.proc.pid!, true)) > 0,
+      5000,
+    )
     const ready = await request('GET', '/api/ready', { base: instance.base })
     assert.equal(ready.status, 200, ready.text)
     assert.equal(scraped, false, 'readiness answered only after the scrape')
@@ -278,11 +340,18 @@ test('payments, captures and refunds by status, as the database holds them at sc
   await api.newPayment(cardPayment({}, { pan: '4000000000000002' }))
   const waiting = await api.newPayment(cardPayment({}, { pan: '4000000000003220' }))
   assert.equal((await api.paymentNow(waiting)).status.value, 'WAITING')
-  assert.equal((await api.put(`/payments/${held}/captures/${uid('cap')}`, { amount: rub('100.00') })).body.status.value, 'COMPLETED')
-  assert.equal((await api.put(`/payments/${sale}/refunds/${uid('ref')}`, { amount: rub('10.00') })).body.status.value, 'COMPLETED')
+  assert.equal(
+    (await api.put(`/payments/${held}/captures/${uid('cap')}`, { amount: rub('100.00') })).body.status.value,
+    'COMPLETED',
+  )
+  assert.equal(
+    (await api.put(`/payments/${sale}/refunds/${uid('ref')}`, { amount: rub('10.00') })).body.status.value,
+    'COMPLETED',
+  )
 
   const after = await scrape(instance.base, TOKEN)
-  const delta = (name: string, labels: Record<string, string>) => after.value(name, labels)! - before.value(name, labels)!
+  const delta = (name: string, labels: Record<string, string>) =>
+    after.value(name, labels)! - before.value(name, labels)!
   assert.equal(after.value('payin_db_stats_up'), 1)
   assert.ok(after.value('payin_db_stats_duration_seconds')! > 0)
   assert.equal(delta('payin_payments', { status: 'COMPLETED' }), 2)
@@ -292,7 +361,9 @@ test('payments, captures and refunds by status, as the database holds them at sc
   assert.equal(delta('payin_captures', { status: 'DECLINED' }), 0)
   assert.equal(delta('payin_refunds', { status: 'COMPLETED' }), 1)
   // the gauges are the database's counts, not this process's
-  const [counts] = await sql(`SELECT count(*) FILTER (WHERE status = 'COMPLETED')::int AS completed, count(*) FILTER (WHERE status = 'DECLINED')::int AS declined FROM "Payment"`)
+  const [counts] = await sql(
+    `SELECT count(*) FILTER (WHERE status = 'COMPLETED')::int AS completed, count(*) FILTER (WHERE status = 'DECLINED')::int AS declined FROM "Payment"`,
+  )
   assert.equal(after.value('payin_payments', { status: 'COMPLETED' }), counts.completed)
   assert.equal(after.value('payin_payments', { status: 'DECLINED' }), counts.declined)
 })
@@ -303,15 +374,24 @@ test("the outbox's backlog and its oldest pending notification's age; the schedu
   assert.equal(before.value('payin_scheduler_lag_seconds'), 0, 'nothing overdue yet')
   // no worker runs on this database: the notification of this payment waits in the outbox
   const notified = await api.newPayment(cardPayment({ callbackUrl: 'https://shop.example/payin' }))
-  const [row] = await sql(`UPDATE "Notification" SET "createdAt" = now() - interval '1 hour' WHERE "resourceId" = $1 RETURNING state`, [notified])
+  const [row] = await sql(
+    `UPDATE "Notification" SET "createdAt" = now() - interval '1 hour' WHERE "resourceId" = $1 RETURNING state`,
+    [notified],
+  )
   assert.equal(row.state, 'PENDING')
   // a 3-D Secure challenge left unfinished, whose expiry fell due two minutes ago (no scheduler applies it here)
   const waiting = await api.newPayment(cardPayment({}, { pan: '4000000000003220' }))
   await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '120 seconds' WHERE "paymentId" = $1`, [waiting])
 
   const after = await scrape(instance.base, TOKEN)
-  assert.equal(after.value('payin_notification_outbox_backlog')! - before.value('payin_notification_outbox_backlog')!, 1)
-  assert.equal(after.value('payin_notifications', { state: 'PENDING' }), after.value('payin_notification_outbox_backlog'))
+  assert.equal(
+    after.value('payin_notification_outbox_backlog')! - before.value('payin_notification_outbox_backlog')!,
+    1,
+  )
+  assert.equal(
+    after.value('payin_notifications', { state: 'PENDING' }),
+    after.value('payin_notification_outbox_backlog'),
+  )
   const age = after.value('payin_notification_outbox_oldest_pending_age_seconds')!
   assert.ok(age >= 3600 && age < 3600 + 120, `oldest pending age ${age}`)
   const lag = after.value('payin_scheduler_lag_seconds')!
@@ -323,7 +403,11 @@ test("the outbox's backlog and its oldest pending notification's age; the schedu
   const done = await scrape(instance.base, TOKEN)
   assert.equal(done.value('payin_notification_outbox_backlog'), before.value('payin_notification_outbox_backlog'))
   assert.equal(done.value('payin_scheduler_lag_seconds'), 0)
-  assert.equal(done.value('payin_notifications', { state: 'DELIVERED' })! - before.value('payin_notifications', { state: 'DELIVERED' })!, 1)
+  assert.equal(
+    done.value('payin_notifications', { state: 'DELIVERED' })! -
+      before.value('payin_notifications', { state: 'DELIVERED' })!,
+    1,
+  )
 })
 
 test("the request pool's connections: in use while requests hold them, requests waiting for one when all are, none once they are done", async () => {
@@ -337,18 +421,32 @@ test("the request pool's connections: in use while requests hold them, requests 
   await holder.connect()
   try {
     let rest!: Scrape
-    await until('the payment\'s connection to be returned', async () => (rest = await scrape(instance.base, TOKEN)).value('payin_db_pool_in_use_connections') === 0)
+    await until(
+      "the payment's connection to be returned",
+      async () => (rest = await scrape(instance.base, TOKEN)).value('payin_db_pool_in_use_connections') === 0,
+    )
     assert.equal(rest.value('payin_db_pool_max_connections'), POOL_SIZE)
     assert.equal(rest.value('payin_db_pool_waiting_requests'), 0)
 
     // the payment's row locked by the test: each refund holds a pooled connection while it waits for the lock
     await holder.query('BEGIN')
-    await holder.query('SELECT 1 FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2 FOR UPDATE', [site.siteId, paymentId])
-    const refunds = Array.from({ length: POOL_SIZE + 2 }, () => api.put(`/payments/${paymentId}/refunds/${uid('ref')}`, { amount: rub('1.00') }))
-    await until('every pooled connection to wait for the row lock', async () => (await waitingForLocks(watcher, pid, false)) === POOL_SIZE)
+    await holder.query('SELECT 1 FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2 FOR UPDATE', [
+      site.siteId,
+      paymentId,
+    ])
+    const refunds = Array.from({ length: POOL_SIZE + 2 }, () =>
+      api.put(`/payments/${paymentId}/refunds/${uid('ref')}`, { amount: rub('1.00') }),
+    )
+    await until(
+      'every pooled connection to wait for the row lock',
+      async () => (await waitingForLocks(watcher, pid, false)) === POOL_SIZE,
+    )
     // the refunds beyond the pool's size wait for a connection
     let held!: Scrape
-    await until('requests to wait for a connection', async () => ((held = await scrape(instance.base, TOKEN)).value('payin_db_pool_waiting_requests') ?? 0) > 0)
+    await until(
+      'requests to wait for a connection',
+      async () => ((held = await scrape(instance.base, TOKEN)).value('payin_db_pool_waiting_requests') ?? 0) > 0,
+    )
     assert.equal(held.value('payin_db_pool_in_use_connections'), POOL_SIZE)
     assert.equal(held.value('payin_db_pool_connections'), POOL_SIZE)
     assert.equal(held.value('payin_db_pool_idle_connections'), 0)
@@ -360,7 +458,10 @@ test("the request pool's connections: in use while requests hold them, requests 
     await holder.query('COMMIT')
     for (const r of await Promise.all(refunds)) assert.equal(r.status, 200, JSON.stringify(r.body))
     let done!: Scrape
-    await until('the connections to be returned', async () => (done = await scrape(instance.base, TOKEN)).value('payin_db_pool_in_use_connections') === 0)
+    await until(
+      'the connections to be returned',
+      async () => (done = await scrape(instance.base, TOKEN)).value('payin_db_pool_in_use_connections') === 0,
+    )
     assert.equal(done.value('payin_db_pool_waiting_requests'), 0)
     assert.equal(done.value('payin_db_pool_idle_connections'), done.value('payin_db_pool_connections'))
   } finally {

@@ -38,7 +38,11 @@ describe('mobile-balance payments', () => {
     const r = await api.put(`/payments/${id}`, mobile('79001230000'))
     assert.equal(r.body.status.value, 'WAITING')
     assert.equal(r.body.requirements, undefined)
-    assertErrorShape(await api.post(`/payments/${id}/complete`, { otp: { code: '1234' } }), 409, 'payin.incorrect-method-invocation')
+    assertErrorShape(
+      await api.post(`/payments/${id}/complete`, { otp: { code: '1234' } }),
+      409,
+      'payin.incorrect-method-invocation',
+    )
     await sleep(DELAY + 300)
     const read = await api.get(`/payments/${id}`)
     assert.equal(read.body.status.value, 'COMPLETED')

@@ -4,7 +4,17 @@
 // instance A, whose NOTIFY_ALLOW_NETWORKS admits the loopback receiver.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { BASE_URL, billRequest, cardPayment, client, fromNow, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
+import {
+  BASE_URL,
+  billRequest,
+  cardPayment,
+  client,
+  fromNow,
+  newSite,
+  rub,
+  twoStepPayment,
+  uid,
+} from '../support/api.ts'
 import { sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import {
@@ -72,7 +82,10 @@ describe('notifications', () => {
   test('a one-step payment: the production format, verified the three ways clients verify', async () => {
     const id = uid('pay')
     const customer = { account: 'acc-1', email: 'payer@example.com', phone: '79001234567' }
-    const created = await api.put(`/payments/${id}`, cardPayment({ amount: rub('60.50'), customer, callbackUrl: `${hook}/cb/${id}` }))
+    const created = await api.put(
+      `/payments/${id}`,
+      cardPayment({ amount: rub('60.50'), customer, callbackUrl: `${hook}/cb/${id}` }),
+    )
     assert.equal(created.status, 200, created.text)
     const r = await arrived(`/cb/${id}`)
 
@@ -100,7 +113,8 @@ describe('notifications', () => {
     assert.match(p.paymentMethod.rrn, /^\d{12}$/)
     assert.match(p.paymentMethod.authCode, /^\d{6}$/)
     assert.equal(p.paymentCardInfo.paymentSystem, 'VISA')
-    for (const f of ['issuingCountry', 'issuingBank', 'fundingSource', 'paymentSystemProduct']) assert.equal(typeof p.paymentCardInfo[f], 'string', f)
+    for (const f of ['issuingCountry', 'issuingBank', 'fundingSource', 'paymentSystemProduct'])
+      assert.equal(typeof p.paymentCardInfo[f], 'string', f)
     assert.deepEqual(p.customer, customer)
     assert.deepEqual(p.customFields, {})
     assert.equal(p.tokenData, undefined)
@@ -121,7 +135,10 @@ describe('notifications', () => {
     assert.equal(auth.status.value, 'SUCCESS')
 
     const cap = uid('cap')
-    const answered = await api.put(`/payments/${id}/captures/${cap}`, { amount: rub('40.00'), callbackUrl: `${hook}/cb/${cap}` })
+    const answered = await api.put(`/payments/${id}/captures/${cap}`, {
+      amount: rub('40.00'),
+      callbackUrl: `${hook}/cb/${cap}`,
+    })
     const r = await arrived(`/cb/${cap}`)
     const n = JSON.parse(r.body)
     assert.equal(n.type, 'CAPTURE')
@@ -155,7 +172,10 @@ describe('notifications', () => {
     const id = uid('tok')
     const created = await api.put(
       `/payments/${id}`,
-      cardPayment({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { account: 'acc-tok' }, callbackUrl: `${hook}/cb/${id}` }, { pan: '5555555555554444', expiryDate: '02/31' }),
+      cardPayment(
+        { flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { account: 'acc-tok' }, callbackUrl: `${hook}/cb/${id}` },
+        { pan: '5555555555554444', expiryDate: '02/31' },
+      ),
     )
     const r = await arrived(`/cb/${id}`)
     const p = objectOf(r.body)
@@ -180,7 +200,10 @@ describe('notifications', () => {
     await api.put(`/payments/${paid}/refunds/${too}`, { amount: rub('80.00'), callbackUrl: `${hook}/cb/${too}` })
     const held = await api.newPayment(twoStepPayment({ amount: rub('100.00') }))
     const reversal = uid('ref')
-    await api.put(`/payments/${held}/refunds/${reversal}`, { amount: rub('100.00'), callbackUrl: `${hook}/cb/${reversal}` })
+    await api.put(`/payments/${held}/refunds/${reversal}`, {
+      amount: rub('100.00'),
+      callbackUrl: `${hook}/cb/${reversal}`,
+    })
 
     const partial = await arrived(`/cb/${part}`)
     const n = JSON.parse(partial.body)
@@ -210,14 +233,20 @@ describe('notifications', () => {
     const plain = uid('plain')
     await api.put(`/payments/${plain}`, cardPayment())
     const billId = uid('bill')
-    const bill = await api.put(`/bills/${billId}`, billRequest({ customFields: { invoice_callback_url: `${hook}/bill-cb/${billId}`, order: 'A-17' } }))
+    const bill = await api.put(
+      `/bills/${billId}`,
+      billRequest({ customFields: { invoice_callback_url: `${hook}/bill-cb/${billId}`, order: 'A-17' } }),
+    )
     assert.equal(bill.status, 200, bill.text)
     assert.deepEqual(bill.body.customFields, { invoice_callback_url: `${hook}/bill-cb/${billId}`, order: 'A-17' })
     const onBill = uid('onbill')
     await api.put(`/payments/${onBill}`, cardPayment({ billId, amount: rub('3.00') }))
     // a payment's own callbackUrl wins over its bill's (the bill is paid: this one is declined, and notified)
     const onBillOwn = uid('onbill-own')
-    await api.put(`/payments/${onBillOwn}`, cardPayment({ billId, amount: rub('3.00'), callbackUrl: `${hook}/cb/${onBillOwn}` }))
+    await api.put(
+      `/payments/${onBillOwn}`,
+      cardPayment({ billId, amount: rub('3.00'), callbackUrl: `${hook}/cb/${onBillOwn}` }),
+    )
     const held = await api.newPayment(twoStepPayment())
     const cap = uid('cap')
     await api.put(`/payments/${held}/captures/${cap}`, { callbackUrl: `${hook}/cb/${cap}` })
@@ -234,7 +263,12 @@ describe('notifications', () => {
       [cap, `${hook}/cb/${cap}`],
       [ref, `${hook}/site`],
     ]
-    for (const [id, url] of expect) assert.deepEqual((await outboxOf(id)).map((n) => n.url), [url], id)
+    for (const [id, url] of expect)
+      assert.deepEqual(
+        (await outboxOf(id)).map((n) => n.url),
+        [url],
+        id,
+      )
     await rx.waitFor(() => forPath(`/bill-cb/${billId}`).length === 1 && forPath(`/cb/${onBillOwn}`).length === 1)
     const billPayment = objectOf(forPath(`/bill-cb/${billId}`)[0].body)
     assert.equal(billPayment.paymentId, onBill)
@@ -242,9 +276,14 @@ describe('notifications', () => {
     assert.deepEqual(billPayment.customFields, { invoice_callback_url: `${hook}/bill-cb/${billId}`, order: 'A-17' })
     assert.equal(objectOf(forPath(`/cb/${onBillOwn}`)[0].body).status.reasonCode, 'BILL_ALREADY_PAID')
     // what the site's URL received is none of the operations that named their own
-    await rx.waitFor((g) => [plain, held, ref].every((id) => g.some((x) => x.path === '/site' && objectOf(x.body)[id === ref ? 'refundId' : 'paymentId'] === id)))
+    await rx.waitFor((g) =>
+      [plain, held, ref].every((id) =>
+        g.some((x) => x.path === '/site' && objectOf(x.body)[id === ref ? 'refundId' : 'paymentId'] === id),
+      ),
+    )
     const atSite = forPath('/site').map((x) => objectOf(x.body))
-    for (const id of [own, onBill, onBillOwn]) assert.ok(!atSite.some((o) => o.paymentId === id && o.type === 'PAYMENT'), id)
+    for (const id of [own, onBill, onBillOwn])
+      assert.ok(!atSite.some((o) => o.paymentId === id && o.type === 'PAYMENT'), id)
     assert.ok(!atSite.some((o) => o.captureId === cap))
   })
 
@@ -256,7 +295,10 @@ describe('notifications', () => {
       amount: rub('50.00'),
       callbackUrl: `${hook}/cb/${id}`,
     })
-    assert.equal((await api.put(`/payments/${confirmed}`, mobile('79001230000', confirmed))).body.status.value, 'WAITING')
+    assert.equal(
+      (await api.put(`/payments/${confirmed}`, mobile('79001230000', confirmed))).body.status.value,
+      'WAITING',
+    )
     assert.equal((await api.put(`/payments/${rejected}`, mobile('79001230001', rejected))).body.status.value, 'WAITING')
     // nobody reads them: the scheduler applies the operator's answer at its time
     const ok = objectOf((await arrived(`/cb/${confirmed}`)).body)
@@ -268,7 +310,10 @@ describe('notifications', () => {
     assert.equal(no.status.value, 'DECLINED')
     assert.equal(no.status.reasonCode, 'ACQUIRING_INSUFFICIENT_FUNDS')
     // the database holds the final state, dated when the operator's answer fell due
-    const rows = await sql(`SELECT "paymentId", status, "dueAt", "statusChangedAt", "createdAt" FROM "Payment" WHERE "paymentId" = ANY($1)`, [[confirmed, rejected]])
+    const rows = await sql(
+      `SELECT "paymentId", status, "dueAt", "statusChangedAt", "createdAt" FROM "Payment" WHERE "paymentId" = ANY($1)`,
+      [[confirmed, rejected]],
+    )
     for (const row of rows) {
       assert.notEqual(row.status, 'WAITING')
       assert.equal(row.dueAt, null)
@@ -278,7 +323,10 @@ describe('notifications', () => {
 
   test('a 3-D Secure challenge left alone is declined PAYMENT_EXPIRED_3DS and notified', async () => {
     const id = uid('3ds')
-    const created = await api.put(`/payments/${id}`, cardPayment({ callbackUrl: `${hook}/cb/${id}` }, { pan: '4000000000003220' }))
+    const created = await api.put(
+      `/payments/${id}`,
+      cardPayment({ callbackUrl: `${hook}/cb/${id}` }, { pan: '4000000000003220' }),
+    )
     assert.equal(created.body.status.value, 'WAITING')
     const p = objectOf((await arrived(`/cb/${id}`)).body)
     assert.equal(p.status.value, 'DECLINED')
@@ -368,7 +416,10 @@ describe('notifications', () => {
     for (const r of forPath(`/fail-twice/${id}`)) assert.ok(verifiesEveryWay(secret, r))
     const n = await settledRow(id)
     assert.equal(n.state, 'DELIVERED')
-    assert.deepEqual(n.attemptLog.map((x: any) => x.httpStatus), [500, 500, 200])
+    assert.deepEqual(
+      n.attemptLog.map((x: any) => x.httpStatus),
+      [500, 500, 200],
+    )
     assert.equal(n.attempts, 3)
   })
 

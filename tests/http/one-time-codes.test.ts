@@ -38,7 +38,11 @@ describe('one-time codes (card 4000000000001000)', () => {
     assert.equal(third.status, 200)
     assert.equal(third.body.status.value, 'DECLINED')
     assert.equal(third.body.status.reason, 'INVALID_OTP')
-    assertErrorShape(await api.post(`/payments/${id}/complete`, { otp: { code: '1234' } }), 409, 'payin.incorrect-method-invocation')
+    assertErrorShape(
+      await api.post(`/payments/${id}/complete`, { otp: { code: '1234' } }),
+      409,
+      'payin.incorrect-method-invocation',
+    )
   })
 
   test('a 3-D Secure answer to a code payment is a 400', async () => {

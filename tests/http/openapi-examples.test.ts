@@ -33,10 +33,12 @@ const exampleOf = (operationId: string, name: string): unknown => {
 }
 
 /** the body as the curl command sends it: bash expands the command's -d word */
-const asSent = (value: unknown): Json => JSON.parse(execFileSync('bash', ['-c', `printf '%s' ${shellJson(value)}`], { encoding: 'utf8' }))
+const asSent = (value: unknown): Json =>
+  JSON.parse(execFileSync('bash', ['-c', `printf '%s' ${shellJson(value)}`], { encoding: 'utf8' }))
 
 /** the path of a curl command, on the site */
-const pathOf = (template: string, siteId: string) => `/api${template.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'siteId' ? siteId : PATH_EXAMPLES[name]))}`
+const pathOf = (template: string, siteId: string) =>
+  `/api${template.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'siteId' ? siteId : PATH_EXAMPLES[name]))}`
 
 /** a request of the setup, which must succeed */
 async function ok(api: Api, path: string, body: unknown): Promise<Json> {
@@ -51,7 +53,9 @@ async function passedChallenge(pareq: string, acsUrl: string): Promise<string> {
   const fields = { PaReq: pareq, MD: 'md', TermUrl: 'https://merchant.example/3ds-return' }
   const challenge = await fetch(acsUrl, { method: 'POST', body: new URLSearchParams(fields) })
   const action = new URL(/action="([^"]+)"/.exec(await challenge.text())![1], acsUrl).href
-  const back = await (await fetch(action, { method: 'POST', body: new URLSearchParams({ ...fields, result: 'pass' }) })).text()
+  const back = await (
+    await fetch(action, { method: 'POST', body: new URLSearchParams({ ...fields, result: 'pass' }) })
+  ).text()
   return /name="PaRes" value="([^"]*)"/.exec(back)![1].replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)))
 }
 
@@ -70,11 +74,10 @@ const SETUP: Record<string, (api: Api, example: string) => Promise<Record<string
       const firstPaymentId = (exampleOf('createPayment', 'recurrent') as Json).paymentMethod.firstPaymentId
       await ok(api, `/payments/${firstPaymentId}`, first)
       // the series' period has passed (the example is "a later charge")
-      await sql(`UPDATE "Payment" SET "statusChangedAt" = "statusChangedAt" - make_interval(days => $3) WHERE "siteId" = $1 AND "paymentId" = $2`, [
-        api.site.siteId,
-        firstPaymentId,
-        first.recurrent.minAuthDay,
-      ])
+      await sql(
+        `UPDATE "Payment" SET "statusChangedAt" = "statusChangedAt" - make_interval(days => $3) WHERE "siteId" = $1 AND "paymentId" = $2`,
+        [api.site.siteId, firstPaymentId, first.recurrent.minAuthDay],
+      )
     }
     return {}
   },
@@ -82,7 +85,10 @@ const SETUP: Record<string, (api: Api, example: string) => Promise<Record<string
     const payment = `/payments/${PATH_EXAMPLES.paymentId}`
     if (example === 'threeDS') {
       const card = (exampleOf('createPayment', 'oneStep') as Json).paymentMethod
-      const waiting = await ok(api, payment, { ...asSent(exampleOf('createPayment', 'oneStep')), paymentMethod: { ...card, pan: '4000000000003220' } })
+      const waiting = await ok(api, payment, {
+        ...asSent(exampleOf('createPayment', 'oneStep')),
+        paymentMethod: { ...card, pan: '4000000000003220' },
+      })
       return { pares: await passedChallenge(waiting.requirements.threeDS.pareq, waiting.requirements.threeDS.acsUrl) }
     }
     const waiting = await ok(api, payment, asSent(exampleOf('createPayment', 'mobile')))
@@ -102,11 +108,15 @@ const SETUP: Record<string, (api: Api, example: string) => Promise<Record<string
 /** the example with its placeholders filled in */
 function filled(value: unknown, values: Record<string, string | undefined>, key = ''): unknown {
   if (typeof value === 'string' && value.endsWith('…')) {
-    assert.ok(values[key], `the placeholder ${key}: ${JSON.stringify(value)} has no value from the setup (SETUP in this file)`)
+    assert.ok(
+      values[key],
+      `the placeholder ${key}: ${JSON.stringify(value)} has no value from the setup (SETUP in this file)`,
+    )
     return values[key]
   }
   if (Array.isArray(value)) return value.map((v) => filled(v, values, key))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, filled(v, values, k)]))
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, filled(v, values, k)]))
   return value
 }
 
@@ -118,16 +128,25 @@ test("the curl commands write a request's dates relative to today: no example da
   const sent = asSent(exampleOf('createBill', 'fixed'))
   const ahead = Date.parse(sent.expirationDateTime) - Date.now()
   assert.ok(ahead > 6 * 86_400_000 && ahead < 8 * 86_400_000, sent.expirationDateTime)
-  assert.ok(asSent(exampleOf('createPayment', 'recurrentFirst')).recurrent.expiryDate > new Date().toISOString().slice(0, 10))
+  assert.ok(
+    asSent(exampleOf('createPayment', 'recurrentFirst')).recurrent.expiryDate > new Date().toISOString().slice(0, 10),
+  )
 })
 
-const examples = operations.flatMap((o) => Object.keys(o.op.requestBody.content['application/json'].examples).map((name) => ({ ...o, name })))
+const examples = operations.flatMap((o) =>
+  Object.keys(o.op.requestBody.content['application/json'].examples).map((name) => ({ ...o, name })),
+)
 
 test('there are request examples of every operation with a body', () => {
-  assert.deepEqual(
-    [...new Set(examples.map((e) => e.op.operationId))].sort(),
-    ['advanceSandboxClock', 'capturePayment', 'completePayment', 'createBill', 'createPayment', 'refundPayment', 'resetSandbox'],
-  )
+  assert.deepEqual([...new Set(examples.map((e) => e.op.operationId))].sort(), [
+    'advanceSandboxClock',
+    'capturePayment',
+    'completePayment',
+    'createBill',
+    'createPayment',
+    'refundPayment',
+    'resetSandbox',
+  ])
   assert.ok(examples.length >= 13, `${examples.length} examples`)
 })
 
@@ -140,7 +159,10 @@ for (const { path, method, op, name } of examples) {
     // the reset's confirmation names the example's site (npm start's demo): here, the test's own
     if (op.operationId === 'resetSandbox') body = { ...body, confirm: site.siteId }
     const r = await request(method, pathOf(path, site.siteId), { token: site.token, body })
-    assert.ok(r.status >= 200 && r.status < 300, `${method} ${path} with ${JSON.stringify(body)}: ${r.status} ${r.text}`)
+    assert.ok(
+      r.status >= 200 && r.status < 300,
+      `${method} ${path} with ${JSON.stringify(body)}: ${r.status} ${r.text}`,
+    )
     // it does what it says: a payment, capture or refund that is not declined, a bill that can be paid
     assert.notEqual(r.body.status?.value, 'DECLINED', r.text)
     if (op.operationId === 'completePayment') assert.equal(r.body.status.value, 'COMPLETED', r.text)

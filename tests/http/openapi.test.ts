@@ -33,20 +33,45 @@ test('/docs: every operation with its method, path, error codes and curl command
   assert.match(res.headers.get('content-type') ?? '', /^text\/html/)
   assert.match(res.headers.get('content-security-policy') ?? '', /script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/)
   const html = await res.text()
-  const text = html.replaceAll('&quot;', '"').replaceAll('&#x27;', "'").replaceAll('&amp;', '&').replaceAll('&lt;', '<').replaceAll('&gt;', '>')
-  for (const [path, item] of Object.entries(committed.paths as Record<string, Record<string, { operationId: string; summary: string }>>))
+  const text = html
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#x27;', "'")
+    .replaceAll('&amp;', '&')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+  for (const [path, item] of Object.entries(
+    committed.paths as Record<string, Record<string, { operationId: string; summary: string }>>,
+  ))
     for (const [method, op] of Object.entries(item)) {
       const at = html.indexOf(`id="${op.operationId}"`)
       assert.ok(at > 0, `${op.operationId} has no section`)
-      const section = text.slice(text.indexOf(`id="${op.operationId}"`), text.indexOf('</section>', text.indexOf(`id="${op.operationId}"`)))
-      assert.ok(section.includes(`>${method.toUpperCase()}</span>`) && section.includes(path), `${op.operationId}: ${method} ${path}`)
+      const section = text.slice(
+        text.indexOf(`id="${op.operationId}"`),
+        text.indexOf('</section>', text.indexOf(`id="${op.operationId}"`)),
+      )
+      assert.ok(
+        section.includes(`>${method.toUpperCase()}</span>`) && section.includes(path),
+        `${op.operationId}: ${method} ${path}`,
+      )
       assert.ok(section.includes(op.summary), `${op.operationId}: ${op.summary}`)
       assert.ok(section.includes('curl -s'), `${op.operationId}: curl`)
     }
-  assert.ok(text.includes(`curl -s -X PUT "$BASE/sites/$SITE/payments/order-1001" \\\n  -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json'`))
-  for (const code of ['validation.error', 'payin.request.conflict', 'payin.incorrect-method-invocation', 'rate.limit.exceeded']) assert.ok(text.includes(code), code)
-  for (const webhook of ['paymentNotification', 'captureNotification', 'refundNotification']) assert.ok(html.includes(`id="webhook-${webhook}"`), webhook)
-  for (const schema of Object.keys(committed.components.schemas)) assert.ok(html.includes(`id="schema-${schema}"`), schema)
+  assert.ok(
+    text.includes(
+      `curl -s -X PUT "$BASE/sites/$SITE/payments/order-1001" \\\n  -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json'`,
+    ),
+  )
+  for (const code of [
+    'validation.error',
+    'payin.request.conflict',
+    'payin.incorrect-method-invocation',
+    'rate.limit.exceeded',
+  ])
+    assert.ok(text.includes(code), code)
+  for (const webhook of ['paymentNotification', 'captureNotification', 'refundNotification'])
+    assert.ok(html.includes(`id="webhook-${webhook}"`), webhook)
+  for (const schema of Object.keys(committed.components.schemas))
+    assert.ok(html.includes(`id="schema-${schema}"`), schema)
   assert.ok(text.includes(`export BASE=${BASE_URL}/api`), 'the curl variables name this service')
   // nothing from elsewhere: every address the page loads or links is the service's own (a path of its
   // origin, not //host/…, or a fragment), and so is every url() and @import of its CSS, linked stylesheets included

@@ -21,7 +21,9 @@ const logSince = (offset: number) => fs.readFileSync(process.env.SERVER_LOG!).su
 function rawGet(target: string): Promise<void> {
   const { hostname, port } = new URL(BASE_URL)
   return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname, () => socket.end(`GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`))
+    const socket = net.connect(Number(port), hostname, () =>
+      socket.end(`GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`),
+    )
     socket.on('data', () => {})
     socket.on('error', reject)
     socket.on('close', () => resolve())
@@ -39,30 +41,89 @@ test('card numbers in headers, paths, queries and Server Action ids: masked in e
   }
   for (const pan of PANS) {
     // headers, on the API and on pages
-    const headers = { 'X-Card': pan, 'User-Agent': `shop ${spaced(pan)}`, Referer: `https://shop.example/${pan}`, Cookie: `payin_dashboard=${pan}`, 'Next-Router-State-Tree': `["${pan}"]`, RSC: '1' }
+    const headers = {
+      'X-Card': pan,
+      'User-Agent': `shop ${spaced(pan)}`,
+      Referer: `https://shop.example/${pan}`,
+      Cookie: `payin_dashboard=${pan}`,
+      'Next-Router-State-Tree': `["${pan}"]`,
+      RSC: '1',
+    }
     await send('/docs', { headers })
     await send(`/pay/${bill.body.invoiceUid}`, { headers })
     await send(`/api/sites/${site.siteId}/payments/x`, { headers: { ...headers, Authorization: `Bearer ${pan}` } })
     // paths and queries
-    for (const path of [`/api/sites/${pan}/payments/${pan}`, `/api/sites/${site.siteId}/bills/${spaced(pan)}`, `/pay/${pan}`, `/pay/${bill.body.invoiceUid}/attempts/${pan}`, `/${pan}`, `/dashboard/${pan}`, `/acs/${pan}`])
+    for (const path of [
+      `/api/sites/${pan}/payments/${pan}`,
+      `/api/sites/${site.siteId}/bills/${spaced(pan)}`,
+      `/pay/${pan}`,
+      `/pay/${bill.body.invoiceUid}/attempts/${pan}`,
+      `/${pan}`,
+      `/dashboard/${pan}`,
+      `/acs/${pan}`,
+    ])
       await send(encodeURI(path), { headers: { Authorization: `Bearer ${site.token}` } })
-    for (const query of [`/docs?pan=${pan}`, `/pay/${bill.body.invoiceUid}?card=${pan}`, `/dashboard/payments?q=${pan}&cursor=${pan}`, `/api/health?${pan}`]) await send(query)
+    for (const query of [
+      `/docs?pan=${pan}`,
+      `/pay/${bill.body.invoiceUid}?card=${pan}`,
+      `/dashboard/payments?q=${pan}&cursor=${pan}`,
+      `/api/health?${pan}`,
+    ])
+      await send(query)
     // Server Action ids: in the header, and in a form's field name (a page posted without JavaScript)
     for (const page of ['/', '/docs', `/pay/${bill.body.invoiceUid}`, '/dashboard/payments', '/dashboard/sign-in'])
-      await send(page, { method: 'POST', headers: { 'Next-Action': pan, 'Content-Type': 'text/plain;charset=UTF-8' }, body: '[]' })
+      await send(page, {
+        method: 'POST',
+        headers: { 'Next-Action': pan, 'Content-Type': 'text/plain;charset=UTF-8' },
+        body: '[]',
+      })
     const form = new FormData()
     form.set(`$ACTION_ID_${pan}`, '')
     await send('/docs', { method: 'POST', body: form })
     // written with other separators, and percent-encoded in a path or an action id
     for (const separator of ['.', '_', '-', '  ', '\t', '/'])
-      await send('/dashboard', { method: 'POST', headers: { 'Next-Action': grouped(pan, separator), 'Content-Type': 'text/plain;charset=UTF-8' }, body: '[]' })
-    for (const separator of ['%20', '%2D', '%2e', '%5F', ',', ':', '%2C', '%3A', '%C2%A0', '%0A', '%20-%20', ';', '|', '\t', '"', '\\', '""'])
-      await send('/dashboard', { method: 'POST', headers: { 'Next-Action': grouped(pan, separator), 'Content-Type': 'text/plain;charset=UTF-8' }, body: '[]' })
-    await send(`/api/sites/${site.siteId}/payments/${grouped(pan, '%20')}`, { headers: { Authorization: `Bearer ${site.token}` } })
+      await send('/dashboard', {
+        method: 'POST',
+        headers: { 'Next-Action': grouped(pan, separator), 'Content-Type': 'text/plain;charset=UTF-8' },
+        body: '[]',
+      })
+    for (const separator of [
+      '%20',
+      '%2D',
+      '%2e',
+      '%5F',
+      ',',
+      ':',
+      '%2C',
+      '%3A',
+      '%C2%A0',
+      '%0A',
+      '%20-%20',
+      ';',
+      '|',
+      '\t',
+      '"',
+      '\\',
+      '""',
+    ])
+      await send('/dashboard', {
+        method: 'POST',
+        headers: { 'Next-Action': grouped(pan, separator), 'Content-Type': 'text/plain;charset=UTF-8' },
+        body: '[]',
+      })
+    await send(`/api/sites/${site.siteId}/payments/${grouped(pan, '%20')}`, {
+      headers: { Authorization: `Bearer ${site.token}` },
+    })
     await send(`/pay/${grouped(pan, '.')}`)
     // digits percent-encoded or full-width
-    const encoded = pan.split('').map((d) => `%3${d}`).join('')
-    const fullWidth = pan.split('').map((d) => String.fromCharCode(0xff10 + Number(d))).join('')
+    const encoded = pan
+      .split('')
+      .map((d) => `%3${d}`)
+      .join('')
+    const fullWidth = pan
+      .split('')
+      .map((d) => String.fromCharCode(0xff10 + Number(d)))
+      .join('')
     await send(`/api/sites/${site.siteId}/payments/${encoded}`, { headers: { Authorization: `Bearer ${site.token}` } })
     await send(`/pay/${encodeURIComponent(fullWidth)}`)
     await rawGet(`/x%00?c=${grouped(pan, '%2C')}`)
@@ -76,7 +137,7 @@ test('card numbers in headers, paths, queries and Server Action ids: masked in e
   // print (each printed before its answer, on the same process's synchronous output)
   const marker = uid('marker')
   await send(`/api/${marker}`)
-  for (const deadline = Date.now() + 20_000; !logSince(offset).includes(marker); ) {
+  for (const deadline = Date.now() + 20_000; !logSince(offset).includes(marker);) {
     if (Date.now() > deadline) throw new Error('the marker request was not logged within 20 s')
     await new Promise((r) => setTimeout(r, 25))
   }

@@ -31,7 +31,13 @@ const attempt = (invoiceUid: string, body: unknown, opts: { base?: string; heade
   request('POST', `/pay/${invoiceUid}/attempts`, { body, ...opts })
 
 const paymentsOf = async (billId: string) =>
-  sql<{ paymentId: string; status: string; statusReason: string | null; otpAttempts: number; pageAttemptKey: string | null }>(
+  sql<{
+    paymentId: string
+    status: string
+    statusReason: string | null
+    otpAttempts: number
+    pageAttemptKey: string | null
+  }>(
     `SELECT "paymentId", status, "statusReason", "otpAttempts", "pageAttemptKey" FROM "Payment" WHERE "billId" = $1 ORDER BY "createdAt"`,
     [billId],
   )
@@ -41,8 +47,19 @@ describe('attempts are addressed by a key only the page has', () => {
     const bill = await newBill()
     const codePay = uid('pay')
     const threeDSPay = uid('pay')
-    assert.equal((await api.put(`/payments/${codePay}`, cardPayment({ billId: bill.billId, amount: rub('3.00') }, { pan: CODE_CARD }))).body.status.value, 'WAITING')
-    const challenged = await api.put(`/payments/${threeDSPay}`, cardPayment({ billId: bill.billId, amount: rub('3.00') }, { pan: THREE_DS }))
+    assert.equal(
+      (
+        await api.put(
+          `/payments/${codePay}`,
+          cardPayment({ billId: bill.billId, amount: rub('3.00') }, { pan: CODE_CARD }),
+        )
+      ).body.status.value,
+      'WAITING',
+    )
+    const challenged = await api.put(
+      `/payments/${threeDSPay}`,
+      cardPayment({ billId: bill.billId, amount: rub('3.00') }, { pan: THREE_DS }),
+    )
     assert.ok(challenged.body.requirements?.threeDS?.pareq)
 
     for (const id of [codePay, threeDSPay]) {
@@ -51,9 +68,21 @@ describe('attempts are addressed by a key only the page has', () => {
       assert.equal(read.status, 404, read.text)
       assert.ok(!read.text.includes('pareq'), 'no PaReq leaks')
       // its code attempts cannot be burnt
-      for (let i = 0; i < 3; i++) assert.equal((await request('POST', `/pay/${bill.invoiceUid}/attempts/${encodeURIComponent(id)}/code`, { body: { code: '0000' } })).status, 404)
+      for (let i = 0; i < 3; i++)
+        assert.equal(
+          (
+            await request('POST', `/pay/${bill.invoiceUid}/attempts/${encodeURIComponent(id)}/code`, {
+              body: { code: '0000' },
+            })
+          ).status,
+          404,
+        )
       // its 3-D Secure cannot be failed through the page's TermUrl
-      const back = await fetch(`${BASE_URL}/pay/${bill.invoiceUid}/3ds-return`, { method: 'POST', body: new URLSearchParams({ PaRes: 'forged', MD: id }), redirect: 'manual' })
+      const back = await fetch(`${BASE_URL}/pay/${bill.invoiceUid}/3ds-return`, {
+        method: 'POST',
+        body: new URLSearchParams({ PaRes: 'forged', MD: id }),
+        redirect: 'manual',
+      })
       assert.equal(back.status, 303)
     }
     const rows = await paymentsOf(bill.billId)
@@ -96,7 +125,9 @@ describe('attempts are addressed by a key only the page has', () => {
     const code = await attempt(bill.invoiceUid, card(CODE_CARD))
     assert.equal(code.body.kind, 'otp')
     assert.match(code.body.attemptId, /^[A-Za-z0-9_-]{32}$/)
-    const wrong = await request('POST', `/pay/${bill.invoiceUid}/attempts/${code.body.attemptId}/code`, { body: { code: '0000' } })
+    const wrong = await request('POST', `/pay/${bill.invoiceUid}/attempts/${code.body.attemptId}/code`, {
+      body: { code: '0000' },
+    })
     assert.equal(wrong.status, 400)
     assert.deepEqual(wrong.body.cause, { code: ['code.wrong:2'] })
   })
@@ -113,7 +144,10 @@ describe('a paid or expired bill takes no attempt', () => {
       assert.deepEqual(r.body, { kind: 'redirect', url: `/pay/${bill.invoiceUid}` })
     }
     const rows = await paymentsOf(bill.billId)
-    assert.deepEqual(rows.map((p) => p.status), ['COMPLETED'])
+    assert.deepEqual(
+      rows.map((p) => p.status),
+      ['COMPLETED'],
+    )
   })
 
   test('an EXPIRED bill (deadline passed, not yet written by the scheduler) answers with its page and writes no payment', async () => {
@@ -126,13 +160,18 @@ describe('a paid or expired bill takes no attempt', () => {
 
   test('20 parallel attempts on one bill: one pays, the others are sent to the paid page, none written as declined', async () => {
     const bill = await newBill({ successUrl: 'https://shop.example/ok', failedUrl: 'https://shop.example/failed' })
-    const answers = await Promise.all(Array.from({ length: 20 }, () => attempt(bill.invoiceUid, card('4111111111111111'))))
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => attempt(bill.invoiceUid, card('4111111111111111'))),
+    )
     for (const a of answers) assert.equal(a.status, 200, a.text)
     const urls = answers.map((a) => a.body.url as string)
     assert.equal(urls.filter((u) => u.startsWith('https://shop.example/ok?')).length, 1, urls.join('\n'))
     assert.equal(urls.filter((u) => u === `/pay/${bill.invoiceUid}`).length, 19)
     assert.ok(!urls.some((u) => u.includes('failed')))
-    assert.deepEqual((await paymentsOf(bill.billId)).map((p) => p.status), ['COMPLETED'])
+    assert.deepEqual(
+      (await paymentsOf(bill.billId)).map((p) => p.status),
+      ['COMPLETED'],
+    )
   })
 
   test('an attempt still waiting when another one pays the bill ends on the paid page, not at failedUrl; its codes are not counted', async () => {
@@ -141,16 +180,21 @@ describe('a paid or expired bill takes no attempt', () => {
     assert.equal(slow.body.kind, 'otp')
     assert.equal((await attempt(bill.invoiceUid, card('4111111111111111'))).body.kind, 'redirect')
     for (const code of ['0000', '0000', '0000', '1234']) {
-      const late = await request('POST', `/pay/${bill.invoiceUid}/attempts/${slow.body.attemptId}/code`, { body: { code } })
+      const late = await request('POST', `/pay/${bill.invoiceUid}/attempts/${slow.body.attemptId}/code`, {
+        body: { code },
+      })
       assert.equal(late.status, 200, late.text)
       assert.deepEqual(late.body, { kind: 'redirect', url: `/pay/${bill.invoiceUid}` })
     }
     const read = await request('GET', `/pay/${bill.invoiceUid}/attempts/${slow.body.attemptId}`)
     assert.deepEqual(read.body, { kind: 'redirect', url: `/pay/${bill.invoiceUid}` })
-    assert.deepEqual((await paymentsOf(bill.billId)).map((p) => [p.status, p.otpAttempts]), [
-      ['WAITING', 0],
-      ['COMPLETED', 0],
-    ])
+    assert.deepEqual(
+      (await paymentsOf(bill.billId)).map((p) => [p.status, p.otpAttempts]),
+      [
+        ['WAITING', 0],
+        ['COMPLETED', 0],
+      ],
+    )
   })
 
   test('a 3-D Secure attempt failed after another one paid the bill goes back to the paid page, not to failedUrl', async () => {
@@ -160,11 +204,22 @@ describe('a paid or expired bill takes no attempt', () => {
     assert.equal((await attempt(bill.invoiceUid, card('4111111111111111'))).body.kind, 'redirect')
     // the payer's browser at the emulated access-control page: "Fail authentication"
     const fields = { PaReq: slow.body.pareq, MD: slow.body.md, TermUrl: slow.body.termUrl }
-    const challenge = await (await fetch(slow.body.acsUrl, { method: 'POST', body: new URLSearchParams(fields) })).text()
+    const challenge = await (
+      await fetch(slow.body.acsUrl, { method: 'POST', body: new URLSearchParams(fields) })
+    ).text()
     const action = new URL(/action="([^"]+)"/.exec(challenge)![1], slow.body.acsUrl).href
-    const result = await (await fetch(action, { method: 'POST', body: new URLSearchParams({ ...fields, result: 'fail' }) })).text()
-    const value = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(result)![1].replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)))
-    const back = await fetch(`${BASE_URL}/pay/${bill.invoiceUid}/3ds-return`, { method: 'POST', body: new URLSearchParams({ PaRes: value('PaRes'), MD: value('MD') }), redirect: 'manual' })
+    const result = await (
+      await fetch(action, { method: 'POST', body: new URLSearchParams({ ...fields, result: 'fail' }) })
+    ).text()
+    const value = (name: string) =>
+      new RegExp(`name="${name}" value="([^"]*)"`)
+        .exec(result)![1]
+        .replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)))
+    const back = await fetch(`${BASE_URL}/pay/${bill.invoiceUid}/3ds-return`, {
+      method: 'POST',
+      body: new URLSearchParams({ PaRes: value('PaRes'), MD: value('MD') }),
+      redirect: 'manual',
+    })
     assert.equal(back.status, 303)
     assert.equal(back.headers.get('location'), `/pay/${bill.invoiceUid}`)
   })
@@ -191,7 +246,9 @@ describe('a streak of failed attempts pauses the bill', () => {
     assert.equal((await attempt(other.invoiceUid, card('4111111111111111'))).body.kind, 'redirect')
 
     // the pause is over (stored time moved back): one more attempt is taken; failing, it pauses the bill again
-    await sql(`UPDATE "Payment" SET "createdAt" = "createdAt" - interval '11 minutes' WHERE "billId" = $1`, [bill.billId])
+    await sql(`UPDATE "Payment" SET "createdAt" = "createdAt" - interval '11 minutes' WHERE "billId" = $1`, [
+      bill.billId,
+    ])
     assert.equal((await attempt(bill.invoiceUid, card(DECLINE))).body.kind, 'declined')
     assert.equal((await attempt(bill.invoiceUid, card('4111111111111111'))).status, 429)
     assert.equal((await paymentsOf(bill.billId)).length, 6)
@@ -200,10 +257,7 @@ describe('a streak of failed attempts pauses the bill', () => {
   test('30 parallel declining attempts on one bill: exactly 5 are taken', async () => {
     const bill = await newBill()
     const answers = await Promise.all(Array.from({ length: 30 }, () => attempt(bill.invoiceUid, card(DECLINE))))
-    assert.deepEqual(
-      answers.map((a) => a.status).sort(),
-      [...Array(5).fill(200), ...Array(25).fill(429)],
-    )
+    assert.deepEqual(answers.map((a) => a.status).sort(), [...Array(5).fill(200), ...Array(25).fill(429)])
     assert.equal((await paymentsOf(bill.billId)).length, 5)
   })
 })
@@ -228,7 +282,8 @@ describe('a client making many attempts across bills is slowed down', () => {
     const payer = `198.51.100.${randomInt(1, 255)}, 203.0.113.${randomInt(1, 255)}`
     const from = (xff: string) => ({ base: instance.base, headers: { 'X-Forwarded-For': xff } })
     const bills = await Promise.all(Array.from({ length: 5 }, () => newBill()))
-    for (const b of bills.slice(0, 4)) assert.equal((await attempt(b.invoiceUid, card(DECLINE), from(payer))).status, 200)
+    for (const b of bills.slice(0, 4))
+      assert.equal((await attempt(b.invoiceUid, card(DECLINE), from(payer))).status, 200)
     const refused = await attempt(bills[4].invoiceUid, card(DECLINE), from(payer))
     assert.equal(refused.status, 429, refused.text)
     const [message] = refused.body.cause.client

@@ -98,7 +98,11 @@ describe('a page that fails while it renders', () => {
       assert.match(requestId, REQUEST_ID, res.url)
       // the page's request line is written as it arrives: a failure's line would follow within the answer
       const lines = await linesOf(requestId, 300)
-      assert.deepEqual(lines.map((l) => [l.level, l.kind]), [['info', 'page']], res.url)
+      assert.deepEqual(
+        lines.map((l) => [l.level, l.kind]),
+        [['info', 'page']],
+        res.url,
+      )
     }
   })
 

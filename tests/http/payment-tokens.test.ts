@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { assertErrorShape, cardPayment, client, newSite, uid } from '../support/api.ts'
 
-const bind = (pan: string, account = 'customer-1') => cardPayment({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { account } }, { pan })
+const bind = (pan: string, account = 'customer-1') =>
+  cardPayment({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { account } }, { pan })
 const byToken = (token: string, account = 'customer-1', value = '10.00') => ({
   paymentMethod: { type: 'TOKEN', paymentToken: token },
   amount: { value, currency: 'RUB' },
@@ -31,7 +32,10 @@ describe('payment tokens', () => {
     const r = await api.put(`/payments/${id}`, bind('4111111111111111'))
     assert.ok(r.body.createdToken)
     assert.deepEqual((await api.get(`/payments/${id}`)).body.createdToken, r.body.createdToken)
-    assert.deepEqual((await api.put(`/payments/${id}`, bind('4111111111111111'))).body.createdToken, r.body.createdToken)
+    assert.deepEqual(
+      (await api.put(`/payments/${id}`, bind('4111111111111111'))).body.createdToken,
+      r.body.createdToken,
+    )
   })
 
   test('a token pays; its answer has paymentMethod.type alone', async () => {

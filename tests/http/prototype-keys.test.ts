@@ -9,7 +9,16 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { before, describe, test } from 'node:test'
-import { assertErrorShape, billRequest, cardPayment, client, newSite, request, uid, type Answer } from '../support/api.ts'
+import {
+  assertErrorShape,
+  billRequest,
+  cardPayment,
+  client,
+  newSite,
+  request,
+  uid,
+  type Answer,
+} from '../support/api.ts'
 import { ORIGIN, asSession, signIn } from '../support/dashboard.ts'
 import { sql } from '../support/db.ts'
 
@@ -81,7 +90,9 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
     assert.equal((await api.put(`/payments/${waiting}`, cardPayment({}, { pan: '4000000000001000' }))).status, 200)
     const bill = await api.put(`/bills/${uid('bill')}`, billRequest())
     const codeBill = await api.put(`/bills/${uid('bill')}`, billRequest())
-    const started = await request('POST', `/pay/${codeBill.body.invoiceUid}/attempts`, { body: { method: 'card', pan: '4000000000001000', expiry: '12/30', cvv: '123' } })
+    const started = await request('POST', `/pay/${codeBill.body.invoiceUid}/attempts`, {
+      body: { method: 'card', pan: '4000000000001000', expiry: '12/30', cvv: '123' },
+    })
     assert.equal(started.status, 200, started.text)
     const session = await signIn(site)
     const bearer = () => ({ Authorization: `Bearer ${site.token}` })
@@ -89,23 +100,129 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
     const dashboard = () => ({ Origin: ORIGIN, ...asSession(session) })
     const api_ = (p: string) => `/api/sites/${site.siteId}${p}`
     targets = [
-      { name: 'payment create', method: 'PUT', path: () => api_(`/payments/${uid('p')}`), valid: () => cardPayment({ customer: { account: 'a' }, customFields: { cf1: 'x' } }), headers: bearer },
-      { name: 'payment create (alias)', method: 'PUT', path: () => `/partner/v1/sites/${site.siteId}/payments/${uid('p')}`, valid: () => cardPayment(), headers: bearer },
-      { name: 'capture', method: 'PUT', path: () => api_(`/payments/${held}/captures/${uid('c')}`), valid: () => ({ amount: { value: '1.00', currency: 'RUB' } }), headers: bearer, optional: true },
-      { name: 'refund', method: 'PUT', path: () => api_(`/payments/${paid}/refunds/${uid('r')}`), valid: () => ({ amount: { value: '1.00', currency: 'RUB' } }), headers: bearer },
-      { name: 'complete', method: 'POST', path: () => api_(`/payments/${waiting}/complete`), valid: () => ({ otp: { code: '0000', otpProcessCode: 'x' } }), headers: bearer },
-      { name: 'bill create', method: 'PUT', path: () => api_(`/bills/${uid('b')}`), valid: () => billRequest({ customer: { email: 'a@b.c' }, customFields: { themeCode: 't' } }), headers: bearer },
-      { name: 'sandbox clock advance', method: 'POST', path: () => api_('/sandbox/clock/advance'), valid: () => ({ seconds: 1 }), headers: bearer, optional: true },
-      { name: 'sandbox reset', method: 'POST', path: () => api_('/sandbox/reset'), valid: () => ({ confirm: site.siteId }), headers: bearer },
-      { name: 'page attempt', method: 'POST', path: () => `/pay/${bill.body.invoiceUid}/attempts`, valid: () => ({ method: 'card', pan: '4000000000000002', expiry: '12/30', cvv: '123' }), headers: payer },
-      { name: 'page code', method: 'POST', path: () => `/pay/${codeBill.body.invoiceUid}/attempts/${started.body.attemptId}/code`, valid: () => ({ code: '0000' }), headers: payer },
-      { name: 'dashboard sign-in', method: 'POST', path: () => '/dashboard/actions/sign-in', valid: () => ({ siteId: site.siteId, token: site.token }), headers: () => ({ Origin: ORIGIN }) },
-      { name: 'dashboard capture', method: 'POST', path: () => `/dashboard/actions/payments/${held}/capture`, valid: () => ({ amount: '1.00', key: crypto.randomUUID() }), headers: dashboard },
-      { name: 'dashboard refund', method: 'POST', path: () => `/dashboard/actions/payments/${paid}/refund`, valid: () => ({ amount: '1.00', key: crypto.randomUUID() }), headers: dashboard },
-      { name: 'dashboard new bill', method: 'POST', path: () => `/dashboard/actions/bills/${crypto.randomUUID()}`, valid: () => billRequest(), headers: dashboard },
-      { name: 'dashboard clock advance', method: 'POST', path: () => '/dashboard/actions/sandbox/clock/advance', valid: () => ({ seconds: 1 }), headers: dashboard, optional: true },
-      { name: 'dashboard notify URL', method: 'POST', path: () => '/dashboard/actions/settings/notify-url', valid: () => ({ url: '' }), headers: dashboard },
-      { name: 'dashboard rotate secret', method: 'POST', path: () => '/dashboard/actions/settings/rotate-secret', valid: () => ({ immediately: false }), headers: dashboard, optional: true },
+      {
+        name: 'payment create',
+        method: 'PUT',
+        path: () => api_(`/payments/${uid('p')}`),
+        valid: () => cardPayment({ customer: { account: 'a' }, customFields: { cf1: 'x' } }),
+        headers: bearer,
+      },
+      {
+        name: 'payment create (alias)',
+        method: 'PUT',
+        path: () => `/partner/v1/sites/${site.siteId}/payments/${uid('p')}`,
+        valid: () => cardPayment(),
+        headers: bearer,
+      },
+      {
+        name: 'capture',
+        method: 'PUT',
+        path: () => api_(`/payments/${held}/captures/${uid('c')}`),
+        valid: () => ({ amount: { value: '1.00', currency: 'RUB' } }),
+        headers: bearer,
+        optional: true,
+      },
+      {
+        name: 'refund',
+        method: 'PUT',
+        path: () => api_(`/payments/${paid}/refunds/${uid('r')}`),
+        valid: () => ({ amount: { value: '1.00', currency: 'RUB' } }),
+        headers: bearer,
+      },
+      {
+        name: 'complete',
+        method: 'POST',
+        path: () => api_(`/payments/${waiting}/complete`),
+        valid: () => ({ otp: { code: '0000', otpProcessCode: 'x' } }),
+        headers: bearer,
+      },
+      {
+        name: 'bill create',
+        method: 'PUT',
+        path: () => api_(`/bills/${uid('b')}`),
+        valid: () => billRequest({ customer: { email: 'a@b.c' }, customFields: { themeCode: 't' } }),
+        headers: bearer,
+      },
+      {
+        name: 'sandbox clock advance',
+        method: 'POST',
+        path: () => api_('/sandbox/clock/advance'),
+        valid: () => ({ seconds: 1 }),
+        headers: bearer,
+        optional: true,
+      },
+      {
+        name: 'sandbox reset',
+        method: 'POST',
+        path: () => api_('/sandbox/reset'),
+        valid: () => ({ confirm: site.siteId }),
+        headers: bearer,
+      },
+      {
+        name: 'page attempt',
+        method: 'POST',
+        path: () => `/pay/${bill.body.invoiceUid}/attempts`,
+        valid: () => ({ method: 'card', pan: '4000000000000002', expiry: '12/30', cvv: '123' }),
+        headers: payer,
+      },
+      {
+        name: 'page code',
+        method: 'POST',
+        path: () => `/pay/${codeBill.body.invoiceUid}/attempts/${started.body.attemptId}/code`,
+        valid: () => ({ code: '0000' }),
+        headers: payer,
+      },
+      {
+        name: 'dashboard sign-in',
+        method: 'POST',
+        path: () => '/dashboard/actions/sign-in',
+        valid: () => ({ siteId: site.siteId, token: site.token }),
+        headers: () => ({ Origin: ORIGIN }),
+      },
+      {
+        name: 'dashboard capture',
+        method: 'POST',
+        path: () => `/dashboard/actions/payments/${held}/capture`,
+        valid: () => ({ amount: '1.00', key: crypto.randomUUID() }),
+        headers: dashboard,
+      },
+      {
+        name: 'dashboard refund',
+        method: 'POST',
+        path: () => `/dashboard/actions/payments/${paid}/refund`,
+        valid: () => ({ amount: '1.00', key: crypto.randomUUID() }),
+        headers: dashboard,
+      },
+      {
+        name: 'dashboard new bill',
+        method: 'POST',
+        path: () => `/dashboard/actions/bills/${crypto.randomUUID()}`,
+        valid: () => billRequest(),
+        headers: dashboard,
+      },
+      {
+        name: 'dashboard clock advance',
+        method: 'POST',
+        path: () => '/dashboard/actions/sandbox/clock/advance',
+        valid: () => ({ seconds: 1 }),
+        headers: dashboard,
+        optional: true,
+      },
+      {
+        name: 'dashboard notify URL',
+        method: 'POST',
+        path: () => '/dashboard/actions/settings/notify-url',
+        valid: () => ({ url: '' }),
+        headers: dashboard,
+      },
+      {
+        name: 'dashboard rotate secret',
+        method: 'POST',
+        path: () => '/dashboard/actions/settings/rotate-secret',
+        valid: () => ({ immediately: false }),
+        headers: dashboard,
+        optional: true,
+      },
     ]
   })
 
@@ -115,7 +232,10 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
   function assertNames(a: Answer, field: string, what: string) {
     assertErrorShape(a, 400, 'validation.error')
     const cause = a.body.cause
-    assert.ok(Object.hasOwn(cause, field) && Array.isArray(cause[field]) && cause[field].length > 0, `${what}: cause does not name ${field}: ${a.text}`)
+    assert.ok(
+      Object.hasOwn(cause, field) && Array.isArray(cause[field]) && cause[field].length > 0,
+      `${what}: cause does not name ${field}: ${a.text}`,
+    )
   }
 
   test('a value that cannot be stored, under each name, at each depth: 400 naming the field, nothing written', async () => {
@@ -126,9 +246,13 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
         for (const value of UNSTORABLE) {
           const member = withMember({}, [], name, value)
           // in each object of the body, and in an object inside an array of a new member
-          const cases = objectPaths(valid).map((at) => ({ text: withMember(valid, at, name, value), field: [...at, name].join('.') }))
+          const cases = objectPaths(valid).map((at) => ({
+            text: withMember(valid, at, name, value),
+            field: [...at, name].join('.'),
+          }))
           cases.push({ text: `${JSON.stringify(valid).slice(0, -1)},"extra":[${member}]}`, field: `extra[0].${name}` })
-          for (const { text, field } of cases) assertNames(await send(t, text), field, `${t.name}: ${text.slice(0, 200)}`)
+          for (const { text, field } of cases)
+            assertNames(await send(t, text), field, `${t.name}: ${text.slice(0, 200)}`)
         }
     }
     assert.deepEqual(await counts(site.siteId), before, 'a refused request wrote something')
@@ -205,6 +329,10 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'dashboard/actions/settings/rotate-secret',
     ])
     assert.equal(targets.length, covered.size + 1, 'one target per covered route (and the alias)')
-    assert.deepEqual(routes.filter((r) => !bodiless.has(r) && !covered.has(r)).sort(), [], 'a route with a body that this file does not try')
+    assert.deepEqual(
+      routes.filter((r) => !bodiless.has(r) && !covered.has(r)).sort(),
+      [],
+      'a route with a body that this file does not try',
+    )
   })
 })

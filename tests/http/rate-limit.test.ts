@@ -14,7 +14,10 @@ test('a token over its per-minute limit gets 429 with Retry-After; other tokens 
   const path = `/api/sites/${limited.siteId}/payments/none`
   const answers = []
   for (let i = 0; i < 8; i++) answers.push(await request('GET', path, { token: limited.token }))
-  assert.deepEqual(answers.map((a) => a.status), [404, 404, 404, 404, 404, 429, 429, 429])
+  assert.deepEqual(
+    answers.map((a) => a.status),
+    [404, 404, 404, 404, 404, 429, 429, 429],
+  )
   const last = answers.at(-1)!
   assertErrorShape(last, 429, 'rate.limit.exceeded')
   const retryAfter = Number(last.headers.get('retry-after'))
@@ -39,7 +42,10 @@ test('payment creations count against the limit once each, replays and conflicts
   const over = uid('pay')
   const r = await api.put(`/payments/${over}`, cardPayment())
   assertErrorShape(r, 429, 'rate.limit.exceeded')
-  const [row] = await sql(`SELECT count(*)::int AS n FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [limited.siteId, over])
+  const [row] = await sql(`SELECT count(*)::int AS n FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [
+    limited.siteId,
+    over,
+  ])
   assert.equal(row.n, 0, 'nothing created over the limit')
   const [w] = await sql(
     `SELECT sum(count)::int AS n FROM "RateWindow" w JOIN "SiteToken" t ON t.id = w."tokenRef" WHERE t."siteId" = $1`,

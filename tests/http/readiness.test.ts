@@ -13,7 +13,17 @@ import path from 'node:path'
 import { after, before, test } from 'node:test'
 import pg from 'pg'
 import { applyMigrations, MIGRATION_LOCK_KEY, migrationNames } from '../../lib/db/migrations.ts'
-import { assertErrorShape, BASE_URL, cardPayment, client, newSite, request, rub, uid, type Answer } from '../support/api.ts'
+import {
+  assertErrorShape,
+  BASE_URL,
+  cardPayment,
+  client,
+  newSite,
+  request,
+  rub,
+  uid,
+  type Answer,
+} from '../support/api.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { assertDocumented } from '../support/openapi-check.ts'
 import { scrape } from '../support/prometheus.ts'
@@ -96,14 +106,22 @@ test('a burst of concurrent readiness checks on a healthy instance: every one re
 /** every answer 200 {"status":"ready"}; else how many were not, and the first one's description */
 function assertAllReady(answers: Answer[], what: string): void {
   const notReady = answers.filter((a) => a.status !== 200)
-  assert.equal(notReady.length, 0, `${what}: ${notReady.length} of ${answers.length} concurrent readiness checks answered ${notReady[0]?.status} ${notReady[0]?.body?.description}`)
+  assert.equal(
+    notReady.length,
+    0,
+    `${what}: ${notReady.length} of ${answers.length} concurrent readiness checks answered ${notReady[0]?.status} ${notReady[0]?.body?.description}`,
+  )
   for (const a of answers) assertReady(a)
 }
 
 /** the instance on this file's database, started once */
 let ownInstance: Promise<Instance> | undefined
 function migratingInstance(): Promise<Instance> {
-  ownInstance ??= startInstance(port + 160, { DATABASE_URL: ownUrl(DATABASE), SCHEDULER: 'off', NOTIFICATIONS_WORKER: 'off' }).then((i) => {
+  ownInstance ??= startInstance(port + 160, {
+    DATABASE_URL: ownUrl(DATABASE),
+    SCHEDULER: 'off',
+    NOTIFICATIONS_WORKER: 'off',
+  }).then((i) => {
     instances.push(i)
     return i
   })
@@ -116,7 +134,10 @@ test('a migration of this version not recorded finished: "running" while the mig
   assertReady(await ready(instance.base))
   const db = await session(url)
   const last = migrationNames().at(-1)!
-  const { rows } = await db.query(`UPDATE "_prisma_migrations" SET finished_at = NULL WHERE migration_name = $1 RETURNING id`, [last])
+  const { rows } = await db.query(
+    `UPDATE "_prisma_migrations" SET finished_at = NULL WHERE migration_name = $1 RETURNING id`,
+    [last],
+  )
   assert.equal(rows.length, 1)
   try {
     assertNotReady(await ready(instance.base), /migrations pending: 1 of this version's \d+ not applied/i)
@@ -163,14 +184,20 @@ test("every migration of this version recorded: ready whatever the lock (an inst
   fs.cpSync('prisma/migrations', dir, { recursive: true })
   const WAIT_KEY = 4_242_424
   fs.mkdirSync(path.join(dir, '99991231000000_newer_version'))
-  fs.writeFileSync(path.join(dir, '99991231000000_newer_version', 'migration.sql'), `SELECT pg_advisory_xact_lock(${WAIT_KEY});\n`)
+  fs.writeFileSync(
+    path.join(dir, '99991231000000_newer_version', 'migration.sql'),
+    `SELECT pg_advisory_xact_lock(${WAIT_KEY});\n`,
+  )
   await holder.query('SELECT pg_advisory_lock($1)', [WAIT_KEY])
   const running = applyMigrations(url, dir)
   running.catch(() => {})
   // the runner holds the migration lock and waits, inside the newer migration, for the test's lock
   try {
     await until('the migration to wait', async () => {
-      const { rows } = await holder.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`, [WAIT_KEY])
+      const { rows } = await holder.query(
+        `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`,
+        [WAIT_KEY],
+      )
       return rows.length > 0
     })
     assertReady(await ready(instance.base))
@@ -186,22 +213,36 @@ test("this version's migrations unreadable (no prisma/migrations where it runs):
   // a checkout of this build without its prisma/migrations folder
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payin-no-migrations-'))
   cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }))
-  for (const entry of fs.readdirSync('.')) if (entry !== 'prisma' && entry !== 'data') fs.symlinkSync(path.resolve(entry), path.join(dir, entry))
-  const instance = await startInstance(port + 165, { DATABASE_URL: ownUrl(DATABASE), SCHEDULER: 'off', NOTIFICATIONS_WORKER: 'off' }, { cwd: dir })
+  for (const entry of fs.readdirSync('.'))
+    if (entry !== 'prisma' && entry !== 'data') fs.symlinkSync(path.resolve(entry), path.join(dir, entry))
+  const instance = await startInstance(
+    port + 165,
+    { DATABASE_URL: ownUrl(DATABASE), SCHEDULER: 'off', NOTIFICATIONS_WORKER: 'off' },
+    { cwd: dir },
+  )
   instances.push(instance)
   assertNotReady(await ready(instance.base), /migrations cannot be read \(prisma\/migrations: ENOENT\)/)
   assert.equal((await request('GET', '/api/health', { base: instance.base })).status, 200, 'alive all the same')
 })
 
 // the startup parameters PgBouncer takes by default; any other it refuses ("unsupported startup parameter")
-const POOLER_STARTUP_PARAMETERS = new Set(['user', 'database', 'application_name', 'client_encoding', 'datestyle', 'timezone', 'standard_conforming_strings'])
+const POOLER_STARTUP_PARAMETERS = new Set([
+  'user',
+  'database',
+  'application_name',
+  'client_encoding',
+  'datestyle',
+  'timezone',
+  'standard_conforming_strings',
+])
 const PROTOCOL_3 = 196_608
 
 /** the first startup parameter of a complete startup message that a pooler would refuse, if any */
 function refusedStartupParameter(message: Buffer): string | undefined {
   if (message.readInt32BE(4) !== PROTOCOL_3) return undefined // SSL, GSS or cancel request
   const fields = message.subarray(8).toString('utf8').split('\0')
-  for (let i = 0; i + 1 < fields.length && fields[i]; i += 2) if (!POOLER_STARTUP_PARAMETERS.has(fields[i].toLowerCase())) return fields[i]
+  for (let i = 0; i + 1 < fields.length && fields[i]; i += 2)
+    if (!POOLER_STARTUP_PARAMETERS.has(fields[i].toLowerCase())) return fields[i]
   return undefined
 }
 
@@ -254,7 +295,8 @@ function databaseProxy(listenPort: number, target: URL, { latencyMs = 0 } = {}) 
             track(upstream)
             upstream.write(head)
             if (latencyMs) {
-              const later = (from: net.Socket, to: net.Socket) => from.on('data', (chunk) => setTimeout(() => to.destroyed || to.write(chunk), latencyMs))
+              const later = (from: net.Socket, to: net.Socket) =>
+                from.on('data', (chunk) => setTimeout(() => to.destroyed || to.write(chunk), latencyMs))
               later(downstream, upstream)
               later(upstream, downstream)
               downstream.resume()
@@ -290,7 +332,12 @@ test('not ready while the database is unreachable (not answering, its port close
   const proxy = databaseProxy(port + 175, new URL(MAIN_URL))
   await proxy.open()
   cleanups.push(proxy.cut)
-  const instance = await startInstance(port + 170, { DATABASE_URL: proxy.url, METRICS_TOKEN: token, SCHEDULER: 'off', NOTIFICATIONS_WORKER: 'off' })
+  const instance = await startInstance(port + 170, {
+    DATABASE_URL: proxy.url,
+    METRICS_TOKEN: token,
+    SCHEDULER: 'off',
+    NOTIFICATIONS_WORKER: 'off',
+  })
   instances.push(instance)
   assertReady(await ready(instance.base))
   assert.equal((await scrape(instance.base, token)).value('payin_db_stats_up'), 1)
@@ -313,7 +360,13 @@ test('not ready while the database is unreachable (not answering, its port close
   const m = await scrape(instance.base, token)
   assert.equal(m.value('payin_db_stats_up'), 0)
   // the database's gauges have no sample (not 0: an alert on them must not see "all clear")
-  for (const name of ['payin_payments', 'payin_notifications', 'payin_notification_outbox_backlog', 'payin_notification_outbox_oldest_pending_age_seconds', 'payin_scheduler_lag_seconds'])
+  for (const name of [
+    'payin_payments',
+    'payin_notifications',
+    'payin_notification_outbox_backlog',
+    'payin_notification_outbox_oldest_pending_age_seconds',
+    'payin_scheduler_lag_seconds',
+  ])
     assert.equal(m.samples.filter((s) => s.name === name).length, 0, `${name} has samples`)
   assert.ok(m.value('process_cpu_seconds_total')! > 0)
   assert.ok(m.count('payin_http_requests_total', { method: 'GET', route: '/api/ready', status: '503' }) >= 2)
@@ -328,7 +381,11 @@ test('concurrent readiness checks on a slow database (each round trip 300 ms, we
   const proxy = databaseProxy(port + 177, new URL(MAIN_URL), { latencyMs: 150 })
   await proxy.open()
   cleanups.push(proxy.cut)
-  const instance = await startInstance(port + 172, { DATABASE_URL: proxy.url, SCHEDULER: 'off', NOTIFICATIONS_WORKER: 'off' })
+  const instance = await startInstance(port + 172, {
+    DATABASE_URL: proxy.url,
+    SCHEDULER: 'off',
+    NOTIFICATIONS_WORKER: 'off',
+  })
   instances.push(instance)
   assertReady(await ready(instance.base))
   for (let round = 0; round < 2; round++) {
@@ -341,26 +398,47 @@ test('concurrent readiness checks on a slow database (each round trip 300 ms, we
 })
 
 /** one request on `agent` (keep-alive, one socket), with whether it reused that socket */
-function send(agent: http.Agent, base: string, method: string, target: string, headers: Record<string, string> = {}, body?: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any; reusedSocket: boolean }>((resolve, reject) => {
-    const req = http.request(`${base}${target}`, { method, agent, headers }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk) => (text += chunk))
-      res.on('end', () => {
-        try {
-          // as the document says, like every answer a fetch receives (the request's JSON body too, for a 2xx)
-          const json = /json/i.test(headers['Content-Type'] ?? '')
-          assertDocumented({ method, path: target, status: res.statusCode!, headers: res.headers as Record<string, string | undefined>, text, requestBody: json ? body : undefined })
-          resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined, reusedSocket: req.reusedSocket })
-        } catch (e) {
-          reject(e)
-        }
+function send(
+  agent: http.Agent,
+  base: string,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body?: string,
+) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any; reusedSocket: boolean }>(
+    (resolve, reject) => {
+      const req = http.request(`${base}${target}`, { method, agent, headers }, (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk) => (text += chunk))
+        res.on('end', () => {
+          try {
+            // as the document says, like every answer a fetch receives (the request's JSON body too, for a 2xx)
+            const json = /json/i.test(headers['Content-Type'] ?? '')
+            assertDocumented({
+              method,
+              path: target,
+              status: res.statusCode!,
+              headers: res.headers as Record<string, string | undefined>,
+              text,
+              requestBody: json ? body : undefined,
+            })
+            resolve({
+              status: res.statusCode!,
+              headers: res.headers,
+              body: text ? JSON.parse(text) : undefined,
+              reusedSocket: req.reusedSocket,
+            })
+          } catch (e) {
+            reject(e)
+          }
+        })
       })
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+      req.on('error', reject)
+      req.end(body)
+    },
+  )
 }
 
 test('during the drain after SIGTERM: 503 on a connection still open, while the request in flight finishes', async () => {
@@ -376,7 +454,10 @@ test('during the drain after SIGTERM: 503 on a connection still open, while the 
   // the payment's row locked by the test: a refund sent on the kept-alive connection stays in flight
   const holder = await session(MAIN_URL)
   await holder.query('BEGIN')
-  await holder.query('SELECT 1 FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2 FOR UPDATE', [site.siteId, paymentId])
+  await holder.query('SELECT 1 FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2 FOR UPDATE', [
+    site.siteId,
+    paymentId,
+  ])
   const refund = send(
     agent,
     instance.base,
@@ -387,7 +468,10 @@ test('during the drain after SIGTERM: 503 on a connection still open, while the 
   )
   const watcher = await session(MAIN_URL)
   await until('the refund to wait for the row lock', async () => {
-    const { rows } = await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [`payin-${instance.proc.pid}`])
+    const { rows } = await watcher.query(
+      `SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+      [`payin-${instance.proc.pid}`],
+    )
     return rows.length > 0
   })
 
@@ -406,6 +490,9 @@ test('during the drain after SIGTERM: 503 on a connection still open, while the 
   assert.equal(draining.body.errorCode, 'service.unavailable')
   assert.match(draining.body.description, /shutting down/i)
   assert.equal(draining.headers.connection, 'close')
-  const code = await Promise.race([instance.exited, new Promise((r) => setTimeout(() => r('still running'), 15_000).unref())])
+  const code = await Promise.race([
+    instance.exited,
+    new Promise((r) => setTimeout(() => r('still running'), 15_000).unref()),
+  ])
   assert.equal(code, 143, 'the instance exits once its connections are done')
 })

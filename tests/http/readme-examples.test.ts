@@ -18,7 +18,13 @@ import { promisify } from 'node:util'
 import { BASE_URL } from '../support/api.ts'
 import { dropDatabase, freshDatabase } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
-import { differences, readmeCommands, readmeText, withService, type ExampleCommand } from '../support/readme-examples.ts'
+import {
+  differences,
+  readmeCommands,
+  readmeText,
+  withService,
+  type ExampleCommand,
+} from '../support/readme-examples.ts'
 
 const port = Number(new URL(BASE_URL).port) + 200
 const base = `http://127.0.0.1:${port}`
@@ -65,12 +71,23 @@ async function runInBash(commands: ExampleCommand[], env: Record<string, string>
     const script = [
       // every curl request's status, written to the command's own stderr file
       `curl() { command curl --max-time 60 -w '%{stderr}\\n@@HTTP %{http_code}\\n' "$@"; }`,
-      ...commands.flatMap((c, i) => [`printf '\\n@@BEGIN ${i}\\n'`, '{', c.text, `} 2>"${dir}/err.${i}"`, `printf '\\n@@END ${i} %d\\n' $?`]),
+      ...commands.flatMap((c, i) => [
+        `printf '\\n@@BEGIN ${i}\\n'`,
+        '{',
+        c.text,
+        `} 2>"${dir}/err.${i}"`,
+        `printf '\\n@@END ${i} %d\\n' $?`,
+      ]),
     ].join('\n')
     fs.writeFileSync(path.join(dir, 'readme.sh'), script)
     const { stdout } = await promisify(execFile)('bash', [path.join(dir, 'readme.sh')], {
       // a newcomer's shell: none of the suite's settings, only where the commands reach the database
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? os.tmpdir(), LANG: 'C.UTF-8', ...env } as unknown as NodeJS.ProcessEnv,
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME ?? os.tmpdir(),
+        LANG: 'C.UTF-8',
+        ...env,
+      } as unknown as NodeJS.ProcessEnv,
       encoding: 'utf8',
       maxBuffer: 16 * 1024 * 1024,
       timeout: 10 * 60_000,
@@ -79,7 +96,11 @@ async function runInBash(commands: ExampleCommand[], env: Record<string, string>
       const m = new RegExp(`\\n@@BEGIN ${i}\\n([\\s\\S]*?)\\n@@END ${i} (\\d+)\\n`).exec(stdout)
       assert.ok(m, `command ${i} did not run:\n${stdout.slice(-2000)}`)
       const err = fs.readFileSync(path.join(dir, `err.${i}`), 'utf8')
-      return { stdout: m[1], exitCode: Number(m[2]), httpStatuses: [...err.matchAll(/^@@HTTP (\d{3})$/gm)].map((s) => Number(s[1])) }
+      return {
+        stdout: m[1],
+        exitCode: Number(m[2]),
+        httpStatuses: [...err.matchAll(/^@@HTTP (\d{3})$/gm)].map((s) => Number(s[1])),
+      }
     })
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
@@ -88,10 +109,14 @@ async function runInBash(commands: ExampleCommand[], env: Record<string, string>
 
 test("the README's examples run as printed, in order, on a fresh start", { timeout: 10 * 60_000 }, async () => {
   // the demo site's token, as npm start prints it at the first start
-  const created = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/site.ts', 'create', 'demo'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    encoding: 'utf8',
-  })
+  const created = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/site.ts', 'create', 'demo'],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      encoding: 'utf8',
+    },
+  )
   const token = created.stdout.trimEnd().split('\n').at(-1)!
   assert.match(token, /^sk_/)
 
@@ -107,7 +132,8 @@ test("the README's examples run as printed, in order, on a fresh start", { timeo
     const say = (what: string) => problems.push(`${where}\n  ${what}\n  output: ${r.stdout.slice(0, 600)}`)
     if (r.exitCode !== 0) say(`exit code ${r.exitCode}`)
     for (const status of r.httpStatuses) {
-      if (c.httpStatus !== undefined ? status !== c.httpStatus : status < 200 || status > 299) say(`HTTP ${status}, the README says ${c.httpStatus ?? '2xx'}`)
+      if (c.httpStatus !== undefined ? status !== c.httpStatus : status < 200 || status > 299)
+        say(`HTTP ${status}, the README says ${c.httpStatus ?? '2xx'}`)
     }
     if (c.statusValue === undefined && !c.shown) return
     let answer: any
@@ -116,9 +142,12 @@ test("the README's examples run as printed, in order, on a fresh start", { timeo
     } catch {
       return say('the answer is not JSON')
     }
-    if (c.statusValue !== undefined && answer?.status?.value !== c.statusValue) say(`status ${answer?.status?.value}, the README says ${c.statusValue}`)
-    if (c.statusReason !== undefined && answer?.status?.reason !== c.statusReason) say(`reason ${answer?.status?.reason}, the README says ${c.statusReason}`)
+    if (c.statusValue !== undefined && answer?.status?.value !== c.statusValue)
+      say(`status ${answer?.status?.value}, the README says ${c.statusValue}`)
+    if (c.statusReason !== undefined && answer?.status?.reason !== c.statusReason)
+      say(`reason ${answer?.status?.reason}, the README says ${c.statusReason}`)
     if (c.shown) for (const d of differences(answer, c.shown.json)) say(`as printed at line ${c.shown.line}: ${d}`)
   })
-  if (problems.length) assert.fail(`the README's examples do not run as printed (${problems.length}):\n${problems.join('\n')}`)
+  if (problems.length)
+    assert.fail(`the README's examples do not run as printed (${problems.length}):\n${problems.join('\n')}`)
 })

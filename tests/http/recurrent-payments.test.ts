@@ -53,7 +53,7 @@ describe('recurrent series', () => {
     assert.equal(r.body.status.reason, 'RECURRENT_EXPIRED')
   })
 
-  test("the series card keeps its outcome", async () => {
+  test('the series card keeps its outcome', async () => {
     const firstId = uid('first')
     await api.put(`/payments/${firstId}`, first('4000000000001000'))
     const done = await api.post(`/payments/${firstId}/complete`, { otp: { code: '1234' } })

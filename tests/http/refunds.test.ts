@@ -79,7 +79,11 @@ describe('refunds', () => {
 
   test('the refund list holds the refunds in creation order, declined ones included', async () => {
     const p = await payment()
-    const made = [await refund(p, '10.00', uid('z')), await refund(p, '200.00', uid('a')), await refund(p, '20.00', uid('m'))]
+    const made = [
+      await refund(p, '10.00', uid('z')),
+      await refund(p, '200.00', uid('a')),
+      await refund(p, '20.00', uid('m')),
+    ]
     const list = await api.get(`/payments/${p}/refunds`)
     assert.equal(list.status, 200, list.text)
     assert.deepEqual(list.body, made)
@@ -185,7 +189,10 @@ describe('refunds', () => {
   test("a refund in another currency than the payment's is 400 amount.currency and writes nothing", async () => {
     const p = await payment()
     const id = uid('ref')
-    assertValidation(await api.put(`/payments/${p}/refunds/${id}`, { amount: { value: '10.00', currency: 'EUR' } }), 'amount.currency')
+    assertValidation(
+      await api.put(`/payments/${p}/refunds/${id}`, { amount: { value: '10.00', currency: 'EUR' } }),
+      'amount.currency',
+    )
     assertErrorShape(await api.get(`/payments/${p}/refunds/${id}`), 404, 'payin.resource.not.found')
     assert.deepEqual((await paymentState(p)).refundedAmount, rub('0.00'))
     assert.deepEqual((await api.get(`/payments/${p}/refunds`)).body, [])
@@ -195,15 +202,26 @@ describe('refunds', () => {
     const p = await payment()
     const r = await api.put(`/payments/${p}/refunds/${uid('ref')}`, {})
     assertErrorShape(r, 400, 'validation.error')
-    assert.ok(Object.keys(r.body.cause ?? {}).some((k) => k.startsWith('amount')), r.text)
+    assert.ok(
+      Object.keys(r.body.cause ?? {}).some((k) => k.startsWith('amount')),
+      r.text,
+    )
   })
 
   test('a refund without a body is 400 http.message.conversion.failed', async () => {
     const p = await payment()
-    assertErrorShape(await api.send('PUT', `/payments/${p}/refunds/${uid('ref')}`), 400, 'http.message.conversion.failed')
+    assertErrorShape(
+      await api.send('PUT', `/payments/${p}/refunds/${uid('ref')}`),
+      400,
+      'http.message.conversion.failed',
+    )
   })
 
-  for (const [value, why] of [['0', 'zero'], ['-1.00', 'negative'], ['1e1', 'exponent notation']]) {
+  for (const [value, why] of [
+    ['0', 'zero'],
+    ['-1.00', 'negative'],
+    ['1e1', 'exponent notation'],
+  ]) {
     test(`a refund amount that is ${why} is 400 amount.value`, async () => {
       const p = await payment()
       assertValidation(await api.put(`/payments/${p}/refunds/${uid('ref')}`, { amount: rub(value) }), 'amount.value')

@@ -28,7 +28,12 @@ function serverRss(): number {
  * has answered or closed; the status, or 'closed'. The answer is checked against the OpenAPI document
  * (an error under /api is the JSON Error with its trace id). A fresh connection, never reused.
  */
-function chunkedPost(path: string, headers: Record<string, string>, mib: number, method = 'POST'): Promise<number | 'closed'> {
+function chunkedPost(
+  path: string,
+  headers: Record<string, string>,
+  mib: number,
+  method = 'POST',
+): Promise<number | 'closed'> {
   const url = new URL(path, BASE_URL)
   return new Promise((resolve, reject) => {
     let done = false
@@ -52,7 +57,13 @@ function chunkedPost(path: string, headers: Record<string, string>, mib: number,
       res.on('data', (c) => (text += c))
       res.on('end', () => {
         try {
-          assertDocumented({ method, path, status: res.statusCode!, headers: res.headers as Record<string, string | undefined>, text })
+          assertDocumented({
+            method,
+            path,
+            status: res.statusCode!,
+            headers: res.headers as Record<string, string | undefined>,
+            text,
+          })
           finish(res.statusCode!)
         } catch (e) {
           finish(e as Error)
@@ -89,7 +100,11 @@ test('chunked posts of several MiB are refused at 64 KiB everywhere, and the ser
     ['/acs/result', form],
     [`/pay/${invoiceUid}/3ds-return`, form],
     [`/pay/${invoiceUid}/attempts`, json],
-    [`/api/sites/${api.site.siteId}/payments/${uid('pay')}`, { ...json, Authorization: `Bearer ${api.site.token}` }, 'PUT'],
+    [
+      `/api/sites/${api.site.siteId}/payments/${uid('pay')}`,
+      { ...json, Authorization: `Bearer ${api.site.token}` },
+      'PUT',
+    ],
   ]
   // every path served once with a small body first: what loading its code costs is not counted
   for (const [path, headers, method] of targets) await chunkedPost(path, headers, 0, method)
@@ -101,7 +116,9 @@ test('chunked posts of several MiB are refused at 64 KiB everywhere, and the ser
     for (const a of answers) assert.ok(a === 413 || a === 'closed', `${path}: ${a}`)
   }
   const grown = serverRss() - before
-  t.diagnostic(`server memory: ${Math.round(before / 1048576)} MiB before, grown by ${(grown / 1048576).toFixed(1)} MiB after 180 MiB of posts`)
+  t.diagnostic(
+    `server memory: ${Math.round(before / 1048576)} MiB before, grown by ${(grown / 1048576).toFixed(1)} MiB after 180 MiB of posts`,
+  )
   // a server that buffered them would grow by far more than this (another test file runs beside this
   // one: the bound leaves room for its load)
   assert.ok(grown < 32 * 1024 * 1024, `the server grew by ${Math.round(grown / 1048576)} MiB`)
@@ -109,7 +126,9 @@ test('chunked posts of several MiB are refused at 64 KiB everywhere, and the ser
 
 test('the page proxy copies at most 64 KiB of a body (next.config.mjs); a large post to a page answers, not a 5xx', async () => {
   for (const path of [`/pay/${invoiceUid}`, '/']) {
-    const answers = await Promise.all(Array.from({ length: 3 }, () => chunkedPost(path, { 'Content-Type': 'application/x-www-form-urlencoded' }, 6)))
+    const answers = await Promise.all(
+      Array.from({ length: 3 }, () => chunkedPost(path, { 'Content-Type': 'application/x-www-form-urlencoded' }, 6)),
+    )
     for (const a of answers) assert.ok(a === 'closed' || a < 500, `${path}: ${a}`)
   }
 })

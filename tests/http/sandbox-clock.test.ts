@@ -5,7 +5,19 @@
 // sites keep real time. A reset deletes one site's data and nothing else. SANDBOX_CLOCK=off removes both.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { assertErrorShape, BASE_URL, billRequest, cardPayment, client, DAY_MS, fromNow, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
+import {
+  assertErrorShape,
+  BASE_URL,
+  billRequest,
+  cardPayment,
+  client,
+  DAY_MS,
+  fromNow,
+  newSite,
+  rub,
+  twoStepPayment,
+  uid,
+} from '../support/api.ts'
 import { freshDatabase, sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { objectOf, receiver } from '../support/notification-receiver.ts'
@@ -32,7 +44,12 @@ function assertAhead(text: string, offsetMs: number) {
 }
 /** a payment's status as stored (what the scheduler wrote, whether or not anyone read it) */
 const storedPayment = async (siteId: string, paymentId: string) =>
-  (await sql(`SELECT status, "statusReason" AS reason FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, paymentId]))[0]
+  (
+    await sql(`SELECT status, "statusReason" AS reason FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [
+      siteId,
+      paymentId,
+    ])
+  )[0]
 const storedBillStatus = async (siteId: string, billId: string) =>
   (await sql(`SELECT status FROM "Bill" WHERE "siteId" = $1 AND "billId" = $2`, [siteId, billId]))[0]?.status
 
@@ -113,11 +130,16 @@ describe('the sandbox clock', () => {
     // a time before the clock: the refusal tells the site's time, written as the API writes times
     const back = await api.post('/sandbox/clock/advance', { to: new Date(Date.now() + 10 * 60_000).toISOString() })
     const siteNow = (await clockOf(api)).now
-    const told = /^must be later than the site's clock, now (\S+): the clock only moves forward$/.exec(back.body.cause.to[0])
+    const told = /^must be later than the site's clock, now (\S+): the clock only moves forward$/.exec(
+      back.body.cause.to[0],
+    )
     assert.ok(told, back.text)
     assert.equal(told[1].length, siteNow.length, `${told[1]} is written as ${siteNow} is`)
     assert.equal(told[1].slice(-6), siteNow.slice(-6))
-    assert.ok(Math.abs(Date.parse(told[1]) - Date.parse(siteNow)) < 60_000, `${told[1]} is the site's time (${siteNow})`)
+    assert.ok(
+      Math.abs(Date.parse(told[1]) - Date.parse(siteNow)) < 60_000,
+      `${told[1]} is the site's time (${siteNow})`,
+    )
   })
 
   test("only the site's own token moves or reads its clock", async () => {
@@ -129,11 +151,17 @@ describe('the sandbox clock', () => {
       body: JSON.stringify({ seconds: 60 }),
     })
     assert.equal(cross.status, 403)
-    const read = await fetch(`${BASE_URL}/api/sites/${site.siteId}/sandbox/clock`, { headers: { Authorization: `Bearer ${otherSite.token}` } })
+    const read = await fetch(`${BASE_URL}/api/sites/${site.siteId}/sandbox/clock`, {
+      headers: { Authorization: `Bearer ${otherSite.token}` },
+    })
     assert.equal(read.status, 403)
     assert.equal((await clockOf(client(otherSite))).offsetSeconds, 0)
     async function request401() {
-      return fetch(`${BASE_URL}/api/sites/${site.siteId}/sandbox/clock/advance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"seconds":60}' })
+      return fetch(`${BASE_URL}/api/sites/${site.siteId}/sandbox/clock/advance`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"seconds":60}',
+      })
     }
   })
 })
@@ -143,9 +171,16 @@ describe('time rules on an advanced clock', () => {
     const api = client(await newSite('clock-rec'))
     const firstId = uid('first')
     const expiryDate = new Date(Date.now() + 10 * DAY_MS).toISOString().slice(0, 10)
-    const first = await api.put(`/payments/${firstId}`, cardPayment({ flags: ['SALE', 'RECURRENT_FIRST'], recurrent: { minAuthDay: 3, expiryDate } }))
+    const first = await api.put(
+      `/payments/${firstId}`,
+      cardPayment({ flags: ['SALE', 'RECURRENT_FIRST'], recurrent: { minAuthDay: 3, expiryDate } }),
+    )
     assert.equal(first.body.status.value, 'COMPLETED', first.text)
-    const charge = { paymentMethod: { type: 'RECURRENT', firstPaymentId: firstId }, amount: rub('10.00'), flags: ['SALE'] }
+    const charge = {
+      paymentMethod: { type: 'RECURRENT', firstPaymentId: firstId },
+      amount: rub('10.00'),
+      flags: ['SALE'],
+    }
     const early = await api.put(`/payments/${uid('rc')}`, charge)
     assert.equal(early.body.status.reason, 'REATTEMPT_NOT_PERMITTED', early.text)
 
@@ -163,7 +198,10 @@ describe('time rules on an advanced clock', () => {
     assert.equal(late.body.status.value, 'DECLINED')
     assert.equal(late.body.status.reason, 'RECURRENT_EXPIRED')
     // a new series must end after the site's date too
-    const stale = await api.put(`/payments/${uid('first')}`, cardPayment({ flags: ['SALE', 'RECURRENT_FIRST'], recurrent: { minAuthDay: 1, expiryDate } }))
+    const stale = await api.put(
+      `/payments/${uid('first')}`,
+      cardPayment({ flags: ['SALE', 'RECURRENT_FIRST'], recurrent: { minAuthDay: 1, expiryDate } }),
+    )
     assertErrorShape(stale, 400, 'validation.error')
     assert.ok(stale.body.cause['recurrent.expiryDate'])
   })
@@ -187,7 +225,11 @@ describe('time rules on an advanced clock', () => {
     const s = await newSite('clock-mob')
     const api = client(s)
     const paymentId = uid('mob')
-    const r = await api.put(`/payments/${paymentId}`, { paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('5.00'), flags: ['SALE'] })
+    const r = await api.put(`/payments/${paymentId}`, {
+      paymentMethod: { type: 'MOBILE', phone: '79001230000' },
+      amount: rub('5.00'),
+      flags: ['SALE'],
+    })
     assert.equal(r.body.status.value, 'WAITING', r.text)
     // the suite's server answers after 1.5 s: an advance of 2 s applies it at once
     await advance(api, { seconds: 2 })
@@ -201,7 +243,10 @@ describe('time rules on an advanced clock', () => {
     const bill = await api.put(`/bills/${billId}`, billRequest({ expirationDateTime: fromNow(2 * HOUR_MS) }))
     assert.equal(bill.body.status.value, 'CREATED', bill.text)
     const paymentId = uid('p3ds')
-    const waiting = await api.put(`/payments/${paymentId}`, cardPayment({ billId, amount: rub('3.00') }, { pan: THREE_DS_CARD }))
+    const waiting = await api.put(
+      `/payments/${paymentId}`,
+      cardPayment({ billId, amount: rub('3.00') }, { pan: THREE_DS_CARD }),
+    )
     assert.equal(waiting.body.status.value, 'WAITING', waiting.text)
 
     await advance(api, { seconds: 3 * 3600 })
@@ -220,13 +265,19 @@ describe('time rules on an advanced clock', () => {
     assert.equal(far.status, 200, far.text)
     assertAhead(far.body.creationDateTime, 30 * DAY_MS + 3 * HOUR_MS)
     // another site keeps real time: 50 days is past its window
-    const real = await client(await newSite('clock-real')).put(`/bills/${uid('bill')}`, billRequest({ expirationDateTime: fromNow(50 * DAY_MS) }))
+    const real = await client(await newSite('clock-real')).put(
+      `/bills/${uid('bill')}`,
+      billRequest({ expirationDateTime: fromNow(50 * DAY_MS) }),
+    )
     assert.deepEqual(real.body.cause?.expirationDateTime, ['must be at most 45 days ahead'], real.text)
 
     // a card valid this real month is expired on a clock years ahead (a token or a series of it alike)
     const expiry = new Date(Date.now() + 60 * DAY_MS)
     const mmYY = `${String(expiry.getUTCMonth() + 1).padStart(2, '0')}/${String(expiry.getUTCFullYear() % 100).padStart(2, '0')}`
-    const onReal = await client(await newSite('clock-card')).put(`/payments/${uid('card')}`, cardPayment({}, { expiryDate: mmYY }))
+    const onReal = await client(await newSite('clock-card')).put(
+      `/payments/${uid('card')}`,
+      cardPayment({}, { expiryDate: mmYY }),
+    )
     assert.equal(onReal.body.status.value, 'COMPLETED', onReal.text)
     await advance(api, { seconds: 60 * 86400 })
     const expired = await api.put(`/payments/${uid('card')}`, cardPayment({}, { expiryDate: mmYY }))
@@ -239,7 +290,10 @@ describe('time rules on an advanced clock', () => {
     const bSite = await newSite('clock-b')
     const b = client(bSite)
     const paymentId = uid('p3ds')
-    assert.equal((await b.put(`/payments/${paymentId}`, cardPayment({}, { pan: THREE_DS_CARD }))).body.status.value, 'WAITING')
+    assert.equal(
+      (await b.put(`/payments/${paymentId}`, cardPayment({}, { pan: THREE_DS_CARD }))).body.status.value,
+      'WAITING',
+    )
     const billId = uid('bill')
     assert.equal((await b.put(`/bills/${billId}`, billRequest({ expirationDateTime: fromNow(HOUR_MS) }))).status, 200)
     await advance(a, { seconds: 10 * 86400 })
@@ -264,7 +318,11 @@ describe('notification retries on the site clock', () => {
     suiteUrl = process.env.DATABASE_URL
     process.env.DATABASE_URL = await freshDatabase('payin_clock_notify')
     // retries an hour apart: in real time the test would wait hours
-    worker = await startInstance(port + 210, { ...WORKER_ENV, DATABASE_URL: process.env.DATABASE_URL, NOTIFY_RETRY_DELAYS_MS: '3600000,3600000,3600000' })
+    worker = await startInstance(port + 210, {
+      ...WORKER_ENV,
+      DATABASE_URL: process.env.DATABASE_URL,
+      NOTIFY_RETRY_DELAYS_MS: '3600000,3600000,3600000',
+    })
   })
   after(async () => {
     worker?.kill()
@@ -290,7 +348,10 @@ describe('notification retries on the site clock', () => {
     let n = await until(listed, (x) => x.attempts >= 1)
     assert.equal(n.attempts, 1)
     assert.equal(n.state, 'PENDING')
-    assert.ok(Date.parse(n.nextAttemptDateTime) - Date.now() > 50 * 60_000, `next attempt ${n.nextAttemptDateTime} is an hour away`)
+    assert.ok(
+      Date.parse(n.nextAttemptDateTime) - Date.now() > 50 * 60_000,
+      `next attempt ${n.nextAttemptDateTime} is an hour away`,
+    )
 
     await advance(api, { seconds: 3600 })
     await rx.waitFor(() => rx.forPath(path).length === 2)
@@ -303,5 +364,4 @@ describe('notification retries on the site clock', () => {
     assertAhead(n.deliveredDateTime, 2 * HOUR_MS)
     assert.equal(objectOf(rx.forPath(path)[2].body).paymentId, paymentId)
   })
-
 })

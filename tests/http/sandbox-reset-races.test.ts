@@ -52,7 +52,6 @@ after(async () => {
 })
 
 describe('the sandbox reset and concurrent writes of the site', () => {
-
   test('a reset while a capture of the site is being written finishes (no 500), leaving no capture of a deleted payment', async () => {
     const site = await newSite('reset-race-cap')
     const api = client(site)
@@ -60,7 +59,10 @@ describe('the sandbox reset and concurrent writes of the site', () => {
     assert.equal((await api.put(`/payments/${paymentId}`, twoStepPayment())).body.status.value, 'COMPLETED')
     // the capture's transaction holds the payment's row for a while (here: as long as this session does)
     await holder.query('BEGIN')
-    await holder.query(`SELECT id FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2 FOR UPDATE`, [site.siteId, paymentId])
+    await holder.query(`SELECT id FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2 FOR UPDATE`, [
+      site.siteId,
+      paymentId,
+    ])
     const capture = api.put(`/payments/${paymentId}/captures/${uid('cap')}`, {})
     await untilWaiting(watcher, holder, 1)
     const reset = api.post('/sandbox/reset', { confirm: site.siteId })
@@ -103,7 +105,11 @@ describe('the sandbox reset and concurrent writes of the site', () => {
        FROM "Notification" n WHERE n."siteId" = $1 AND n.type = 'PAYMENT'`,
       [site.siteId],
     )
-    for (const row of rows) assert.ok(row.paymentExists, `a notification of payment ${row.resourceId}, which the reset deleted, is still queued`)
+    for (const row of rows)
+      assert.ok(
+        row.paymentExists,
+        `a notification of payment ${row.resourceId}, which the reset deleted, is still queued`,
+      )
     assert.deepEqual(
       rows.map((row) => row.resourceId),
       [during],
@@ -127,7 +133,8 @@ describe("the sandbox reset amid the site's traffic", () => {
       const r = await reset
       assert.equal(r.status, 200, `round ${round}: ${r.text}`)
       // each write was made before the reset (200) or found its payment gone (404), never a 5xx
-      for (const w of await Promise.all(writes)) assert.ok(w.status === 200 || w.status === 404, `round ${round}: ${w.status} ${w.text}`)
+      for (const w of await Promise.all(writes))
+        assert.ok(w.status === 200 || w.status === 404, `round ${round}: ${w.status} ${w.text}`)
     }
     const [left] = await sql(
       `SELECT (SELECT count(*) FROM "Capture" c WHERE c."siteId" = $1 AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p.id = c."paymentRef"))::int AS captures,
@@ -143,7 +150,6 @@ describe("the sandbox reset amid the site's traffic", () => {
 })
 
 describe('writes that start while a reset runs', () => {
-
   test('wait for it, then run on the clock it left: a payment and a bill dated on real time, a capture of a deleted payment 404', async () => {
     const site = await newSite('reset-during')
     const api = client(site)
@@ -160,7 +166,10 @@ describe('writes that start while a reset runs', () => {
     const billId = uid('bill')
     const paidId = uid('paid')
     const payment = api.put(`/payments/${payId}`, cardPayment({}, { pan: '4000000000003220' }))
-    const bill = api.put(`/bills/${billId}`, { amount: rub('10.00'), expirationDateTime: new Date(Date.now() + 40 * 86400_000).toISOString() })
+    const bill = api.put(`/bills/${billId}`, {
+      amount: rub('10.00'),
+      expirationDateTime: new Date(Date.now() + 40 * 86400_000).toISOString(),
+    })
     const capture = api.put(`/payments/${held}/captures/${uid('cap')}`, {})
     const paid = api.put(`/payments/${paidId}`, cardPayment())
     // each waits behind the reset (or, without the share lock, has answered already on the old clock)
@@ -174,18 +183,36 @@ describe('writes that start while a reset runs', () => {
     assert.equal(p.status, 200, p.text)
     assert.equal(p.body.status.value, 'WAITING', p.text)
     const realNow = Date.now()
-    assert.ok(Math.abs(Date.parse(p.body.createdDateTime) - realNow) < 60_000, `the payment is dated ${p.body.createdDateTime}, on the clock the reset took away`)
-    const [row] = await sql(`SELECT "dueAt" FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [site.siteId, payId])
+    assert.ok(
+      Math.abs(Date.parse(p.body.createdDateTime) - realNow) < 60_000,
+      `the payment is dated ${p.body.createdDateTime}, on the clock the reset took away`,
+    )
+    const [row] = await sql(`SELECT "dueAt" FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [
+      site.siteId,
+      payId,
+    ])
     assert.ok(row.dueAt.getTime() - realNow < 16 * 60_000, `its 3-D Secure deadline is ${row.dueAt.toISOString()}`)
     assert.equal(b.status, 200, b.text)
-    assert.ok(Math.abs(Date.parse(b.body.creationDateTime) - realNow) < 60_000, `the bill is dated on the old clock: ${b.text}`)
+    assert.ok(
+      Math.abs(Date.parse(b.body.creationDateTime) - realNow) < 60_000,
+      `the bill is dated on the old clock: ${b.text}`,
+    )
     assertErrorShape(c, 404, 'payin.resource.not.found')
     // the completed payment's notification too: dated, and due, on real time (not a month ahead)
     assert.equal(done.body.status?.value, 'COMPLETED', done.text)
-    const [n] = await sql(`SELECT "createdAt", "nextAttemptAt" FROM "Notification" WHERE "siteId" = $1 AND "resourceId" = $2`, [site.siteId, paidId])
+    const [n] = await sql(
+      `SELECT "createdAt", "nextAttemptAt" FROM "Notification" WHERE "siteId" = $1 AND "resourceId" = $2`,
+      [site.siteId, paidId],
+    )
     assert.ok(n, 'the completed payment has its notification')
-    assert.ok(Math.abs(n.nextAttemptAt.getTime() - realNow) < 60_000, `its notification is due ${n.nextAttemptAt.toISOString()}`)
-    assert.ok(Math.abs(n.createdAt.getTime() - realNow) < 60_000, `its notification is dated ${n.createdAt.toISOString()}`)
+    assert.ok(
+      Math.abs(n.nextAttemptAt.getTime() - realNow) < 60_000,
+      `its notification is due ${n.nextAttemptAt.toISOString()}`,
+    )
+    assert.ok(
+      Math.abs(n.createdAt.getTime() - realNow) < 60_000,
+      `its notification is dated ${n.createdAt.toISOString()}`,
+    )
     // and both are there, on a site back on real time
     assert.equal((await api.get('/sandbox/clock')).body.offsetSeconds, 0)
     assert.equal((await api.get(`/payments/${payId}`)).status, 200)
@@ -202,7 +229,13 @@ describe('SANDBOX_CLOCK=off and the metrics', () => {
     suiteUrl = process.env.DATABASE_URL
     const url = await freshDatabase(DATABASE)
     process.env.DATABASE_URL = url
-    off = await startInstance(port + 230, { DATABASE_URL: url, SANDBOX_CLOCK: 'off', METRICS_TOKEN: TOKEN, SCHEDULER: 'off', NOTIFICATIONS_WORKER: 'off' })
+    off = await startInstance(port + 230, {
+      DATABASE_URL: url,
+      SANDBOX_CLOCK: 'off',
+      METRICS_TOKEN: TOKEN,
+      SCHEDULER: 'off',
+      NOTIFICATIONS_WORKER: 'off',
+    })
   })
   after(() => {
     off?.kill()
@@ -217,7 +250,9 @@ describe('SANDBOX_CLOCK=off and the metrics', () => {
     // a 3-D Secure challenge on real time: due in 15 minutes
     const r = await api.put(`/payments/${uid('p')}`, cardPayment({}, { pan: '4000000000003220' }))
     assert.equal(r.body.status.value, 'WAITING', r.text)
-    const metrics = await (await fetch(`${off.base}/api/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text()
+    const metrics = await (
+      await fetch(`${off.base}/api/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+    ).text()
     const lag = Number(/^payin_scheduler_lag_seconds (\S+)$/m.exec(metrics)?.[1])
     assert.equal(lag, 0, `payin_scheduler_lag_seconds ${lag} with nothing overdue on real time`)
   })

@@ -4,7 +4,17 @@
 // method) and every site runs on real time, whatever offset it had.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { assertErrorShape, BASE_URL, billRequest, cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
+import {
+  assertErrorShape,
+  BASE_URL,
+  billRequest,
+  cardPayment,
+  client,
+  newSite,
+  rub,
+  twoStepPayment,
+  uid,
+} from '../support/api.ts'
 import { sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 
@@ -26,18 +36,33 @@ async function countsOf(siteId: string) {
   return row as Record<string, number>
 }
 
-/** a site with one of everything: a captured two-step payment, a refunded one, a bound token, a bill, notifications, an advanced clock */
-async function siteWithData(prefix: string): Promise<{ site: { siteId: string; token: string }; api: Api; ids: Record<string, string> }> {
+/**
+ * a site with one of everything: a captured two-step payment, a refunded one, a bound token, a bill, notifications, an
+ * advanced clock
+ */
+async function siteWithData(
+  prefix: string,
+): Promise<{ site: { siteId: string; token: string }; api: Api; ids: Record<string, string> }> {
   const site = await newSite(prefix)
   const api = client(site)
   // notifications need a URL: the site's, where nothing listens (on loopback: another test's worker may try it)
   await sql(`UPDATE "Site" SET "notifyUrl" = 'http://127.0.0.1:9/hook' WHERE id = $1`, [site.siteId])
-  const ids: Record<string, string> = { held: uid('held'), sale: uid('sale'), bound: uid('bound'), bill: uid('bill'), capture: uid('cap'), refund: uid('ref') }
+  const ids: Record<string, string> = {
+    held: uid('held'),
+    sale: uid('sale'),
+    bound: uid('bound'),
+    bill: uid('bill'),
+    capture: uid('cap'),
+    refund: uid('ref'),
+  }
   assert.equal((await api.put(`/payments/${ids.held}`, twoStepPayment())).body.status.value, 'COMPLETED')
   assert.equal((await api.put(`/payments/${ids.held}/captures/${ids.capture}`, {})).status, 200)
   assert.equal((await api.put(`/payments/${ids.sale}`, cardPayment())).body.status.value, 'COMPLETED')
   assert.equal((await api.put(`/payments/${ids.sale}/refunds/${ids.refund}`, { amount: rub('10.00') })).status, 200)
-  const bound = await api.put(`/payments/${ids.bound}`, cardPayment({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { account: 'acc-1' } }))
+  const bound = await api.put(
+    `/payments/${ids.bound}`,
+    cardPayment({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { account: 'acc-1' } }),
+  )
   assert.ok(bound.body.createdToken?.token, bound.text)
   ids.token = bound.body.createdToken.token
   assert.equal((await api.put(`/bills/${ids.bill}`, billRequest())).status, 200)
@@ -56,7 +81,14 @@ describe('the sandbox reset', () => {
 
   test('without the site id as confirmation nothing is deleted', async () => {
     const counts = await countsOf(a.site.siteId)
-    for (const body of [{}, { confirm: b.site.siteId }, { confirm: a.site.siteId.toUpperCase() }, { confirm: `${a.site.siteId} ` }, { confirm: [a.site.siteId] }, { confirm: null, siteId: a.site.siteId }]) {
+    for (const body of [
+      {},
+      { confirm: b.site.siteId },
+      { confirm: a.site.siteId.toUpperCase() },
+      { confirm: `${a.site.siteId} ` },
+      { confirm: [a.site.siteId] },
+      { confirm: null, siteId: a.site.siteId },
+    ]) {
       const r = await a.api.post('/sandbox/reset', body)
       assertErrorShape(r, 400, 'validation.error')
     }
@@ -85,9 +117,23 @@ describe('the sandbox reset', () => {
     // an unknown field beside the confirmation is ignored, as in every request of the contract
     const r = await a.api.post('/sandbox/reset', { confirm: a.site.siteId, reason: 'next test run' })
     assert.equal(r.status, 200, r.text)
-    assert.deepEqual(r.body.deleted, { payments: before.payments, bills: before.bills, captures: before.captures, refunds: before.refunds, notifications: before.notifications })
+    assert.deepEqual(r.body.deleted, {
+      payments: before.payments,
+      bills: before.bills,
+      captures: before.captures,
+      refunds: before.refunds,
+      notifications: before.notifications,
+    })
     assert.equal(r.body.clock.offsetSeconds, 0)
-    assert.deepEqual(await countsOf(a.site.siteId), { payments: 0, bills: 0, captures: 0, refunds: 0, tokens: 0, notifications: 0, attempts: 0 })
+    assert.deepEqual(await countsOf(a.site.siteId), {
+      payments: 0,
+      bills: 0,
+      captures: 0,
+      refunds: 0,
+      tokens: 0,
+      notifications: 0,
+      attempts: 0,
+    })
 
     // as the API sees it: gone, and the clock on real time; the same token still works (it is what asked)
     assertErrorShape(await a.api.get(`/payments/${a.ids.held}`), 404, 'payin.resource.not.found')
@@ -98,13 +144,19 @@ describe('the sandbox reset', () => {
     const [settings] = await sql(`SELECT "notifyUrl" FROM "Site" WHERE id = $1`, [a.site.siteId])
     assert.equal(settings.notifyUrl, 'http://127.0.0.1:9/hook')
     // the deleted token charges nothing; the ids can be used again, afresh
-    const byToken = await a.api.put(`/payments/${uid('tok')}`, { paymentMethod: { type: 'TOKEN', paymentToken: a.ids.token }, amount: rub('5.00'), customer: { account: 'acc-1' }, flags: ['SALE'] })
+    const byToken = await a.api.put(`/payments/${uid('tok')}`, {
+      paymentMethod: { type: 'TOKEN', paymentToken: a.ids.token },
+      amount: rub('5.00'),
+      customer: { account: 'acc-1' },
+      flags: ['SALE'],
+    })
     assert.notEqual(byToken.body?.status?.value, 'COMPLETED', byToken.text)
     const again = await a.api.put(`/payments/${a.ids.held}`, cardPayment({ amount: rub('1.00') }))
     assert.equal(again.status, 200, again.text)
     assert.equal(again.body.amount.value, '1.00')
 
-    // the other site: all there, its clock still a day ahead (delivery attempts aside: another test's worker may make them)
+    // the other site: all there, its clock still a day ahead (delivery attempts aside: another test's worker may make
+    // them)
     const { attempts: _before, ...bKept } = bBefore
     const { attempts: _after, ...bNow } = await countsOf(b.site.siteId)
     assert.deepEqual(bNow, bKept)
@@ -116,7 +168,8 @@ describe('the sandbox reset', () => {
 describe('SANDBOX_CLOCK=off', () => {
   let off: Instance
   before(async () => {
-    // no scheduler either: on the suite's database it would apply other sites' changes on real time, not on their clocks
+    // no scheduler either: on the suite's database it would apply other sites' changes on real time, not on their
+    // clocks
     off = await startInstance(port + 220, { SANDBOX_CLOCK: 'off', SCHEDULER: 'off' })
   })
   after(() => off?.kill())
@@ -126,7 +179,11 @@ describe('SANDBOX_CLOCK=off', () => {
     const api = client(site, '/api', off.base)
     for (const path of ['/sandbox/clock', '/sandbox/clock/advance', '/sandbox/reset'])
       for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']) {
-        const r = await api.send(method, path, method === 'GET' || method === 'OPTIONS' ? {} : { body: { seconds: 60, confirm: site.siteId } })
+        const r = await api.send(
+          method,
+          path,
+          method === 'GET' || method === 'OPTIONS' ? {} : { body: { seconds: 60, confirm: site.siteId } },
+        )
         assertErrorShape(r, 404, 'payin.resource.not.found')
       }
     // on the suite's server (on) they are there
@@ -141,7 +198,10 @@ describe('SANDBOX_CLOCK=off', () => {
     const r = await api.put(`/payments/${uid('p')}`, cardPayment())
     assert.ok(Math.abs(Date.parse(r.body.createdDateTime) - Date.now()) < 60_000, r.body.createdDateTime)
     // 50 real days ahead: past the window of real time (on the site's clock, 30 days on, it would be within it)
-    const far = await api.put(`/bills/${uid('bill')}`, billRequest({ expirationDateTime: new Date(Date.now() + 50 * 86400_000).toISOString() }))
+    const far = await api.put(
+      `/bills/${uid('bill')}`,
+      billRequest({ expirationDateTime: new Date(Date.now() + 50 * 86400_000).toISOString() }),
+    )
     assert.deepEqual(far.body.cause?.expirationDateTime, ['must be at most 45 days ahead'], far.text)
   })
 })

@@ -32,7 +32,11 @@ async function paymentStats(): Promise<PaymentTableStats> {
 }
 
 /** polls (a deadline, not a sleep for ordering) until the counts satisfy `check` */
-async function statsUntil(what: string, check: (s: PaymentTableStats) => boolean, ms = 120_000): Promise<PaymentTableStats> {
+async function statsUntil(
+  what: string,
+  check: (s: PaymentTableStats) => boolean,
+  ms = 120_000,
+): Promise<PaymentTableStats> {
   const deadline = Date.now() + ms
   for (;;) {
     const s = await paymentStats()
@@ -66,7 +70,11 @@ describe('the scheduler and a backlog of due changes', () => {
     const api = client(site, '/api', instance.base)
     // the challenges nobody answers
     for (let i = 0; i < BACKLOG; i += 20) {
-      const made = await Promise.all(Array.from({ length: 20 }, () => api.put(`/payments/${uid('p')}`, cardPayment({}, { pan: '4000000000003220' }))))
+      const made = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          api.put(`/payments/${uid('p')}`, cardPayment({}, { pan: '4000000000003220' })),
+        ),
+      )
       for (const r of made) assert.equal(r.body.status?.value, 'WAITING', r.text)
     }
     // every payment's insert reported (with the reads its request made)
@@ -80,7 +88,10 @@ describe('the scheduler and a backlog of due changes', () => {
     let updated: pg.QueryResult
     try {
       await session.query('BEGIN')
-      updated = await session.query(`UPDATE "Payment" SET "dueAt" = now() - interval '1 minute' WHERE "siteId" = $1 AND status = 'WAITING'`, [site.siteId])
+      updated = await session.query(
+        `UPDATE "Payment" SET "dueAt" = now() - interval '1 minute' WHERE "siteId" = $1 AND status = 'WAITING'`,
+        [site.siteId],
+      )
       await session.query('ANALYZE "Payment"')
       await session.query('COMMIT')
     } finally {
@@ -88,11 +99,19 @@ describe('the scheduler and a backlog of due changes', () => {
     }
     assert.equal(updated.rowCount, BACKLOG)
     // the test's update and one update per change applied, all reported
-    const end = await statsUntil('every expiry to be applied and reported', (s) => s.updates - start.updates >= 2 * BACKLOG)
-    const [left] = await sql(`SELECT count(*)::int AS n FROM "Payment" WHERE "siteId" = $1 AND status = 'WAITING'`, [site.siteId])
+    const end = await statsUntil(
+      'every expiry to be applied and reported',
+      (s) => s.updates - start.updates >= 2 * BACKLOG,
+    )
+    const [left] = await sql(`SELECT count(*)::int AS n FROM "Payment" WHERE "siteId" = $1 AND status = 'WAITING'`, [
+      site.siteId,
+    ])
     assert.equal(left.n, 0)
     const perChange = (end.reads - start.reads) / BACKLOG
     // a change's own reads are a handful (its payment, its bill's others); the test's update reads each once
-    assert.ok(perChange < 50, `${perChange.toFixed(0)} payment rows read per change applied, with ${BACKLOG} due at once`)
+    assert.ok(
+      perChange < 50,
+      `${perChange.toFixed(0)} payment rows read per change applied, with ${BACKLOG} due at once`,
+    )
   })
 })

@@ -23,7 +23,8 @@ after(() => {
 })
 
 /** `n` requests at once, so that every pooled connection of the instance prepares the statements */
-const together = <T>(n: number, one: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => one(i)))
+const together = <T>(n: number, one: (i: number) => Promise<T>) =>
+  Promise.all(Array.from({ length: n }, (_, i) => one(i)))
 
 test('a migration adding columns while an instance runs: its creations, reads, captures and refunds go on', async () => {
   const instance = await startInstance(port + 100, { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_POOL_SIZE: '3' })
@@ -43,7 +44,10 @@ test('a migration adding columns while an instance runs: its creations, reads, c
       assert.equal(r.body.status.value, 'COMPLETED')
     }
     const held = uid(`${label}-held`)
-    assert.equal((await api.put(`/payments/${held}`, twoStepPayment({ amount: rub('50.00') }))).body.status.value, 'COMPLETED')
+    assert.equal(
+      (await api.put(`/payments/${held}`, twoStepPayment({ amount: rub('50.00') }))).body.status.value,
+      'COMPLETED',
+    )
     const capture = await api.put(`/payments/${held}/captures/${uid('c')}`, { amount: rub('40.00') })
     assert.equal(capture.status, 200, `${label}: capture ${JSON.stringify(capture.body)}`)
     assert.equal(capture.body.status.value, 'COMPLETED')
@@ -62,7 +66,12 @@ test('a migration adding columns while an instance runs: its creations, reads, c
 
 test('the database ending an instance’s idle connections: the instance stays up and reconnects', async () => {
   // no scheduler or notification worker: this instance has only served the hot paths' own statements
-  const instance = await startInstance(port + 110, { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_POOL_SIZE: '3', SCHEDULER: 'off', NOTIFICATIONS_WORKER: 'off' })
+  const instance = await startInstance(port + 110, {
+    DATABASE_URL: process.env.DATABASE_URL!,
+    DATABASE_POOL_SIZE: '3',
+    SCHEDULER: 'off',
+    NOTIFICATIONS_WORKER: 'off',
+  })
   instances.push(instance)
   const api = client(await newSite('idle'), '/api', instance.base)
   const id = uid('idle')
@@ -74,8 +83,14 @@ test('the database ending an instance’s idle connections: the instance stays u
   )
   assert.ok(ended.length > 0 && ended.every((e) => e.ended), 'the instance had idle connections, and they were ended')
   // once those backends are gone, their sockets are closed: the instance hears of it
-  const pids = (await sql<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name LIKE 'payin-%'`, [DATABASE])).map((r) => r.pid)
-  for (let left = pids.length; left > 0; ) left = (await sql(`SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1) AND state = 'idle'`, [pids])).length
+  const pids = (
+    await sql<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name LIKE 'payin-%'`,
+      [DATABASE],
+    )
+  ).map((r) => r.pid)
+  for (let left = pids.length; left > 0;)
+    left = (await sql(`SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1) AND state = 'idle'`, [pids])).length
   // the instance reads on with new connections (the pool drops an ended one when it reports the end; a
   // request that took one a moment before fails alone, so the read is asked again until it is answered)
   let read = await api.get(`/payments/${id}`)

@@ -12,7 +12,10 @@ async function headersOf(path: string, init?: RequestInit) {
 
 test('pages: CSP with a script nonce and no framing, nosniff, no referrer, a trace id', async () => {
   const api = client(await newSite('headers'))
-  const bill = await api.put(`/bills/${uid('b')}`, { amount: { value: '1.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86400_000).toISOString() })
+  const bill = await api.put(`/bills/${uid('b')}`, {
+    amount: { value: '1.00', currency: 'RUB' },
+    expirationDateTime: new Date(Date.now() + 86400_000).toISOString(),
+  })
   for (const path of ['/', `/pay/${bill.body.invoiceUid}`, `/pay/${crypto.randomUUID()}`]) {
     const { h } = await headersOf(path)
     const csp = h.get('content-security-policy') ?? ''
@@ -29,7 +32,11 @@ test('pages: CSP with a script nonce and no framing, nosniff, no referrer, a tra
 test("the dashboard's pages: the payment page's CSP and headers, and signed-in pages never cached", async () => {
   const site = await newSite('headers')
   const session = asSession(await signIn(site))
-  for (const [path, init] of [['/dashboard', {}], ['/dashboard/payments', { headers: session }], [`/dashboard/payments/${uid('none')}`, { headers: session }]] as const) {
+  for (const [path, init] of [
+    ['/dashboard', {}],
+    ['/dashboard/payments', { headers: session }],
+    [`/dashboard/payments/${uid('none')}`, { headers: session }],
+  ] as const) {
     const { status, h } = await headersOf(path, init)
     assert.ok(status === 200 || status === 404, `${path}: ${status}`)
     const csp = h.get('content-security-policy') ?? ''
@@ -54,7 +61,10 @@ test('API answers: nosniff, no caching, a locked-down CSP, a trace id', async ()
 })
 
 test('the access-control page: its own CSP, nosniff, no caching', async () => {
-  const { status, h } = await headersOf('/acs', { method: 'POST', body: new URLSearchParams({ PaReq: 'x', MD: '', TermUrl: 'https://m.example/' }) })
+  const { status, h } = await headersOf('/acs', {
+    method: 'POST',
+    body: new URLSearchParams({ PaReq: 'x', MD: '', TermUrl: 'https://m.example/' }),
+  })
   assert.equal(status, 400)
   assert.match(h.get('content-security-policy') ?? '', /default-src 'none'/)
   assert.equal(h.get('x-content-type-options'), 'nosniff')
@@ -63,10 +73,16 @@ test('the access-control page: its own CSP, nosniff, no caching', async () => {
 
 test("the pages' scripts, and the 3-D Secure return, carry a trace id too", async () => {
   const api = client(await newSite('headers'))
-  const bill = await api.put(`/bills/${uid('b')}`, { amount: { value: '1.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86400_000).toISOString() })
+  const bill = await api.put(`/bills/${uid('b')}`, {
+    amount: { value: '1.00', currency: 'RUB' },
+    expirationDateTime: new Date(Date.now() + 86400_000).toISOString(),
+  })
   const home = await (await fetch(`${BASE_URL}/`)).text()
   const payPage = await (await fetch(`${BASE_URL}/pay/${bill.body.invoiceUid}`)).text()
-  const scripts = [/src="(\/_next\/static\/[^"]+\.js)"/.exec(home)?.[1], /"(\/_pay\/payment-form\.[0-9a-f]+\.js)"/.exec(payPage)?.[1]]
+  const scripts = [
+    /src="(\/_next\/static\/[^"]+\.js)"/.exec(home)?.[1],
+    /"(\/_pay\/payment-form\.[0-9a-f]+\.js)"/.exec(payPage)?.[1],
+  ]
   for (const script of scripts) {
     assert.ok(script, 'the page loads a script')
     const { status, h } = await headersOf(script)
@@ -75,7 +91,10 @@ test("the pages' scripts, and the 3-D Secure return, carry a trace id too", asyn
     assert.equal(h.get('x-content-type-options'), 'nosniff', script)
     assert.match(h.get('x-trace-id') ?? '', /^[0-9a-f]{16}$/, script)
   }
-  const back = await headersOf(`/pay/${crypto.randomUUID()}/3ds-return`, { method: 'POST', body: new URLSearchParams({ PaRes: 'x', MD: 'y' }) })
+  const back = await headersOf(`/pay/${crypto.randomUUID()}/3ds-return`, {
+    method: 'POST',
+    body: new URLSearchParams({ PaRes: 'x', MD: 'y' }),
+  })
   assert.equal(back.status, 303)
   assert.match(back.h.get('x-trace-id') ?? '', /^[0-9a-f]{16}$/)
 })

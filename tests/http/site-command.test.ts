@@ -41,7 +41,9 @@ test('create, use, list and revoke a token', async () => {
     const { rows } = await db.query('SELECT "tokenHash" FROM "SiteToken" WHERE "siteId" = $1', [siteId])
     assert.equal(rows.length, 1)
     assert.notEqual(rows[0].tokenHash, token)
-    const all = await db.query(`SELECT count(*)::int AS n FROM "SiteToken" WHERE "tokenHash" = $1 OR hint = $1`, [token])
+    const all = await db.query(`SELECT count(*)::int AS n FROM "SiteToken" WHERE "tokenHash" = $1 OR hint = $1`, [
+      token,
+    ])
     assert.equal(all.rows[0].n, 0, 'the token itself is not stored')
   } finally {
     await db.end()
@@ -52,8 +54,16 @@ test('create, use, list and revoke a token', async () => {
   assert.match(await siteOk(['list']), new RegExp(`${siteId}\\n  sk_`))
 
   assert.match(await siteOk(['revoke', siteId, token]), new RegExp(`revoked 1 token\\(s\\) of ${siteId}`))
-  assertErrorShape(await request('GET', `/api/sites/${siteId}/payments/nothing-here`, { token }), 401, 'auth.unauthorized')
-  assertErrorShape(await request('GET', `/api/sites/${siteId}/payments/nothing-here`, { token: second }), 404, 'payin.resource.not.found')
+  assertErrorShape(
+    await request('GET', `/api/sites/${siteId}/payments/nothing-here`, { token }),
+    401,
+    'auth.unauthorized',
+  )
+  assertErrorShape(
+    await request('GET', `/api/sites/${siteId}/payments/nothing-here`, { token: second }),
+    404,
+    'payin.resource.not.found',
+  )
   // a token that matches nothing (any more) is said so, exit code 1
   const again = await siteCommand(['revoke', siteId, token])
   assert.equal(again.code, 1)
@@ -93,7 +103,8 @@ describe('without DATABASE_URL: the embedded PostgreSQL of the running server', 
     await stopEmbeddedPostgres({ dataDir }) // left by a run cut short
     fs.rmSync(dataDir, { recursive: true, force: true })
     fs.rmSync(embeddedPasswordFile(dataDir), { force: true })
-    // as `npm start` with EMBEDDED_PG_PORT=<pgPort> runs it: the embedded database on that port, migrated, and the server on it
+    // as `npm start` with EMBEDDED_PG_PORT=<pgPort> runs it: the embedded database on that port, migrated, and the
+    // server on it
     const database = await startEmbeddedPostgres({ dataDir, port: pgPort, database: 'payin' })
     await applyMigrations(database.url)
     server = await startInstance(port, { DATABASE_URL: database.url, NOTIFICATIONS_WORKER: 'off' })
@@ -145,11 +156,29 @@ describe('without DATABASE_URL: the embedded PostgreSQL of the running server', 
     await other.connect()
     try {
       const [{ pid }] = (await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows
-      fs.writeFileSync(pidFile, [pid, path.resolve(dataDir), Math.floor(Date.now() / 1000), otherPort, '', '127.0.0.1', '     0     0', 'ready   ', ''].join('\n'))
+      fs.writeFileSync(
+        pidFile,
+        [
+          pid,
+          path.resolve(dataDir),
+          Math.floor(Date.now() / 1000),
+          otherPort,
+          '',
+          '127.0.0.1',
+          '     0     0',
+          'ready   ',
+          '',
+        ].join('\n'),
+      )
       const stale = await siteCommand(['list'], env)
       assert.equal(stale.code, 1, stale.stdout)
       assert.equal(stale.stdout, '')
-      assert.match(stale.stderr, new RegExp(`^the PostgreSQL on 127\\.0\\.0\\.1:${otherPort} serves .+, not .+${path.basename(dataDir)} \\(a stale .+postmaster\\.pid\\?\\): not using it\\n$`))
+      assert.match(
+        stale.stderr,
+        new RegExp(
+          `^the PostgreSQL on 127\\.0\\.0\\.1:${otherPort} serves .+, not .+${path.basename(dataDir)} \\(a stale .+postmaster\\.pid\\?\\): not using it\\n$`,
+        ),
+      )
     } finally {
       fs.rmSync(pidFile, { force: true })
       await other.end()
@@ -159,7 +188,12 @@ describe('without DATABASE_URL: the embedded PostgreSQL of the running server', 
     const taken = await siteCommand(['list'], env)
     assert.equal(taken.code, 1)
     assert.equal(taken.stdout, '')
-    assert.match(taken.stderr, new RegExp(`^PostgreSQL did not start on 127\\.0\\.0\\.1:${otherPort} \\(data in ${dataDir}\\): could not bind .*Address already in use`))
+    assert.match(
+      taken.stderr,
+      new RegExp(
+        `^PostgreSQL did not start on 127\\.0\\.0\\.1:${otherPort} \\(data in ${dataDir}\\): could not bind .*Address already in use`,
+      ),
+    )
 
     // on a free port the command starts the database for itself, and stops it when done
     const own = await siteOk(['list'], { ...env, EMBEDDED_PG_PORT: String(pgPort) })

@@ -18,7 +18,10 @@ describe('tenancy matrix', () => {
     await api.put(`/payments/${ids.held}`, cardPayment({ flags: [] }))
     await api.put(`/payments/${ids.held}/captures/${ids.capture}`, { amount: { value: '10.00', currency: 'RUB' } })
     await api.put(`/payments/${ids.paid}/refunds/${ids.refund}`, { amount: { value: '1.00', currency: 'RUB' } })
-    await api.put(`/bills/${ids.bill}`, { amount: { value: '5.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86400_000).toISOString() })
+    await api.put(`/bills/${ids.bill}`, {
+      amount: { value: '5.00', currency: 'RUB' },
+      expirationDateTime: new Date(Date.now() + 86400_000).toISOString(),
+    })
     snapshot = await stateOfA()
   })
 
@@ -44,7 +47,14 @@ describe('tenancy matrix', () => {
     ['GET', (i) => `/payments/${i.paid}/refunds`],
     ['GET', (i) => `/payments/${i.paid}/refunds/${i.refund}`],
     ['PUT', (i) => `/payments/${i.paid}/refunds/${i.refund}`, { amount: { value: '1.00', currency: 'RUB' } }],
-    ['PUT', (i) => `/bills/${i.bill}`, { amount: { value: '5.00', currency: 'RUB' }, expirationDateTime: new Date(Date.now() + 86400_000).toISOString() }],
+    [
+      'PUT',
+      (i) => `/bills/${i.bill}`,
+      {
+        amount: { value: '5.00', currency: 'RUB' },
+        expirationDateTime: new Date(Date.now() + 86400_000).toISOString(),
+      },
+    ],
     ['GET', (i) => `/bills/${i.bill}`],
     ['GET', (i) => `/bills/${i.bill}/details`],
   ]
@@ -64,14 +74,15 @@ describe('tenancy matrix', () => {
 
     // creating a payment or bill under A's ids on B's own path is B's own business (ids are per site)
     const creates = method === 'PUT' && /^\/(payments|bills)\/[^/]+$/.test(path(ids))
-    if (!creates) test(`${name}: A's ids on B's own path reach nothing of A`, async () => {
-      const withIdsOfA = await request(method, `/api/sites/${b.siteId}${path(ids)}`, { token: b.token, body })
-      const withMissing = await request(method, `/api/sites/${b.siteId}${path(missing)}`, { token: b.token, body })
-      // ids are per site: whatever B's path answers, it answers the same for A's ids as for ids nobody has
-      assert.equal(withIdsOfA.status, withMissing.status, withIdsOfA.text)
-      if (withIdsOfA.status >= 400) assert.deepEqual(strip(withIdsOfA.body), strip(withMissing.body))
-      assert.doesNotMatch(withIdsOfA.text, new RegExp(a.siteId))
-    })
+    if (!creates)
+      test(`${name}: A's ids on B's own path reach nothing of A`, async () => {
+        const withIdsOfA = await request(method, `/api/sites/${b.siteId}${path(ids)}`, { token: b.token, body })
+        const withMissing = await request(method, `/api/sites/${b.siteId}${path(missing)}`, { token: b.token, body })
+        // ids are per site: whatever B's path answers, it answers the same for A's ids as for ids nobody has
+        assert.equal(withIdsOfA.status, withMissing.status, withIdsOfA.text)
+        if (withIdsOfA.status >= 400) assert.deepEqual(strip(withIdsOfA.body), strip(withMissing.body))
+        assert.doesNotMatch(withIdsOfA.text, new RegExp(a.siteId))
+      })
   }
 
   test("after all of it, A's payments, captures, refunds and bill are unchanged", async () => {

@@ -6,17 +6,31 @@ import { sql } from '../support/db.ts'
 const THREE_DS_CARD = '4000000000003220'
 
 /** plays the payer's browser at the emulated ACS: returns the PaRes posted to TermUrl */
-async function passChallenge(pareq: string, acsUrl: string, result: 'pass' | 'fail', md = 'merchant-data'): Promise<{ pares: string; md: string }> {
-  const challenge = await fetch(acsUrl, { method: 'POST', body: new URLSearchParams({ PaReq: pareq, MD: md, TermUrl: 'https://merchant.example/3ds-return' }) })
+async function passChallenge(
+  pareq: string,
+  acsUrl: string,
+  result: 'pass' | 'fail',
+  md = 'merchant-data',
+): Promise<{ pares: string; md: string }> {
+  const challenge = await fetch(acsUrl, {
+    method: 'POST',
+    body: new URLSearchParams({ PaReq: pareq, MD: md, TermUrl: 'https://merchant.example/3ds-return' }),
+  })
   assert.equal(challenge.status, 200)
   const html = await challenge.text()
   assert.match(html, /Pass authentication/)
   const action = new URL(/action="([^"]+)"/.exec(html)![1], acsUrl).href
-  const back = await fetch(action, { method: 'POST', body: new URLSearchParams({ PaReq: pareq, MD: md, TermUrl: 'https://merchant.example/3ds-return', result }) })
+  const back = await fetch(action, {
+    method: 'POST',
+    body: new URLSearchParams({ PaReq: pareq, MD: md, TermUrl: 'https://merchant.example/3ds-return', result }),
+  })
   assert.equal(back.status, 200)
   const page = await back.text()
   assert.match(page, /action="https:\/\/merchant.example\/3ds-return"/)
-  const value = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)![1].replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)))
+  const value = (name: string) =>
+    new RegExp(`name="${name}" value="([^"]*)"`)
+      .exec(page)![1]
+      .replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)))
   return { pares: value('PaRes'), md: value('MD') }
 }
 
@@ -33,7 +47,11 @@ describe('3-D Secure', () => {
     assert.equal(r.body.status.value, 'WAITING')
     assert.equal(typeof r.body.requirements.threeDS.pareq, 'string')
     assert.equal(r.body.requirements.threeDS.acsUrl, `${BASE_URL}/acs`)
-    return { id, pareq: r.body.requirements.threeDS.pareq as string, acsUrl: r.body.requirements.threeDS.acsUrl as string }
+    return {
+      id,
+      pareq: r.body.requirements.threeDS.pareq as string,
+      acsUrl: r.body.requirements.threeDS.acsUrl as string,
+    }
   }
 
   test('passed challenge completes the payment; complete is idempotent', async () => {
@@ -58,7 +76,11 @@ describe('3-D Secure', () => {
     assert.equal(done.status, 200)
     assert.equal(done.body.status.value, 'DECLINED')
     assert.equal(done.body.status.reason, 'DECLINED_BY_MPI')
-    assertErrorShape(await api.post(`/payments/${id}/complete`, { threeDS: { pares } }), 409, 'payin.incorrect-method-invocation')
+    assertErrorShape(
+      await api.post(`/payments/${id}/complete`, { threeDS: { pares } }),
+      409,
+      'payin.incorrect-method-invocation',
+    )
   })
 
   test('a PaRes of another payment, or forged, is a 400 and the payment stays WAITING', async () => {
@@ -70,9 +92,18 @@ describe('3-D Secure', () => {
     assert.ok(wrong.body.cause['threeDS.pares'])
     const failed = await passChallenge(b.pareq, b.acsUrl, 'fail')
     const [body, sig] = failed.pares.split('.')
-    const forged = Buffer.from(Buffer.from(body, 'base64url').toString().replace(/:N$/, ':Y')).toString('base64url') + '.' + sig
-    assertErrorShape(await api.post(`/payments/${b.id}/complete`, { threeDS: { pares: forged } }), 400, 'validation.error')
-    assertErrorShape(await api.post(`/payments/${b.id}/complete`, { threeDS: { pares: 'garbage' } }), 400, 'validation.error')
+    const forged =
+      Buffer.from(Buffer.from(body, 'base64url').toString().replace(/:N$/, ':Y')).toString('base64url') + '.' + sig
+    assertErrorShape(
+      await api.post(`/payments/${b.id}/complete`, { threeDS: { pares: forged } }),
+      400,
+      'validation.error',
+    )
+    assertErrorShape(
+      await api.post(`/payments/${b.id}/complete`, { threeDS: { pares: 'garbage' } }),
+      400,
+      'validation.error',
+    )
     assertErrorShape(await api.post(`/payments/${b.id}/complete`, { otp: { code: '1234' } }), 400, 'validation.error')
     assert.equal((await api.get(`/payments/${b.id}`)).body.status.value, 'WAITING')
     // the payment's own PaRes still works afterwards
@@ -83,14 +114,21 @@ describe('3-D Secure', () => {
   test('a challenge left for 15 minutes declines with PAYMENT_EXPIRED_3DS', async () => {
     const { id, pareq, acsUrl } = await challenged()
     // the expiry is stored as the payment's due time, 15 minutes after its creation
-    const [row] = await sql(`SELECT extract(epoch FROM "dueAt" - "createdAt")::int AS seconds FROM "Payment" WHERE "paymentId" = $1`, [id])
+    const [row] = await sql(
+      `SELECT extract(epoch FROM "dueAt" - "createdAt")::int AS seconds FROM "Payment" WHERE "paymentId" = $1`,
+      [id],
+    )
     assert.equal(row.seconds, 15 * 60)
     await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '1 second' WHERE "paymentId" = $1`, [id])
     const read = await api.get(`/payments/${id}`)
     assert.equal(read.body.status.value, 'DECLINED')
     assert.equal(read.body.status.reason, 'PAYMENT_EXPIRED_3DS')
     const { pares } = await passChallenge(pareq, acsUrl, 'pass')
-    assertErrorShape(await api.post(`/payments/${id}/complete`, { threeDS: { pares } }), 409, 'payin.incorrect-method-invocation')
+    assertErrorShape(
+      await api.post(`/payments/${id}/complete`, { threeDS: { pares } }),
+      409,
+      'payin.incorrect-method-invocation',
+    )
   })
 
   test('two-step: authorised after the challenge, then captured', async () => {
@@ -104,15 +142,26 @@ describe('3-D Secure', () => {
   })
 
   test('the access-control page refuses a PaReq it did not issue', async () => {
-    const r = await fetch(`${BASE_URL}/acs`, { method: 'POST', body: new URLSearchParams({ PaReq: 'forged.x', MD: '', TermUrl: 'https://m.example/' }) })
+    const r = await fetch(`${BASE_URL}/acs`, {
+      method: 'POST',
+      body: new URLSearchParams({ PaReq: 'forged.x', MD: '', TermUrl: 'https://m.example/' }),
+    })
     assert.equal(r.status, 400)
   })
 
   test('complete on a payment that never awaited authentication is a 409; unknown payment 404', async () => {
     const id = uid('plain')
     await api.put(`/payments/${id}`, cardPayment())
-    assertErrorShape(await api.post(`/payments/${id}/complete`, { otp: { code: '1234' } }), 409, 'payin.incorrect-method-invocation')
-    assertErrorShape(await api.post(`/payments/${uid('none')}/complete`, { otp: { code: '1234' } }), 404, 'payin.resource.not.found')
+    assertErrorShape(
+      await api.post(`/payments/${id}/complete`, { otp: { code: '1234' } }),
+      409,
+      'payin.incorrect-method-invocation',
+    )
+    assertErrorShape(
+      await api.post(`/payments/${uid('none')}/complete`, { otp: { code: '1234' } }),
+      404,
+      'payin.resource.not.found',
+    )
     const bad = await api.post(`/payments/${id}/complete`, {})
     assertErrorShape(bad, 400, 'validation.error')
   })

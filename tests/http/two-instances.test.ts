@@ -31,7 +31,9 @@ before(async () => {
   await sql(`CREATE TABLE test_status_writes (payment_ref uuid, old_status text, new_status text)`)
   await sql(`CREATE FUNCTION test_log_status() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN INSERT INTO test_status_writes VALUES (NEW.id, OLD.status, NEW.status); RETURN NEW; END $$`)
-  await sql(`CREATE TRIGGER test_status_writes AFTER UPDATE OF status ON "Payment" FOR EACH ROW EXECUTE FUNCTION test_log_status()`)
+  await sql(
+    `CREATE TRIGGER test_status_writes AFTER UPDATE OF status ON "Payment" FOR EACH ROW EXECUTE FUNCTION test_log_status()`,
+  )
   hook = await rx.start()
 })
 
@@ -67,15 +69,23 @@ test('a bill is judged after the due changes of its payments, whether or not the
   const { REAL_TIME } = await import('../../lib/sandbox/site-clock.ts')
   // a site of its own (every write of a site takes a share lock on its row)
   const { siteId } = await newSite('judged')
-  const mobile = (billId: string) => paymentRequestSchema.parse({ paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('3.00'), billId })
+  const mobile = (billId: string) =>
+    paymentRequestSchema.parse({ paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('3.00'), billId })
   try {
     // the operator's yes fell due before a card payment on the same bill: the operator's payment wins
     const first = uid('bill')
     await createBill(siteId, first, billRequestSchema.parse(billRequest()))
     const waiting = uid('mob')
     assert.equal((await createPayment(siteId, waiting, mobile(first))).status.value, 'WAITING')
-    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, waiting])
-    const card = await createPayment(siteId, uid('card'), paymentRequestSchema.parse(cardPayment({ billId: first, amount: rub('3.00') })))
+    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "paymentId" = $2`, [
+      siteId,
+      waiting,
+    ])
+    const card = await createPayment(
+      siteId,
+      uid('card'),
+      paymentRequestSchema.parse(cardPayment({ billId: first, amount: rub('3.00') })),
+    )
     assert.equal(card.status.value, 'DECLINED')
     assert.equal(card.status.reason, 'BILL_ALREADY_PAID')
     assert.equal((await readPayment(siteId, waiting, REAL_TIME)).status.value, 'COMPLETED')
@@ -86,8 +96,14 @@ test('a bill is judged after the due changes of its payments, whether or not the
     await createBill(siteId, second, request)
     const due = uid('mob')
     await createPayment(siteId, due, mobile(second))
-    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '2 seconds' WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, due])
-    await sql(`UPDATE "Bill" SET "expiresAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "billId" = $2`, [siteId, second])
+    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '2 seconds' WHERE "siteId" = $1 AND "paymentId" = $2`, [
+      siteId,
+      due,
+    ])
+    await sql(`UPDATE "Bill" SET "expiresAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "billId" = $2`, [
+      siteId,
+      second,
+    ])
     assert.equal((await createBill(siteId, second, request)).status.value, 'PAID')
     assert.equal((await readPayment(siteId, due, REAL_TIME)).status.value, 'COMPLETED')
 
@@ -96,8 +112,14 @@ test('a bill is judged after the due changes of its payments, whether or not the
     await createBill(siteId, third, billRequestSchema.parse(billRequest()))
     const [earlier, later] = [uid('mob'), uid('mob')]
     for (const id of [earlier, later]) await createPayment(siteId, id, mobile(third))
-    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '2 seconds' WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, earlier])
-    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, later])
+    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '2 seconds' WHERE "siteId" = $1 AND "paymentId" = $2`, [
+      siteId,
+      earlier,
+    ])
+    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "paymentId" = $2`, [
+      siteId,
+      later,
+    ])
     const read = await readPayment(siteId, later, REAL_TIME)
     assert.equal(read.status.value, 'DECLINED')
     assert.equal(read.status.reason, 'BILL_ALREADY_PAID')
@@ -114,17 +136,30 @@ test('a payment change that cannot be applied does not hold up the others', asyn
   const { closeDb } = await import('../../lib/db/client.ts')
   const { REAL_TIME } = await import('../../lib/sandbox/site-clock.ts')
   const { siteId } = await newSite('poison')
-  const mobile = paymentRequestSchema.parse({ paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('5.00') })
+  const mobile = paymentRequestSchema.parse({
+    paymentMethod: { type: 'MOBILE', phone: '79001230000' },
+    amount: rub('5.00'),
+  })
   const poisoned = `poison-${uid()}`
   // this one's status cannot be written: its change fails every time
-  await sql(`CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`)
-  await sql(`CREATE TRIGGER test_refuse BEFORE UPDATE OF status ON "Payment" FOR EACH ROW WHEN (OLD."paymentId" LIKE 'poison-%') EXECUTE FUNCTION test_refuse()`)
+  await sql(
+    `CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`,
+  )
+  await sql(
+    `CREATE TRIGGER test_refuse BEFORE UPDATE OF status ON "Payment" FOR EACH ROW WHEN (OLD."paymentId" LIKE 'poison-%') EXECUTE FUNCTION test_refuse()`,
+  )
   try {
     const ids = [poisoned, uid('mob'), uid('mob')]
     for (const id of ids) await createPayment(siteId, id, mobile)
     // the poisoned one falls due first
-    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '2 seconds' WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, poisoned])
-    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "paymentId" <> $2`, [siteId, poisoned])
+    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '2 seconds' WHERE "siteId" = $1 AND "paymentId" = $2`, [
+      siteId,
+      poisoned,
+    ])
+    await sql(`UPDATE "Payment" SET "dueAt" = now() - interval '1 second' WHERE "siteId" = $1 AND "paymentId" <> $2`, [
+      siteId,
+      poisoned,
+    ])
     assert.ok((await settleDuePayments()) >= 2)
     assert.equal((await readPayment(siteId, ids[1], REAL_TIME)).status.value, 'COMPLETED')
     assert.equal((await readPayment(siteId, ids[2], REAL_TIME)).status.value, 'COMPLETED')
@@ -202,7 +237,10 @@ test('each time-driven change is applied once, with two schedulers competing', a
   )
   assert.equal(writes.length, ids.length)
   for (const w of writes) assert.equal(w.n, 1, `${w.paymentId}: its status was written ${w.n} times`)
-  const rows = await sql(`SELECT "resourceId", count(*)::int AS n FROM "Notification" WHERE "siteId" = $1 GROUP BY "resourceId"`, [site.siteId])
+  const rows = await sql(
+    `SELECT "resourceId", count(*)::int AS n FROM "Notification" WHERE "siteId" = $1 GROUP BY "resourceId"`,
+    [site.siteId],
+  )
   for (const r of rows) assert.equal(r.n, 1, r.resourceId)
   for (const id of ids) assert.equal(rx.forPath(`/twin/${id}`).length, 1, id)
 })

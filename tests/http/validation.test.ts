@@ -20,7 +20,10 @@ describe('payment validation (400 validation.error)', () => {
 
   async function refusedAnswer(body: unknown, field: string, raw?: string) {
     const id = uid('pay')
-    const r = raw === undefined ? await api.put(`/payments/${id}`, body) : await api.send('PUT', `/payments/${id}`, { rawBody: raw })
+    const r =
+      raw === undefined
+        ? await api.put(`/payments/${id}`, body)
+        : await api.send('PUT', `/payments/${id}`, { rawBody: raw })
     assertValidation(r, field)
     assertErrorShape(await api.get(`/payments/${id}`), 404, 'payin.resource.not.found')
     return r
@@ -51,11 +54,15 @@ describe('payment validation (400 validation.error)', () => {
     const { amount: _omitted, ...body } = cardPayment()
     const r = await api.put(`/payments/${uid('pay')}`, body)
     assertErrorShape(r, 400, 'validation.error')
-    assert.ok(Object.keys(r.body.cause ?? {}).some((k) => k.startsWith('amount')), r.text)
+    assert.ok(
+      Object.keys(r.body.cause ?? {}).some((k) => k.startsWith('amount')),
+      r.text,
+    )
   })
 
   describe('paymentMethod.pan', () => {
-    test('Luhn-invalid 4111111111111112', () => refused(cardPayment({}, { pan: '4111111111111112' }), 'paymentMethod.pan'))
+    test('Luhn-invalid 4111111111111112', () =>
+      refused(cardPayment({}, { pan: '4111111111111112' }), 'paymentMethod.pan'))
     test('12 digits', () => refused(cardPayment({}, { pan: '411111111111' }), 'paymentMethod.pan'))
     test('letters', () => refused(cardPayment({}, { pan: '4111abcd11111111' }), 'paymentMethod.pan'))
     test('missing', () => refused(cardPayment({}, { pan: undefined }), 'paymentMethod.pan'))
@@ -75,39 +82,57 @@ describe('payment validation (400 validation.error)', () => {
 
   describe('paymentMethod.type', () => {
     test('SBP', () => refused(cardPayment({ paymentMethod: { type: 'SBP' } }), 'paymentMethod.type'))
-    test('APPLE_PAY_TOKEN', () => refused(cardPayment({ paymentMethod: { type: 'APPLE_PAY_TOKEN', token: 'x' } }), 'paymentMethod.type'))
+    test('APPLE_PAY_TOKEN', () =>
+      refused(cardPayment({ paymentMethod: { type: 'APPLE_PAY_TOKEN', token: 'x' } }), 'paymentMethod.type'))
   })
 
   test('a missing paymentMethod is refused', async () => {
     const { paymentMethod: _omitted, ...body } = cardPayment()
     const r = await api.put(`/payments/${uid('pay')}`, body)
     assertErrorShape(r, 400, 'validation.error')
-    assert.ok(Object.keys(r.body.cause ?? {}).some((k) => k.startsWith('paymentMethod')), r.text)
+    assert.ok(
+      Object.keys(r.body.cause ?? {}).some((k) => k.startsWith('paymentMethod')),
+      r.text,
+    )
   })
 
   test('an unknown flag "FOO" names flags[0]', () => refused(cardPayment({ flags: ['FOO'] }), 'flags[0]'))
-  test('an unknown flag after a known one names flags[1]', () => refused(cardPayment({ flags: ['SALE', 'FOO'] }), 'flags[1]'))
+  test('an unknown flag after a known one names flags[1]', () =>
+    refused(cardPayment({ flags: ['SALE', 'FOO'] }), 'flags[1]'))
 
   test('BIND_PAYMENT_TOKEN without customer.account', () =>
-    refused(cardPayment({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { email: 'a@example.com' } }), 'customer.account'))
+    refused(
+      cardPayment({ flags: ['SALE', 'BIND_PAYMENT_TOKEN'], customer: { email: 'a@example.com' } }),
+      'customer.account',
+    ))
 
-  test('RECURRENT_FIRST without recurrent', () => refused(cardPayment({ flags: ['SALE', 'RECURRENT_FIRST'] }), 'recurrent'))
+  test('RECURRENT_FIRST without recurrent', () =>
+    refused(cardPayment({ flags: ['SALE', 'RECURRENT_FIRST'] }), 'recurrent'))
 
   test('several problems at once are all named', async () => {
-    const r = await refusedAnswer(cardPayment({ amount: { value: '0', currency: 'rub' } }, { cvv2: '1' }), 'amount.value')
+    const r = await refusedAnswer(
+      cardPayment({ amount: { value: '0', currency: 'rub' } }, { cvv2: '1' }),
+      'amount.value',
+    )
     for (const f of ['amount.currency', 'paymentMethod.cvv2']) assert.ok(r.body.cause[f], `cause names ${f}: ${r.text}`)
   })
 
   describe('receipt', () => {
     test('an item total other than price × quantity rounded down names receipt.items[0].total', () =>
       refused(
-        cardPayment({ amount: { value: '20.00', currency: 'RUB' }, receipt: { items: [{ name: 'A', price: '10.00', quantity: 2, total: '19.99' }] } }),
+        cardPayment({
+          amount: { value: '20.00', currency: 'RUB' },
+          receipt: { items: [{ name: 'A', price: '10.00', quantity: 2, total: '19.99' }] },
+        }),
         'receipt.items[0].total',
       ))
 
     test('a total rounded up instead of down is refused (10.01 × 1.5 = 15.015 → 15.01, not 15.02)', () =>
       refused(
-        cardPayment({ amount: { value: '15.02', currency: 'RUB' }, receipt: { items: [{ name: 'A', price: '10.01', quantity: 1.5, total: '15.02' }] } }),
+        cardPayment({
+          amount: { value: '15.02', currency: 'RUB' },
+          receipt: { items: [{ name: 'A', price: '10.01', quantity: 1.5, total: '15.02' }] },
+        }),
         'receipt.items[0].total',
       ))
 
@@ -130,7 +155,10 @@ describe('payment validation: accepted forms', () => {
 
   async function accepted(body: unknown, raw?: string) {
     const id = uid('pay')
-    const r = raw === undefined ? await api.put(`/payments/${id}`, body) : await api.send('PUT', `/payments/${id}`, { rawBody: raw })
+    const r =
+      raw === undefined
+        ? await api.put(`/payments/${id}`, body)
+        : await api.send('PUT', `/payments/${id}`, { rawBody: raw })
     assert.equal(r.status, 200, r.text)
     assert.equal(r.body.paymentId, id)
     return r
@@ -190,7 +218,10 @@ describe('payment validation: accepted forms', () => {
 
   test('quantity 1.5 at price 10.01 has total 15.01 (15.015 rounded down)', async () => {
     await accepted(
-      cardPayment({ amount: { value: '15.01', currency: 'RUB' }, receipt: { items: [{ name: 'A', price: '10.01', quantity: 1.5, total: '15.01' }] } }),
+      cardPayment({
+        amount: { value: '15.01', currency: 'RUB' },
+        receipt: { items: [{ name: 'A', price: '10.01', quantity: 1.5, total: '15.01' }] },
+      }),
     )
   })
 

@@ -56,8 +56,11 @@ export function client(site: { siteId: string; token: string }, prefix = '/api',
     post: <T = any>(path: string, body?: unknown) => request<T>('POST', `${base}${path}`, { ...auth, body }),
     get: <T = any>(path: string) => request<T>('GET', `${base}${path}`, auth),
     /** any method, raw body or extra headers, under this site's path */
-    send: <T = any>(method: string, path: string, opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) =>
-      request<T>(method, `${base}${path}`, { ...auth, ...opts }),
+    send: <T = any>(
+      method: string,
+      path: string,
+      opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+    ) => request<T>(method, `${base}${path}`, { ...auth, ...opts }),
     /** creates a payment (it must answer 200) and answers its id */
     async newPayment(body: unknown): Promise<string> {
       const id = uid('pay')
@@ -116,7 +119,8 @@ export function assertErrorShape(a: Answer, status: number, errorCode: string): 
   if (b.errorCode !== errorCode) problems.push(`errorCode ${b.errorCode}, expected ${errorCode}`)
   if (b.serviceName !== 'payin-core') problems.push('serviceName')
   for (const f of ['description', 'userMessage', 'traceId']) if (typeof b[f] !== 'string' || !b[f]) problems.push(f)
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/.test(b.dateTime ?? '')) problems.push(`dateTime ${b.dateTime}`)
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/.test(b.dateTime ?? ''))
+    problems.push(`dateTime ${b.dateTime}`)
   if (a.headers.get('x-trace-id') !== b.traceId) problems.push('X-Trace-Id header differs from traceId')
   if (problems.length) throw new Error(`not the contract's ${status} ${errorCode}: ${problems.join('; ')}\n${a.text}`)
 }

@@ -23,7 +23,8 @@ export async function signIn(site: { siteId: string; token: string }): Promise<s
 export const asSession = (value: string) => ({ Cookie: `${COOKIE}=${value}` })
 
 /** a page of the dashboard with the session: 200, or the sign-in page's redirect when the session is gone */
-export const dashboardPage = (value: string, path = '/dashboard/payments') => fetch(`${BASE_URL}${path}`, { headers: asSession(value), redirect: 'manual' })
+export const dashboardPage = (value: string, path = '/dashboard/payments') =>
+  fetch(`${BASE_URL}${path}`, { headers: asSession(value), redirect: 'manual' })
 
 /** an answer in the contract's error shape */
 export function assertError(a: Answer, status: number, errorCode: string) {

@@ -10,8 +10,14 @@ export interface Instance {
   kill: (signal?: NodeJS.Signals) => void
 }
 
-/** an instance of the service on 127.0.0.1:port, once its health answers; `cwd`: the checkout it runs from (this one) */
-export async function startInstance(port: number, env: Record<string, string> = {}, opts: { cwd?: string } = {}): Promise<Instance> {
+/**
+ * an instance of the service on 127.0.0.1:port, once its health answers; `cwd`: the checkout it runs from (this one)
+ */
+export async function startInstance(
+  port: number,
+  env: Record<string, string> = {},
+  opts: { cwd?: string } = {},
+): Promise<Instance> {
   const output = serverStdio(`instance-${port}`)
   const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts'], {
     cwd: opts.cwd,
@@ -27,7 +33,13 @@ export async function startInstance(port: number, env: Record<string, string> = 
   const exited = new Promise<number | string>((r) => proc.on('exit', (code, signal) => r(code ?? signal ?? -1)))
   const base = `http://127.0.0.1:${port}`
   for (let i = 0; i < 300; i++) {
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break
+    if (
+      await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break
     if (proc.exitCode !== null) throw new Error(`instance on ${port} exited`)
     await sleep(100)
   }

@@ -38,7 +38,13 @@ export function receiver() {
       const path = req.url!
       const n = (seen.get(path) ?? 0) + 1
       seen.set(path, n)
-      got.push({ path, signature: String(req.headers.signature ?? ''), payinSignature: String(req.headers['payin-signature'] ?? ''), body, at: Date.now() })
+      got.push({
+        path,
+        signature: String(req.headers.signature ?? ''),
+        payinSignature: String(req.headers['payin-signature'] ?? ''),
+        body,
+        at: Date.now(),
+      })
       const problem = documentChecker().webhookProblemOf(body, req.headers as Record<string, string | undefined>)
       if (problem) undocumented.push(problem)
       // what a test waits for is counted before it is told of the arrival
@@ -127,8 +133,9 @@ const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(
 const amountAsWritten = (body: string) => /"amount":\{"value":(-?[0-9.]+)/.exec(body)?.[1]
 
 /** `{id}|{createdDateTime}|{amount}` signed with the secret matches the `Signature` header */
-const signatureMatches = (secret: string, r: Pick<Received, 'signature'>, date: string, amount: string | undefined) => (o: any) =>
-  same(hmacHex(secret, `${idOf(o)}|${date}|${amount}`), r.signature)
+const signatureMatches =
+  (secret: string, r: Pick<Received, 'signature'>, date: string, amount: string | undefined) => (o: any) =>
+    same(hmacHex(secret, `${idOf(o)}|${date}|${amount}`), r.signature)
 
 /** Client 1: `Signature` over the values as written in the body. */
 export function verifyAsWritten(secret: string, r: Pick<Received, 'signature' | 'body'>): boolean {
@@ -136,10 +143,14 @@ export function verifyAsWritten(secret: string, r: Pick<Received, 'signature' | 
   return signatureMatches(secret, r, o.createdDateTime, amountAsWritten(r.body))(o)
 }
 
-/** `2026-11-23T20:37:38.584+03:00` → `2026-11-23T20:37:38+03:00`, as a client that parses and re-formats the date to seconds does */
+/**
+ * `2026-11-23T20:37:38.584+03:00` → `2026-11-23T20:37:38+03:00`, as a client that parses and re-formats the date to
+ * seconds does
+ */
 export function dateToSeconds(text: string): string {
   const offset = /([+-]\d{2}:\d{2}|Z)$/.exec(text)?.[1] ?? 'Z'
-  const minutes = offset === 'Z' ? 0 : (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)))
+  const minutes =
+    offset === 'Z' ? 0 : (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)))
   const local = new Date(Date.parse(text) + minutes * 60_000).toISOString().slice(0, 19)
   return `${local}${offset === 'Z' ? '+00:00' : offset}`
 }
@@ -157,7 +168,11 @@ export function verifyAmountReformatted(secret: string, r: Pick<Received, 'signa
 }
 
 /** `Payin-Signature: t=…,v1=…`: the whole raw body, refused when t is more than 5 minutes away */
-export function verifyPayinSignature(secret: string, r: Pick<Received, 'payinSignature' | 'body'>, now = Date.now()): boolean {
+export function verifyPayinSignature(
+  secret: string,
+  r: Pick<Received, 'payinSignature' | 'body'>,
+  now = Date.now(),
+): boolean {
   const parts = r.payinSignature.split(',').map((p) => p.split('='))
   const t = Number(parts.find(([k]) => k === 't')?.[1])
   if (!Number.isInteger(t) || Math.abs(now / 1000 - t) > 300) return false
@@ -167,5 +182,10 @@ export function verifyPayinSignature(secret: string, r: Pick<Received, 'payinSig
 
 /** every client's check at once (the three `Signature` styles and `Payin-Signature`) */
 export function verifiesEveryWay(secret: string, r: Received): boolean {
-  return verifyAsWritten(secret, r) && verifyDateReformatted(secret, r) && verifyAmountReformatted(secret, r) && verifyPayinSignature(secret, r)
+  return (
+    verifyAsWritten(secret, r) &&
+    verifyDateReformatted(secret, r) &&
+    verifyAmountReformatted(secret, r) &&
+    verifyPayinSignature(secret, r)
+  )
 }

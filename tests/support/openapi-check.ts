@@ -10,7 +10,8 @@
 //   its status must be one the operation documents, the headers that answer documents must be there
 //   when required (X-Trace-Id; Retry-After on a 429) and as their schemas say, and its body (JSON)
 //   must validate against that answer's schema (the 200's resource, or the Error shape with the codes
-//   of that status), and a 2xx's ids must be those of its path (idProblem); and when it is a 2xx of a PUT or POST to which the test sent a JSON body, that
+// of that status), and a 2xx's ids must be those of its path (idProblem); and when it is a 2xx of a PUT or POST to
+// which the test sent a JSON body, that
 //   body must validate against the operation's requestBody (so the request side is exercised too);
 // - any other 4xx/5xx under /api or /partner: the JSON Error shape, with its trace id in X-Trace-Id;
 // - any other JSON answer of 4xx/5xx, on any path (the payment page's endpoints, the dashboard's
@@ -31,7 +32,17 @@ export const DOCUMENT_FILE = new URL('../../openapi.json', import.meta.url)
 const DOCUMENT_ID = 'https://payin.invalid/openapi.json'
 // the document's own fields: no JSON Schema keywords, but the document is added to ajv whole, so that
 // every schema in it is reached by its JSON pointer and its $refs resolve against the document
-const DOCUMENT_FIELDS = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'security', 'tags', 'paths', 'webhooks', 'components']
+const DOCUMENT_FIELDS = [
+  'openapi',
+  'info',
+  'jsonSchemaDialect',
+  'servers',
+  'security',
+  'tags',
+  'paths',
+  'webhooks',
+  'components',
+]
 
 /** an ajv (JSON Schema 2020-12, strict, with formats) holding the document */
 export function documentValidator(document: Json) {
@@ -70,7 +81,10 @@ export interface Answer {
   /** the answer's headers, their names in lowercase */
   headers: Record<string, string | undefined>
   text: string
-  /** the body the request sent, when it sent JSON: a 2xx of a documented PUT or POST holds it to the operation's requestBody */
+  /**
+   * the body the request sent, when it sent JSON: a 2xx of a documented PUT or POST holds it to the operation's
+   * requestBody
+   */
   requestBody?: string
 }
 
@@ -126,7 +140,14 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
       const name = /^\{(\w+)\}$/.exec(s)?.[1]
       if (name) parameters[name] = decoded(segments[i])
     }
-    return { template: best.template, method: method.toUpperCase(), operationId: op.operationId, pointer: `/paths/${escapePointer(best.template)}/${method.toLowerCase()}`, op, parameters }
+    return {
+      template: best.template,
+      method: method.toUpperCase(),
+      operationId: op.operationId,
+      pointer: `/paths/${escapePointer(best.template)}/${method.toLowerCase()}`,
+      op,
+      parameters,
+    }
   }
 
   /**
@@ -149,7 +170,13 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
   function resolved(object: Json, pointer: string): { object: Json; pointer: string } {
     if (typeof object.$ref !== 'string') return { object, pointer }
     const target = object.$ref.slice(1)
-    return { object: target.split('/').slice(1).reduce((o: Json, k: string) => o[unescapePointer(k)], document), pointer: target }
+    return {
+      object: target
+        .split('/')
+        .slice(1)
+        .reduce((o: Json, k: string) => o[unescapePointer(k)], document),
+      pointer: target,
+    }
   }
 
   /** the problems of the headers an answer documents: missing when required, else not as their schemas say */
@@ -165,7 +192,11 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
       // a header is text: an integer's schema reads its digits
       const type = header.object.schema?.type
       const read = (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value
-      for (const v of variants) if (!v.at(`${header.pointer}/schema`)(read)) problems.push(`${name}: ${JSON.stringify(value)} is not as ${v.name} says (${JSON.stringify(header.object.schema)})`)
+      for (const v of variants)
+        if (!v.at(`${header.pointer}/schema`)(read))
+          problems.push(
+            `${name}: ${JSON.stringify(value)} is not as ${v.name} says (${JSON.stringify(header.object.schema)})`,
+          )
     }
     return [...new Set(problems)]
   }
@@ -175,7 +206,10 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
     for (const v of variants) {
       const validate = v.at(pointer)
       if (validate(body)) continue
-      const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
+      const errors = (validate.errors ?? []).map(
+        (e) =>
+          `${e.instancePath || '/'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+      )
       return `a body ${v.name} does not describe (#${pointer}):\n  ${errors.join('\n  ')}`
     }
     return null
@@ -190,7 +224,9 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
     const shown = `\n  body: ${a.text.slice(0, 500)}`
     if (a.method.toUpperCase() === 'HEAD') {
       // no body to read: an API error still says its trace id
-      return api && a.status >= 400 && traceId === undefined ? `HEAD ${a.path.slice(0, 200)} answered ${a.status} without an X-Trace-Id header` : null
+      return api && a.status >= 400 && traceId === undefined
+        ? `HEAD ${a.path.slice(0, 200)} answered ${a.status} without an X-Trace-Id header`
+        : null
     }
     const operation = operationOf(a.method, a.path)
     let pointer: string
@@ -198,10 +234,15 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
     if (operation) {
       what = `${operation.method} ${operation.template} (${operation.operationId}) answered ${a.status}`
       const listed = operation.op.responses[String(a.status)]
-      if (!listed) return `${what}, a status the document does not give it (${Object.keys(operation.op.responses).join(', ')})${shown}`
-      const { object: response, pointer: responsePointer } = resolved(listed, `${operation.pointer}/responses/${a.status}`)
+      if (!listed)
+        return `${what}, a status the document does not give it (${Object.keys(operation.op.responses).join(', ')})${shown}`
+      const { object: response, pointer: responsePointer } = resolved(
+        listed,
+        `${operation.pointer}/responses/${a.status}`,
+      )
       const headers = headerProblems(response, responsePointer, a.headers)
-      if (headers.length) return `${what} with headers the document does not describe:\n  ${headers.join('\n  ')}${shown}`
+      if (headers.length)
+        return `${what} with headers the document does not describe:\n  ${headers.join('\n  ')}${shown}`
       if (a.status < 300 && a.requestBody !== undefined && a.requestBody !== '' && operation.op.requestBody) {
         const request = requestProblem(operation, a.requestBody)
         if (request) return `${what} to a request ${request}`
@@ -211,15 +252,19 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
       if (!response.content['application/json']) {
         // an answer that is not JSON (the metrics' text): its type is checked
         const type = (contentType ?? '').toLowerCase().replace(/\s+/g, '')
-        return types.some((t) => type.startsWith(t.toLowerCase().replace(/\s+/g, ''))) ? null : `${what} with Content-Type ${contentType}, not the documented ${types.join(' or ')}`
+        return types.some((t) => type.startsWith(t.toLowerCase().replace(/\s+/g, '')))
+          ? null
+          : `${what} with Content-Type ${contentType}, not the documented ${types.join(' or ')}`
       }
       if (!json) return `${what} with Content-Type ${contentType}, not the documented application/json${shown}`
       pointer = `${responsePointer}/content/application~1json/schema`
     } else if (a.status >= 400 && (json || api)) {
       what = `${a.method.toUpperCase()} ${a.path.slice(0, 200)} answered ${a.status}`
       // under the API's prefixes every error is the contract's: JSON, with its trace id
-      if (api && !json) return `${what} with Content-Type ${contentType}: an error under the API's prefixes is the JSON Error${shown}`
-      if (api && traceId === undefined) return `${what} without an X-Trace-Id header: an error under the API's prefixes says its trace id${shown}`
+      if (api && !json)
+        return `${what} with Content-Type ${contentType}: an error under the API's prefixes is the JSON Error${shown}`
+      if (api && traceId === undefined)
+        return `${what} without an X-Trace-Id header: an error under the API's prefixes says its trace id${shown}`
       pointer = '/components/schemas/Error'
     } else return null
     let body: Json
@@ -230,7 +275,8 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
     }
     const problem = schemaProblem(pointer, body) ?? (operation && a.status < 300 ? idProblem(operation, body) : null)
     if (problem) return `${what}, ${problem}${shown}`
-    if (a.status >= 400 && traceId !== undefined && body?.traceId !== traceId) return `${what} with X-Trace-Id ${traceId} but traceId ${JSON.stringify(body?.traceId)} in its body`
+    if (a.status >= 400 && traceId !== undefined && body?.traceId !== traceId)
+      return `${what} with X-Trace-Id ${traceId} but traceId ${JSON.stringify(body?.traceId)} in its body`
     return null
   }
 
@@ -246,7 +292,10 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
     const pointer = `${operation.pointer}/requestBody/content/application~1json/schema`
     const validate = published.at(pointer)
     if (validate(body)) return null
-    const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
+    const errors = (validate.errors ?? []).map(
+      (e) =>
+        `${e.instancePath || '/'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+    )
     return `the service accepted but the document's requestBody refuses (#${pointer}):\n  ${errors.join('\n  ')}\n  request: ${text.slice(0, 500)}`
   }
 
@@ -266,11 +315,14 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
     for (const [i, parameter] of (post.parameters as Json[]).entries()) {
       const value = headers[parameter.name.toLowerCase()]
       if (value === undefined) problems.push(`no ${parameter.name} header`)
-      else if (variants.some((v) => !v.at(`${pointer}/parameters/${i}/schema`)(value))) problems.push(`${parameter.name}: ${value}`)
+      else if (variants.some((v) => !v.at(`${pointer}/parameters/${i}/schema`)(value)))
+        problems.push(`${parameter.name}: ${value}`)
     }
     const problem = schemaProblem(`${pointer}/requestBody/content/application~1json/schema`, parsed)
     if (problem) problems.push(problem)
-    return problems.length ? `POST ${name} (webhook) does not match the document:\n  ${problems.join('\n  ')}\n  body: ${body.slice(0, 500)}` : null
+    return problems.length
+      ? `POST ${name} (webhook) does not match the document:\n  ${problems.join('\n  ')}\n  body: ${body.slice(0, 500)}`
+      : null
   }
 
   return { operationOf, problemOf, webhookProblemOf }
@@ -279,7 +331,10 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
 let checker: ReturnType<typeof answerChecker> | undefined
 /** the checker of the committed document, with its strict variant as the code generates it */
 export function documentChecker() {
-  return (checker ??= answerChecker(JSON.parse(fs.readFileSync(DOCUMENT_FILE, 'utf8')), buildApiDocument({ strict: true })))
+  return (checker ??= answerChecker(
+    JSON.parse(fs.readFileSync(DOCUMENT_FILE, 'utf8')),
+    buildApiDocument({ strict: true }),
+  ))
 }
 
 export class UndocumentedAnswer extends Error {
@@ -316,7 +371,10 @@ function dechunk(body: string): string {
 export function rawAnswer(method: string, path: string, raw: string | Buffer): Answer {
   const bytes = typeof raw === 'string' ? Buffer.from(raw, 'latin1') : raw
   const end = bytes.indexOf('\r\n\r\n')
-  const [statusLine, ...lines] = bytes.subarray(0, end < 0 ? bytes.length : end).toString('latin1').split('\r\n')
+  const [statusLine, ...lines] = bytes
+    .subarray(0, end < 0 ? bytes.length : end)
+    .toString('latin1')
+    .split('\r\n')
   const headers: Record<string, string> = {}
   for (const line of lines) {
     const colon = line.indexOf(':')
@@ -324,7 +382,13 @@ export function rawAnswer(method: string, path: string, raw: string | Buffer): A
   }
   let text = end < 0 ? '' : bytes.subarray(end + 4).toString('latin1')
   if (/chunked/i.test(headers['transfer-encoding'] ?? '')) text = dechunk(text)
-  return { method, path, status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]), headers, text: Buffer.from(text, 'latin1').toString('utf8') }
+  return {
+    method,
+    path,
+    status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]),
+    headers,
+    text: Buffer.from(text, 'latin1').toString('utf8'),
+  }
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/i
@@ -362,7 +426,14 @@ export function checkFetches(): void {
     } catch {
       return res // the body broke off: the test sees that itself
     }
-    const problem = problemOf({ method, path: url.pathname, status: res.status, headers, text, requestBody: sentJson(init) })
+    const problem = problemOf({
+      method,
+      path: url.pathname,
+      status: res.status,
+      headers,
+      text,
+      requestBody: sentJson(init),
+    })
     if (problem) throw new UndocumentedAnswer(problem)
     return res
   }

@@ -8,7 +8,19 @@
 
 /** an attribute value's text as the browser reads it (character references decoded) */
 function htmlDecoded(text: string): string {
-  const named: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', sol: '/', bsol: '\\', colon: ':', Tab: '\t', NewLine: '\n', period: '.' }
+  const named: Record<string, string> = {
+    amp: '&',
+    quot: '"',
+    apos: "'",
+    lt: '<',
+    gt: '>',
+    sol: '/',
+    bsol: '\\',
+    colon: ':',
+    Tab: '\t',
+    NewLine: '\n',
+    period: '.',
+  }
   return text
     .replace(/&#x([0-9a-f]+);?/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
     .replace(/&#(\d+);?/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
@@ -16,7 +28,10 @@ function htmlDecoded(text: string): string {
 }
 
 /** CSS text with its escapes (`\2f`, `\/`) decoded */
-const cssDecoded = (text: string) => text.replace(/\\([0-9a-f]{1,6})\s?|\\(.)/gi, (_, hex: string | undefined, c: string | undefined) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : c!))
+const cssDecoded = (text: string) =>
+  text.replace(/\\([0-9a-f]{1,6})\s?|\\(.)/gi, (_, hex: string | undefined, c: string | undefined) =>
+    hex ? String.fromCodePoint(parseInt(hex, 16)) : c!,
+  )
 
 /** as the URL parser reads it: no tab or line end anywhere, no space or control character around it */
 const asParsed = (address: string) => address.replace(/[\t\n\r]/g, '').replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '')
@@ -42,19 +57,30 @@ function cssReferences(css: string): string[] {
 
 /** the stylesheets a page links (`<link rel="stylesheet" href>`), as written */
 export const linkedStylesheets = (html: string) =>
-  [...html.matchAll(/<link\b[^>]*>/gi)].filter((m) => /\srel="[^"]*\bstylesheet\b[^"]*"/i.test(m[0])).map((m) => htmlDecoded(/\shref="([^"]*)"/i.exec(m[0])?.[1] ?? ''))
+  [...html.matchAll(/<link\b[^>]*>/gi)]
+    .filter((m) => /\srel="[^"]*\bstylesheet\b[^"]*"/i.test(m[0]))
+    .map((m) => htmlDecoded(/\shref="([^"]*)"/i.exec(m[0])?.[1] ?? ''))
 
 /**
  * Every address of the page, its attributes' and its CSS's (with the given stylesheets' text), and those
  * of them that are not the service's own.
  */
 export function pageAddresses(html: string, stylesheets: string[] = []): { addresses: string[]; offSite: string[] } {
-  const attributes = [...html.matchAll(/\s(src|href|srcset|action|formaction|poster)="([^"]*)"/gi)].flatMap(([, name, value]) => {
-    const text = htmlDecoded(value)
-    // srcset: comma-separated candidates, each an address and a size
-    return name.toLowerCase() === 'srcset' ? text.split(',').map((c) => c.trim().split(/\s+/)[0]) : [text]
-  })
-  const css = [...[...html.matchAll(/<style\b[^>]*>([^]*?)<\/style>/gi)].map((m) => m[1]), ...[...html.matchAll(/\sstyle="([^"]*)"/gi)].map((m) => htmlDecoded(m[1])), ...stylesheets]
+  const attributes = [...html.matchAll(/\s(src|href|srcset|action|formaction|poster)="([^"]*)"/gi)].flatMap(
+    ([, name, value]) => {
+      const text = htmlDecoded(value)
+      // srcset: comma-separated candidates, each an address and a size
+      return name.toLowerCase() === 'srcset' ? text.split(',').map((c) => c.trim().split(/\s+/)[0]) : [text]
+    },
+  )
+  const css = [
+    ...[...html.matchAll(/<style\b[^>]*>([^]*?)<\/style>/gi)].map((m) => m[1]),
+    ...[...html.matchAll(/\sstyle="([^"]*)"/gi)].map((m) => htmlDecoded(m[1])),
+    ...stylesheets,
+  ]
   const references = css.flatMap(cssReferences)
-  return { addresses: [...attributes, ...references], offSite: [...attributes.filter((a) => !ownAddress(a)), ...references.filter((a) => !ownCssReference(a))] }
+  return {
+    addresses: [...attributes, ...references],
+    offSite: [...attributes.filter((a) => !ownAddress(a)), ...references.filter((a) => !ownCssReference(a))],
+  }
 }

@@ -18,7 +18,8 @@ export function parseExposition(text: string): Sample[] {
     const m = LINE.exec(line)
     if (!m) throw new Error(`not a sample line: ${line}`)
     const labels: Record<string, string> = {}
-    for (const [, k, v] of (m[2] ?? '').matchAll(LABEL)) labels[k] = v.replace(/\\(.)/g, (_, c) => (c === 'n' ? '\n' : c))
+    for (const [, k, v] of (m[2] ?? '').matchAll(LABEL))
+      labels[k] = v.replace(/\\(.)/g, (_, c) => (c === 'n' ? '\n' : c))
     samples.push({ name: m[1], labels, value: Number(m[3]) })
   }
   return samples
@@ -32,7 +33,9 @@ export class Scrape {
 
   /** the value of the one sample of `name` carrying (at least) these labels; undefined when there is none */
   value(name: string, labels: Record<string, string> = {}): number | undefined {
-    const found = this.samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    const found = this.samples.filter(
+      (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+    )
     if (found.length > 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}`)
     return found[0]?.value
   }

@@ -138,12 +138,14 @@ export function splitCommands(lines: string[], firstLine: number): ExampleComman
       current = null
     }
   }
-  if (current) throw new Error(`README line ${current.line}: a command is not closed (a quote or a \\ at the end of the block)`)
+  if (current)
+    throw new Error(`README line ${current.line}: a command is not closed (a quote or a \\ at the end of the block)`)
   return out
 }
 
 // `# 400 {…`, `# 409 payin.request.conflict`, `# 404` alone: an HTTP status (not `# 100 ms …`)
-const STATUS_LINE = /^#\s+(?:([1-5]\d\d)(?=\s*$|\s+[{[]|\s+[a-z]+\.[a-z.-]+)\s*)?(?:status ([A-Z][A-Z_]+)(?:, reason ([A-Z][A-Z_0-9]+))?)?/
+const STATUS_LINE =
+  /^#\s+(?:([1-5]\d\d)(?=\s*$|\s+[{[]|\s+[a-z]+\.[a-z.-]+)\s*)?(?:status ([A-Z][A-Z_]+)(?:, reason ([A-Z][A-Z_0-9]+))?)?/
 const STATUS_FRAGMENT = /"status":\{"value":"([A-Z_]+)"(?:,[^}]*?"reason":"([A-Z_0-9]+)")?/
 
 function annotate(c: ExampleCommand, comment: string): void {
@@ -176,27 +178,47 @@ export function differences(actual: unknown, shown: unknown, at = ''): string[] 
     if (typeof actual !== 'string') return [`${here}: ${JSON.stringify(actual)} is not a string`]
     if (shown.includes('…')) {
       const [head, tail] = [shown.slice(0, shown.indexOf('…')), shown.slice(shown.lastIndexOf('…') + 1)]
-      return actual.startsWith(head) && actual.endsWith(tail) && actual.length >= head.length + tail.length ? [] : [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
+      return actual.startsWith(head) && actual.endsWith(tail) && actual.length >= head.length + tail.length
+        ? []
+        : [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
     }
     if (DATE_TIME.test(shown)) {
-      const sameShape = DATE_TIME.test(actual) && shown.includes('.') === actual.includes('.') && shown.slice(-6) === actual.slice(-6)
-      return sameShape ? [] : [`${here}: ${JSON.stringify(actual)} is not a date-time written like ${JSON.stringify(shown)}`]
+      const sameShape =
+        DATE_TIME.test(actual) && shown.includes('.') === actual.includes('.') && shown.slice(-6) === actual.slice(-6)
+      return sameShape
+        ? []
+        : [`${here}: ${JSON.stringify(actual)} is not a date-time written like ${JSON.stringify(shown)}`]
     }
     const pattern = shown.replace(UUID, '\u0000')
-    if (pattern.includes('\u0000')) return actual.replace(UUID, '\u0000') === pattern ? [] : [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
+    if (pattern.includes('\u0000'))
+      return actual.replace(UUID, '\u0000') === pattern
+        ? []
+        : [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
     return actual === shown ? [] : [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
   }
   if (Array.isArray(shown)) {
-    if (!Array.isArray(actual) || actual.length !== shown.length) return [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
+    if (!Array.isArray(actual) || actual.length !== shown.length)
+      return [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
     return shown.flatMap((s, k) => differences(actual[k], s, `${at}[${k}]`))
   }
   if (shown !== null && typeof shown === 'object') {
-    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return [`${here}: ${JSON.stringify(actual)} is not an object`]
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual))
+      return [`${here}: ${JSON.stringify(actual)} is not an object`]
     const a = actual as Record<string, unknown>
     const s = shown as Record<string, unknown>
-    const missing = Object.keys(s).filter((k) => !(k in a)).map((k) => `${at ? `${at}.` : ''}${k}: printed, not answered`)
-    const extra = Object.keys(a).filter((k) => !(k in s)).map((k) => `${at ? `${at}.` : ''}${k}: answered, not printed`)
-    return [...missing, ...extra, ...Object.keys(s).filter((k) => k in a).flatMap((k) => differences(a[k], s[k], at ? `${at}.${k}` : k))]
+    const missing = Object.keys(s)
+      .filter((k) => !(k in a))
+      .map((k) => `${at ? `${at}.` : ''}${k}: printed, not answered`)
+    const extra = Object.keys(a)
+      .filter((k) => !(k in s))
+      .map((k) => `${at ? `${at}.` : ''}${k}: answered, not printed`)
+    return [
+      ...missing,
+      ...extra,
+      ...Object.keys(s)
+        .filter((k) => k in a)
+        .flatMap((k) => differences(a[k], s[k], at ? `${at}.${k}` : k)),
+    ]
   }
   return actual === shown ? [] : [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
 }

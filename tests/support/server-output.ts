@@ -9,14 +9,20 @@ export function serverOutputFile(name: string): string | null {
   const dir = process.env.SERVER_LOG_DIR
   if (!dir) return null
   fs.mkdirSync(dir, { recursive: true })
-  return path.join(dir, `${name.replace(/[^\w.-]+/g, '_')}-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.log`)
+  return path.join(
+    dir,
+    `${name.replace(/[^\w.-]+/g, '_')}-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.log`,
+  )
 }
 
 /**
  * stdio for a server's spawn: its output appended to a file of its own, or dropped. The descriptor
  * is the child's once spawned: call `close` after spawn().
  */
-export function serverStdio(name: string): { stdio: ['ignore', number | 'ignore', number | 'ignore']; close: () => void } {
+export function serverStdio(name: string): {
+  stdio: ['ignore', number | 'ignore', number | 'ignore']
+  close: () => void
+} {
   const file = serverOutputFile(name)
   if (!file) return { stdio: ['ignore', 'ignore', 'ignore'], close: () => {} }
   const fd = fs.openSync(file, 'a')

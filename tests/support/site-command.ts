@@ -13,11 +13,16 @@ export interface SiteCommandRun {
 /** runs the command to its end (any exit code) */
 export function siteCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<SiteCommandRun> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/site.ts', ...args], { encoding: 'utf8', env }, (error, stdout, stderr) => {
-      if (!error) return resolve({ code: 0, stdout, stderr })
-      if (typeof error.code === 'number') return resolve({ code: error.code, stdout, stderr })
-      reject(new Error(`npm run site -- ${args.join(' ')}: ${error.message}`)) // did not run, or killed by a signal
-    })
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/site.ts', ...args],
+      { encoding: 'utf8', env },
+      (error, stdout, stderr) => {
+        if (!error) return resolve({ code: 0, stdout, stderr })
+        if (typeof error.code === 'number') return resolve({ code: error.code, stdout, stderr })
+        reject(new Error(`npm run site -- ${args.join(' ')}: ${error.message}`)) // did not run, or killed by a signal
+      },
+    )
   })
 }
 

@@ -29,7 +29,11 @@ async function captureStdout<T>(work: () => Promise<T>): Promise<{ result: T; ou
 }
 
 test('an unexpected exception is a 500 internal.error without internals; the log line masks the card number', async () => {
-  const req = new Request('http://x/api/anything', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ pan: '4111111111111111' }) })
+  const req = new Request('http://x/api/anything', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ pan: '4111111111111111' }),
+  })
   const { result: res, out } = await captureStdout(() => route.POST(req, { params: Promise.resolve({}) }))
   assert.equal(res.status, 500)
   const text = await res.text()
@@ -62,9 +66,17 @@ const echo = apiRoute({
 })
 
 const post = (body: string | ReadableStream<Uint8Array>) =>
-  echo.POST(new Request('http://x/api/echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit), {
-    params: Promise.resolve({}),
-  })
+  echo.POST(
+    new Request('http://x/api/echo', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+    {
+      params: Promise.resolve({}),
+    },
+  )
 
 test('a NUL character or a lone surrogate anywhere in the body, in a value or a key, is a 400 naming each path', async () => {
   const body = JSON.stringify({ comment: 'a\u0000', x: [{ y: 'ok' }, { y: '\ud800' }], m: { ['k\u0000']: 'v' } })
@@ -103,7 +115,10 @@ test('a body whose stream breaks off (the client went away) is logged once as a 
   })
   const { result: res, out } = await captureStdout(() => post(body))
   assert.equal(res.status, 499)
-  const lines = out.trim().split('\n').map((l) => JSON.parse(l))
+  const lines = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
   assert.equal(lines.length, 1)
   assert.equal(lines[0].level, 'warn')
   assert.equal(lines[0].status, 499)

@@ -10,5 +10,8 @@ test('credentials never reach the audit log', () => {
   assert.equal(auditableUrl('https://user:p@ss@shop.example/h'), 'https://…@shop.example/h')
   assert.equal(auditableUrl('https://user@shop.example/h'), 'https://…@shop.example/h')
   for (const bad of ['user:pw@host', 'https:/user:pw@host', '__proto__', ''])
-    assert.ok(!auditableUrl(bad).includes('pw') && !auditableUrl(bad).includes('proto'), `${bad} → ${auditableUrl(bad)}`)
+    assert.ok(
+      !auditableUrl(bad).includes('pw') && !auditableUrl(bad).includes('proto'),
+      `${bad} → ${auditableUrl(bad)}`,
+    )
 })

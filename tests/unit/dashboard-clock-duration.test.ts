@@ -38,8 +38,17 @@ test('in Russian: the forms after «на» (one, few, many)', () => {
 
 test('the service’s refusals in Russian, the limit’s number kept; others as they come', () => {
   const ru = settingsMessages('ru')
-  assert.equal(clockReason(ru, "would take the site's clock more than 3650 days ahead of real time"), 'часы сайта ушли бы вперёд от реального времени больше чем на 3650 дней')
-  assert.equal(clockReason(ru, 'must be at least 1: the clock only moves forward'), 'нужно не меньше 1: часы идут только вперёд')
+  assert.equal(
+    clockReason(ru, "would take the site's clock more than 3650 days ahead of real time"),
+    'часы сайта ушли бы вперёд от реального времени больше чем на 3650 дней',
+  )
+  assert.equal(
+    clockReason(ru, 'must be at least 1: the clock only moves forward'),
+    'нужно не меньше 1: часы идут только вперёд',
+  )
   assert.equal(clockReason(ru, 'something new'), 'something new')
-  assert.equal(clockReason(settingsMessages('en'), "would take the site's clock more than 3650 days ahead of real time"), "would take the site's clock more than 3650 days ahead of real time")
+  assert.equal(
+    clockReason(settingsMessages('en'), "would take the site's clock more than 3650 days ahead of real time"),
+    "would take the site's clock more than 3650 days ahead of real time",
+  )
 })

@@ -61,7 +61,18 @@ test('a search: trimmed, at most 200 characters (never half a surrogate pair); o
   const long = `${'x'.repeat(199)}😀tail`
   assert.equal(paymentSearch(long).search, `${'x'.repeat(199)}😀`)
   assert.equal(paymentSearch('x'.repeat(5000)).search.length, 200)
-  for (const raw of ['\u0000', 'a\u0000b', '\u0007', '\u001b[31m', 'a\u007f', '\u0085', 'a\r\nb', 'a\tb', '\ud800', 'x\udc00y']) {
+  for (const raw of [
+    '\u0000',
+    'a\u0000b',
+    '\u0007',
+    '\u001b[31m',
+    'a\u007f',
+    '\u0085',
+    'a\r\nb',
+    'a\tb',
+    '\ud800',
+    'x\udc00y',
+  ]) {
     const s = paymentSearch(raw)
     assert.equal(s.refused, true, JSON.stringify(raw))
     assert.equal(s.search, '', JSON.stringify(raw))

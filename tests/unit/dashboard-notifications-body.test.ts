@@ -6,7 +6,8 @@ import { test } from 'node:test'
 process.env.SECRET_KEY = 'unit-test-key'
 const { indentJson } = await import('../../lib/dashboard/dashboard-notifications.ts')
 
-const posted = '{"payment":{"type":"PAYMENT","amount":{"value":60.50,"currency":"RUB"},"customer":{},"flags":["SALE"],"customFields":{"note":"a, b: {c} [d] \\"e\\" \\\\"},"tokenData":null},"type":"PAYMENT","version":"1"}'
+const posted =
+  '{"payment":{"type":"PAYMENT","amount":{"value":60.50,"currency":"RUB"},"customer":{},"flags":["SALE"],"customFields":{"note":"a, b: {c} [d] \\"e\\" \\\\"},"tokenData":null},"type":"PAYMENT","version":"1"}'
 
 test('indented, and nothing but whitespace added outside strings', () => {
   const shown = indentJson(posted)

@@ -14,7 +14,10 @@ test("the embedded database's URL carries its password, and its printed form doe
   const own = 'postgresql://app:p%40ss%2Fw0rd@db.internal:5432/payin?sslmode=require'
   assert.equal(redactDatabaseUrl(own), 'postgresql://app:***@db.internal:5432/payin?sslmode=require')
   // none to hide: as it is
-  assert.equal(redactDatabaseUrl('postgresql://postgres@127.0.0.1:5432/payin'), 'postgresql://postgres@127.0.0.1:5432/payin')
+  assert.equal(
+    redactDatabaseUrl('postgresql://postgres@127.0.0.1:5432/payin'),
+    'postgresql://postgres@127.0.0.1:5432/payin',
+  )
   // not a URL the parser takes: the part between ':' and '@' hidden all the same
   assert.equal(redactDatabaseUrl('postgresql://u:se cret@[bad/payin'), 'postgresql://u:***@[bad/payin')
 })

@@ -39,8 +39,16 @@ test('set: used as it is, no file made; set empty: metrics off', () => {
 })
 
 test('a token no Authorization header can carry (a space or tab inside it, a control or non-ASCII character) is refused at the start, in one line that does not show it', () => {
-  const refusal = /^METRICS_TOKEN has a character a bearer token cannot carry \(a space or tab inside it, a control or non-ASCII character\): use a long random value/
-  for (const token of ['correct horse battery staple', 'tab\tseparated-token-12345', 'a-long-token-with-\u0007-bell', 'pässwort-für-metriken-2026', 'token-with-nbsp\u00a0inside-it', 'line\nbreak-inside-the-token']) {
+  const refusal =
+    /^METRICS_TOKEN has a character a bearer token cannot carry \(a space or tab inside it, a control or non-ASCII character\): use a long random value/
+  for (const token of [
+    'correct horse battery staple',
+    'tab\tseparated-token-12345',
+    'a-long-token-with-\u0007-bell',
+    'pässwort-für-metriken-2026',
+    'token-with-nbsp\u00a0inside-it',
+    'line\nbreak-inside-the-token',
+  ]) {
     assert.throws(
       () => readSettings({ METRICS_TOKEN: token }),
       (e: Error) => {
@@ -51,7 +59,13 @@ test('a token no Authorization header can carry (a space or tab inside it, a con
     )
   }
   // around it, spaces and line ends are trimmed; inside it, any visible ASCII character
-  assert.equal(readSettings({ METRICS_TOKEN: ' \t0123456789abcdef0123456789abcdef\n' }).metricsToken, '0123456789abcdef0123456789abcdef')
-  assert.equal(readSettings({ METRICS_TOKEN: 'A~z!"#$%&()*+,-./:;<=>?@[]^_`{|}0' }).metricsToken, 'A~z!"#$%&()*+,-./:;<=>?@[]^_`{|}0')
+  assert.equal(
+    readSettings({ METRICS_TOKEN: ' \t0123456789abcdef0123456789abcdef\n' }).metricsToken,
+    '0123456789abcdef0123456789abcdef',
+  )
+  assert.equal(
+    readSettings({ METRICS_TOKEN: 'A~z!"#$%&()*+,-./:;<=>?@[]^_`{|}0' }).metricsToken,
+    'A~z!"#$%&()*+,-./:;<=>?@[]^_`{|}0',
+  )
   assert.equal(readSettings({ METRICS_TOKEN: '  ' }).metricsToken, '')
 })

@@ -27,11 +27,13 @@ test('amounts must be > 0.00 and ≤ 1,000,000,000.00 after rounding', () => {
 })
 
 test('only plain decimal notation', () => {
-  for (const bad of ['1e2', '1E2', '0x10', '1.', '.5', '1,5', '', ' ', 'NaN', 'Infinity', '+1']) assert.equal(typeof minor(bad), 'string', bad)
+  for (const bad of ['1e2', '1E2', '0x10', '1.', '.5', '1,5', '', ' ', 'NaN', 'Infinity', '+1'])
+    assert.equal(typeof minor(bad), 'string', bad)
 })
 
 test('no whitespace around an amount: " 10.00", "10.00 ", "\\t10", "10\\n" are not plain decimal notation', () => {
-  for (const bad of [' 10.00', '10.00 ', '\t10', '10\n', '\u00a010.00', '\u200310']) assert.match(String(minor(bad)), /plain notation/, JSON.stringify(bad))
+  for (const bad of [' 10.00', '10.00 ', '\t10', '10\n', '\u00a010.00', '\u200310'])
+    assert.match(String(minor(bad)), /plain notation/, JSON.stringify(bad))
 })
 
 test('answered as a string with two decimals', () => {

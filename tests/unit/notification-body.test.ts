@@ -8,7 +8,8 @@ import type { Capture, Payment, Refund } from '../../lib/generated/prisma/client
 process.env.SECRET_KEY = 'unit-test-key'
 process.env.SERVICE_TIME_ZONE = 'Europe/Moscow'
 
-const { captureNotificationBody, paymentNotificationBody, refundNotificationBody, withPaymentToken } = await import('../../lib/notifications/notification-body.ts')
+const { captureNotificationBody, paymentNotificationBody, refundNotificationBody, withPaymentToken } =
+  await import('../../lib/notifications/notification-body.ts')
 const { signedText } = await import('../../lib/notifications/signing.ts')
 const { paymentTokenOf } = await import('../../lib/payments/payment-tokens.ts')
 
@@ -62,18 +63,41 @@ test('a payment: SUCCESS, whole seconds in the service zone, 60.50 as a number, 
 })
 
 test('two-step is AUTH; a decline carries reasonCode and reasonMessage; captures and refunds say DECLINE', () => {
-  const declined = JSON.parse(paymentNotificationBody({ ...payment, flags: [], status: 'DECLINED', statusReason: 'ACQUIRING_DECLINED' })).payment
+  const declined = JSON.parse(
+    paymentNotificationBody({ ...payment, flags: [], status: 'DECLINED', statusReason: 'ACQUIRING_DECLINED' }),
+  ).payment
   assert.deepEqual(declined.flags, ['AUTH'])
   assert.equal(declined.status.value, 'DECLINED')
   assert.equal(declined.status.reasonCode, 'ACQUIRING_DECLINED')
   assert.ok(declined.status.reasonMessage)
   assert.equal(declined.paymentMethod.rrn, null)
-  const capture = { id: 'c', siteId: 'site-1', captureId: 'cap-1', status: 'DECLINED', statusReason: 'INVALID_STATE', amountMinor: 100n, currency: 'RUB', createdAt: at, statusChangedAt: at } as Capture
+  const capture = {
+    id: 'c',
+    siteId: 'site-1',
+    captureId: 'cap-1',
+    status: 'DECLINED',
+    statusReason: 'INVALID_STATE',
+    amountMinor: 100n,
+    currency: 'RUB',
+    createdAt: at,
+    statusChangedAt: at,
+  } as Capture
   const c = JSON.parse(captureNotificationBody(capture, payment))
   assert.equal(c.capture.status.value, 'DECLINE')
   assert.equal(c.capture.paymentId, 'order-1')
   assert.equal(signedText(captureNotificationBody(capture, payment)), 'cap-1|2026-11-23T23:37:38+03:00|1.00')
-  const refund = { id: 'r', siteId: 'site-1', refundId: 'ref-1', status: 'COMPLETED', statusReason: null, flags: ['REVERSAL'], amountMinor: 6050n, currency: 'RUB', createdAt: at, statusChangedAt: at } as unknown as Refund
+  const refund = {
+    id: 'r',
+    siteId: 'site-1',
+    refundId: 'ref-1',
+    status: 'COMPLETED',
+    statusReason: null,
+    flags: ['REVERSAL'],
+    amountMinor: 6050n,
+    currency: 'RUB',
+    createdAt: at,
+    statusChangedAt: at,
+  } as unknown as Refund
   const r = JSON.parse(refundNotificationBody(refund, payment)).refund
   assert.equal(r.status.value, 'SUCCESS')
   assert.deepEqual(r.flags, ['REVERSAL'])

@@ -9,12 +9,27 @@ import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, test } from 'node:test'
-import { answerChecker, assertDocumented, documentChecker, rawAnswer, UndocumentedAnswer, type Answer } from '../support/openapi-check.ts'
+import {
+  answerChecker,
+  assertDocumented,
+  documentChecker,
+  rawAnswer,
+  UndocumentedAnswer,
+  type Answer,
+} from '../support/openapi-check.ts'
 import { buildApiDocument } from '../../lib/openapi/api-document.ts'
 
 const TRACE = '0123456789abcdef'
 const error = (errorCode: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ serviceName: 'payin-core', errorCode, description: 'd', userMessage: 'u', dateTime: '2026-11-22T10:15:30.123+00:00', traceId: TRACE, ...extra })
+  JSON.stringify({
+    serviceName: 'payin-core',
+    errorCode,
+    description: 'd',
+    userMessage: 'u',
+    dateTime: '2026-11-22T10:15:30.123+00:00',
+    traceId: TRACE,
+    ...extra,
+  })
 
 /** a payment as this service answers it */
 const PAYMENT_TIME = '2026-11-22T10:15:30.123+00:00'
@@ -31,14 +46,25 @@ const PAYMENT = {
 }
 
 /** a JSON 200 of `method path` with `body` */
-const okAnswer = (path: string, body: unknown, method = 'GET'): Answer => ({ method, path, status: 200, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE }, text: JSON.stringify(body) })
+const okAnswer = (path: string, body: unknown, method = 'GET'): Answer => ({
+  method,
+  path,
+  status: 200,
+  headers: { 'content-type': 'application/json', 'x-trace-id': TRACE },
+  text: JSON.stringify(body),
+})
 
 // path → [status, content type, body, headers]
 const ANSWERS: Record<string, [number, string, string, Record<string, string>?]> = {
   '/api/health': [200, 'application/json', '{"status":"ok"}'],
   '/partner/v1/health': [200, 'application/json', '{"status":"fine"}'],
   '/api/ready': [200, 'application/json', '{"status":"ready"}', { 'X-Trace-Id': 'not-a-trace-id' }],
-  '/api/openapi.json': [200, 'application/json', '{"openapi":"3.1.1","info":{"title":"t","version":"1"},"paths":{}}', { 'X-Trace-Id': '' }],
+  '/api/openapi.json': [
+    200,
+    'application/json',
+    '{"openapi":"3.1.1","info":{"title":"t","version":"1"},"paths":{}}',
+    { 'X-Trace-Id': '' },
+  ],
   '/api/sites/s/payments/p': [418, 'application/json', error('internal.error')],
   '/api/sites/s/payments/p/refunds': [404, 'application/json', error('payin.request.conflict')],
   '/api/sites/s/bills/b/details': [404, 'application/json', error('payin.resource.not.found')],
@@ -81,7 +107,10 @@ test('an answer as documented passes, its body still readable', async () => {
 test('a wrong shape is refused, naming the operation, the status, what is wrong and the body', async () => {
   await assert.rejects(fetch(`${base}/partner/v1/health`), (e: Error) => {
     assert.ok(e instanceof UndocumentedAnswer)
-    assert.match(e.message, /GET \/health \(health\) answered 200, a body the strict variant \(this service.s exact answers\) does not describe/)
+    assert.match(
+      e.message,
+      /GET \/health \(health\) answered 200, a body the strict variant \(this service.s exact answers\) does not describe/,
+    )
     assert.match(e.message, /\/status must be equal to constant/)
     assert.match(e.message, /body: \{"status":"fine"\}/)
     return true
@@ -89,72 +118,172 @@ test('a wrong shape is refused, naming the operation, the status, what is wrong 
 })
 
 test('an undocumented status is refused', async () => {
-  await assert.rejects(fetch(`${base}/api/sites/s/payments/p`), /GET \/sites\/\{siteId\}\/payments\/\{paymentId\} \(readPayment\) answered 418, a status the document does not give it/)
+  await assert.rejects(
+    fetch(`${base}/api/sites/s/payments/p`),
+    /GET \/sites\/\{siteId\}\/payments\/\{paymentId\} \(readPayment\) answered 418, a status the document does not give it/,
+  )
 })
 
-test("an error code the operation does not document for its status is refused", async () => {
-  await assert.rejects(fetch(`${base}/api/sites/s/payments/p/refunds`), /\(listRefunds\) answered 404, a body the strict variant \(this service.s exact answers\) does not describe[^]*errorCode must be equal to one of the allowed values/)
+test('an error code the operation does not document for its status is refused', async () => {
+  await assert.rejects(
+    fetch(`${base}/api/sites/s/payments/p/refunds`),
+    /\(listRefunds\) answered 404, a body the strict variant \(this service.s exact answers\) does not describe[^]*errorCode must be equal to one of the allowed values/,
+  )
 })
 
 test('a documented JSON answer in another media type is refused', async () => {
-  await assert.rejects(fetch(`${base}/api/sites/s/bills/b`), /\(listBillPayments\) answered 200 with Content-Type text\/html/)
+  await assert.rejects(
+    fetch(`${base}/api/sites/s/bills/b`),
+    /\(listBillPayments\) answered 200 with Content-Type text\/html/,
+  )
 })
 
 test('a JSON error on any path must be the Error shape', async () => {
-  await assert.rejects(fetch(`${base}/pay/x/attempts`, { method: 'POST' }), /POST \/pay\/x\/attempts answered 400, a body the strict variant \(this service.s exact answers\) does not describe \(#\/components\/schemas\/Error\)/)
+  await assert.rejects(
+    fetch(`${base}/pay/x/attempts`, { method: 'POST' }),
+    /POST \/pay\/x\/attempts answered 400, a body the strict variant \(this service.s exact answers\) does not describe \(#\/components\/schemas\/Error\)/,
+  )
 })
 
 test('raw HTTP answers are checked by assertDocumented', () => {
   const json = { 'content-type': 'application/json', 'x-trace-id': TRACE }
-  assert.doesNotThrow(() => assertDocumented({ method: 'GET', path: '/api/nope', status: 404, headers: json, text: error('payin.resource.not.found') }))
-  assert.throws(() => assertDocumented({ method: 'GET', path: '/api/nope', status: 404, headers: json, text: error('no.such.code') }), UndocumentedAnswer)
+  assert.doesNotThrow(() =>
+    assertDocumented({
+      method: 'GET',
+      path: '/api/nope',
+      status: 404,
+      headers: json,
+      text: error('payin.resource.not.found'),
+    }),
+  )
   assert.throws(
-    () => assertDocumented({ method: 'PUT', path: '/api/sites/s/payments/p', status: 400, headers: { ...json, 'content-type': 'application/json; charset=utf-8' }, text: error('validation.error', { cause: { amount: 'not a list' } }) }),
+    () =>
+      assertDocumented({ method: 'GET', path: '/api/nope', status: 404, headers: json, text: error('no.such.code') }),
+    UndocumentedAnswer,
+  )
+  assert.throws(
+    () =>
+      assertDocumented({
+        method: 'PUT',
+        path: '/api/sites/s/payments/p',
+        status: 400,
+        headers: { ...json, 'content-type': 'application/json; charset=utf-8' },
+        text: error('validation.error', { cause: { amount: 'not a list' } }),
+      }),
     /\/cause\/amount must be array/,
   )
-  assert.throws(() => assertDocumented({ method: 'PUT', path: '/api/sites/s/payments/p', status: 400, headers: json, text: '{"oops' }), /not JSON/)
+  assert.throws(
+    () =>
+      assertDocumented({ method: 'PUT', path: '/api/sites/s/payments/p', status: 400, headers: json, text: '{"oops' }),
+    /not JSON/,
+  )
   // read off a socket: headers, a chunked body
-  const chunked = (body: string) => `HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nX-Trace-Id: ${TRACE}\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`
+  const chunked = (body: string) =>
+    `HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nX-Trace-Id: ${TRACE}\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`
   const read = rawAnswer('GET', '/api/nope', chunked(error('payin.resource.not.found')))
-  assert.deepEqual([read.status, read.headers['x-trace-id'], JSON.parse(read.text).errorCode], [404, TRACE, 'payin.resource.not.found'])
+  assert.deepEqual(
+    [read.status, read.headers['x-trace-id'], JSON.parse(read.text).errorCode],
+    [404, TRACE, 'payin.resource.not.found'],
+  )
   assert.doesNotThrow(() => assertDocumented(read))
-  assert.throws(() => assertDocumented(rawAnswer('PROPFIND', '/api/sites/s/payments/p', 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')), /an error under the API's prefixes is the JSON Error/)
+  assert.throws(
+    () =>
+      assertDocumented(
+        rawAnswer('PROPFIND', '/api/sites/s/payments/p', 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'),
+      ),
+    /an error under the API's prefixes is the JSON Error/,
+  )
 })
 
 test("an error under the API's prefixes must be the JSON Error with its trace id, whatever the method or path", async () => {
   // Next.js's own answers to a method it does not know: an empty 400, an HTML page
-  await assert.rejects(fetch(`${base}/api/sites/s/payments/p/captures/c`, { method: 'PROPFIND' }), /PROPFIND \/api\/sites\/s\/payments\/p\/captures\/c answered 400 with Content-Type null: an error under the API's prefixes is the JSON Error/)
+  await assert.rejects(
+    fetch(`${base}/api/sites/s/payments/p/captures/c`, { method: 'PROPFIND' }),
+    /PROPFIND \/api\/sites\/s\/payments\/p\/captures\/c answered 400 with Content-Type null: an error under the API's prefixes is the JSON Error/,
+  )
   await assert.rejects(fetch(`${base}/api/somewhere`, { method: 'PATCH' }), /answered 405 with Content-Type text\/html/)
   await assert.rejects(fetch(`${base}/api/elsewhere`), /answered 404 without an X-Trace-Id header/)
-  await assert.rejects(fetch(`${base}/api/other`), /with X-Trace-Id fedcba9876543210 but traceId "0123456789abcdef" in its body/)
-  await assert.rejects(fetch(`${base}/api/elsewhere`, { method: 'HEAD' }), /HEAD \/api\/elsewhere answered 404 without an X-Trace-Id header/)
+  await assert.rejects(
+    fetch(`${base}/api/other`),
+    /with X-Trace-Id fedcba9876543210 but traceId "0123456789abcdef" in its body/,
+  )
+  await assert.rejects(
+    fetch(`${base}/api/elsewhere`, { method: 'HEAD' }),
+    /HEAD \/api\/elsewhere answered 404 without an X-Trace-Id header/,
+  )
   // a page's own HTML 404 is not the API's
   assert.equal((await fetch(`${base}/pay/gone`)).status, 404)
 })
 
 test('the headers an answer documents: required ones there, each as its schema says', async () => {
   // a 429 says when to come back
-  await assert.rejects(fetch(`${base}/api/sites/s/notifications`), /\(listNotifications\) answered 429 with headers the document does not describe:\n  no Retry-After header/)
-  await assert.rejects(fetch(`${base}/api/ready`), /\(ready\) answered 200 with headers[^]*X-Trace-Id: "not-a-trace-id" is not as/)
-  await assert.rejects(fetch(`${base}/api/openapi.json`), /\(openApiDocument\) answered 200 with headers[^]*no X-Trace-Id header/)
+  await assert.rejects(
+    fetch(`${base}/api/sites/s/notifications`),
+    /\(listNotifications\) answered 429 with headers the document does not describe:\n  no Retry-After header/,
+  )
+  await assert.rejects(
+    fetch(`${base}/api/ready`),
+    /\(ready\) answered 200 with headers[^]*X-Trace-Id: "not-a-trace-id" is not as/,
+  )
+  await assert.rejects(
+    fetch(`${base}/api/openapi.json`),
+    /\(openApiDocument\) answered 200 with headers[^]*no X-Trace-Id header/,
+  )
   const { problemOf } = documentChecker()
   const limited = { method: 'GET', path: '/api/sites/s/notifications', status: 429, text: error('rate.limit.exceeded') }
-  assert.equal(problemOf({ ...limited, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE, 'retry-after': '30' } }), null)
-  assert.match(problemOf({ ...limited, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE, 'retry-after': '0' } }) ?? '', /Retry-After: "0" is not as/)
+  assert.equal(
+    problemOf({
+      ...limited,
+      headers: { 'content-type': 'application/json', 'x-trace-id': TRACE, 'retry-after': '30' },
+    }),
+    null,
+  )
+  assert.match(
+    problemOf({
+      ...limited,
+      headers: { 'content-type': 'application/json', 'x-trace-id': TRACE, 'retry-after': '0' },
+    }) ?? '',
+    /Retry-After: "0" is not as/,
+  )
 })
 
 test("a 2xx of a PUT or POST holds the JSON body the test sent to the operation's requestBody", () => {
   const { problemOf } = documentChecker()
-  const capture = { captureId: 'cap-1', createdDateTime: '2026-11-22T10:15:30.123+00:00', amount: { value: '1.00', currency: 'RUB' }, status: { value: 'COMPLETED', changedDateTime: '2026-11-22T10:15:30.123+00:00' } }
-  const answer = (requestBody?: string): Answer => ({ method: 'PUT', path: '/api/sites/s/payments/p/captures/cap-1', status: 200, headers: { 'content-type': 'application/json', 'x-trace-id': TRACE }, text: JSON.stringify(capture), requestBody })
+  const capture = {
+    captureId: 'cap-1',
+    createdDateTime: '2026-11-22T10:15:30.123+00:00',
+    amount: { value: '1.00', currency: 'RUB' },
+    status: { value: 'COMPLETED', changedDateTime: '2026-11-22T10:15:30.123+00:00' },
+  }
+  const answer = (requestBody?: string): Answer => ({
+    method: 'PUT',
+    path: '/api/sites/s/payments/p/captures/cap-1',
+    status: 200,
+    headers: { 'content-type': 'application/json', 'x-trace-id': TRACE },
+    text: JSON.stringify(capture),
+    requestBody,
+  })
   assert.equal(problemOf(answer('{"amount":{"value":"1.00","currency":"RUB"}}')), null)
   assert.equal(problemOf(answer()), null)
-  assert.match(problemOf(answer('{"amount":{"value":"one","currency":"RUB"}}')) ?? '', /\(capturePayment\) answered 200 to a request the service accepted but the document's requestBody refuses[^]*\/amount\/value/)
+  assert.match(
+    problemOf(answer('{"amount":{"value":"one","currency":"RUB"}}')) ?? '',
+    /\(capturePayment\) answered 200 to a request the service accepted but the document's requestBody refuses[^]*\/amount\/value/,
+  )
   // a refused request (4xx) is the service's to judge, not the document's
-  assert.equal(problemOf({ ...answer('{"amount":{"value":"one","currency":"RUB"}}'), status: 400, text: error('validation.error', { cause: { 'amount.value': ['no'] } }) }), null)
+  assert.equal(
+    problemOf({
+      ...answer('{"amount":{"value":"one","currency":"RUB"}}'),
+      status: 400,
+      text: error('validation.error', { cause: { 'amount.value': ['no'] } }),
+    }),
+    null,
+  )
 })
 
-/** each file of tests/fixtures/observed-responses (answers of production, copied from the protocol's reference): the operation (on the path of the ids it carries) and status it answers */
+/**
+ * each file of tests/fixtures/observed-responses (answers of production, copied from the protocol's reference): the
+ * operation (on the path of the ids it carries) and status it answers
+ */
 const OBSERVED: Record<string, [method: string, path: string, status: number]> = {
   'bills-create.json': ['PUT', '/api/sites/s/bills/893794793973', 200],
   'bills-create_validation_error.json': ['PUT', '/api/sites/s/bills/b', 400],
@@ -171,7 +300,10 @@ const OBSERVED: Record<string, [method: string, path: string, status: number]> =
 const OBSERVED_DIR = new URL('../fixtures/observed-responses/', import.meta.url)
 
 test("production's answers (observed) validate against the published document; the strict variant refuses them", () => {
-  const files = fs.readdirSync(OBSERVED_DIR).filter((f) => f.endsWith('.json')).sort()
+  const files = fs
+    .readdirSync(OBSERVED_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
   assert.deepEqual(files, Object.keys(OBSERVED).sort(), 'every observed answer is mapped to its operation')
   const published = answerChecker(JSON.parse(fs.readFileSync('openapi.json', 'utf8')))
   const strict = answerChecker(buildApiDocument({ strict: true }))
@@ -183,7 +315,11 @@ test("production's answers (observed) validate against the published document; t
     assert.ok(published.operationOf(method, path), `${file}: ${method} ${path} is a documented operation`)
     assert.equal(published.problemOf(answer), null, file)
     // what production sends and this service does not: extra fields, fields left out, TEST, six-digit fractions, …
-    assert.match(strict.problemOf(answer) ?? '', /does not describe/, `${file}: the strict variant tells production's answer from ours`)
+    assert.match(
+      strict.problemOf(answer) ?? '',
+      /does not describe/,
+      `${file}: the strict variant tells production's answer from ours`,
+    )
   }
 })
 
@@ -194,10 +330,26 @@ test('the strict variant refuses an extra field, a missing one, another value or
   const published = answerChecker(JSON.parse(fs.readFileSync('openapi.json', 'utf8')))
   assert.equal(problemOf(answer(payment)), null)
   const variants: [string, object, RegExp][] = [
-    ['an extra field', { ...payment, paymentCardInfo: { issuingCountry: '840' } }, /must NOT have additional properties/],
-    ['an extra field deeper in', { ...payment, paymentMethod: { ...payment.paymentMethod, rrn: '123' } }, /\/paymentMethod must NOT have additional properties/],
-    ['a flag of production', { ...payment, flags: ['SALE', 'TEST'] }, /\/flags\/1 must be equal to one of the allowed values/],
-    ['a date-time without milliseconds', { ...payment, createdDateTime: '2026-11-22T10:15:30+03:00' }, /\/createdDateTime must match pattern/],
+    [
+      'an extra field',
+      { ...payment, paymentCardInfo: { issuingCountry: '840' } },
+      /must NOT have additional properties/,
+    ],
+    [
+      'an extra field deeper in',
+      { ...payment, paymentMethod: { ...payment.paymentMethod, rrn: '123' } },
+      /\/paymentMethod must NOT have additional properties/,
+    ],
+    [
+      'a flag of production',
+      { ...payment, flags: ['SALE', 'TEST'] },
+      /\/flags\/1 must be equal to one of the allowed values/,
+    ],
+    [
+      'a date-time without milliseconds',
+      { ...payment, createdDateTime: '2026-11-22T10:15:30+03:00' },
+      /\/createdDateTime must match pattern/,
+    ],
   ]
   for (const [what, body, refusal] of variants) {
     assert.match(problemOf(answer(body)) ?? '', new RegExp(`the strict variant[^]*${refusal.source}`), what)
@@ -218,15 +370,32 @@ test("a notification is checked against the document's webhooks: its body and si
     customer: {},
     customFields: {},
   }
-  const payment = { type: 'PAYMENT', paymentId: 'p-1', createdDateTime: '2026-11-23T12:04:05+00:00', amount: { value: 60.5, currency: 'RUB' }, status: { value: 'SUCCESS', changedDateTime: '2026-11-23T12:04:05+00:00' }, ...about, flags: ['SALE'] }
+  const payment = {
+    type: 'PAYMENT',
+    paymentId: 'p-1',
+    createdDateTime: '2026-11-23T12:04:05+00:00',
+    amount: { value: 60.5, currency: 'RUB' },
+    status: { value: 'SUCCESS', changedDateTime: '2026-11-23T12:04:05+00:00' },
+    ...about,
+    flags: ['SALE'],
+  }
   const headers = { signature: 'a'.repeat(64), 'payin-signature': `t=1790000000,v1=${'b'.repeat(64)}` }
   const body = (object: object) => JSON.stringify({ payment: object, type: 'PAYMENT', version: '1' })
   assert.equal(webhookProblemOf(body(payment), headers), null)
   // the API's status word instead of the notification's, and a date-time with milliseconds
-  assert.match(webhookProblemOf(body({ ...payment, status: { value: 'COMPLETED', changedDateTime: '2026-11-23T12:04:05.120+00:00' } }), headers) ?? '', /\/payment\/status\/value must be equal to one of the allowed values/)
+  assert.match(
+    webhookProblemOf(
+      body({ ...payment, status: { value: 'COMPLETED', changedDateTime: '2026-11-23T12:04:05.120+00:00' } }),
+      headers,
+    ) ?? '',
+    /\/payment\/status\/value must be equal to one of the allowed values/,
+  )
   assert.match(webhookProblemOf(body({ ...payment, extra: 1 }), headers) ?? '', /must NOT have additional properties/)
   assert.match(webhookProblemOf(body(payment), { signature: 'A1' }) ?? '', /Signature: A1[^]*no Payin-Signature header/)
-  assert.match(webhookProblemOf(JSON.stringify({ type: 'SOMETHING' }), headers) ?? '', /a type the document does not describe/)
+  assert.match(
+    webhookProblemOf(JSON.stringify({ type: 'SOMETHING' }), headers) ?? '',
+    /a type the document does not describe/,
+  )
 })
 
 test("production-shaped values the published document reads and the strict variant refuses: flags beside ours (TEST), production's rrn, a token not of our pt_ form", () => {
@@ -242,21 +411,90 @@ test("production-shaped values the published document reads and the strict varia
     [
       'payment',
       {
-        payment: { type: 'PAYMENT', paymentId: 'p-1', createdDateTime: T, amount, status: { value: 'SUCCESS', changedDateTime: T }, ...about, flags: ['SALE', 'TEST'], tokenData: { paymentToken: 'a1b2c3d4-token', expiredDate: T } },
+        payment: {
+          type: 'PAYMENT',
+          paymentId: 'p-1',
+          createdDateTime: T,
+          amount,
+          status: { value: 'SUCCESS', changedDateTime: T },
+          ...about,
+          flags: ['SALE', 'TEST'],
+          tokenData: { paymentToken: 'a1b2c3d4-token', expiredDate: T },
+        },
         type: 'PAYMENT',
         version: '1',
       },
     ],
-    ['payment without flags of ours', { payment: { type: 'PAYMENT', paymentId: 'p-1', createdDateTime: T, amount, status: { value: 'SUCCESS', changedDateTime: T }, ...about, flags: [] }, type: 'PAYMENT', version: '1' }],
-    ['capture', { capture: { type: 'CAPTURE', captureId: 'c-1', paymentId: 'p-1', createdDateTime: T, amount, status: { value: 'SUCCESS', changedDateTime: T }, ...about, flags: ['TEST'] }, type: 'CAPTURE', version: '1' }],
-    ['refund', { refund: { type: 'REFUND', refundId: 'r-1', paymentId: 'p-1', createdDateTime: T, amount, status: { value: 'SUCCESS', changedDateTime: T }, ...about, flags: ['TEST'] }, type: 'REFUND', version: '1' }],
+    [
+      'payment without flags of ours',
+      {
+        payment: {
+          type: 'PAYMENT',
+          paymentId: 'p-1',
+          createdDateTime: T,
+          amount,
+          status: { value: 'SUCCESS', changedDateTime: T },
+          ...about,
+          flags: [],
+        },
+        type: 'PAYMENT',
+        version: '1',
+      },
+    ],
+    [
+      'capture',
+      {
+        capture: {
+          type: 'CAPTURE',
+          captureId: 'c-1',
+          paymentId: 'p-1',
+          createdDateTime: T,
+          amount,
+          status: { value: 'SUCCESS', changedDateTime: T },
+          ...about,
+          flags: ['TEST'],
+        },
+        type: 'CAPTURE',
+        version: '1',
+      },
+    ],
+    [
+      'refund',
+      {
+        refund: {
+          type: 'REFUND',
+          refundId: 'r-1',
+          paymentId: 'p-1',
+          createdDateTime: T,
+          amount,
+          status: { value: 'SUCCESS', changedDateTime: T },
+          ...about,
+          flags: ['TEST'],
+        },
+        type: 'REFUND',
+        version: '1',
+      },
+    ],
   ]
   for (const [what, body] of notifications) {
-    assert.equal(published.webhookProblemOf(JSON.stringify(body), headers), null, `${what}: the published webhook reads it`)
-    assert.match(strict.webhookProblemOf(JSON.stringify(body), headers) ?? '', /does not describe/, `${what}: the strict variant refuses it`)
+    assert.equal(
+      published.webhookProblemOf(JSON.stringify(body), headers),
+      null,
+      `${what}: the published webhook reads it`,
+    )
+    assert.match(
+      strict.webhookProblemOf(JSON.stringify(body), headers) ?? '',
+      /does not describe/,
+      `${what}: the strict variant refuses it`,
+    )
   }
   // the API's answer: a token issued in production's form
-  const payment = { ...PAYMENT, customer: { account: 'acc-1' }, flags: ['SALE', 'BIND_PAYMENT_TOKEN', 'TEST'], createdToken: { token: '3f0c9a7e-token', name: '411111******1111' } }
+  const payment = {
+    ...PAYMENT,
+    customer: { account: 'acc-1' },
+    flags: ['SALE', 'BIND_PAYMENT_TOKEN', 'TEST'],
+    createdToken: { token: '3f0c9a7e-token', name: '411111******1111' },
+  }
   const answer = okAnswer('/api/sites/s/payments/p', payment)
   assert.equal(published.problemOf(answer), null)
   assert.match(strict.problemOf(answer) ?? '', /\/createdToken\/token must match pattern/)
@@ -270,7 +508,11 @@ test('the strict variant holds an answer to the rules between its fields, and ev
   const payment = PAYMENT
   const ok = okAnswer
   const paymentAnswer = (body: object) => ok('/api/sites/s/payments/p', body)
-  const waiting = { ...payment, capturedAmount: { value: '0.00', currency: 'RUB' }, status: { value: 'WAITING', changedDateTime: T } }
+  const waiting = {
+    ...payment,
+    capturedAmount: { value: '0.00', currency: 'RUB' },
+    status: { value: 'WAITING', changedDateTime: T },
+  }
   // as this service answers them
   for (const body of [
     payment,
@@ -281,33 +523,101 @@ test('the strict variant holds an answer to the rules between its fields, and ev
   ])
     assert.equal(problemOf(paymentAnswer(body)), null, JSON.stringify(body))
   const rules: [string, object, RegExp][] = [
-    ['a DECLINED status without a reason', { ...payment, status: { value: 'DECLINED', changedDateTime: T } }, /\/status must have required property 'reason'/],
-    ['a COMPLETED status with a reason', { ...payment, status: { value: 'COMPLETED', changedDateTime: T, reason: 'ACQUIRING_DECLINED' } }, /\/status\/reason boolean schema is false/],
-    ['a COMPLETED payment with requirements', { ...payment, requirements: { otp: 'Enter the code' } }, /\/requirements boolean schema is false/],
-    ['a MOBILE payment with a maskedPan', { ...waiting, paymentMethod: { type: 'MOBILE', maskedPan: '411111******1111' } }, /\/paymentMethod\/maskedPan boolean schema is false/],
-    ['a CARD payment without its maskedPan', { ...payment, paymentMethod: { type: 'CARD' } }, /\/paymentMethod must have required property 'maskedPan'/],
+    [
+      'a DECLINED status without a reason',
+      { ...payment, status: { value: 'DECLINED', changedDateTime: T } },
+      /\/status must have required property 'reason'/,
+    ],
+    [
+      'a COMPLETED status with a reason',
+      { ...payment, status: { value: 'COMPLETED', changedDateTime: T, reason: 'ACQUIRING_DECLINED' } },
+      /\/status\/reason boolean schema is false/,
+    ],
+    [
+      'a COMPLETED payment with requirements',
+      { ...payment, requirements: { otp: 'Enter the code' } },
+      /\/requirements boolean schema is false/,
+    ],
+    [
+      'a MOBILE payment with a maskedPan',
+      { ...waiting, paymentMethod: { type: 'MOBILE', maskedPan: '411111******1111' } },
+      /\/paymentMethod\/maskedPan boolean schema is false/,
+    ],
+    [
+      'a CARD payment without its maskedPan',
+      { ...payment, paymentMethod: { type: 'CARD' } },
+      /\/paymentMethod must have required property 'maskedPan'/,
+    ],
   ]
   for (const [what, body, refusal] of rules) {
     assert.match(problemOf(paymentAnswer(body)) ?? '', new RegExp(`the strict variant[^]*${refusal.source}`), what)
-    assert.equal(published.problemOf(paymentAnswer(body)), null, `${what}: the published document does not state the rule`)
+    assert.equal(
+      published.problemOf(paymentAnswer(body)),
+      null,
+      `${what}: the published document does not state the rule`,
+    )
   }
   // a capture's and a refund's status, in a list too
-  const capture = { captureId: 'c', createdDateTime: T, amount: money, status: { value: 'DECLINED', changedDateTime: T } }
-  assert.match(problemOf(ok('/api/sites/s/payments/p/captures/c', capture)) ?? '', /\/status must have required property 'reason'/)
-  const refund = { refundId: 'r', createdDateTime: T, amount: money, status: { value: 'COMPLETED', changedDateTime: T, reason: 'INVALID_AMOUNT' }, flags: [] }
-  assert.match(problemOf(ok('/api/sites/s/payments/p/refunds', [refund])) ?? '', /\/0\/status\/reason boolean schema is false/)
+  const capture = {
+    captureId: 'c',
+    createdDateTime: T,
+    amount: money,
+    status: { value: 'DECLINED', changedDateTime: T },
+  }
+  assert.match(
+    problemOf(ok('/api/sites/s/payments/p/captures/c', capture)) ?? '',
+    /\/status must have required property 'reason'/,
+  )
+  const refund = {
+    refundId: 'r',
+    createdDateTime: T,
+    amount: money,
+    status: { value: 'COMPLETED', changedDateTime: T, reason: 'INVALID_AMOUNT' },
+    flags: [],
+  }
+  assert.match(
+    problemOf(ok('/api/sites/s/payments/p/refunds', [refund])) ?? '',
+    /\/0\/status\/reason boolean schema is false/,
+  )
   // a notification's reason fields: on declines, and only there
   const headers = { signature: 'a'.repeat(64), 'payin-signature': `t=1790000000,v1=${'b'.repeat(64)}` }
   const NT = '2026-11-23T12:04:05+00:00'
   const notification = (status: object) =>
     JSON.stringify({
-      refund: { type: 'REFUND', refundId: 'r', paymentId: 'p', createdDateTime: NT, amount: { value: 1, currency: 'RUB' }, status: { changedDateTime: NT, ...status }, billId: 'b', paymentMethod: { type: 'CARD', maskedPan: '411111******1111', rrn: null, authCode: null }, customer: {}, customFields: {}, flags: [] },
+      refund: {
+        type: 'REFUND',
+        refundId: 'r',
+        paymentId: 'p',
+        createdDateTime: NT,
+        amount: { value: 1, currency: 'RUB' },
+        status: { changedDateTime: NT, ...status },
+        billId: 'b',
+        paymentMethod: { type: 'CARD', maskedPan: '411111******1111', rrn: null, authCode: null },
+        customer: {},
+        customFields: {},
+        flags: [],
+      },
       type: 'REFUND',
       version: '1',
     })
-  assert.equal(webhookProblemOf(notification({ value: 'DECLINE', reasonCode: 'INVALID_AMOUNT', reasonMessage: 'too much' }), headers), null)
-  assert.match(webhookProblemOf(notification({ value: 'DECLINE' }), headers) ?? '', /\/refund\/status must have required property 'reasonCode'/)
-  assert.match(webhookProblemOf(notification({ value: 'SUCCESS', reasonCode: 'INVALID_AMOUNT', reasonMessage: 'too much' }), headers) ?? '', /\/refund\/status\/reasonCode boolean schema is false/)
+  assert.equal(
+    webhookProblemOf(
+      notification({ value: 'DECLINE', reasonCode: 'INVALID_AMOUNT', reasonMessage: 'too much' }),
+      headers,
+    ),
+    null,
+  )
+  assert.match(
+    webhookProblemOf(notification({ value: 'DECLINE' }), headers) ?? '',
+    /\/refund\/status must have required property 'reasonCode'/,
+  )
+  assert.match(
+    webhookProblemOf(
+      notification({ value: 'SUCCESS', reasonCode: 'INVALID_AMOUNT', reasonMessage: 'too much' }),
+      headers,
+    ) ?? '',
+    /\/refund\/status\/reasonCode boolean schema is false/,
+  )
 
   // the resource of the path: its ids are the path's
   const bill = {
@@ -326,13 +636,53 @@ test('the strict variant holds an answer to the rules between its fields, and ev
   assert.equal(problemOf(ok('/api/sites/s/bills/b', [{ ...billPayment, billId: 'b' }])), null)
   assert.equal(problemOf(ok('/partner/v1/sites/s/payments/p/complete', payment, 'POST')), null)
   const paths: [string, string, string, unknown, RegExp][] = [
-    ['another paymentId', 'GET', '/api/sites/s/payments/p', { ...payment, paymentId: 'q' }, /paymentId "q" is not the path's "p"/],
-    ['another paymentId (complete, under a partner prefix)', 'POST', '/partner/payin/v1/sites/s/payments/p/complete', { ...payment, paymentId: 'q' }, /paymentId "q" is not the path's "p"/],
+    [
+      'another paymentId',
+      'GET',
+      '/api/sites/s/payments/p',
+      { ...payment, paymentId: 'q' },
+      /paymentId "q" is not the path's "p"/,
+    ],
+    [
+      'another paymentId (complete, under a partner prefix)',
+      'POST',
+      '/partner/payin/v1/sites/s/payments/p/complete',
+      { ...payment, paymentId: 'q' },
+      /paymentId "q" is not the path's "p"/,
+    ],
     ['another billId', 'PUT', '/api/sites/s/bills/b', { ...bill, billId: 'c' }, /billId "c" is not the path's "b"/],
-    ["another site's bill", 'GET', '/api/sites/s/bills/b/details', { ...bill, siteId: 't', payments: [] }, /siteId "t" is not the path's "s"/],
-    ["a payment of another bill in the bill's list", 'GET', '/api/sites/s/bills/b', [{ ...billPayment, billId: 'b' }, { ...billPayment, billId: 'c' }], /\[1\]\.billId "c" is not the path's "b"/],
-    ['another captureId', 'PUT', '/api/sites/s/payments/p/captures/c', { ...capture, captureId: 'd', status: { value: 'COMPLETED', changedDateTime: T } }, /captureId "d" is not the path's "c"/],
-    ['another refundId', 'GET', '/api/sites/s/payments/p/refunds/r', { ...refund, refundId: 's', status: { value: 'COMPLETED', changedDateTime: T } }, /refundId "s" is not the path's "r"/],
+    [
+      "another site's bill",
+      'GET',
+      '/api/sites/s/bills/b/details',
+      { ...bill, siteId: 't', payments: [] },
+      /siteId "t" is not the path's "s"/,
+    ],
+    [
+      "a payment of another bill in the bill's list",
+      'GET',
+      '/api/sites/s/bills/b',
+      [
+        { ...billPayment, billId: 'b' },
+        { ...billPayment, billId: 'c' },
+      ],
+      /\[1\]\.billId "c" is not the path's "b"/,
+    ],
+    [
+      'another captureId',
+      'PUT',
+      '/api/sites/s/payments/p/captures/c',
+      { ...capture, captureId: 'd', status: { value: 'COMPLETED', changedDateTime: T } },
+      /captureId "d" is not the path's "c"/,
+    ],
+    [
+      'another refundId',
+      'GET',
+      '/api/sites/s/payments/p/refunds/r',
+      { ...refund, refundId: 's', status: { value: 'COMPLETED', changedDateTime: T } },
+      /refundId "s" is not the path's "r"/,
+    ],
   ]
-  for (const [what, method, path, body, refusal] of paths) assert.match(problemOf(ok(path, body, method)) ?? '', refusal, what)
+  for (const [what, method, path, body, refusal] of paths)
+    assert.match(problemOf(ok(path, body, method)) ?? '', refusal, what)
 })

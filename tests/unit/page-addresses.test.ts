@@ -26,13 +26,18 @@ test('an address from elsewhere is found, however it is written, in an attribute
     ['a srcset candidate', '<img srcset="/a.png 1x, //cdn.example.com/b.png 2x">'],
     ['a form posting elsewhere', '<form action="https://collect.example.com/"></form>'],
     ['a relative link (not a path of the origin)', '<a href="other/page">x</a>'],
-    ["CSS url() in a <style>", '<style>body{background:url("https://cdn.example.com/bg.png")}</style>'],
+    ['CSS url() in a <style>', '<style>body{background:url("https://cdn.example.com/bg.png")}</style>'],
     ['CSS url() protocol-relative, unquoted', '<style>body{background:url(//cdn.example.com/bg.png)}</style>'],
     ['CSS @import url()', '<style>@import url(//fonts.example.com/f.css);</style>'],
     ['CSS @import of a string', "<style>@import 'https://fonts.example.com/f.css';</style>"],
     ['CSS escapes', '<style>body{background:url(\\2f\\2f cdn.example.com/bg.png)}</style>'],
     ['CSS in a style attribute', '<div style="background:url(&quot;https://x.example/a.png&quot;)"></div>'],
-    ['a linked stylesheet', '<link rel="stylesheet" href="/_next/static/css/a.css">', '.x{background:url(https://cdn.example.com/bg.png)}'],
+    [
+      'a linked stylesheet',
+      '<link rel="stylesheet" href="/_next/static/css/a.css">',
+      '.x{background:url(https://cdn.example.com/bg.png)}',
+    ],
   ]
-  for (const [what, html, stylesheet] of cases) assert.equal(pageAddresses(html, stylesheet ? [stylesheet] : []).offSite.length, 1, what)
+  for (const [what, html, stylesheet] of cases)
+    assert.equal(pageAddresses(html, stylesheet ? [stylesheet] : []).offSite.length, 1, what)
 })

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { decideCapture, decideRefund, type PaymentTotals } from '../../lib/payments/payment-rules.ts'
 
-const authorised: PaymentTotals = { status: 'COMPLETED', flags: [], currency: 'RUB', amountMinor: 10000, capturedMinor: 0, refundedMinor: 0, reversed: false }
+const authorised: PaymentTotals = {
+  status: 'COMPLETED',
+  flags: [],
+  currency: 'RUB',
+  amountMinor: 10000,
+  capturedMinor: 0,
+  refundedMinor: 0,
+  reversed: false,
+}
 const sale: PaymentTotals = { ...authorised, flags: ['SALE'], capturedMinor: 10000 }
 
 test('capture: whole by default, partial up to the authorised amount, once', () => {
@@ -13,7 +21,12 @@ test('capture: whole by default, partial up to the authorised amount, once', () 
 })
 
 test('capture: never of a SALE, declined, waiting or reversed payment', () => {
-  for (const p of [sale, { ...authorised, status: 'DECLINED' }, { ...authorised, status: 'WAITING' }, { ...authorised, reversed: true }])
+  for (const p of [
+    sale,
+    { ...authorised, status: 'DECLINED' },
+    { ...authorised, status: 'WAITING' },
+    { ...authorised, reversed: true },
+  ])
     assert.deepEqual(decideCapture(p, null), { ok: false, reason: 'INVALID_STATE' })
 })
 
@@ -29,7 +42,10 @@ test('refund: completed refunds never exceed the captured amount', () => {
 test('refund of an uncaptured hold: the full amount is a reversal, anything else is refused', () => {
   assert.deepEqual(decideRefund(authorised, 10000), { ok: true, reversal: true })
   assert.deepEqual(decideRefund(authorised, 5000), { ok: false, reason: 'INVALID_AMOUNT' })
-  assert.deepEqual(decideRefund({ ...authorised, reversed: true, refundedMinor: 10000 }, 10000), { ok: false, reason: 'INVALID_STATE' })
+  assert.deepEqual(decideRefund({ ...authorised, reversed: true, refundedMinor: 10000 }, 10000), {
+    ok: false,
+    reason: 'INVALID_STATE',
+  })
 })
 
 test('refund: never of a declined or waiting payment', () => {

@@ -44,12 +44,28 @@ test('an unclosed quote is an error, not a silently merged command', () => {
 })
 
 test('a printed answer matches where the README abbreviates, and nowhere else', () => {
-  const shown = { id: 'order-1', billId: '1f0c…', at: '2026-11-22T10:15:30.123+00:00', url: 'http://h/pay/0bd413ed-92c3-4208-b8af-1b436b2b3349', flags: ['SALE'] }
-  const ok = { id: 'order-1', billId: '1f0c9a', at: '2030-01-02T03:04:05.678+00:00', url: 'http://h/pay/11111111-2222-4333-8444-555555555555', flags: ['SALE'] }
+  const shown = {
+    id: 'order-1',
+    billId: '1f0c…',
+    at: '2026-11-22T10:15:30.123+00:00',
+    url: 'http://h/pay/0bd413ed-92c3-4208-b8af-1b436b2b3349',
+    flags: ['SALE'],
+  }
+  const ok = {
+    id: 'order-1',
+    billId: '1f0c9a',
+    at: '2030-01-02T03:04:05.678+00:00',
+    url: 'http://h/pay/11111111-2222-4333-8444-555555555555',
+    flags: ['SALE'],
+  }
   assert.deepEqual(differences(ok, shown), [])
   assert.equal(differences({ ...ok, id: 'order-2' }, shown).length, 1)
   assert.equal(differences({ ...ok, billId: 'xx' }, shown).length, 1)
-  assert.equal(differences({ ...ok, at: '2030-01-02T03:04:05+00:00' }, shown).length, 1, 'milliseconds printed, none answered')
+  assert.equal(
+    differences({ ...ok, at: '2030-01-02T03:04:05+00:00' }, shown).length,
+    1,
+    'milliseconds printed, none answered',
+  )
   assert.equal(differences({ ...ok, flags: [] }, shown).length, 1)
   assert.equal(differences({ ...ok, extra: 1 }, shown).length, 1, 'a field answered but not printed')
   const { flags: _, ...withoutFlags } = ok
@@ -57,7 +73,9 @@ test('a printed answer matches where the README abbreviates, and nowhere else', 
 })
 
 test("the README's examples: enough of them, and no placeholder left to fill in", () => {
-  const commands = readmeCommands(withService(readmeText(), { base: 'http://127.0.0.1:1', token: 'sk_test', metricsToken: 'm' }))
+  const commands = readmeCommands(
+    withService(readmeText(), { base: 'http://127.0.0.1:1', token: 'sk_test', metricsToken: 'm' }),
+  )
   assert.ok(commands.length >= 30, `${commands.length} commands`)
   for (const c of commands) {
     assert.ok(!c.text.includes('…'), `README line ${c.line}: a placeholder (…) in a command that runs: ${c.text}`)

@@ -41,13 +41,21 @@ test('every route of app/ and pages/ has its template, and its paths reduce to i
     assert.ok(ROUTE_TEMPLATES.includes(template), `${template} has no template in lib/observability/route-template.ts`)
     const id = `id-${Math.random().toString(36).slice(2)}`
     assert.equal(routeTemplate(pathOf(template, id)), template)
-    assert.equal(routeTemplate(`${pathOf(template, id)}/?token=${id}`), template, 'a trailing slash and a query change nothing')
+    assert.equal(
+      routeTemplate(`${pathOf(template, id)}/?token=${id}`),
+      template,
+      'a trailing slash and a query change nothing',
+    )
   }
-  for (const template of ROUTE_TEMPLATES) assert.ok(routes.includes(template), `${template} is no route of the app any more`)
+  for (const template of ROUTE_TEMPLATES)
+    assert.ok(routes.includes(template), `${template} is no route of the app any more`)
 })
 
 test('the partner aliases reduce to the API templates', () => {
-  assert.equal(routeTemplate('/partner/payin/v1/sites/s1/payments/p1/captures/c1'), '/api/sites/{siteId}/payments/{paymentId}/captures/{captureId}')
+  assert.equal(
+    routeTemplate('/partner/payin/v1/sites/s1/payments/p1/captures/c1'),
+    '/api/sites/{siteId}/payments/{paymentId}/captures/{captureId}',
+  )
   assert.equal(routeTemplate('/partner/v1/sites/s1/bills/b1/details'), '/api/sites/{siteId}/bills/{billId}/details')
   assert.equal(routeTemplate('/partner/v1/health'), '/api/health')
 })
@@ -58,7 +66,18 @@ test('a literal segment wins over a parameter; static files are grouped; anythin
   assert.equal(routeTemplate('/_next/static/chunks/app-4f3a.js'), '/_next/static/*')
   assert.equal(routeTemplate('/_next/image?url=x'), '/_next/*')
   assert.equal(routeTemplate('/_pay/form-1a2b.js'), '/_pay/*')
-  for (const unknown of ['/nope', '/api/nope', '/api/sites/s1', '/api/sites/s1/payments', '/api//health', '/API/health', '*', 'http://host/api/health', '/pay', `/${'a/'.repeat(3000)}`])
+  for (const unknown of [
+    '/nope',
+    '/api/nope',
+    '/api/sites/s1',
+    '/api/sites/s1/payments',
+    '/api//health',
+    '/API/health',
+    '*',
+    'http://host/api/health',
+    '/pay',
+    `/${'a/'.repeat(3000)}`,
+  ])
     assert.equal(routeTemplate(unknown), 'other', unknown)
 })
 

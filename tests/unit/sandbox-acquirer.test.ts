@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { cardOutcome, isExpired, luhnValid, maskPan, parseExpiry, TEST_CARDS } from '../../lib/acquirer/sandbox-acquirer.ts'
+import {
+  cardOutcome,
+  isExpired,
+  luhnValid,
+  maskPan,
+  parseExpiry,
+  TEST_CARDS,
+} from '../../lib/acquirer/sandbox-acquirer.ts'
 
 const now = new Date('2026-11-22T10:00:00Z')
 const valid = { month: 12, year: 2030 }
@@ -41,7 +48,10 @@ test('expiry MM/YY: valid through the end of its month', () => {
   assert.ok(!isExpired({ month: 11, year: 2026 }, now))
   assert.ok(isExpired({ month: 10, year: 2026 }, now))
   assert.ok(isExpired({ month: 12, year: 2025 }, now))
-  assert.deepEqual(cardOutcome('4111111111111111', { month: 10, year: 2026 }, now), { kind: 'declined', reason: 'ACQUIRING_EXPIRED_CARD' })
+  assert.deepEqual(cardOutcome('4111111111111111', { month: 10, year: 2026 }, now), {
+    kind: 'declined',
+    reason: 'ACQUIRING_EXPIRED_CARD',
+  })
 })
 
 test('masked numbers keep the first six and last four digits', () => {

@@ -5,7 +5,13 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { describe, test } from 'node:test'
-import { cardOutcome, cardProfile, chargeOutcome, isExpired, type CardProfile } from '../../lib/acquirer/sandbox-acquirer.ts'
+import {
+  cardOutcome,
+  cardProfile,
+  chargeOutcome,
+  isExpired,
+  type CardProfile,
+} from '../../lib/acquirer/sandbox-acquirer.ts'
 import { billState, implicitBill } from '../../lib/bills/bill-for-payment.ts'
 import { billRequestSchema, newBillProblems } from '../../lib/bills/bill-request.ts'
 import { renderBill } from '../../lib/bills/bill-wire.ts'
@@ -38,7 +44,10 @@ const inDays = (days: number) => new Date(Date.now() + days * DAY)
 function near(actual: Date | number | null | undefined, expected: number, what: string) {
   assert.ok(actual != null, `${what}: missing`)
   const ms = typeof actual === 'number' ? actual : actual.getTime()
-  assert.ok(Math.abs(ms - expected) < SLACK, `${what}: ${new Date(ms).toISOString()}, expected about ${new Date(expected).toISOString()}`)
+  assert.ok(
+    Math.abs(ms - expected) < SLACK,
+    `${what}: ${new Date(ms).toISOString()}, expected about ${new Date(expected).toISOString()}`,
+  )
 }
 /** a wire date-time (with its offset) as epoch milliseconds */
 const wire = (text: string | undefined) => Date.parse(text ?? 'missing')
@@ -51,7 +60,11 @@ function nextMonth() {
   const offset = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 15, 12) - now.getTime()
   const month = now.getUTCMonth() + 1
   const year = now.getUTCFullYear()
-  return { clock: clockAt(offset), expiry: { month, year }, text: `${String(month).padStart(2, '0')}/${String(year % 100).padStart(2, '0')}` }
+  return {
+    clock: clockAt(offset),
+    expiry: { month, year },
+    text: `${String(month).padStart(2, '0')}/${String(year % 100).padStart(2, '0')}`,
+  }
 }
 
 const threeDaysAhead = clockAt(3 * DAY)
@@ -85,15 +98,37 @@ function billRow(over: Partial<Bill>): Bill {
 }
 
 const cardRequest = (expiry: string): PaymentRequest =>
-  paymentRequestSchema.parse({ paymentMethod: { type: 'CARD', pan: '4111111111111111', expiryDate: expiry, cvv2: '123' }, amount: { value: '100.00', currency: 'RUB' } })
+  paymentRequestSchema.parse({
+    paymentMethod: { type: 'CARD', pan: '4111111111111111', expiryDate: expiry, cvv2: '123' },
+    amount: { value: '100.00', currency: 'RUB' },
+  })
 
 const billRequest = (expirationDateTime: Date, recurrent?: { minAuthDay: number; expiryDate: string }) =>
-  billRequestSchema.parse({ amount: { value: '100.00', currency: 'RUB' }, expirationDateTime: expirationDateTime.toISOString(), recurrent })
+  billRequestSchema.parse({
+    amount: { value: '100.00', currency: 'RUB' },
+    expirationDateTime: expirationDateTime.toISOString(),
+    recurrent,
+  })
 
 /** a WAITING payment of this flow, due at `dueAt` */
 function waitingPayment(authFlow: string, dueAt: Date): Payment {
-  const row = paymentRow('site-1', 'pay-1', cardRequest('12/40'), 'print', { methodType: 'CARD', answer: { kind: 'approved' } }, { kind: 'otp', text: '' }, { id: 'b1', billId: 'bill-1' }, new Date())
-  return { ...row, methodType: authFlow.startsWith('OPERATOR') ? 'MOBILE' : 'CARD', authFlow, requirements: null, dueAt }
+  const row = paymentRow(
+    'site-1',
+    'pay-1',
+    cardRequest('12/40'),
+    'print',
+    { methodType: 'CARD', answer: { kind: 'approved' } },
+    { kind: 'otp', text: '' },
+    { id: 'b1', billId: 'bill-1' },
+    new Date(),
+  )
+  return {
+    ...row,
+    methodType: authFlow.startsWith('OPERATOR') ? 'MOBILE' : 'CARD',
+    authFlow,
+    requirements: null,
+    dueAt,
+  }
 }
 
 /**
@@ -196,7 +231,9 @@ describe('1. bill expiry and a new bill’s deadline', () => {
     assert.deepEqual(newBillProblems(req, REAL_TIME.now()), { expirationDateTime: ['must be at most 45 days ahead'] })
     assert.equal(newBillProblems(req, threeDaysAhead.now()), null)
     // and 50 days ahead of a site 30 days ahead is too far, though 80 days ahead of real time
-    assert.deepEqual(newBillProblems(billRequest(inDays(80)), clockAt(30 * DAY).now()), { expirationDateTime: ['must be at most 45 days ahead'] })
+    assert.deepEqual(newBillProblems(billRequest(inDays(80)), clockAt(30 * DAY).now()), {
+      expirationDateTime: ['must be at most 45 days ahead'],
+    })
     assert.equal(newBillProblems(billRequest(inDays(74)), clockAt(30 * DAY).now()), null)
   })
 
@@ -210,7 +247,7 @@ describe('1. bill expiry and a new bill’s deadline', () => {
 // ---- 2. 3-D Secure timeout ---------------------------------------------------------------------------------
 
 describe('2. the 3-D Secure timeout', () => {
-  test("a challenge started on a clock 3 days ahead times out 15 minutes later on that clock", () => {
+  test('a challenge started on a clock 3 days ahead times out 15 minutes later on that clock', () => {
     const dueAt = dueAtFor('THREE_DS', threeDaysAhead.now())
     near(dueAt, Date.now() + 3 * DAY + settings().threeDSTimeoutMs, 'the timeout')
     const p = waitingPayment('THREE_DS', dueAt!)
@@ -243,7 +280,8 @@ describe('2. the 3-D Secure timeout', () => {
 
 describe('3. the mobile operator’s delay', () => {
   test("the operator answers MOBILE_OPERATOR_DELAY_MS after the payment on its site's clock", () => {
-    for (const flow of ['OPERATOR_CONFIRM', 'OPERATOR_REJECT']) near(dueAtFor(flow, threeDaysAhead.now()), Date.now() + 3 * DAY + settings().mobileOperatorDelayMs, flow)
+    for (const flow of ['OPERATOR_CONFIRM', 'OPERATOR_REJECT'])
+      near(dueAtFor(flow, threeDaysAhead.now()), Date.now() + 3 * DAY + settings().mobileOperatorDelayMs, flow)
     assert.equal(dueAtFor('OTP', threeDaysAhead.now()), null)
   })
 
@@ -269,7 +307,11 @@ describe('3. the mobile operator’s delay', () => {
 
   test("a confirmation due after its bill's deadline declines BILL_EXPIRED", async () => {
     const confirm = waitingPayment('OPERATOR_CONFIRM', new Date(Date.now() + 2 * DAY))
-    const declined = await settle(transaction(confirm, { status: 'CREATED', expiresAt: inDays(1) }).tx, confirm, threeDaysAhead.now())
+    const declined = await settle(
+      transaction(confirm, { status: 'CREATED', expiresAt: inDays(1) }).tx,
+      confirm,
+      threeDaysAhead.now(),
+    )
     assert.equal(declined.status, 'DECLINED')
     assert.equal(declined.statusReason, 'BILL_EXPIRED')
   })
@@ -278,18 +320,24 @@ describe('3. the mobile operator’s delay', () => {
 // ---- 4. card expiry ---------------------------------------------------------------------------------------
 
 describe('4. card expiry months', () => {
-  test("a card expiring this month is valid on real time, expired on a clock in next month", () => {
+  test('a card expiring this month is valid on real time, expired on a clock in next month', () => {
     const { clock, expiry } = nextMonth()
     assert.equal(isExpired(expiry, REAL_TIME.now()), false)
     assert.equal(isExpired(expiry, clock.now()), true)
     assert.deepEqual(cardOutcome('4111111111111111', expiry, REAL_TIME.now()), { kind: 'approved' })
-    assert.deepEqual(cardOutcome('4111111111111111', expiry, clock.now()), { kind: 'declined', reason: 'ACQUIRING_EXPIRED_CARD' })
+    assert.deepEqual(cardOutcome('4111111111111111', expiry, clock.now()), {
+      kind: 'declined',
+      reason: 'ACQUIRING_EXPIRED_CARD',
+    })
   })
 
   test('a card payment of such a card declines ACQUIRING_EXPIRED_CARD at once on that clock', () => {
     const { clock, text } = nextMonth()
     assert.deepEqual(directInstrument(cardRequest(text), REAL_TIME.now())?.answer, { kind: 'approved' })
-    assert.deepEqual(directInstrument(cardRequest(text), clock.now())?.answer, { kind: 'declined', reason: 'ACQUIRING_EXPIRED_CARD' })
+    assert.deepEqual(directInstrument(cardRequest(text), clock.now())?.answer, {
+      kind: 'declined',
+      reason: 'ACQUIRING_EXPIRED_CARD',
+    })
   })
 
   test("the payment page's form says expiry.past on its site's clock", () => {
@@ -309,9 +357,21 @@ describe('4. card expiry months', () => {
 
 /** a recurrent charge's request, and the transaction that finds its series' first payment (and last charge) */
 function recurrentCharge(first: { lastChargeAt: Date; minAuthDay: number; expiryDate: string; profile?: CardProfile }) {
-  const req = paymentRequestSchema.parse({ paymentMethod: { type: 'RECURRENT', firstPaymentId: 'first-1' }, amount: { value: '100.00', currency: 'RUB' } })
+  const req = paymentRequestSchema.parse({
+    paymentMethod: { type: 'RECURRENT', firstPaymentId: 'first-1' },
+    amount: { value: '100.00', currency: 'RUB' },
+  })
   const row = {
-    ...paymentRow('site-1', 'first-1', cardRequest('12/40'), 'print', { methodType: 'CARD', answer: { kind: 'approved' } }, { kind: 'approved' }, { id: 'b1', billId: 'bill-1' }, first.lastChargeAt),
+    ...paymentRow(
+      'site-1',
+      'first-1',
+      cardRequest('12/40'),
+      'print',
+      { methodType: 'CARD', answer: { kind: 'approved' } },
+      { kind: 'approved' },
+      { id: 'b1', billId: 'bill-1' },
+      first.lastChargeAt,
+    ),
     flags: ['RECURRENT_FIRST'],
     cardProfile: first.profile ?? cardProfile('4111111111111111', { month: 12, year: 2040 }),
     recurrentMinAuthDay: first.minAuthDay,
@@ -346,7 +406,12 @@ describe('5. recurrent series: minAuthDay and expiryDate', () => {
 
   test("the series' card expiring this month declines ACQUIRING_EXPIRED_CARD on a clock in next month", async () => {
     const { clock, expiry } = nextMonth()
-    const charge = recurrentCharge({ lastChargeAt: inDays(-10), minAuthDay: 1, expiryDate: utcDate(365), profile: cardProfile('4111111111111111', expiry) })
+    const charge = recurrentCharge({
+      lastChargeAt: inDays(-10),
+      minAuthDay: 1,
+      expiryDate: utcDate(365),
+      profile: cardProfile('4111111111111111', expiry),
+    })
     assert.deepEqual(await charge(REAL_TIME.now()), { kind: 'approved' })
     assert.deepEqual(await charge(clock.now()), { kind: 'declined', reason: 'ACQUIRING_EXPIRED_CARD' })
   })
@@ -355,7 +420,7 @@ describe('5. recurrent series: minAuthDay and expiryDate', () => {
 // ---- 6. payment tokens ------------------------------------------------------------------------------------
 
 describe('6. token expiry: a token keeps its card’s expiry month', () => {
-  test("a token of a card expiring this month charges on real time, declines ACQUIRING_EXPIRED_CARD on a clock in next month", async () => {
+  test('a token of a card expiring this month charges on real time, declines ACQUIRING_EXPIRED_CARD on a clock in next month', async () => {
     const { clock, expiry } = nextMonth()
     // the profile as stored (JSON), never the card
     const stored = JSON.parse(JSON.stringify(cardProfile('4111111111111111', expiry))) as CardProfile
@@ -363,12 +428,25 @@ describe('6. token expiry: a token keeps its card’s expiry month', () => {
     assert.deepEqual(chargeOutcome(stored, clock.now()), { kind: 'declined', reason: 'ACQUIRING_EXPIRED_CARD' })
 
     // through the token payment's own path: the token's binding payment carries that profile
-    const req = paymentRequestSchema.parse({ paymentMethod: { type: 'TOKEN', paymentToken: 'pt_x' }, amount: { value: '100.00', currency: 'RUB' }, customer: { account: 'acc-1' } })
+    const req = paymentRequestSchema.parse({
+      paymentMethod: { type: 'TOKEN', paymentToken: 'pt_x' },
+      amount: { value: '100.00', currency: 'RUB' },
+      customer: { account: 'acc-1' },
+    })
     const tx = {
-      paymentToken: { findUnique: async () => ({ siteId: 'site-1', account: 'acc-1', payment: { cardProfile: stored, maskedPan: '411111******1111' } }) },
+      paymentToken: {
+        findUnique: async () => ({
+          siteId: 'site-1',
+          account: 'acc-1',
+          payment: { cardProfile: stored, maskedPan: '411111******1111' },
+        }),
+      },
     } as unknown as Tx
     assert.deepEqual((await resolveInstrument(tx, 'site-1', req, REAL_TIME.now())).answer, { kind: 'approved' })
-    assert.deepEqual((await resolveInstrument(tx, 'site-1', req, clock.now())).answer, { kind: 'declined', reason: 'ACQUIRING_EXPIRED_CARD' })
+    assert.deepEqual((await resolveInstrument(tx, 'site-1', req, clock.now())).answer, {
+      kind: 'declined',
+      reason: 'ACQUIRING_EXPIRED_CARD',
+    })
   })
 })
 
@@ -391,11 +469,19 @@ describe('7. notification retries', () => {
 
   test('the delay schedule goes on from the site’s time; delivered and failed are dated on it too', () => {
     const offset = BigInt(30 * DAY)
-    near(afterAttempt({ attempts: 1, clockOffsetMs: offset }, failed, delays).next.nextAttemptAt as Date, Date.now() + 30 * DAY + 60_000, 'the third attempt')
+    near(
+      afterAttempt({ attempts: 1, clockOffsetMs: offset }, failed, delays).next.nextAttemptAt as Date,
+      Date.now() + 30 * DAY + 60_000,
+      'the third attempt',
+    )
     const last = afterAttempt({ attempts: 3, clockOffsetMs: offset }, failed, delays)
     assert.equal(last.next.state, 'FAILED')
     near(last.at, Date.now() + 30 * DAY, 'the last attempt')
-    const delivered = afterAttempt({ attempts: 1, clockOffsetMs: offset }, { httpStatus: 200, error: null, durationMs: 3 }, delays)
+    const delivered = afterAttempt(
+      { attempts: 1, clockOffsetMs: offset },
+      { httpStatus: 200, error: null, durationMs: 3 },
+      delays,
+    )
     assert.equal(delivered.next.state, 'DELIVERED')
     near(delivered.next.deliveredAt as Date, Date.now() + 30 * DAY, 'delivered')
   })
@@ -410,7 +496,12 @@ describe('7. notification retries', () => {
   })
 
   test("the due-time search: rows due on real time, and of each site ahead, its rows due by its own time (each an index's range)", () => {
-    const text = dueOnSiteClock('Notification', 'nextAttemptAt', Prisma.sql`now()`, Prisma.sql`x.state = 'PENDING'`).sql.replace(/\s+/g, ' ')
+    const text = dueOnSiteClock(
+      'Notification',
+      'nextAttemptAt',
+      Prisma.sql`now()`,
+      Prisma.sql`x.state = 'PENDING'`,
+    ).sql.replace(/\s+/g, ' ')
     const [realTime, ahead] = text.split(' UNION ALL ')
     assert.equal(realTime, `SELECT x.id FROM "Notification" x WHERE x."nextAttemptAt" <= now() AND x.state = 'PENDING'`)
     assert.equal(
@@ -422,7 +513,12 @@ describe('7. notification retries', () => {
   })
 
   test('a new notification is created and first due at its site’s time', () => {
-    const row = { ...waitingPayment('THREE_DS', new Date()), status: 'DECLINED', statusReason: 'PAYMENT_EXPIRED_3DS', dueAt: null }
+    const row = {
+      ...waitingPayment('THREE_DS', new Date()),
+      status: 'DECLINED',
+      statusReason: 'PAYMENT_EXPIRED_3DS',
+      dueAt: null,
+    }
     const insert = paymentNotificationInsert(row)!
     const text = insert.sql.replace(/\s+/g, ' ')
     assert.ok(text.includes(`now() + ${siteOffset('s').sql} AS at`), text)
@@ -451,14 +547,38 @@ describe('8. the date-times written are the site’s', () => {
 
   test("a payment made on a clock 30 days ahead is dated 30 days ahead; its implicit bill's 45 days count from then", () => {
     const now = thirtyAhead.now()
-    const payment = renderPayment(paymentRow('site-1', 'pay-1', cardRequest('12/40'), 'print', { methodType: 'CARD', answer: { kind: 'approved' } }, { kind: 'approved' }, { id: 'b1', billId: 'bill-1' }, now))
+    const payment = renderPayment(
+      paymentRow(
+        'site-1',
+        'pay-1',
+        cardRequest('12/40'),
+        'print',
+        { methodType: 'CARD', answer: { kind: 'approved' } },
+        { kind: 'approved' },
+        { id: 'b1', billId: 'bill-1' },
+        now,
+      ),
+    )
     near(wire(payment.createdDateTime), Date.now() + 30 * DAY, 'createdDateTime')
     near(wire(payment.status.changedDateTime), Date.now() + 30 * DAY, 'status.changedDateTime')
-    near(implicitBill({ amountMinor: 10000, currency: 'RUB', flags: [] }, now).expiresAt, Date.now() + 75 * DAY, "the implicit bill's deadline")
+    near(
+      implicitBill({ amountMinor: 10000, currency: 'RUB', flags: [] }, now).expiresAt,
+      Date.now() + 75 * DAY,
+      "the implicit bill's deadline",
+    )
   })
 
   test('a 3-D Secure payment made on a clock 30 days ahead waits until 15 minutes after that', () => {
-    const row = paymentRow('site-1', 'pay-1', cardRequest('12/40'), 'print', { methodType: 'CARD', answer: { kind: 'threeDS' } }, { kind: 'threeDS' }, { id: 'b1', billId: 'bill-1' }, thirtyAhead.now())
+    const row = paymentRow(
+      'site-1',
+      'pay-1',
+      cardRequest('12/40'),
+      'print',
+      { methodType: 'CARD', answer: { kind: 'threeDS' } },
+      { kind: 'threeDS' },
+      { id: 'b1', billId: 'bill-1' },
+      thirtyAhead.now(),
+    )
     assert.equal(row.status, 'WAITING')
     near(row.createdAt, Date.now() + 30 * DAY, 'createdAt')
     near(row.dueAt, Date.now() + 30 * DAY + settings().threeDSTimeoutMs, 'the timeout')

@@ -5,7 +5,7 @@ import { test } from 'node:test'
 import { redact } from '../../lib/http/request-log.ts'
 import { isRequestId, isTraceId, newRequestId, newTraceId, requestIds } from '../../lib/http/trace-id.ts'
 
-test('100 000 new trace ids: the protocol\'s shape, distinct, and untouched by the card-number mask', () => {
+test("100 000 new trace ids: the protocol's shape, distinct, and untouched by the card-number mask", () => {
   const seen = new Set<string>()
   for (let i = 0; i < 100_000; i++) {
     const id = newTraceId()
@@ -25,7 +25,7 @@ test('a trace id given from outside is taken only in the shape this service issu
   assert.equal(isTraceId('01234a6789b12345'), true)
 })
 
-test('100 000 new request ids: not a trace id\'s shape, distinct, and untouched by the card-number mask', () => {
+test("100 000 new request ids: not a trace id's shape, distinct, and untouched by the card-number mask", () => {
   const seen = new Set<string>()
   for (let i = 0; i < 100_000; i++) {
     const id = newRequestId()
@@ -45,10 +45,13 @@ test('a request keeps the trace id it brought and gets a request id of its own',
   assert.equal(a.traceId, traceId)
   assert.equal(b.traceId, traceId)
   assert.notEqual(a.requestId, b.requestId)
-  assert.notEqual(requestIds(new Request('http://x/', { headers: { 'X-Trace-Id': '4111111111111111' } })).traceId, '4111111111111111')
+  assert.notEqual(
+    requestIds(new Request('http://x/', { headers: { 'X-Trace-Id': '4111111111111111' } })).traceId,
+    '4111111111111111',
+  )
 })
 
-test('a request id is taken (from the page proxy\'s header) only in the shape this service issues', () => {
+test("a request id is taken (from the page proxy's header) only in the shape this service issues", () => {
   assert.equal(isRequestId('41111111111111110000'), false) // digits only
   assert.equal(isRequestId(newTraceId()), false)
   assert.equal(isRequestId(null), false)

@@ -16,6 +16,13 @@ test('inputs need an offset or Z', () => {
   assert.equal(parseDateTime('2026-03-22T18:23:00+03:00')?.toISOString(), '2026-03-22T15:23:00.000Z')
   assert.equal(parseDateTime('2026-03-22T15:23:00.5Z')?.toISOString(), '2026-03-22T15:23:00.500Z')
   assert.equal(parseDateTime('2026-03-22T18:23+0300')?.toISOString(), '2026-03-22T15:23:00.000Z')
-  for (const bad of ['2026-03-22T15:23:00', '2026-03-22', '2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', 'tomorrow', '2026-03-22T25:00:00Z'])
+  for (const bad of [
+    '2026-03-22T15:23:00',
+    '2026-03-22',
+    '2026-02-30T00:00:00Z',
+    '2026-13-01T00:00:00Z',
+    'tomorrow',
+    '2026-03-22T25:00:00Z',
+  ])
     assert.equal(parseDateTime(bad), null, bad)
 })

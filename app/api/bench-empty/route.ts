@@ -38,4 +38,11 @@ const withBody: Handler = async (req, ctx) => {
   return new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } })
 }
 
-export { empty as GET, unknownRoute as POST, withBody as PUT, unknownRoute as PATCH, unknownRoute as DELETE, unknownRoute as OPTIONS }
+export {
+  empty as GET,
+  unknownRoute as POST,
+  withBody as PUT,
+  unknownRoute as PATCH,
+  unknownRoute as DELETE,
+  unknownRoute as OPTIONS,
+}

@@ -12,7 +12,9 @@ export default async function DashboardNotFound() {
       <div className="dash-card">
         <p>{t.notFoundHelp}</p>
         <p>
-          <Link prefetch={false} href="/dashboard/payments">{t.backToPayments}</Link>
+          <Link prefetch={false} href="/dashboard/payments">
+            {t.backToPayments}
+          </Link>
         </p>
       </div>
     </>

@@ -42,7 +42,9 @@ export default async function BillsPage({ searchParams }: { searchParams: Promis
               {rows.map((b) => (
                 <tr key={b.billId}>
                   <td>
-                    <Link prefetch={false} href={`/dashboard/bills/${encodeURIComponent(b.billId)}`}>{b.billId}</Link>
+                    <Link prefetch={false} href={`/dashboard/bills/${encodeURIComponent(b.billId)}`}>
+                      {b.billId}
+                    </Link>
                   </td>
                   <td>{shownTime(b.createdAt, lang)}</td>
                   <td>{b.amountMinor === null ? t.openAmount : shownAmount(b.amountMinor, b.currency, lang)}</td>
@@ -55,8 +57,16 @@ export default async function BillsPage({ searchParams }: { searchParams: Promis
           </table>
         )}
         <p className="dash-inline">
-          {after && <Link prefetch={false} href="/dashboard/bills">{t.firstPage}</Link>}
-          {nextCursor && <Link prefetch={false} href={`/dashboard/bills?${new URLSearchParams({ after: nextCursor })}`}>{t.nextPage}</Link>}
+          {after && (
+            <Link prefetch={false} href="/dashboard/bills">
+              {t.firstPage}
+            </Link>
+          )}
+          {nextCursor && (
+            <Link prefetch={false} href={`/dashboard/bills?${new URLSearchParams({ after: nextCursor })}`}>
+              {t.nextPage}
+            </Link>
+          )}
         </p>
       </div>
     </>

@@ -48,13 +48,22 @@ export default async function NotificationsPage({ searchParams }: { searchParams
                   <td>
                     <time dateTime={n.createdAt.toISOString()}>{shownTime(n.createdAt, lang)}</time>
                     <br />
-                    <Link prefetch={false} href={`/dashboard/notifications/${n.id}`} aria-label={fill(t.detailsOf, { type: n.type, id: n.resourceId })}>
+                    <Link
+                      prefetch={false}
+                      href={`/dashboard/notifications/${n.id}`}
+                      aria-label={fill(t.detailsOf, { type: n.type, id: n.resourceId })}
+                    >
                       {t.details}
                     </Link>
                   </td>
                   <td>{n.type}</td>
                   <td className="notif-wrap">
-                    <NotificationResource type={n.type} resourceId={n.resourceId} paymentId={n.paymentId} ofPayment={t.ofPayment} />
+                    <NotificationResource
+                      type={n.type}
+                      resourceId={n.resourceId}
+                      paymentId={n.paymentId}
+                      ofPayment={t.ofPayment}
+                    />
                   </td>
                   <td>{n.status}</td>
                   <td className="notif-wrap">{n.url}</td>
@@ -71,8 +80,16 @@ export default async function NotificationsPage({ searchParams }: { searchParams
           </table>
         )}
         <p className="dash-inline">
-          {after && <Link prefetch={false} href="/dashboard/notifications">{t.firstPage}</Link>}
-          {nextCursor && <Link prefetch={false} href={`/dashboard/notifications?${new URLSearchParams({ after: nextCursor })}`}>{t.nextPage}</Link>}
+          {after && (
+            <Link prefetch={false} href="/dashboard/notifications">
+              {t.firstPage}
+            </Link>
+          )}
+          {nextCursor && (
+            <Link prefetch={false} href={`/dashboard/notifications?${new URLSearchParams({ after: nextCursor })}`}>
+              {t.nextPage}
+            </Link>
+          )}
         </p>
       </div>
     </>

@@ -13,9 +13,16 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
   const session = await requireSession()
   const [t, lang, sp] = [await currentMessages(), await currentLanguage(), await searchParams]
   const { search: q, refused, shown } = paymentSearch(one(sp.q))
-  const status = (PAYMENT_STATUSES as readonly string[]).includes(one(sp.status)) ? (one(sp.status) as PaymentStatus) : undefined
-  const { rows, nextCursor } = await listPayments(session.siteId, { search: q, status, after: one(sp.after) || undefined })
-  const keep = (extra: Record<string, string>) => new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status } : {}), ...extra }).toString()
+  const status = (PAYMENT_STATUSES as readonly string[]).includes(one(sp.status))
+    ? (one(sp.status) as PaymentStatus)
+    : undefined
+  const { rows, nextCursor } = await listPayments(session.siteId, {
+    search: q,
+    status,
+    after: one(sp.after) || undefined,
+  })
+  const keep = (extra: Record<string, string>) =>
+    new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status } : {}), ...extra }).toString()
   return (
     <>
       <title>{`${t.payments} · Payin`}</title>
@@ -44,14 +51,18 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         </p>
       )}
       <div className="dash-card dash-table-wrap">
-        {rows.length === 0 ? (
-          <p>{t.noPayments}</p>
-        ) : (
-          <PaymentTable rows={rows} lang={lang} labels={t} />
-        )}
+        {rows.length === 0 ? <p>{t.noPayments}</p> : <PaymentTable rows={rows} lang={lang} labels={t} />}
         <p className="dash-inline">
-          {one(sp.after) && <Link prefetch={false} href={`/dashboard/payments?${keep({})}`}>{t.firstPage}</Link>}
-          {nextCursor && <Link prefetch={false} href={`/dashboard/payments?${keep({ after: nextCursor })}`}>{t.nextPage}</Link>}
+          {one(sp.after) && (
+            <Link prefetch={false} href={`/dashboard/payments?${keep({})}`}>
+              {t.firstPage}
+            </Link>
+          )}
+          {nextCursor && (
+            <Link prefetch={false} href={`/dashboard/payments?${keep({ after: nextCursor })}`}>
+              {t.nextPage}
+            </Link>
+          )}
         </p>
       </div>
     </>

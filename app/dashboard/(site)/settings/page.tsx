@@ -39,7 +39,11 @@ export default async function SettingsPage() {
         <h2 id="secret-title">{t.secretTitle}</h2>
         <p>{t.secretHelp}</p>
         <p>
-          {d.secret.rotatedAt ? fill(t.rotatedAt, { at: time(d.secret.rotatedAt) }) : d.secret.version === 0 ? t.neverRotated : null}
+          {d.secret.rotatedAt
+            ? fill(t.rotatedAt, { at: time(d.secret.rotatedAt) })
+            : d.secret.version === 0
+              ? t.neverRotated
+              : null}
           {d.secret.previousUntil ? ` ${fill(t.previousSigns, { at: time(d.secret.previousUntil) })}` : ''}
         </p>
         <SigningSecret t={t} lang={lang} graceHours={d.secret.graceHours} />
@@ -67,7 +71,8 @@ export default async function SettingsPage() {
           <p className="set-note">{t.clockHelp}</p>
           <p className="set-clock-now">
             {`${t.clockNow}: `}
-            <time dateTime={d.clock.now.toISOString()}>{time(d.clock.now)}</time> <span>{`(${shownAhead(t, lang, d.clock.offsetMs)})`}</span>
+            <time dateTime={d.clock.now.toISOString()}>{time(d.clock.now)}</time>{' '}
+            <span>{`(${shownAhead(t, lang, d.clock.offsetMs)})`}</span>
           </p>
           <ClockAdvanceForm t={t} lang={lang} maxDays={MAX_CLOCK_OFFSET_MS / 86_400_000} />
         </section>
@@ -97,8 +102,16 @@ export default async function SettingsPage() {
                     </td>
                     <td data-label={t.who} className="set-mono">{`${a.actor}…`}</td>
                     <td data-label={t.what}>{Object.hasOwn(t.action, a.action) ? t.action[a.action] : a.action}</td>
-                    <td data-label={t.subject} className="set-any">{a.action === 'create-token' || a.action === 'revoke-token' ? `${a.subject}…` : (Object.hasOwn(t.subjects, a.subject) ? t.subjects[a.subject] : a.subject)}</td>
-                    <td data-label={t.outcome}>{a.action === CLOCK_ACTION ? shownAdvance(t, lang, a.detail) : shownOutcome(t, a.outcome)}</td>
+                    <td data-label={t.subject} className="set-any">
+                      {a.action === 'create-token' || a.action === 'revoke-token'
+                        ? `${a.subject}…`
+                        : Object.hasOwn(t.subjects, a.subject)
+                          ? t.subjects[a.subject]
+                          : a.subject}
+                    </td>
+                    <td data-label={t.outcome}>
+                      {a.action === CLOCK_ACTION ? shownAdvance(t, lang, a.detail) : shownOutcome(t, a.outcome)}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -111,7 +124,8 @@ export default async function SettingsPage() {
 }
 
 /** how far the site's clock runs ahead: "real time", "2 days 3 hours ahead" */
-const shownAhead = (t: SettingsMessages, lang: Lang, offsetMs: number) => (offsetMs > 0 ? fill(t.ahead, { by: shownDuration(offsetMs, lang) }) : t.realTime)
+const shownAhead = (t: SettingsMessages, lang: Lang, offsetMs: number) =>
+  offsetMs > 0 ? fill(t.ahead, { by: shownDuration(offsetMs, lang) }) : t.realTime
 
 /** an advance in the audit log: by how much (or to when), and how far ahead the clock was then */
 function shownAdvance(t: SettingsMessages, lang: Lang, detail: Record<string, string>): string {

@@ -35,7 +35,9 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
       <title>{`${t.bill} ${b.billId} · Payin`}</title>
       <style>{billsCss}</style>
       <p>
-        <Link prefetch={false} href="/dashboard/bills">{t.backToBills}</Link>
+        <Link prefetch={false} href="/dashboard/bills">
+          {t.backToBills}
+        </Link>
       </p>
       <h1>
         {t.bill} {b.billId}
@@ -72,7 +74,12 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
         {d.payments.length === 0 ? (
           <p>{t.noPayments}</p>
         ) : (
-          <PaymentTable rows={d.payments} lang={lang} labels={{ id: t.paymentId, date: t.date, amount: t.amount, status: t.status, card: t.card }} className="bill-table" />
+          <PaymentTable
+            rows={d.payments}
+            lang={lang}
+            labels={{ id: t.paymentId, date: t.date, amount: t.amount, status: t.status, card: t.card }}
+            className="bill-table"
+          />
         )}
       </section>
       <AuditLog id="bill-audit" rows={d.audit} lang={lang} empty={t.none} className="bill-table" withAction={false} />

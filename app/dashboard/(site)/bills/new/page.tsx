@@ -20,7 +20,9 @@ export default async function NewBillPage() {
       <title>{`${t.newBill} · Payin`}</title>
       <style>{billsCss}</style>
       <p>
-        <Link prefetch={false} href="/dashboard/bills">{t.backToBills}</Link>
+        <Link prefetch={false} href="/dashboard/bills">
+          {t.backToBills}
+        </Link>
       </p>
       <h1>{t.newBill}</h1>
       <section className="dash-card" aria-label={t.newBill}>

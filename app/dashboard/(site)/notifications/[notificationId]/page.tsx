@@ -26,7 +26,9 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
       <title>{`${t.notification} ${n.type} ${n.resourceId} · Payin`}</title>
       <style>{notificationsCss}</style>
       <p>
-        <Link prefetch={false} href="/dashboard/notifications">{t.backToList}</Link>
+        <Link prefetch={false} href="/dashboard/notifications">
+          {t.backToList}
+        </Link>
       </p>
       <h1 className="notif-wrap">
         {t.notification} {n.type} {n.resourceId}
@@ -40,7 +42,12 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
           <dd>{n.type}</dd>
           <dt>{t.resource}</dt>
           <dd>
-            <NotificationResource type={n.type} resourceId={n.resourceId} paymentId={n.paymentId} ofPayment={t.ofPayment} />
+            <NotificationResource
+              type={n.type}
+              resourceId={n.resourceId}
+              paymentId={n.paymentId}
+              ofPayment={t.ofPayment}
+            />
           </dd>
           <dt>{t.status}</dt>
           <dd>{n.status}</dd>
@@ -68,7 +75,13 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
       </section>
       <section className="dash-card" aria-labelledby="notif-resend">
         <h2 id="notif-resend">{t.resend}</h2>
-        <NotificationResendForm notificationId={n.id} url={n.url} t={t} locale={lang === 'ru' ? 'ru-RU' : 'en-GB'} timeZone={settings().timeZone} />
+        <NotificationResendForm
+          notificationId={n.id}
+          url={n.url}
+          t={t}
+          locale={lang === 'ru' ? 'ru-RU' : 'en-GB'}
+          timeZone={settings().timeZone}
+        />
       </section>
       <section className="dash-card dash-table-wrap" aria-labelledby="notif-attempts">
         <h2 id="notif-attempts">{t.attemptLog}</h2>
@@ -100,9 +113,7 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
       <section className="dash-card" aria-labelledby="notif-body">
         <h2 id="notif-body">{t.body}</h2>
         <p className="notif-muted">{t.bodyHelp}</p>
-        <pre className="notif-pre">
-          {n.body}
-        </pre>
+        <pre className="notif-pre">{n.body}</pre>
       </section>
       <AuditLog id="notif-audit" rows={n.audit} lang={lang} empty="—" />
     </>

@@ -21,7 +21,9 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
     <>
       <title>{`${t.payment} ${p.paymentId} · Payin`}</title>
       <p>
-        <Link prefetch={false} href="/dashboard/payments">{t.backToPayments}</Link>
+        <Link prefetch={false} href="/dashboard/payments">
+          {t.backToPayments}
+        </Link>
       </p>
       <h1>
         {t.payment} {p.paymentId}
@@ -59,11 +61,23 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
       </section>
       <section className="dash-card" aria-labelledby="capture">
         <h2 id="capture">{t.capture}</h2>
-        <PaymentActionForm kind="capture" paymentId={p.paymentId} currency={p.currency} defaultAmount={formatMinor(p.amountMinor)} t={t} />
+        <PaymentActionForm
+          kind="capture"
+          paymentId={p.paymentId}
+          currency={p.currency}
+          defaultAmount={formatMinor(p.amountMinor)}
+          t={t}
+        />
       </section>
       <section className="dash-card" aria-labelledby="refund">
         <h2 id="refund">{t.refund}</h2>
-        <PaymentActionForm kind="refund" paymentId={p.paymentId} currency={p.currency} defaultAmount={formatMinor(refundable > 0n ? refundable : p.amountMinor)} t={t} />
+        <PaymentActionForm
+          kind="refund"
+          paymentId={p.paymentId}
+          currency={p.currency}
+          defaultAmount={formatMinor(refundable > 0n ? refundable : p.amountMinor)}
+          t={t}
+        />
       </section>
       <section className="dash-card dash-table-wrap" aria-labelledby="captures">
         <h2 id="captures">{t.captures}</h2>
