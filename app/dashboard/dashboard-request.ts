@@ -2,17 +2,17 @@
 import { headers } from 'next/headers'
 import { redirect } from 'next/navigation'
 import { cache } from 'react'
-import { dashboardMessages } from '@/lib/dashboard/dashboard-messages'
 import { SESSION_COOKIE, sessionOf } from '@/lib/dashboard/dashboard-session'
 import { cookieOf } from '@/lib/http/api-route'
-import { pickLanguage } from '@/lib/pay-form/messages'
+import { chooseLanguage } from '@/lib/i18n/choose-language'
+import { textsOf } from '@/lib/i18n/languages'
 
 // the session cookie sent once; sent twice (a sibling host can plant one) is no session, as for the actions
 export const currentSession = cache(async () => sessionOf(cookieOf(await headers(), SESSION_COOKIE)))
 
-export const currentLanguage = cache(async () => pickLanguage((await headers()).get('accept-language')))
+export const currentLanguage = cache(async () => chooseLanguage((await headers()).get('accept-language')))
 
-export const currentMessages = cache(async () => dashboardMessages(await currentLanguage()))
+export const currentMessages = cache(async () => textsOf(await currentLanguage()).dashboard)
 
 /**
  * The session of a signed-in page, or the sign-in page. Every page calls it itself: a layout is not

@@ -5,8 +5,8 @@
 // cannot be revoked (the service refuses it too). "Create token" shows the new token once.
 import { useRouter } from 'next/navigation'
 import { useEffect, useRef, useState } from 'react'
-import { fill } from '@/lib/dashboard/dashboard-messages'
-import type { SettingsMessages } from '@/lib/dashboard/settings-messages'
+import type { SettingsMessages } from '@/lib/i18n/en/settings'
+import { fill } from '@/lib/i18n/fill'
 import { ShownOnce } from './shown-once'
 import { settingsAction } from './settings-request'
 

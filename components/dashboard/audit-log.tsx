@@ -1,8 +1,7 @@
 // The dashboard's audit log of one thing (a payment, a bill, a notification): who (the session's token
 // hint) did what, when, and how it ended, oldest first. The settings page has its own, wider one.
-import { shownTime } from '@/lib/dashboard/dashboard-format'
-import { AUDIT_LABELS } from '@/lib/dashboard/audit-messages'
-import type { Lang } from '@/lib/pay-form/messages'
+import { shownTime } from '@/lib/i18n/format'
+import { textsOf, type Lang } from '@/lib/i18n/languages'
 
 export interface AuditRow {
   at: Date
@@ -27,7 +26,7 @@ export function AuditLog({
   className?: string
   withAction?: boolean
 }) {
-  const t = AUDIT_LABELS[lang]
+  const t = textsOf(lang).audit
   return (
     <section className="dash-card dash-table-wrap" aria-labelledby={id}>
       <h2 id={id}>{t.auditLog}</h2>

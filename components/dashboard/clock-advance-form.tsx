@@ -9,17 +9,31 @@ import { useRouter } from 'next/navigation'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
-import { CLOCK_UNITS, shownDuration, type ClockUnit } from '@/lib/dashboard/clock-duration'
-import { fill } from '@/lib/dashboard/dashboard-messages'
-import { clockReason, type SettingsMessages } from '@/lib/dashboard/settings-messages'
-import type { Lang } from '@/lib/pay-form/messages'
+import { clockReason } from '@/lib/i18n/code-words'
+import type { SettingsMessages } from '@/lib/i18n/en/settings'
+import { fill } from '@/lib/i18n/fill'
+import { durationInWords, type DurationWords } from '@/lib/i18n/locale-format'
 import { dashboardAction } from './dashboard-action'
 
+/** the units the form offers, in seconds */
+const CLOCK_UNITS = { minutes: 60, hours: 3600, days: 86_400 } as const
+type ClockUnit = keyof typeof CLOCK_UNITS
 const UNITS = Object.keys(CLOCK_UNITS) as ClockUnit[]
 
 type Values = { amount: string; unit: ClockUnit }
 
-export function ClockAdvanceForm({ t, lang, maxDays }: { t: SettingsMessages; lang: Lang; maxDays: number }) {
+/** `locale` and `durationWords`: the page's language's, for the advance's words (`Moved forward by 2 hours.`) */
+export function ClockAdvanceForm({
+  t,
+  locale,
+  durationWords,
+  maxDays,
+}: {
+  t: SettingsMessages
+  locale: string
+  durationWords: DurationWords
+  maxDays: number
+}) {
   const router = useRouter()
   const [done, setDone] = useState<string | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
@@ -42,7 +56,7 @@ export function ClockAdvanceForm({ t, lang, maxDays }: { t: SettingsMessages; la
     const seconds = Number(v.amount) * CLOCK_UNITS[v.unit]
     const r = await dashboardAction<{ now: string; offsetSeconds: number }>('sandbox/clock/advance', { seconds })
     if (r.ok) {
-      setDone(fill(t.advancedBy, { by: shownDuration(seconds * 1000, lang) }))
+      setDone(fill(t.advancedBy, { by: durationInWords(seconds * 1000, durationWords, locale) }))
       router.refresh()
       return
     }

@@ -5,8 +5,9 @@
 // then read again. Keyboard: Escape or Cancel closes the confirmation, focus goes back to "Resend".
 import { useRouter } from 'next/navigation'
 import { useEffect, useRef, useState } from 'react'
-import { fill } from '@/lib/dashboard/dashboard-messages'
-import type { NotificationsMessages } from '@/lib/dashboard/notifications-messages'
+import type { NotificationsMessages } from '@/lib/i18n/en/notifications'
+import { fill } from '@/lib/i18n/fill'
+import { timeInZone } from '@/lib/i18n/locale-format'
 import { dashboardAction } from './dashboard-action'
 
 type Result = { ok: boolean; text: string }
@@ -29,8 +30,7 @@ export function NotificationResendForm({
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<Result | null>(null)
   const resendButton = useRef<HTMLButtonElement>(null)
-  const shownTime = (iso: string) =>
-    new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium', timeZone }).format(new Date(iso))
+  const shownTime = (iso: string) => timeInZone(new Date(iso), locale, timeZone)
 
   const close = () => setConfirming(false)
   // once the confirmation is closed (and "Resend" enabled again), the keyboard is back on "Resend"

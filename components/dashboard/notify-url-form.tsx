@@ -7,8 +7,9 @@ import { useRouter } from 'next/navigation'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
-import { fill } from '@/lib/dashboard/dashboard-messages'
-import { urlReason, type SettingsMessages } from '@/lib/dashboard/settings-messages'
+import { urlReason } from '@/lib/i18n/code-words'
+import type { SettingsMessages } from '@/lib/i18n/en/settings'
+import { fill } from '@/lib/i18n/fill'
 import { settingsAction } from './settings-request'
 
 // the words are the service's own field messages (so that one translation serves both)

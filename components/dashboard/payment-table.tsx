@@ -1,7 +1,7 @@
 // A table of payments, each linked to its page: the payments list's, and a bill's (without the method column).
 import Link from 'next/link'
-import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
-import type { Lang } from '@/lib/pay-form/messages'
+import { shownAmount, shownTime } from '@/lib/i18n/format'
+import type { Lang } from '@/lib/i18n/languages'
 
 export interface PaymentTableRow {
   paymentId: string

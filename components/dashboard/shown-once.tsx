@@ -3,7 +3,7 @@
 // focus, wrapping at any character so that a narrow screen does not scroll sideways), "Copy", and "Done",
 // which forgets it. Nothing here is stored: a reload shows nothing, nor does a page restored by Back.
 import { useEffect, useRef, useState, type ReactNode } from 'react'
-import type { SettingsMessages } from '@/lib/dashboard/settings-messages'
+import type { SettingsMessages } from '@/lib/i18n/en/settings'
 
 export function ShownOnce({
   id,

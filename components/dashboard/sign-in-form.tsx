@@ -5,7 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
-import type { DashboardMessages } from '@/lib/dashboard/dashboard-messages'
+import type { DashboardMessages } from '@/lib/i18n/en/dashboard'
 
 const schema = z.object({ siteId: z.string().trim().min(1), token: z.string().trim().min(1) })
 type Values = z.infer<typeof schema>

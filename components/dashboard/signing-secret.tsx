@@ -4,14 +4,15 @@
 // component's state, so it is gone on reload or on leaving the page; the page itself never carries it.
 import { useRouter } from 'next/navigation'
 import { useEffect, useRef, useState } from 'react'
-import { fill } from '@/lib/dashboard/dashboard-messages'
-import type { SettingsMessages } from '@/lib/dashboard/settings-messages'
+import type { SettingsMessages } from '@/lib/i18n/en/settings'
+import { fill } from '@/lib/i18n/fill'
+import { localTime } from '@/lib/i18n/locale-format'
 import { ShownOnce } from './shown-once'
-import { localTime, settingsAction } from './settings-request'
+import { settingsAction } from './settings-request'
 
 type Rotated = { secret: string; previousUntil: string | null; graceHours: number }
 
-export function SigningSecret({ t, lang, graceHours }: { t: SettingsMessages; lang: 'en' | 'ru'; graceHours: number }) {
+export function SigningSecret({ t, locale, graceHours }: { t: SettingsMessages; locale: string; graceHours: number }) {
   const router = useRouter()
   const [confirming, setConfirming] = useState(false)
   const [immediately, setImmediately] = useState(false)
@@ -81,7 +82,7 @@ export function SigningSecret({ t, lang, graceHours }: { t: SettingsMessages; la
           <p className="set-note">{t.copySecretNow}</p>
           <p className="set-note">
             {rotated.previousUntil
-              ? fill(t.graceNote, { hours: String(rotated.graceHours), at: localTime(rotated.previousUntil, lang) })
+              ? fill(t.graceNote, { hours: String(rotated.graceHours), at: localTime(rotated.previousUntil, locale) })
               : t.endedNote}
           </p>
         </ShownOnce>

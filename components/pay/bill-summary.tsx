@@ -1,9 +1,9 @@
 // What is being paid: the site, the amount (formatted with dinero.js in the payer's language), the
 // comment and the deadline.
-import type { Messages } from '@/lib/pay-form/messages'
+import type { PayFormMessages } from '@/lib/i18n/en/pay-form'
 
 export interface BillSummaryProps {
-  t: Messages
+  t: PayFormMessages
   siteId: string
   amount: string | null
   comment: string | null

@@ -14,7 +14,8 @@ import {
   payFormSchema,
   type PayFormInput,
 } from '@/lib/pay-form/form-schema'
-import { errorText, type Messages } from '@/lib/pay-form/messages'
+import { errorText } from '@/lib/i18n/code-words'
+import type { PayFormMessages } from '@/lib/i18n/en/pay-form'
 import type { NextStep } from '@/lib/pay-form/form-service'
 import type { PaymentFormData } from '@/lib/pay-form/pay-page'
 
@@ -325,7 +326,7 @@ function CardFields({
   invalid,
   brand,
 }: {
-  t: Messages
+  t: PayFormMessages
   register: Register
   errors: (n: 'pan' | 'expiry' | 'cvv') => string
   describedBy: (n: string, hint?: boolean) => string | undefined
@@ -406,7 +407,7 @@ function CodeStep({
   onCode,
   onStep,
 }: {
-  t: Messages
+  t: PayFormMessages
   text: string
   onCode: (code: string) => Promise<{ ok: true; step: NextStep } | { ok: false; cause?: Record<string, string[]> }>
   onStep: (s: NextStep) => void

@@ -1,14 +1,14 @@
 // What the hosted payment page of a bill shows, in the payer's language: the data of
 // pages/pay/[invoiceUid].tsx, plain JSON (it is also what the page's browser script is started with).
-import { settings } from '../config'
-import { memoized } from '../memoized'
-import { formatForPeople } from '../money/money'
+import { chooseLanguage } from '../i18n/choose-language'
+import type { PayFormMessages } from '../i18n/en/pay-form'
+import { payPageAmount, payPageDeadline } from '../i18n/format'
+import { textsOf, type Lang } from '../i18n/languages'
 import { mobileAllowed, pageState, returnUrl } from './form-service'
-import { messagesFor, pickLanguage, type Lang, type Messages } from './messages'
 
 /** what the payment form (components/pay/payment-form.tsx) is rendered with, on the server and in the browser */
 export interface PaymentFormData {
-  t: Messages
+  t: PayFormMessages
   invoiceUid: string
   currency: string
   /** the bill's amount for people, or null for an open bill */
@@ -20,7 +20,7 @@ export interface PaymentFormData {
   clockOffsetMs: number
 }
 
-export type PayPageView = { lang: Lang; t: Messages } & (
+export type PayPageView = { lang: Lang; t: PayFormMessages } & (
   | { view: 'not-found' }
   | { view: 'expired' }
   | { view: 'paid'; successUrl: string | null }
@@ -34,26 +34,20 @@ export type PayPageView = { lang: Lang; t: Messages } & (
     }
 )
 
-// one formatter per language for the life of the process
-const deadlineFormat = memoized(
-  (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: settings().timeZone }),
-)
-
 export async function payPageView(
   invoiceUid: string,
   declined: string | undefined,
   acceptLanguage: string | null | undefined,
 ): Promise<PayPageView> {
-  const lang = pickLanguage(acceptLanguage)
-  const t = messagesFor(lang)
+  const lang = chooseLanguage(acceptLanguage)
+  const t = textsOf(lang).payForm
   const page = await pageState(invoiceUid, declined)
   if (!page) return { lang, t, view: 'not-found' }
   const { bill, state } = page
   if (state === 'PAID')
     return { lang, t, view: 'paid', successUrl: bill.successUrl ? returnUrl(bill.successUrl, bill) : null }
   if (state === 'EXPIRED') return { lang, t, view: 'expired' }
-  const locale = lang === 'ru' ? 'ru-RU' : 'en-US'
-  const amount = bill.amountMinor === null ? null : formatForPeople(bill.amountMinor, bill.currency, locale)
+  const amount = bill.amountMinor === null ? null : payPageAmount(bill.amountMinor, bill.currency, lang)
   return {
     lang,
     t,
@@ -61,7 +55,7 @@ export async function payPageView(
     siteId: bill.siteId,
     amount,
     comment: bill.comment,
-    deadline: deadlineFormat(locale).format(bill.expiresAt),
+    deadline: payPageDeadline(bill.expiresAt, lang),
     form: {
       t,
       invoiceUid: bill.invoiceUid,

@@ -3,8 +3,9 @@
 // refusals of an advance put into Russian, their numbers kept.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { shownDuration } from '../../lib/dashboard/clock-duration.ts'
-import { clockReason, settingsMessages } from '../../lib/dashboard/settings-messages.ts'
+import { clockReason } from '../../lib/i18n/code-words.ts'
+import { shownDuration } from '../../lib/i18n/format.ts'
+import { textsOf } from '../../lib/i18n/languages.ts'
 
 const S = 1000
 const M = 60 * S
@@ -37,7 +38,7 @@ test('in Russian: the forms after «на» (one, few, many)', () => {
 })
 
 test('the service’s refusals in Russian, the limit’s number kept; others as they come', () => {
-  const ru = settingsMessages('ru')
+  const ru = textsOf('ru').settings
   assert.equal(
     clockReason(ru, "would take the site's clock more than 3650 days ahead of real time"),
     'часы сайта ушли бы вперёд от реального времени больше чем на 3650 дней',
@@ -48,7 +49,7 @@ test('the service’s refusals in Russian, the limit’s number kept; others as 
   )
   assert.equal(clockReason(ru, 'something new'), 'something new')
   assert.equal(
-    clockReason(settingsMessages('en'), "would take the site's clock more than 3650 days ahead of real time"),
+    clockReason(textsOf('en').settings, "would take the site's clock more than 3650 days ahead of real time"),
     "would take the site's clock more than 3650 days ahead of real time",
   )
 })

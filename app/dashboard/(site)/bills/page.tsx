@@ -1,9 +1,9 @@
 // The site's bills, newest first, a page at a time (by cursor), and the way to a new one.
 import Link from 'next/link'
 import { billsCss } from '@/components/dashboard/bills-styles'
-import { billsMessages } from '@/lib/dashboard/bills-messages'
 import { listBills } from '@/lib/dashboard/dashboard-bills'
-import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
+import { shownAmount, shownTime } from '@/lib/i18n/format'
+import { textsOf } from '@/lib/i18n/languages'
 import { currentLanguage, requireSession } from '../../dashboard-request'
 
 type Search = { after?: string | string[] }
@@ -12,7 +12,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 export default async function BillsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requireSession()
   const lang = await currentLanguage()
-  const t = billsMessages(lang)
+  const t = textsOf(lang).bills
   const after = one((await searchParams).after)
   const { rows, nextCursor } = await listBills(session.siteId, after || undefined)
   return (

@@ -4,10 +4,10 @@
 import Link from 'next/link'
 import { NotificationResource } from '@/components/dashboard/notification-resource'
 import { notificationsCss } from '@/components/dashboard/notifications-styles'
-import { shownTime } from '@/lib/dashboard/dashboard-format'
-import { fill } from '@/lib/dashboard/dashboard-messages'
 import { listNotifications } from '@/lib/dashboard/dashboard-notifications'
-import { notificationsMessages } from '@/lib/dashboard/notifications-messages'
+import { fill } from '@/lib/i18n/fill'
+import { shownTime } from '@/lib/i18n/format'
+import { textsOf } from '@/lib/i18n/languages'
 import { currentLanguage, requireSession } from '../../dashboard-request'
 
 type Search = { after?: string | string[] }
@@ -16,7 +16,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 export default async function NotificationsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requireSession()
   const lang = await currentLanguage()
-  const t = notificationsMessages(lang)
+  const t = textsOf(lang).notifications
   const after = one((await searchParams).after)
   const { rows, nextCursor } = await listNotifications(session.siteId, after || undefined)
   return (

@@ -8,20 +8,20 @@ import { ClockAdvanceForm } from '@/components/dashboard/clock-advance-form'
 import { NotifyUrlForm } from '@/components/dashboard/notify-url-form'
 import { settingsCss } from '@/components/dashboard/settings-styles'
 import { SigningSecret } from '@/components/dashboard/signing-secret'
-import { shownDuration } from '@/lib/dashboard/clock-duration'
-import { shownTime } from '@/lib/dashboard/dashboard-format'
-import { fill } from '@/lib/dashboard/dashboard-messages'
 import { CLOCK_ACTION } from '@/lib/dashboard/dashboard-clock'
 import { settingsOverview } from '@/lib/dashboard/dashboard-settings'
-import { settingsMessages, shownOutcome, type SettingsMessages } from '@/lib/dashboard/settings-messages'
-import type { Lang } from '@/lib/pay-form/messages'
+import { shownOutcome } from '@/lib/i18n/code-words'
+import type { SettingsMessages } from '@/lib/i18n/en/settings'
+import { fill } from '@/lib/i18n/fill'
+import { shownDuration, shownTime } from '@/lib/i18n/format'
+import { localeOf, textsOf, type Lang } from '@/lib/i18n/languages'
 import { MAX_CLOCK_OFFSET_MS } from '@/lib/sandbox/clock-advance'
 import { currentLanguage, requireSession } from '../../dashboard-request'
 
 export default async function SettingsPage() {
   const session = await requireSession()
   const lang = await currentLanguage()
-  const t = settingsMessages(lang)
+  const t = textsOf(lang).settings
   const d = await settingsOverview(session)
   const time = (at: Date) => shownTime(at, lang)
   return (
@@ -46,7 +46,7 @@ export default async function SettingsPage() {
               : null}
           {d.secret.previousUntil ? ` ${fill(t.previousSigns, { at: time(d.secret.previousUntil) })}` : ''}
         </p>
-        <SigningSecret t={t} lang={lang} graceHours={d.secret.graceHours} />
+        <SigningSecret t={t} locale={localeOf(lang)} graceHours={d.secret.graceHours} />
       </section>
 
       <section className="dash-card" aria-labelledby="tokens-title">
@@ -74,7 +74,12 @@ export default async function SettingsPage() {
             <time dateTime={d.clock.now.toISOString()}>{time(d.clock.now)}</time>{' '}
             <span>{`(${shownAhead(t, lang, d.clock.offsetMs)})`}</span>
           </p>
-          <ClockAdvanceForm t={t} lang={lang} maxDays={MAX_CLOCK_OFFSET_MS / 86_400_000} />
+          <ClockAdvanceForm
+            t={t}
+            locale={localeOf(lang)}
+            durationWords={textsOf(lang).duration}
+            maxDays={MAX_CLOCK_OFFSET_MS / 86_400_000}
+          />
         </section>
       )}
 

@@ -7,9 +7,9 @@ import { AuditLog } from '@/components/dashboard/audit-log'
 import { billsCss } from '@/components/dashboard/bills-styles'
 import { CopyLinkButton } from '@/components/dashboard/copy-link-button'
 import { PaymentTable } from '@/components/dashboard/payment-table'
-import { billsMessages } from '@/lib/dashboard/bills-messages'
 import { billDetails } from '@/lib/dashboard/dashboard-bills'
-import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
+import { shownAmount, shownTime } from '@/lib/i18n/format'
+import { textsOf } from '@/lib/i18n/languages'
 import { currentLanguage, requireSession } from '../../../dashboard-request'
 
 const decoded = (s: string) => {
@@ -23,7 +23,7 @@ const decoded = (s: string) => {
 export default async function BillPage({ params }: { params: Promise<{ billId: string }> }) {
   const session = await requireSession()
   const lang = await currentLanguage()
-  const t = billsMessages(lang)
+  const t = textsOf(lang).bills
   const billId = decoded((await params).billId)
   const d = billId ? await billDetails(session.siteId, billId) : null
   if (!d) notFound()

@@ -3,17 +3,17 @@
 import Link from 'next/link'
 import { billsCss } from '@/components/dashboard/bills-styles'
 import { NewBillForm } from '@/components/dashboard/new-bill-form'
-import { billsMessages } from '@/lib/dashboard/bills-messages'
-import { shownDuration } from '@/lib/dashboard/clock-duration'
 import { BILL_CURRENCIES } from '@/lib/dashboard/dashboard-bills'
 import { clockOffsetMs } from '@/lib/dashboard/dashboard-clock'
-import { fill } from '@/lib/dashboard/dashboard-messages'
+import { fill } from '@/lib/i18n/fill'
+import { shownDuration } from '@/lib/i18n/format'
+import { textsOf } from '@/lib/i18n/languages'
 import { currentLanguage, requireSession } from '../../../dashboard-request'
 
 export default async function NewBillPage() {
   const session = await requireSession()
   const lang = await currentLanguage()
-  const t = billsMessages(lang)
+  const t = textsOf(lang).bills
   const offsetMs = await clockOffsetMs(session.siteId)
   return (
     <>

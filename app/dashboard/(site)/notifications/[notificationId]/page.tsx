@@ -8,16 +8,16 @@ import { NotificationResendForm } from '@/components/dashboard/notification-rese
 import { NotificationResource } from '@/components/dashboard/notification-resource'
 import { notificationsCss } from '@/components/dashboard/notifications-styles'
 import { settings } from '@/lib/config'
-import { shownTime } from '@/lib/dashboard/dashboard-format'
-import { fill } from '@/lib/dashboard/dashboard-messages'
 import { notificationDetails } from '@/lib/dashboard/dashboard-notifications'
-import { notificationsMessages } from '@/lib/dashboard/notifications-messages'
+import { fill } from '@/lib/i18n/fill'
+import { shownTime } from '@/lib/i18n/format'
+import { localeOf, textsOf } from '@/lib/i18n/languages'
 import { currentLanguage, requireSession } from '../../../dashboard-request'
 
 export default async function NotificationPage({ params }: { params: Promise<{ notificationId: string }> }) {
   const session = await requireSession()
   const lang = await currentLanguage()
-  const t = notificationsMessages(lang)
+  const t = textsOf(lang).notifications
   const n = await notificationDetails(session.siteId, (await params).notificationId)
   if (!n) notFound()
   const time = (at: Date) => <time dateTime={at.toISOString()}>{shownTime(at, lang)}</time>
@@ -79,7 +79,7 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
           notificationId={n.id}
           url={n.url}
           t={t}
-          locale={lang === 'ru' ? 'ru-RU' : 'en-GB'}
+          locale={localeOf(lang)}
           timeZone={settings().timeZone}
         />
       </section>

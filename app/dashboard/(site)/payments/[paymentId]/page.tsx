@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation'
 import { AuditLog } from '@/components/dashboard/audit-log'
 import { PaymentActionForm } from '@/components/dashboard/payment-action-form'
 import { paymentDetails } from '@/lib/dashboard/dashboard-payments'
-import { shownAmount, shownTime } from '@/lib/dashboard/dashboard-format'
+import { shownAmount, shownTime } from '@/lib/i18n/format'
 import { formatMinor } from '@/lib/money/money'
 import { currentLanguage, currentMessages, requireSession } from '../../../dashboard-request'
 

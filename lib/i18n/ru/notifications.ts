@@ -1,54 +1,7 @@
-// The words of the dashboard's Notifications pages, in English and Russian (the language is chosen as for
-// the rest of the dashboard: app/dashboard/dashboard-request.ts currentLanguage()). Codes the API and the
-// notifications themselves carry (PAYMENT, COMPLETED, PENDING, …) are shown as they are.
-import type { Lang } from '../pay-form/messages'
+// The words of the dashboard's Notifications pages in Russian.
+import type { NotificationsMessages } from '../en/notifications'
 
-const en = {
-  title: 'Notifications',
-  intro: 'Each notification is posted to one URL, retried until it is answered with a 2xx. Newest first.',
-  none: 'No notifications yet.',
-  created: 'Created',
-  type: 'Type',
-  resource: 'Resource',
-  ofPayment: 'payment {id}',
-  status: 'Status',
-  url: 'URL',
-  state: 'State',
-  attempts: 'Attempts',
-  lastAttempt: 'Last attempt',
-  details: 'Details',
-  detailsOf: 'Details of {type} {id}',
-  nextPage: 'Next page',
-  firstPage: 'First page',
-  notification: 'Notification',
-  notificationId: 'Notification ID',
-  delivered: 'Delivered',
-  nextAttempt: 'Next attempt',
-  backToList: 'Back to notifications',
-  attemptLog: 'Delivery attempts',
-  time: 'Time',
-  httpStatus: 'HTTP status',
-  duration: 'Duration',
-  error: 'Error',
-  ms: '{ms} ms',
-  noAttempts: 'No attempt yet.',
-  body: 'Body sent',
-  bodyHelp: 'The JSON posted, indented here; it is sent (and signed) on one line, numbers written as shown.',
-  resend: 'Resend',
-  resendHelp: 'Queues this notification again: it is posted, newly signed, to its URL at once, and retried as usual.',
-  confirmResend: 'Send this notification to {url} again?',
-  confirm: 'Confirm',
-  cancel: 'Cancel',
-  working: 'Working…',
-  resent: 'Queued again: {state}, next attempt {time}.',
-  underWay: 'A delivery of this notification is under way. Try again once it has ended.',
-  notFound: 'Notification not found.',
-  failed: 'The request failed ({detail}).',
-}
-
-export type NotificationsMessages = typeof en
-
-const ru: NotificationsMessages = {
+export const notifications: NotificationsMessages = {
   title: 'Уведомления',
   intro: 'Каждое уведомление отправляется на один URL и повторяется, пока не получит ответ 2xx. Сначала новые.',
   none: 'Уведомлений пока нет.',
@@ -91,5 +44,3 @@ const ru: NotificationsMessages = {
   notFound: 'Уведомление не найдено.',
   failed: 'Запрос не выполнен ({detail}).',
 }
-
-export const notificationsMessages = (lang: Lang): NotificationsMessages => (lang === 'ru' ? ru : en)

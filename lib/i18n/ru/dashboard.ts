@@ -1,83 +1,7 @@
-// The dashboard's words, in English and Russian, chosen like the payment page's (Accept-Language).
-import type { Lang } from '../pay-form/messages'
+// The dashboard's words in Russian: its frame, sign-in, the payments' list and pages.
+import type { DashboardMessages } from '../en/dashboard'
 
-const en = {
-  title: 'Dashboard',
-  signInTitle: 'Sign in to the dashboard',
-  signInHelp: 'Use your site ID and one of its API tokens. The token is checked and never stored in your browser.',
-  siteId: 'Site ID',
-  apiToken: 'API token',
-  signIn: 'Sign in',
-  signingIn: 'Signing in…',
-  signOut: 'Sign out',
-  wrongCredentials: 'Wrong site ID or API token.',
-  tooManyAttempts: 'Too many failed sign-ins. Try again later.',
-  sessionEnded: 'Your session has ended. Sign in again.',
-  required: 'Required',
-  navigation: 'Dashboard',
-  payments: 'Payments',
-  bills: 'Bills',
-  notifications: 'Notifications',
-  settings: 'Settings',
-  site: 'Site',
-  search: 'Search',
-  searchHint: 'Payment ID, bill ID or a card’s last four digits',
-  searchRefused:
-    'The search was not run: it holds a control character, which no payment ID, bill ID or card number has.',
-  status: 'Status',
-  anyStatus: 'Any status',
-  find: 'Find',
-  id: 'Payment ID',
-  date: 'Date',
-  amount: 'Amount',
-  method: 'Method',
-  card: 'Card',
-  noPayments: 'No payments found.',
-  nextPage: 'Next page',
-  firstPage: 'First page',
-  payment: 'Payment',
-  bill: 'Bill',
-  captured: 'Captured',
-  refunded: 'Refunded',
-  reason: 'Reason',
-  captures: 'Captures',
-  refunds: 'Refunds',
-  none: 'None',
-  timeline: 'Timeline',
-  capture: 'Capture',
-  refund: 'Refund',
-  confirmCapture: 'Capture {amount}?',
-  confirmRefund: 'Refund {amount}?',
-  confirm: 'Confirm',
-  cancel: 'Cancel',
-  working: 'Working…',
-  amountFormat: 'Enter an amount such as 10.00.',
-  noAnswer: 'No answer from the service. Try again: the same request is sent, so it acts at most once.',
-  actionDone: '{action}: {status}',
-  actionDeclined: '{action} declined: {reason}',
-  notFound: 'Payment not found.',
-  notFoundTitle: 'Not found',
-  notFoundHelp: 'This site has nothing at this address. Check the ID, or find it from the lists.',
-  backToPayments: 'Back to payments',
-  comingSoon: 'This part of the dashboard is not built yet.',
-  event: {
-    created: 'Created',
-    threeDS: '3-D Secure requested',
-    code: 'Confirmation code requested',
-    completed: 'Completed',
-    declined: 'Declined',
-    captured: 'Captured',
-    captureDeclined: 'Capture declined',
-    refunded: 'Refunded',
-    refundDeclined: 'Refund declined',
-    notification: 'Notification attempt',
-    audit: 'Dashboard action',
-  } as Record<string, string>,
-}
-
-export type DashboardMessages = typeof en
-
-const ru: DashboardMessages = {
+export const dashboard: DashboardMessages = {
   title: 'Кабинет',
   signInTitle: 'Вход в кабинет',
   signInHelp: 'Введите идентификатор сайта и один из его API-токенов. Токен проверяется и не сохраняется в браузере.',
@@ -151,8 +75,3 @@ const ru: DashboardMessages = {
     audit: 'Действие в кабинете',
   },
 }
-
-export const dashboardMessages = (lang: Lang): DashboardMessages => (lang === 'ru' ? ru : en)
-
-export const fill = (text: string, values: Record<string, string>) =>
-  text.replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? '')

@@ -1,0 +1,48 @@
+// The words of the dashboard's Bills pages in English. Status values (CREATED, PAID, EXPIRED, …) are shown as
+// the API names them; the service's own error messages are shown as it words them (English).
+export const bills = {
+  bills: 'Bills',
+  newBill: 'New bill',
+  billId: 'Bill ID',
+  date: 'Date',
+  amount: 'Amount',
+  openAmount: 'Open amount',
+  currency: 'Currency',
+  status: 'Status',
+  expires: 'Expires',
+  noBills: 'No bills yet.',
+  nextPage: 'Next page',
+  firstPage: 'First page',
+  // the form
+  amountHint: 'Leave empty for an open amount: the payer enters it.',
+  comment: 'Comment',
+  commentHint: 'Shown to the payer on the payment page.',
+  expiresHint: 'In your time zone{zone}. At most 45 days ahead.',
+  clockAhead: 'The site’s sandbox clock runs {by} ahead of real time: the deadline counts from its time.',
+  successUrl: 'Success URL',
+  failedUrl: 'Failed URL',
+  urlHint: 'Optional: where the payer goes after paying (an http or https address).',
+  oneStep: 'Charge at once (one-step payment)',
+  oneStepHint: 'Unchecked: the payment is only authorised; capture it on the payment’s page.',
+  create: 'Create bill',
+  creating: 'Creating…',
+  required: 'Required',
+  notCreated: 'The bill was not created: {message}',
+  noAnswer: 'No answer from the service. Try again: the same bill is never created twice.',
+  // the bill's page
+  bill: 'Bill',
+  created: 'Created',
+  none: 'None',
+  payLink: 'Payment link',
+  copyLink: 'Copy link',
+  copied: 'Copied',
+  copyFailed: 'Could not copy: select the link and copy it.',
+  qrCode: 'QR code of the payment link',
+  payments: 'Payments',
+  paymentId: 'Payment ID',
+  card: 'Card',
+  noPayments: 'No payments yet.',
+  backToBills: 'Back to bills',
+}
+
+export type BillsMessages = typeof bills

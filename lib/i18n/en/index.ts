@@ -1,0 +1,13 @@
+// Every English dictionary, one per feature: the shape every other language's folder is typed against. A new
+// language starts as a copy of this folder, translated (its index annotated with `Texts`).
+import { audit } from './audit'
+import { bills } from './bills'
+import { dashboard } from './dashboard'
+import { duration } from './duration'
+import { notifications } from './notifications'
+import { payForm } from './pay-form'
+import { settings } from './settings'
+
+export const en = { payForm, dashboard, bills, notifications, settings, audit, duration }
+
+export type Texts = typeof en

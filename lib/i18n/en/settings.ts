@@ -1,0 +1,110 @@
+// The settings page's words in English. The service's own words for a refused URL or clock advance (the
+// contract's field messages, in English) are shown as they come: `urlReasons` and `clockReasons` are empty here.
+import { audit } from './audit'
+
+export const settings = {
+  title: 'Settings',
+  // the notification URL
+  urlTitle: 'Notification URL',
+  urlLabel: 'Notification URL',
+  urlHelp:
+    'Where the service posts the notifications of payments, captures and refunds that name no callback URL of their own. Leave it empty for no notifications.',
+  urlRefused: 'The URL {reason}.',
+  urlReasons: {} as Record<string, string>,
+  save: 'Save',
+  saving: 'Saving…',
+  saved: 'Saved',
+  // the signing secret
+  secretTitle: 'Signing secret',
+  secretHelp:
+    'Notifications are signed with this secret (the Signature and Payin-Signature headers). It is not shown here: it is shown once, when it is made. If you have lost it, rotate it.',
+  neverRotated: 'Not rotated since the site was created.',
+  rotatedAt: 'Last rotated: {at}.',
+  previousSigns: 'The previous secret still signs until {at}.',
+  rotate: 'Rotate secret',
+  confirmRotate:
+    'Make a new signing secret? The current one keeps signing for {hours} hours, so that your handler can switch.',
+  endNow: 'Stop signing with the current secret at once (after a leak)',
+  newSecret: 'New signing secret',
+  copySecretNow: 'Copy it now into your notification handler: it will not be shown again.',
+  graceNote:
+    'The previous secret keeps signing for {hours} hours, until {at}: switch your handler meanwhile (or let it accept either secret).',
+  endedNote: 'The previous secret no longer signs.',
+  // API tokens
+  tokensTitle: 'API tokens',
+  tokensHelp:
+    'Tokens of this site for the API and for signing in here, by their first characters. A token is shown once, when it is created; only a hash of it is kept.',
+  token: 'Token',
+  created: 'Created',
+  state: 'Status',
+  active: 'Active',
+  revokedOn: 'Revoked {at}',
+  thisSession: 'this session',
+  actions: 'Actions',
+  revoke: 'Revoke',
+  confirmRevoke: 'Revoke token {hint}…? Requests with it will be refused and its dashboard sessions end.',
+  confirmRevokeOwn: 'Revoke token {hint}…? This session was opened with it: you will be signed out.',
+  lastActive: 'The site’s last active token cannot be revoked: create another one first.',
+  revokedDone: 'Token {hint}… revoked.',
+  createToken: 'Create token',
+  newToken: 'New API token',
+  copyTokenNow: 'Copy it now and keep it safe: it will not be shown again.',
+  copy: 'Copy',
+  copied: 'Copied',
+  hide: 'Done',
+  // the sandbox clock
+  clockTitle: 'Sandbox clock',
+  clockHelp:
+    'The site’s own time: every time rule of the site reads it (bill deadlines, the 3-D Secure timeout, card and token expiry, recurrent payments’ dates, notification retries). Move it forward to see them happen without waiting. It never goes back: only a sandbox reset (POST …/sandbox/reset, which deletes the site’s test data) returns it to real time.',
+  clockNow: 'Site time',
+  realTime: 'real time',
+  ahead: '{by} ahead',
+  advanceBy: 'Advance by',
+  unit: 'Unit',
+  units: { minutes: 'minutes', hours: 'hours', days: 'days' },
+  advance: 'Advance',
+  advancing: 'Advancing…',
+  advancedBy: 'Moved forward by {by}.',
+  wholeNumber: 'Enter a whole number, 1 or more.',
+  tooFar: 'At most {days} days at once.',
+  clockRefused: 'Not moved: the advance {reason}.',
+  // the service's field messages with their numbers as {n}
+  clockReasons: {} as Record<string, string>,
+  // shared
+  confirm: 'Confirm',
+  cancel: 'Cancel',
+  working: 'Working…',
+  failed: 'Not done: {description}',
+  // the audit entries
+  auditTitle: 'Recent changes',
+  none: 'None yet.',
+  ...audit,
+  subject: 'Subject',
+  action: {
+    'notify-url': 'Notification URL',
+    'rotate-secret': 'Secret rotated',
+    'create-token': 'Token created',
+    'revoke-token': 'Token revoked',
+    clock: 'Clock advanced',
+  } as Record<string, string>,
+  subjects: { 'signing secret': 'signing secret', '(none)': '(none)', 'sandbox clock': 'sandbox clock' } as Record<
+    string,
+    string
+  >,
+  // an advance's outcome
+  clockBy: 'by {by}; now {ahead}',
+  clockTo: 'to {at}; now {ahead}',
+  outcomes: {
+    set: 'set',
+    cleared: 'cleared',
+    rotated: 'rotated',
+    'rotated, previous ended': 'rotated, previous ended at once',
+    created: 'created',
+    revoked: 'revoked',
+    'revoked, this session ended': 'revoked, its session ended',
+    'refused: last active token': 'refused: the last active token',
+  } as Record<string, string>,
+  refused: 'refused: {reason}',
+}
+
+export type SettingsMessages = typeof settings

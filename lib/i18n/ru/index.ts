@@ -1,0 +1,11 @@
+// Every Russian dictionary, one per feature, typed against the English ones (lib/i18n/en/).
+import type { Texts } from '../en'
+import { audit } from './audit'
+import { bills } from './bills'
+import { dashboard } from './dashboard'
+import { duration } from './duration'
+import { notifications } from './notifications'
+import { payForm } from './pay-form'
+import { settings } from './settings'
+
+export const ru: Texts = { payForm, dashboard, bills, notifications, settings, audit, duration }
