@@ -180,7 +180,9 @@ async function waitForHealth(server: ChildProcess, serverLog: string): Promise<v
     try {
       const res = await fetch(`${BASE_URL}/api/health`)
       if (res.ok) return
-    } catch {}
+    } catch {
+      // not listening yet: asked again
+    }
     await new Promise((r) => setTimeout(r, 250))
   }
   throw new Error('the server did not become healthy within 60 s')
