@@ -16,7 +16,6 @@ export function CopyLinkButton({
 }) {
   const [ready, setReady] = useState(false)
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
-  // the server renders it disabled; enabling it is what says the page's script runs
   // eslint-disable-next-line react-hooks/set-state-in-effect -- deliberately a render after hydration
   useEffect(() => setReady(true), [])
   return (
