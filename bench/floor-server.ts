@@ -5,10 +5,17 @@ import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import pg from 'pg'
 
+/** the fields of the benchmark's request bodies that the floor reads (a payment's, a capture's, a bill's) */
+interface RequestBody {
+  amount: { value: string; currency: string }
+  flags?: string[]
+  expirationDateTime: string
+}
+
 export function startFloor(databaseUrl: string, port: number, poolSize: number): Promise<http.Server> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize })
   const body = (req: http.IncomingMessage) =>
-    new Promise<any>((resolve) => {
+    new Promise<RequestBody>((resolve) => {
       let text = ''
       req.on('data', (c) => (text += c))
       req.on('end', () => resolve(text ? JSON.parse(text) : {}))

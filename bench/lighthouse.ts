@@ -45,6 +45,8 @@ export interface LighthouseRun {
 }
 
 /* the report is read loosely: its types are Lighthouse's, but only a few fields are needed */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parts of the report read loosely
+type Loose = any
 type Audit = {
   id: string
   title: string
@@ -52,18 +54,18 @@ type Audit = {
   scoreDisplayMode: string
   numericValue?: number
   displayValue?: string
-  details?: any
+  details?: Loose
   metricSavings?: Record<string, number>
 }
 
-function figures(lhr: any, report: string): LighthouseRun {
+function figures(lhr: Loose, report: string): LighthouseRun {
   const audits: Record<string, Audit> = lhr.audits
   const num = (id: string) => {
     const v = audits[id]?.numericValue
     if (typeof v !== 'number') throw new Error(`the Lighthouse report has no figure for ${id}`)
     return v
   }
-  const requests: any[] = audits['network-requests']?.details?.items ?? []
+  const requests: Loose[] = audits['network-requests']?.details?.items ?? []
   const scripts = requests.filter((r) => r.resourceType === 'Script')
   // the metrics are figures of their own; what else the categories weigh or show
   const metrics = new Set([

@@ -32,7 +32,7 @@ type Mapping = { line: number; column: number; source: number }
 const maps = new Map<string, { sources: string[]; lines: Mapping[][] } | null>()
 function loadMap(file: string) {
   if (maps.has(file)) return maps.get(file)!
-  let map: { sources: string[]; lines: Mapping[][] } | null = null
+  let map: { sources: string[]; lines: Mapping[][] } | null
   try {
     const raw = JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')) as {
       sources: string[]
@@ -49,7 +49,6 @@ function loadMap(file: string) {
       sources.push(...m.sources)
       let source = 0
       let origLine = 0
-      let origCol = 0
       m.mappings.split(';').forEach((segs, li) => {
         let col = 0
         const line = offset.line + li
@@ -72,7 +71,7 @@ function loadMap(file: string) {
           if (values.length >= 4) {
             source += values[1]
             origLine += values[2]
-            origCol += values[3]
+            // values[3], the original column, is left out: only the source and its line are kept
             ;(lines[line] ??= []).push({
               line: origLine,
               column: (li === 0 ? offset.column : 0) + col,

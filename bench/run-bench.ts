@@ -71,7 +71,9 @@ function cpuSnapshot(
   let postmaster = -1
   try {
     postmaster = Number(fs.readFileSync(`${PG.dataDir}/postmaster.pid`, 'utf8').split('\n')[0])
-  } catch {}
+  } catch {
+    // not running (no postmaster.pid): no PostgreSQL process is counted
+  }
   let service = 0
   let postgres = 0
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {

@@ -1,4 +1,4 @@
-// The whole suite, as CI runs it: type check, production build, a fresh embedded PostgreSQL, the
+// The whole suite, as CI runs it: lint, type check, production build, a fresh embedded PostgreSQL, the
 // server (scripts/http-server.ts) on it, unit and HTTP tests, then — with the server stopped — the check that
 // no card number reached the database or the server log; last, the HTTP tests once more on Debian's
 // PostgreSQL 15 (what DATABASE_URL users may run), with a server of their own. Everything started here is
@@ -15,6 +15,7 @@ import {
   stopEmbeddedPostgres,
 } from '../lib/db/embedded-postgres.ts'
 import pg from 'pg'
+import { lint } from './lint.ts'
 import { printReport, runStress } from './stress.ts'
 
 const log = (line: string) => console.log(`[test] ${line}`)
@@ -180,7 +181,9 @@ async function waitForHealth(server: ChildProcess, serverLog: string): Promise<v
     try {
       const res = await fetch(`${BASE_URL}/api/health`)
       if (res.ok) return
-    } catch {}
+    } catch {
+      // not listening yet: asked again
+    }
     await new Promise((r) => setTimeout(r, 250))
   }
   throw new Error('the server did not become healthy within 60 s')
@@ -235,6 +238,10 @@ async function main(): Promise<number> {
   fs.rmSync(SERVER_LOG_DIR, { recursive: true, force: true })
   fs.mkdirSync(SERVER_LOG_DIR, { recursive: true })
   process.env.SERVER_LOG_DIR = SERVER_LOG_DIR
+  // formatting, ESLint and the dependency rules (scripts/lint.ts, `npm run lint`): one line each when clean
+  log('lint (npm run lint)')
+  if (!lint()) totals.failed += 1
+  else totals.passed += 1
   log('type check (tsc --noEmit)')
   if (spawnSync('node_modules/.bin/tsc', ['--noEmit'], { stdio: 'inherit' }).status !== 0) totals.failed += 1
   else totals.passed += 1

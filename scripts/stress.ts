@@ -42,15 +42,18 @@ interface Instance {
   alive: boolean
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, read field by field as each check needs
+type AnswerBody = any
+
 interface Answer {
   status: number
-  body: any
+  body: AnswerBody
 }
 
 interface KnownPayment {
   paymentId: string
   body: unknown
-  first: any
+  first: AnswerBody
   sale: boolean
   amountMinor: number
 }
@@ -92,7 +95,9 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
           inst.alive = true
           return
         }
-      } catch {}
+      } catch {
+        // not listening yet: asked again
+      }
       await sleep(100)
     }
     throw new Error(`instance ${inst.port} did not start`)
@@ -153,10 +158,12 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
         })
         const text = await res.text()
         report.answers[res.status] = (report.answers[res.status] ?? 0) + 1
-        let parsed: any
+        let parsed: AnswerBody
         try {
           parsed = JSON.parse(text)
-        } catch {}
+        } catch {
+          // not JSON: the answer has no body to read
+        }
         return { status: res.status, body: parsed }
       } catch {
         report.connectionFailures++
@@ -169,8 +176,8 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   const api = `/api/sites/${siteId}`
   const payments: KnownPayment[] = []
   const completed = () => payments.filter((p) => p.first.status?.value === 'COMPLETED')
-  const refunds = new Map<string, { paymentId: string; body: unknown; first: any }>()
-  const captures = new Map<string, { paymentId: string; body: unknown; first: any }>()
+  const refunds = new Map<string, { paymentId: string; body: unknown; first: AnswerBody }>()
+  const captures = new Map<string, { paymentId: string; body: unknown; first: AnswerBody }>()
   const bills: { billId: string; invoiceUid: string }[] = []
 
   async function newPayment(): Promise<void> {

@@ -44,6 +44,7 @@ export function ApiTokens({ tokens, t }: { tokens: ShownToken[]; t: SettingsMess
     )
     if (r.ok && r.body.signedOut) {
       // this session ended with its token: the sign-in page says so
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- full load: new session
       window.location.assign('/dashboard')
       return
     }

@@ -16,6 +16,7 @@ export function CopyLinkButton({
 }) {
   const [ready, setReady] = useState(false)
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- deliberately a render after hydration
   useEffect(() => setReady(true), [])
   return (
     <div className="dash-inline">

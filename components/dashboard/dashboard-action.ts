@@ -19,6 +19,7 @@ export async function dashboardAction<T>(path: string, body?: unknown): Promise<
   if (!res)
     return { ok: false, status: 0, body: { description: 'no answer from the service' } as ActionAnswer<T>['body'] }
   if (res.status === 401) {
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- full load: new session
     window.location.assign('/dashboard')
     return new Promise<never>(() => {})
   }

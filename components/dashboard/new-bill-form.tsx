@@ -77,6 +77,7 @@ export function NewBillForm({
   // what only the browser knows: its time zone, hence the default deadline (a day from the site's now)
   useEffect(() => {
     setValue('expires', localInput(new Date(Date.now() + clockOffsetMs + 24 * 3600_000)))
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- browser-only facts: a render after hydration
     setZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? '')
     setReady(true)
   }, [setValue, clockOffsetMs])

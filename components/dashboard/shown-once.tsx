@@ -2,7 +2,7 @@
 // A secret or a token shown once, right after it was made: a read-only text box (selected when it gets
 // focus, wrapping at any character so that a narrow screen does not scroll sideways), "Copy", and "Done",
 // which forgets it. Nothing here is stored: a reload shows nothing, nor does a page restored by Back.
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react'
 import type { SettingsMessages } from '@/lib/i18n/en/settings'
 
 export function ShownOnce({
@@ -26,10 +26,9 @@ export function ShownOnce({
     box.current?.focus()
   }, [value])
   // leaving the page forgets it too: a page restored by Back (the browser's page cache) shows nothing
-  const done = useRef(onDone)
-  done.current = onDone
+  const forgetOnLeave = useEffectEvent((e: PageTransitionEvent) => (e.type === 'pagehide' || e.persisted) && onDone())
   useEffect(() => {
-    const forget = (e: PageTransitionEvent) => (e.type === 'pagehide' || e.persisted) && done.current()
+    const forget = (e: PageTransitionEvent) => forgetOnLeave(e)
     window.addEventListener('pagehide', forget)
     window.addEventListener('pageshow', forget)
     return () => {

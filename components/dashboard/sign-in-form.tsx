@@ -24,6 +24,7 @@ export function SignInForm({ t, ended }: { t: DashboardMessages; ended: boolean 
       body: JSON.stringify(values),
     }).catch(() => null)
     if (res?.ok) {
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- full load: new session
       window.location.assign('/dashboard/payments')
       return
     }

@@ -7,6 +7,7 @@ export function SignOutButton({ label }: { label: string }) {
       className="dash-link-button"
       onClick={async () => {
         await fetch('/dashboard/actions/sign-out', { method: 'POST' }).catch(() => null)
+        // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- full load: new session
         window.location.assign('/dashboard')
       }}
     >

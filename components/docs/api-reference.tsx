@@ -5,6 +5,7 @@ import type { ReactNode } from 'react'
 import type { OpenApiDocument } from '@/lib/openapi/api-document'
 import { constraintsOf, curlOf, markdownBlocks, refName, typeLabel, type Inline } from '@/lib/openapi/reference-text'
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON Schema, walked by whichever keywords it has
 type Json = Record<string, any>
 
 const anchorOf = (name: string) => `schema-${name}`

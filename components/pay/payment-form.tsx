@@ -79,7 +79,9 @@ export function PaymentForm({
       delete host.dataset.pending
       formRef.current?.requestSubmit()
     }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the script takes the form over
   }, [])
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler: watch() re-renders, as meant
   const method = watch('method') ?? 'card'
   const brand = cardBrand(watch('pan') ?? '')
   const base = `/pay/${invoiceUid}`

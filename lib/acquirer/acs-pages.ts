@@ -62,7 +62,9 @@ function readForm(form: FormData): ChallengeForm | Response {
   let termUrl: URL | null = null
   try {
     termUrl = new URL(String(form.get('TermUrl') ?? ''))
-  } catch {}
+  } catch {
+    // not an address: refused below, with the other TermUrl that is not http(s)
+  }
   const paymentRef = readPareq(pareq)
   if (!paymentRef)
     return page(

@@ -178,6 +178,7 @@ function readPasswordFile(file: string, dataDir: string): string {
       `the PostgreSQL of ${dataDir} asks for a password, but its password file ${file} is missing: put that file back (the password alone, mode 0600), ` +
         `${NEW_PASSWORD_HOW}, ` +
         `or delete ${dataDir} to start afresh with an empty database`,
+      { cause: e },
     )
   }
   const password = text.trim()
@@ -263,6 +264,7 @@ async function setPasswordOffline(owner: DataOwner, bins: Binaries, dataDir: str
       .filter((l) => /FATAL|ERROR/.test(l))
     throw new Error(
       `could not set the password of the PostgreSQL of ${dataDir} (single-user mode)${said.length ? `: ${said.join('; ')}` : `: ${(e as Error).message}`}`,
+      { cause: e },
     )
   }
 }
@@ -445,6 +447,7 @@ async function useServer(o: {
       `the PostgreSQL ${o.startedHere ? 'of' : `on 127.0.0.1:${port}, found through the lock file of`} ${o.given} refuses the password in ${o.passwordFile}` +
         `${o.startedHere ? '' : ` (another server, behind a stale ${path.join(o.given, 'postmaster.pid')}?)`}: put back that folder's own password file, ` +
         NEW_PASSWORD_HOW,
+      { cause: e },
     )
   }
   try {
@@ -512,6 +515,7 @@ async function runningServer(
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
         throw new Error(
           `the PostgreSQL of ${dataDir} is running, but its postmaster.pid cannot be read: ${(e as Error).message}`,
+          { cause: e },
         )
     }
     const port = Number(lines[3])

@@ -65,7 +65,7 @@ export async function applyMigrations(
         await client.query('COMMIT')
       } catch (e) {
         await client.query('ROLLBACK')
-        throw new Error(`migration ${name} failed: ${(e as Error).message}`)
+        throw new Error(`migration ${name} failed: ${(e as Error).message}`, { cause: e })
       }
       applied.push(name)
     }

@@ -31,6 +31,7 @@ const BARE_PREFIXES = new Set(['/api', '/partner', '/partner/v1', '/partner/payi
 const PARTNER_ALIASES = ['/partner/v1/', '/partner/payin/v1/']
 // C0 controls and DEL, raw or decoded: no path of this service has them (a query is the page's or
 // the handler's to judge: Next.js reads it leniently)
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const CONTROL = /[\u0000-\u001f\u007f]/
 
 /** `host`: an absolute-form target's authority, which replaces the Host header (RFC 9112 §3.2.2) */

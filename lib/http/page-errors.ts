@@ -54,6 +54,7 @@ export function logRequestFailure(error: unknown, request: FailedRequest, contex
 }
 
 // colours and cursor moves of Next.js's own prefixes (⨯ in red)
+// eslint-disable-next-line no-control-regex -- the escape character (ESC) starts each sequence
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g
 
 /**

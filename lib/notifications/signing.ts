@@ -39,10 +39,13 @@ export function siteSecrets(
   }
 }
 
+/** of a notification body's object, the fields `Signature` covers (the id's name depends on the type) */
+type SignedObject = Record<string, unknown> & { createdDateTime: string; amount: { value: string | number } }
+
 /** the text `Signature` covers: `{id}|{createdDateTime}|{amount.value}` of the body's object */
 export function signedText(body: string): string {
-  const parsed = JSON.parse(body) as { type: NotificationType } & Record<string, any>
-  const o = parsed[OBJECT_KEY[parsed.type]]
+  const parsed = JSON.parse(body) as { type: NotificationType } & Record<string, unknown>
+  const o = parsed[OBJECT_KEY[parsed.type]] as SignedObject
   // amounts are written with two decimals; a double of at most 1e9 with two decimals prints back exactly
   return `${o[ID_FIELD[parsed.type]]}|${o.createdDateTime}|${Number(o.amount.value).toFixed(2)}`
 }

@@ -2,6 +2,7 @@
 // few words, its constraints, the curl command of an operation, and the few Markdown forms the
 // document's descriptions use (paragraphs, `code`, tables). Pure: the page's components render these.
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON Schema, walked by whichever keywords it has
 type Json = Record<string, any>
 
 /** the name of a component a `$ref` points to */

@@ -39,7 +39,7 @@ export function currencyMismatch(amount: { currency: string } | undefined, p: { 
 export const isOneStep = (p: { flags: string[]; methodType: string }) =>
   p.flags.includes('SALE') || p.methodType === 'MOBILE'
 
-export type Decision<T = {}> = ({ ok: true } & T) | { ok: false; reason: DeclineReason }
+export type Decision<T = object> = ({ ok: true } & T) | { ok: false; reason: DeclineReason }
 
 /** One successful capture of an authorised (two-step, COMPLETED, not reversed) payment, up to its amount. */
 export function decideCapture(p: PaymentTotals, requestedMinor: number | null): Decision<{ amountMinor: number }> {

@@ -90,7 +90,8 @@ export default function PayPage(props: Props) {
               <div id={PAY_FORM_ROOT}>
                 <PaymentForm {...props.form} />
               </div>
-              {/* what the page says before the form's script runs (outside the form, which React takes over as rendered) */}
+              {/* what the page says before the form's script runs (outside the form, which React takes over as
+                  rendered) */}
               <p className="pay-notice" id={PAY_FORM_NOTICE} aria-live="polite" />
               <script
                 type="application/json"

@@ -49,7 +49,10 @@ function mutated(valid: Record<string, unknown>) {
   const paths: string[][] = []
   const walk = (v: unknown, at: string[]) => {
     if (v && typeof v === 'object' && !Array.isArray(v))
-      for (const [k, c] of Object.entries(v)) (paths.push([...at, k]), walk(c, [...at, k]))
+      for (const [k, c] of Object.entries(v)) {
+        paths.push([...at, k])
+        walk(c, [...at, k])
+      }
   }
   walk(valid, [])
   return fc

@@ -18,7 +18,9 @@ function serverRss(): number {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
       // fields after the name: state(0) ppid(1) pgrp(2) … rss in pages (21)
       if (Number(fields[2]) === pgid) total += Number(fields[21]) * 4096
-    } catch {}
+    } catch {
+      // the process ended meanwhile: nothing to count
+    }
   }
   return total
 }

@@ -15,7 +15,6 @@ import {
   fromNow,
   newSite,
   rub,
-  twoStepPayment,
   uid,
 } from '../support/api.ts'
 import { freshDatabase, sql } from '../support/db.ts'

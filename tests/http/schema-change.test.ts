@@ -11,7 +11,7 @@ import { startInstance, type Instance } from '../support/instances.ts'
 
 const port = Number(new URL(BASE_URL).port)
 const DATABASE = 'payin_schema_change'
-let instances: Instance[] = []
+const instances: Instance[] = []
 
 before(async () => {
   const url = await freshDatabase(DATABASE)

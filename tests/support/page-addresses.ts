@@ -34,6 +34,7 @@ const cssDecoded = (text: string) =>
   )
 
 /** as the URL parser reads it: no tab or line end anywhere, no space or control character around it */
+// eslint-disable-next-line no-control-regex -- the C0 controls the URL parser strips
 const asParsed = (address: string) => address.replace(/[\t\n\r]/g, '').replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '')
 
 /** a path of this origin or a fragment */

@@ -77,7 +77,9 @@ export function readmeCommands(text: string): ExampleCommand[] {
       try {
         block.at(-1)!.shown = { line: j + 2, json: JSON.parse(body) }
       } catch (e) {
-        throw new Error(`README line ${j + 2}: the answer shown is not JSON: ${(e as Error).message}`)
+        throw new Error(`README line ${j + 2}: the answer shown is not JSON: ${(e as Error).message}`, {
+          cause: e,
+        })
       }
       i = jsonEnd + 1
     }

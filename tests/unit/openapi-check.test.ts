@@ -219,7 +219,7 @@ test('the headers an answer documents: required ones there, each as its schema s
   // a 429 says when to come back
   await assert.rejects(
     fetch(`${base}/api/sites/s/notifications`),
-    /\(listNotifications\) answered 429 with headers the document does not describe:\n  no Retry-After header/,
+    /\(listNotifications\) answered 429 with headers the document does not describe:\n {2}no Retry-After header/,
   )
   await assert.rejects(
     fetch(`${base}/api/ready`),
