@@ -9,6 +9,7 @@ import { wireAmount, wireAmountSchema } from '../money/money'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import { FLAGS, idSchema } from '../wire/common-schemas'
 import { absent, alwaysKeeps, openValues, ownFormat, present, whenField } from '../wire/wire-form'
+import { STORED_METHOD_TYPES, storedMethodOf } from './methods'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 
 export const PAYMENT_STATUSES = ['WAITING', 'DECLINED', 'COMPLETED'] as const
@@ -49,7 +50,7 @@ const maskedPanSchema = z
 export const paymentMethodAnswerSchema = alwaysKeeps(
   z
     .strictObject({
-      type: openValues(z.enum(['CARD', 'TOKEN', 'MOBILE'])).meta({
+      type: openValues(z.enum(STORED_METHOD_TYPES)).meta({
         description:
           "a RECURRENT charge answers CARD (with the series' card); production's bill payments may also answer WALLET",
       }),
@@ -164,11 +165,8 @@ export function renderPayment(p: Payment): PaymentAnswer {
     amount: wireAmount(p.amountMinor, p.currency),
     capturedAmount: wireAmount(p.capturedMinor, p.currency),
     refundedAmount: wireAmount(p.refundedMinor, p.currency),
-    // a token payment answers its type alone
-    paymentMethod: {
-      type: p.methodType as PaymentAnswer['paymentMethod']['type'],
-      maskedPan: p.maskedPan && p.methodType === 'CARD' ? p.maskedPan : undefined,
-    },
+    // its stored method says what it shows (a token payment answers its type alone)
+    paymentMethod: { type: p.methodType, maskedPan: storedMethodOf(p.methodType)?.answeredPan(p) },
     status: status(p.status, p.statusChangedAt, p.statusReason),
     customer: (p.customer as PaymentAnswer['customer'] | null) || undefined,
     comment: p.comment || undefined,
