@@ -6,6 +6,7 @@ import { amountSchema, idSchema } from '../wire/common-schemas'
 import { callbackUrlSchema } from '../notifications/callback-url'
 import { capturePayment, readCapture } from './capture-service'
 import { completePayment } from './complete-service'
+import { completeRequestExamples, completeRequestSchema } from './flows'
 import { listed, methodRequestExamples, PAYMENT_METHODS } from './methods'
 import { paymentRequestSchema } from './payment-request'
 import type { Payment } from '../generated/prisma/client'
@@ -117,48 +118,6 @@ export const paymentRoute = apiRoute({
   }),
 })
 
-const completeRequestSchema = z
-  .object(
-    {
-      threeDS: z
-        .object(
-          {
-            pares: z
-              .string({ error: 'is required' })
-              .min(1, 'is required')
-              .meta({ description: 'the PaRes the access-control page posted to your TermUrl' }),
-          },
-          { error: 'must be an object with pares' },
-        )
-        .optional(),
-      otp: z
-        .object(
-          {
-            code: z.string({ error: 'is required' }).min(1, 'is required').max(32, 'is not a code').meta({
-              description:
-                "the code the payer was sent: in the sandbox always the instance's SANDBOX_OTP_CODE setting (1234 by default)",
-            }),
-            otpProcessCode: z.string({ error: 'must be a string' }).max(256).optional(),
-          },
-          { error: 'must be an object with code' },
-        )
-        .optional(),
-    },
-    { error: 'must be a JSON object' },
-  )
-  .refine((r) => r.threeDS || r.otp, { message: 'threeDS or otp is required', path: ['otp'] })
-  // the refine above, for the document: at least one of the two (each branch names its property, as strict validators
-  // want)
-  .meta({
-    id: 'CompleteRequest',
-    description: 'threeDS or otp, as the payment requires',
-    anyOf: ['threeDS', 'otp'].map((key) => ({
-      type: 'object',
-      properties: { [key]: { type: 'object' } },
-      required: [key],
-    })),
-  })
-
 export const completeRoute = apiRoute({
   POST: endpoint({
     params: paymentPath,
@@ -174,10 +133,7 @@ export const completeRoute = apiRoute({
         'Repeating a successful complete answers the payment unchanged; complete on a payment that never waited, or was declined, is a 409.',
       ].join('\n\n'),
       errors: ['payin.resource.not.found', 'payin.incorrect-method-invocation'],
-      requestExamples: {
-        threeDS: { summary: '3-D Secure', value: { threeDS: { pares: 'eyJwYXltZW50Ijoi…' } } },
-        otp: { summary: 'A one-time code', value: { otp: { code: '1234' } } },
-      },
+      requestExamples: completeRequestExamples(),
       responseExamples: { completed: { summary: 'Completed', value: paymentExample() } },
     },
     handle: ({ siteId, params, body }) => completePayment(siteId, params.paymentId, body),

@@ -9,6 +9,7 @@ import { wireAmount, wireAmountSchema } from '../money/money'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import { FLAGS, idSchema } from '../wire/common-schemas'
 import { absent, alwaysKeeps, openValues, ownFormat, present, whenField } from '../wire/wire-form'
+import { requirementsShape } from './flows'
 import { STORED_METHOD_TYPES, storedMethodOf } from './methods'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 
@@ -60,26 +61,9 @@ export const paymentMethodAnswerSchema = alwaysKeeps(
   whenField('type', 'CARD', present('maskedPan'), absent('maskedPan')),
 )
 
+// what each payer-authentication flow asks (lib/payments/flows: threeDS, otp)
 export const requirementsSchema = z
-  .strictObject({
-    threeDS: z
-      .strictObject({
-        pareq: z.string().min(1).meta({ description: "posted as PaReq to acsUrl by the payer's browser" }),
-        acsUrl: z
-          .string()
-          .meta({ format: 'uri', description: "the service's emulated access-control page ({PUBLIC_BASE_URL}/acs)" }),
-      })
-      .optional(),
-    otp: z
-      .string()
-      .min(1)
-      .optional()
-      .meta({
-        description:
-          "what to ask the payer for: the one-time code to send with complete (the sandbox sends no SMS: the code is the instance's SANDBOX_OTP_CODE setting, 1234 by default)",
-        examples: ['Enter the code sent by SMS to +*******4567'],
-      }),
-  })
+  .strictObject(requirementsShape)
   .meta({ id: 'Requirements', description: 'what the payment waits for: send complete with threeDS.pares or otp.code' })
 
 export const paymentSchema = z

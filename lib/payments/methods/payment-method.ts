@@ -6,14 +6,13 @@ import type { z } from 'zod'
 import type { CardProfile, DeclineReason } from '../../acquirer/sandbox-acquirer'
 import type { Tx } from '../../db/client'
 import type { PayFormValues } from '../../pay-form/form-schema'
+import type { FlowAnswer } from '../flows'
 
-/** the sandbox's first answer to a charge: a final one, or what the payer (or the operator) must do first */
-export type FirstAnswer =
-  | { kind: 'approved' }
-  | { kind: 'declined'; reason: DeclineReason }
-  | { kind: 'threeDS' }
-  | { kind: 'otp'; text: string }
-  | { kind: 'operator'; decision: 'OPERATOR_CONFIRM' | 'OPERATOR_REJECT' }
+/**
+ * the sandbox's first answer to a charge: a final one, or the start of a payer-authentication flow (lib/payments/flows:
+ * 3-D Secure, a one-time code, the operator's answer)
+ */
+export type FirstAnswer = { kind: 'approved' } | { kind: 'declined'; reason: DeclineReason } | FlowAnswer
 
 /** What a payment charges, as its row keeps it, and the sandbox's first answer. */
 export interface Instrument {
