@@ -48,7 +48,7 @@ test('each authFlow belongs to one flow: 3-D Secure, one-time code, operator ans
   )
   for (const f of PAYMENT_FLOWS) for (const authFlow of f.authFlows) assert.equal(flowOf(authFlow), f, authFlow)
   assert.equal(flowOf(null), undefined)
-  assert.equal(flowOf('SBP_QR'), undefined)
+  assert.equal(flowOf('NO_SUCH_FLOW'), undefined)
 })
 
 test('a first answer starts its flow: what the payment stores and when it falls due', () => {
