@@ -3,6 +3,7 @@
 // change goes through the services the API uses (lib/dashboard/dashboard-actions.ts).
 import { db } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
+import { flowOf } from '../payments/flows'
 import { findPayment } from '../payments/payment-service'
 import { afterCursor, pageOf } from './dashboard-cursor'
 import { siteClock } from '../sandbox/site-clock'
@@ -111,8 +112,9 @@ export async function paymentDetails(siteId: string, paymentId: string): Promise
     orderBy: { createdAt: 'asc' },
   })
   const timeline: TimelineEvent[] = [{ at: payment.createdAt, kind: 'created' }]
-  if (payment.authFlow === 'THREE_DS') timeline.push({ at: payment.createdAt, kind: 'threeDS' })
-  if (payment.authFlow === 'OTP') timeline.push({ at: payment.createdAt, kind: 'code' })
+  // the payer-authentication flow it entered, if its flow shows one (3-D Secure, a one-time code)
+  const entered = flowOf(payment.authFlow)?.timelineEvent
+  if (entered) timeline.push({ at: payment.createdAt, kind: entered })
   if (payment.status === 'COMPLETED') timeline.push({ at: payment.statusChangedAt, kind: 'completed' })
   if (payment.status === 'DECLINED')
     timeline.push({ at: payment.statusChangedAt, kind: 'declined', detail: payment.statusReason ?? undefined })

@@ -15,6 +15,7 @@ import { DECLINE_REASONS, type CardProfile, type DeclineReason } from '../acquir
 import type { Capture, Payment, Refund } from '../generated/prisma/client'
 import { RawNumber, stringifyJson } from '../http/json-text'
 import { formatMinor } from '../money/money'
+import { STORED_METHOD_TYPES, storedMethodOf } from '../payments/methods'
 import { isOneStep } from '../payments/payment-rules'
 import { customerAnswerSchema } from '../payments/payment-wire'
 import { issuesToken, paymentTokenOf } from '../payments/payment-tokens'
@@ -99,7 +100,7 @@ const aboutPaymentShape = {
   billId: z.string(),
   paymentMethod: z
     .strictObject({
-      type: openValues(z.enum(['CARD', 'TOKEN', 'MOBILE'])),
+      type: openValues(z.enum(STORED_METHOD_TYPES)),
       maskedPan: z.string().nullable().meta({ description: 'card, token and recurrent payments' }),
       rrn: ownFormat(z.string().regex(/^\d{12}$/))
         .nullable()
@@ -218,12 +219,12 @@ const digitsOf = (purpose: string, paymentRef: string, n: number) =>
  * cards), customer and customFields
  */
 function aboutPayment(p: Payment): AboutPayment {
-  const card = p.methodType !== 'MOBILE' && p.maskedPan ? p.maskedPan : null
+  const card = storedMethodOf(p.methodType)?.notifiedPan(p) ?? null
   const approved = card !== null && p.status === 'COMPLETED'
   return {
     billId: p.billId,
     paymentMethod: {
-      type: p.methodType as AboutPayment['paymentMethod']['type'],
+      type: p.methodType,
       maskedPan: card,
       rrn: approved ? digitsOf('rrn', p.id, 12) : null,
       authCode: approved ? digitsOf('auth-code', p.id, 6) : null,

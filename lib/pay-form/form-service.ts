@@ -15,6 +15,7 @@ import { ApiError, notFound, validationError } from '../http/api-error'
 import { parse } from '../http/api-route'
 import { formatValue, money } from '../money/money'
 import { completePayment } from '../payments/complete-service'
+import { allowedWithFlags, payFormMethod } from '../payments/methods'
 import { paymentRequestSchema } from '../payments/payment-request'
 import { createPayment, readPayment } from '../payments/payment-service'
 import { checkBillStreak, countClientAttempt } from './attempt-limits'
@@ -30,9 +31,8 @@ export type NextStep =
 
 type WirePayment = Awaited<ReturnType<typeof readPayment>>
 
-/** Bills whose payments must issue a token or start a series are paid by card only. */
-export const mobileAllowed = (bill: Pick<Bill, 'flags'>) =>
-  !bill.flags.includes('BIND_PAYMENT_TOKEN') && !bill.flags.includes('RECURRENT_FIRST')
+/** Bills whose payments must issue a token or start a series take only the methods that can (a card). */
+export const mobileAllowed = (bill: Pick<Bill, 'flags'>) => allowedWithFlags(payFormMethod('mobile'), bill.flags)
 
 /** a return URL with billId and invoiceUid appended */
 export function returnUrl(base: string, bill: Pick<Bill, 'billId' | 'invoiceUid'>): string {
@@ -115,15 +115,14 @@ export async function startAttempt(invoiceUid: string, input: unknown, clientAdd
   const { bill, clock } = await billOf(invoiceUid)
   if (billState(bill, clock.now()) !== 'CREATED') return { kind: 'redirect', url: pagePath(bill) }
   const form = parse(payFormSchema({ openAmount: bill.amountMinor === null, clockOffsetMs: clock.offsetMs }), input)
-  if (form.method === 'mobile' && !mobileAllowed(bill)) throw validationError({ method: ['mobile.unavailable'] })
+  // the registered method the payer picked (lib/payments/methods)
+  const method = payFormMethod(form.method)
+  if (!allowedWithFlags(method, bill.flags)) throw validationError({ method: [`${form.method}.unavailable`] })
   const amountMinor = bill.amountMinor ?? form.amountMinor
   if (amountMinor === undefined) throw validationError({ amount: ['required'] })
   const customer = bill.customer ? { ...(bill.customer as Record<string, unknown>), ip: undefined } : undefined
   const request = parse(paymentRequestSchema, {
-    paymentMethod:
-      form.method === 'card'
-        ? { type: 'CARD', pan: form.pan, expiryDate: form.expiry, cvv2: form.cvv }
-        : { type: 'MOBILE', phone: form.phone },
+    paymentMethod: method.payForm!.paymentMethod(form as never),
     amount: { value: formatValue(money(amountMinor, bill.currency)), currency: bill.currency },
     flags: bill.flags,
     customer,

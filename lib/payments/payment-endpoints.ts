@@ -6,6 +6,8 @@ import { amountSchema, idSchema } from '../wire/common-schemas'
 import { callbackUrlSchema } from '../notifications/callback-url'
 import { capturePayment, readCapture } from './capture-service'
 import { completePayment } from './complete-service'
+import { completeRequestExamples, completeRequestSchema } from './flows'
+import { listed, methodRequestExamples, PAYMENT_METHODS } from './methods'
 import { paymentRequestSchema } from './payment-request'
 import type { Payment } from '../generated/prisma/client'
 import { createPayment, paymentRowSql, readPayment } from './payment-service'
@@ -18,7 +20,11 @@ const refundPath = paymentPath.extend({ refundId: idSchema })
 
 const T = '2026-11-22T10:15:30.123+00:00'
 const rub = (value: string) => ({ value, currency: 'RUB' })
-const card = { type: 'CARD', pan: '4111111111111111', expiryDate: '12/30', cvv2: '123' }
+/** what the registered methods charge: a card (`CARD`), … or a mobile-operator balance (`MOBILE`) */
+const charges = listed(
+  PAYMENT_METHODS.map((m) => `${m.charges} (\`${m.type}\`)`),
+  'or',
+)
 /** a payment's answer for the examples; `over` replaces fields */
 const paymentExample = (over: Record<string, unknown> = {}) => ({
   paymentId: 'order-1001',
@@ -43,62 +49,14 @@ export const paymentRoute = apiRoute({
       tag: 'Payments',
       summary: 'Create a payment',
       description: [
-        'Charges a card (`CARD`), a payment token (`TOKEN`), a recurrent series (`RECURRENT`) or a mobile-operator balance (`MOBILE`).',
+        `Charges ${charges}.`,
         'With `SALE` the payment is one-step (COMPLETED means captured); without it, COMPLETED means authorised: capture it later.',
         'A declined payment is not an error: it is created and answered 200 with `status.value` DECLINED and `status.reason`.',
         'A payment that needs the payer answers WAITING with `requirements` (3-D Secure or a one-time code): finish it with complete.',
         'Idempotent: the same `paymentId` with the same request answers the payment as it is now; with another request, 409.',
       ].join('\n\n'),
       errors: ['payin.resource.not.found', 'payin.request.conflict'],
-      requestExamples: {
-        oneStep: {
-          summary: 'A one-step card payment',
-          value: { paymentMethod: card, amount: rub('100.00'), flags: ['SALE'], comment: 'Order 1001' },
-        },
-        twoStep: {
-          summary: 'A two-step card payment (authorise now, capture later)',
-          value: { paymentMethod: card, amount: rub('100.00') },
-        },
-        bindToken: {
-          summary: 'A card payment that issues a payment token',
-          value: {
-            paymentMethod: { ...card, pan: '5555555555554444' },
-            amount: rub('10.00'),
-            flags: ['SALE', 'BIND_PAYMENT_TOKEN'],
-            customer: { account: 'acc-1' },
-          },
-        },
-        token: {
-          summary: 'A payment with a token',
-          value: {
-            paymentMethod: { type: 'TOKEN', paymentToken: 'pt_Xq3…' },
-            amount: rub('25.00'),
-            flags: ['SALE'],
-            customer: { account: 'acc-1' },
-          },
-        },
-        recurrentFirst: {
-          summary: 'The first payment of a recurrent series',
-          value: {
-            paymentMethod: card,
-            amount: rub('9.99'),
-            flags: ['SALE', 'RECURRENT_FIRST'],
-            recurrent: { minAuthDay: 30, expiryDate: '2027-12-31' },
-          },
-        },
-        recurrent: {
-          summary: 'A later charge of the series',
-          value: {
-            paymentMethod: { type: 'RECURRENT', firstPaymentId: 'sub-1' },
-            amount: rub('9.99'),
-            flags: ['SALE'],
-          },
-        },
-        mobile: {
-          summary: 'A mobile-balance payment',
-          value: { paymentMethod: { type: 'MOBILE', phone: '79001234567' }, amount: rub('50.00') },
-        },
-      },
+      requestExamples: methodRequestExamples(),
       responseExamples: {
         completed: { summary: 'Approved (one-step)', value: paymentExample({ comment: 'Order 1001' }) },
         declined: {
@@ -160,48 +118,6 @@ export const paymentRoute = apiRoute({
   }),
 })
 
-const completeRequestSchema = z
-  .object(
-    {
-      threeDS: z
-        .object(
-          {
-            pares: z
-              .string({ error: 'is required' })
-              .min(1, 'is required')
-              .meta({ description: 'the PaRes the access-control page posted to your TermUrl' }),
-          },
-          { error: 'must be an object with pares' },
-        )
-        .optional(),
-      otp: z
-        .object(
-          {
-            code: z.string({ error: 'is required' }).min(1, 'is required').max(32, 'is not a code').meta({
-              description:
-                "the code the payer was sent: in the sandbox always the instance's SANDBOX_OTP_CODE setting (1234 by default)",
-            }),
-            otpProcessCode: z.string({ error: 'must be a string' }).max(256).optional(),
-          },
-          { error: 'must be an object with code' },
-        )
-        .optional(),
-    },
-    { error: 'must be a JSON object' },
-  )
-  .refine((r) => r.threeDS || r.otp, { message: 'threeDS or otp is required', path: ['otp'] })
-  // the refine above, for the document: at least one of the two (each branch names its property, as strict validators
-  // want)
-  .meta({
-    id: 'CompleteRequest',
-    description: 'threeDS or otp, as the payment requires',
-    anyOf: ['threeDS', 'otp'].map((key) => ({
-      type: 'object',
-      properties: { [key]: { type: 'object' } },
-      required: [key],
-    })),
-  })
-
 export const completeRoute = apiRoute({
   POST: endpoint({
     params: paymentPath,
@@ -217,10 +133,7 @@ export const completeRoute = apiRoute({
         'Repeating a successful complete answers the payment unchanged; complete on a payment that never waited, or was declined, is a 409.',
       ].join('\n\n'),
       errors: ['payin.resource.not.found', 'payin.incorrect-method-invocation'],
-      requestExamples: {
-        threeDS: { summary: '3-D Secure', value: { threeDS: { pares: 'eyJwYXltZW50Ijoi…' } } },
-        otp: { summary: 'A one-time code', value: { otp: { code: '1234' } } },
-      },
+      requestExamples: completeRequestExamples(),
       responseExamples: { completed: { summary: 'Completed', value: paymentExample() } },
     },
     handle: ({ siteId, params, body }) => completePayment(siteId, params.paymentId, body),

@@ -1,15 +1,15 @@
-// How a payment leaves WAITING: approved (the bill permitting), or declined. Time-driven changes — a
-// 3-D Secure challenge left for 15 minutes, the emulated mobile operator's answer — are stored as the
-// payment's `dueAt`: the scheduler (lib/scheduler) applies them at that time on whichever instance
-// gets there first, and a request that touches the payment after it applies them too, so every
-// reader sees the same final state, dated when it fell due. The caller holds the payment's row lock.
+// How a payment leaves WAITING: approved (the bill permitting), or declined, as its flow (lib/payments/flows)
+// decides. Time-driven changes — each flow's due change: a 3-D Secure challenge left for 15 minutes, the emulated
+// mobile operator's answer — are stored as the payment's `dueAt`: the scheduler (lib/scheduler) applies them at that
+// time on whichever instance gets there first, and a request that touches the payment after it applies them too, so
+// every reader sees the same final state, dated when it fell due. The caller holds the payment's row lock.
 import { billState, markBillPaid } from '../bills/bill-for-payment'
 import type { DeclineReason } from '../acquirer/sandbox-acquirer'
-import { settings } from '../config'
 import type { Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { notFound } from '../http/api-error'
 import { notifyPayment } from '../notifications/outbox'
+import { dueAfterMs, dueChangeOf } from './flows'
 import { isOneStep } from './payment-rules'
 import { recordToken } from './payment-tokens'
 
@@ -29,12 +29,10 @@ export async function lockPayment(tx: Tx, siteId: string, paymentId: string, now
 export const capturedOnApproval = (p: Pick<Payment, 'flags' | 'methodType' | 'amountMinor'>) =>
   isOneStep(p) ? p.amountMinor : 0n
 
-/** when a new WAITING payment of this flow changes by itself, if it does */
+/** when a new WAITING payment of this flow changes by itself, if it does (its flow says after how long) */
 export function dueAtFor(authFlow: string | null, now: Date): Date | null {
-  if (authFlow === 'THREE_DS') return new Date(now.getTime() + settings().threeDSTimeoutMs)
-  if (authFlow === 'OPERATOR_CONFIRM' || authFlow === 'OPERATOR_REJECT')
-    return new Date(now.getTime() + settings().mobileOperatorDelayMs)
-  return null
+  const after = dueAfterMs(authFlow)
+  return after === null ? null : new Date(now.getTime() + after)
 }
 
 export const isDue = (p: Pick<Payment, 'status' | 'dueAt'>, now: Date) =>
@@ -66,13 +64,12 @@ export async function settleDueOnBill(
   for (const p of due) await settle(tx, p, before)
 }
 
-/** applies the change that fell due, dated when it fell due */
+/** applies the change that fell due (its flow's: lib/payments/flows), dated when it fell due */
 export async function settle(tx: Tx, p: Payment, now: Date): Promise<Payment> {
   if (!isDue(p, now)) return p
   const due = p.dueAt!
-  if (p.authFlow === 'THREE_DS') return decline(tx, p, 'PAYMENT_EXPIRED_3DS', due)
-  if (p.authFlow === 'OPERATOR_REJECT') return decline(tx, p, 'ACQUIRING_INSUFFICIENT_FUNDS', due)
-  return approve(tx, p, due)
+  const change = dueChangeOf(p)
+  return change.kind === 'decline' ? decline(tx, p, change.reason, due) : approve(tx, p, due)
 }
 
 export async function decline(tx: Tx, p: Payment, reason: DeclineReason, at: Date): Promise<Payment> {

@@ -1,6 +1,6 @@
-// The payment create request (endpoint 1), validated and normalised.
+// The payment create request (endpoint 1), validated and normalised. Its paymentMethod is one of the registered
+// methods (lib/payments/methods), whose flags' rules are checked here.
 import { z } from 'zod'
-import { luhnValid, parseExpiry, type CardExpiry } from '../acquirer/sandbox-acquirer'
 import {
   amountSchema,
   commentSchema,
@@ -13,91 +13,7 @@ import {
 } from '../wire/common-schemas'
 import { callbackUrlSchema } from '../notifications/callback-url'
 import { refTo, writtenAs } from '../wire/wire-form'
-
-export const cardMethodSchema = z
-  .object({
-    type: z.literal('CARD'),
-    pan: z
-      .string({ error: 'is required for CARD' })
-      .regex(/^\d{13,19}$/, 'must be 13-19 digits')
-      .refine(luhnValid, 'is not a valid card number')
-      .meta({
-        description: 'the card number, Luhn-valid (the sandbox decides the outcome by it: see the test cards)',
-        examples: ['4111111111111111'],
-      }),
-    expiryDate: writtenAs(
-      z.string({ error: 'is required for CARD, as MM/YY' }).transform((s, ctx): CardExpiry => {
-        const e = parseExpiry(s)
-        if (!e) {
-          ctx.addIssue({ code: 'custom', message: 'must be MM/YY' })
-          return z.NEVER
-        }
-        return e
-      }),
-      {
-        type: 'string',
-        pattern: '^(0[1-9]|1[0-2])/\\d{2}$',
-        description: 'MM/YY (a past month declines ACQUIRING_EXPIRED_CARD)',
-        examples: ['12/30'],
-      },
-    ),
-    cvv2: z.string({ error: 'is required for CARD' }).regex(/^\d{3,4}$/, 'must be 3-4 digits'),
-  })
-  .meta({
-    id: 'CardPaymentMethod',
-    description: 'a card; never stored, logged or answered (answers carry the masked number)',
-  })
-
-const tokenMethodSchema = z
-  .object({
-    type: z.literal('TOKEN'),
-    paymentToken: z
-      .string({ error: 'is required for TOKEN' })
-      .min(1, 'is required for TOKEN')
-      .max(256, 'is not a payment token')
-      .meta({
-        description: 'a token issued by a BIND_PAYMENT_TOKEN payment of this site, for the same customer.account',
-      }),
-  })
-  .meta({ id: 'TokenPaymentMethod' })
-
-const recurrentMethodSchema = z
-  .object({
-    type: z.literal('RECURRENT'),
-    firstPaymentId: idSchema.meta({
-      description: 'the COMPLETED RECURRENT_FIRST payment of this site that started the series',
-    }),
-  })
-  .meta({ id: 'RecurrentPaymentMethod' })
-
-const mobileMethodSchema = z
-  .object({
-    type: z.literal('MOBILE'),
-    phone: z
-      .string({ error: 'is required for MOBILE' })
-      .regex(/^\d{10,15}$/, 'must be 10-15 digits with the country code')
-      .meta({
-        description:
-          'digits with the country code (ending 0000: confirmed after a delay; 0001: rejected; else a one-time code)',
-        examples: ['79001234567'],
-      }),
-  })
-  .meta({ id: 'MobilePaymentMethod', description: 'a mobile-operator balance' })
-
-const METHODS = {
-  CARD: cardMethodSchema,
-  TOKEN: tokenMethodSchema,
-  RECURRENT: recurrentMethodSchema,
-  MOBILE: mobileMethodSchema,
-}
-const METHOD_TYPES = Object.keys(METHODS) as (keyof typeof METHODS)[]
-// built once (it was built anew for every request)
-const methodByType = z.discriminatedUnion('type', [
-  cardMethodSchema,
-  tokenMethodSchema,
-  recurrentMethodSchema,
-  mobileMethodSchema,
-])
+import { METHOD_TYPES, methodOf, methodRequestSchema, PAYMENT_METHODS, typesThat } from './methods'
 
 /** by `type`; an unknown type (SBP, APPLE_PAY_TOKEN, …) is a 400 on `paymentMethod.type` */
 const paymentMethodSchema = writtenAs(
@@ -106,7 +22,7 @@ const paymentMethodSchema = writtenAs(
       ctx.addIssue({ code: 'custom', path: ['type'], message: `must be one of ${METHOD_TYPES.join(', ')}` })
       return z.NEVER
     }
-    const parsed = methodByType.safeParse(m)
+    const parsed = methodRequestSchema.safeParse(m)
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
         ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message })
@@ -116,9 +32,13 @@ const paymentMethodSchema = writtenAs(
   }),
   {
     description: 'how the payer pays, by `type` (another type is a 400)',
-    oneOf: [cardMethodSchema, tokenMethodSchema, recurrentMethodSchema, mobileMethodSchema].map(refTo),
+    oneOf: PAYMENT_METHODS.map((m) => refTo(m.schema)),
   },
 )
+
+// the flags' rules by method, worded once
+const BIND_TOKEN_METHODS = typesThat((m) => m.canBindToken)
+const RECURRENT_FIRST_METHODS = typesThat((m) => m.canStartRecurrent)
 
 export const paymentRequestSchema = z
   .object(
@@ -141,22 +61,31 @@ export const paymentRequestSchema = z
     { error: 'must be a JSON object' },
   )
   .superRefine((p, ctx) => {
+    const method = methodOf(p.paymentMethod.type)!
     if (p.flags.includes('BIND_PAYMENT_TOKEN') && !p.customer?.account)
       ctx.addIssue({
         code: 'custom',
         path: ['customer', 'account'],
         message: 'is required with flag BIND_PAYMENT_TOKEN',
       })
-    if (p.paymentMethod.type === 'TOKEN' && !p.customer?.account)
+    if (method.needsCustomerAccount && !p.customer?.account)
       ctx.addIssue({
         code: 'custom',
         path: ['customer', 'account'],
-        message: 'is required for TOKEN payments: a token is bound to its account',
+        message: `is required for ${method.type} payments: ${method.needsCustomerAccount}`,
       })
-    if (p.flags.includes('BIND_PAYMENT_TOKEN') && p.paymentMethod.type !== 'CARD')
-      ctx.addIssue({ code: 'custom', path: ['flags'], message: 'BIND_PAYMENT_TOKEN is for CARD payments' })
-    if (p.flags.includes('RECURRENT_FIRST') && p.paymentMethod.type !== 'CARD' && p.paymentMethod.type !== 'TOKEN')
-      ctx.addIssue({ code: 'custom', path: ['flags'], message: 'RECURRENT_FIRST is for CARD and TOKEN payments' })
+    if (p.flags.includes('BIND_PAYMENT_TOKEN') && !method.canBindToken)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['flags'],
+        message: `BIND_PAYMENT_TOKEN is for ${BIND_TOKEN_METHODS} payments`,
+      })
+    if (p.flags.includes('RECURRENT_FIRST') && !method.canStartRecurrent)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['flags'],
+        message: `RECURRENT_FIRST is for ${RECURRENT_FIRST_METHODS} payments`,
+      })
     if (p.flags.includes('RECURRENT_FIRST') && !p.recurrent)
       ctx.addIssue({ code: 'custom', path: ['recurrent'], message: 'is required with flag RECURRENT_FIRST' })
     if (p.receipt && receiptTotalMinor(p.receipt) !== p.amount.value)

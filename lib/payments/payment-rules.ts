@@ -2,6 +2,7 @@
 // totals, unit-tested without a database. Services lock the payment row and then ask these.
 import { money, notAbove, sum } from '../money/money'
 import type { DeclineReason } from '../acquirer/sandbox-acquirer'
+import { storedMethodOf } from './methods'
 
 export interface PaymentTotals {
   status: string
@@ -35,9 +36,12 @@ export function currencyMismatch(amount: { currency: string } | undefined, p: { 
   return amount && amount.currency !== p.currency ? `must be the payment's currency ${p.currency}` : null
 }
 
-/** One-step payments (flag SALE), and mobile-balance payments (always one-step), are captured when approved. */
+/**
+ * One-step payments (flag SALE), and those of a method that is always one-step (a mobile balance), are captured when
+ * approved.
+ */
 export const isOneStep = (p: { flags: string[]; methodType: string }) =>
-  p.flags.includes('SALE') || p.methodType === 'MOBILE'
+  p.flags.includes('SALE') || storedMethodOf(p.methodType)?.capturesOnApproval === true
 
 export type Decision<T = object> = ({ ok: true } & T) | { ok: false; reason: DeclineReason }
 

@@ -9,8 +9,6 @@ import {
   type BillState,
   type PaymentOnBill,
 } from '../bills/bill-for-payment'
-import { issuePareq } from '../acquirer/three-ds'
-import { settings } from '../config'
 import { db, isUniqueViolation, jsonParam, sqlRows, withRetry, type Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { ApiError, fieldError, notFound, requestConflict } from '../http/api-error'
@@ -19,7 +17,8 @@ import { notifyPayment, paymentNotificationInsert } from '../notifications/outbo
 import { REAL_TIME, siteClock, siteClockForWrite, type SiteClock } from '../sandbox/site-clock'
 import { fingerprint } from '../security/keyed-hash'
 import { recurrentExpiryProblem } from '../wire/common-schemas'
-import { capturedOnApproval, dueAtFor, isDue, lockPayment, settleDueOnBill } from './payment-lifecycle'
+import { startFlow } from './flows'
+import { capturedOnApproval, isDue, lockPayment, settleDueOnBill } from './payment-lifecycle'
 import { directInstrument, resolveInstrument, type FirstAnswer, type Instrument } from './payment-instrument'
 import type { PaymentRequest } from './payment-request'
 import { issuesToken, recordToken } from './payment-tokens'
@@ -246,18 +245,9 @@ export function paymentRow(
       }
     case 'declined':
       return { ...row, status: 'DECLINED', statusReason: answer.reason }
-    case 'otp':
-      return { ...row, authFlow: 'OTP', requirements: { otp: answer.text } }
-    case 'operator':
-      return { ...row, authFlow: answer.decision, dueAt: dueAtFor(answer.decision, now) }
-    case 'threeDS':
-      // the PaReq names the payment's internal id
-      return {
-        ...row,
-        authFlow: 'THREE_DS',
-        requirements: { threeDS: { pareq: issuePareq(id), acsUrl: `${settings().publicBaseUrl}/acs` } },
-        dueAt: dueAtFor('THREE_DS', now),
-      }
+    default:
+      // the payer (or the operator) answers first: its flow says what the payment stores (lib/payments/flows)
+      return { ...row, ...startFlow(answer, id, now) }
   }
 }
 

@@ -1,19 +1,19 @@
 // Payment tokens. A COMPLETED BIND_PAYMENT_TOKEN card payment issues one, bound to the site and the
 // customer account. The token is an HMAC of the binding payment's id, so every answer about that
 // payment can repeat it while the database keeps only its SHA-256.
-import { createHash } from 'node:crypto'
 import type { Payment } from '../generated/prisma/client'
 import type { Tx } from '../db/client'
 import { sign } from '../security/keyed-hash'
+import { storedMethodOf } from './methods'
+import { tokenHash } from './methods/token'
 
 export const paymentTokenOf = (paymentRef: string) => `pt_${sign('payment-token', paymentRef)}`
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex')
 
-/** Whether a payment carries `createdToken` */
+/** Whether a payment carries `createdToken` (its stored method issues tokens: a card's) */
 export function issuesToken(p: Pick<Payment, 'status' | 'flags' | 'methodType' | 'customer'>): boolean {
   return (
     p.status === 'COMPLETED' &&
-    p.methodType === 'CARD' &&
+    storedMethodOf(p.methodType)?.issuesTokens === true &&
     p.flags.includes('BIND_PAYMENT_TOKEN') &&
     !!accountOf(p.customer)
   )
@@ -31,14 +31,8 @@ export async function recordToken(tx: Tx, p: Payment): Promise<void> {
     data: {
       siteId: p.siteId,
       account: accountOf(p.customer)!,
-      tokenHash: hashOf(paymentTokenOf(p.id)),
+      tokenHash: tokenHash(paymentTokenOf(p.id)),
       paymentRef: p.id,
     },
   })
-}
-
-/** The binding payment of a token of this site and account, or null (unknown, other site, other account). */
-export async function paymentOfToken(tx: Tx, siteId: string, account: string, token: string): Promise<Payment | null> {
-  const row = await tx.paymentToken.findUnique({ where: { tokenHash: hashOf(token) }, include: { payment: true } })
-  return row && row.siteId === siteId && row.account === account ? row.payment : null
 }

@@ -9,6 +9,8 @@ import { wireAmount, wireAmountSchema } from '../money/money'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import { FLAGS, idSchema } from '../wire/common-schemas'
 import { absent, alwaysKeeps, openValues, ownFormat, present, whenField } from '../wire/wire-form'
+import { requirementsShape } from './flows'
+import { STORED_METHOD_TYPES, storedMethodOf } from './methods'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 
 export const PAYMENT_STATUSES = ['WAITING', 'DECLINED', 'COMPLETED'] as const
@@ -49,7 +51,7 @@ const maskedPanSchema = z
 export const paymentMethodAnswerSchema = alwaysKeeps(
   z
     .strictObject({
-      type: openValues(z.enum(['CARD', 'TOKEN', 'MOBILE'])).meta({
+      type: openValues(z.enum(STORED_METHOD_TYPES)).meta({
         description:
           "a RECURRENT charge answers CARD (with the series' card); production's bill payments may also answer WALLET",
       }),
@@ -59,26 +61,9 @@ export const paymentMethodAnswerSchema = alwaysKeeps(
   whenField('type', 'CARD', present('maskedPan'), absent('maskedPan')),
 )
 
+// what each payer-authentication flow asks (lib/payments/flows: threeDS, otp)
 export const requirementsSchema = z
-  .strictObject({
-    threeDS: z
-      .strictObject({
-        pareq: z.string().min(1).meta({ description: "posted as PaReq to acsUrl by the payer's browser" }),
-        acsUrl: z
-          .string()
-          .meta({ format: 'uri', description: "the service's emulated access-control page ({PUBLIC_BASE_URL}/acs)" }),
-      })
-      .optional(),
-    otp: z
-      .string()
-      .min(1)
-      .optional()
-      .meta({
-        description:
-          "what to ask the payer for: the one-time code to send with complete (the sandbox sends no SMS: the code is the instance's SANDBOX_OTP_CODE setting, 1234 by default)",
-        examples: ['Enter the code sent by SMS to +*******4567'],
-      }),
-  })
+  .strictObject(requirementsShape)
   .meta({ id: 'Requirements', description: 'what the payment waits for: send complete with threeDS.pares or otp.code' })
 
 export const paymentSchema = z
@@ -164,11 +149,8 @@ export function renderPayment(p: Payment): PaymentAnswer {
     amount: wireAmount(p.amountMinor, p.currency),
     capturedAmount: wireAmount(p.capturedMinor, p.currency),
     refundedAmount: wireAmount(p.refundedMinor, p.currency),
-    // a token payment answers its type alone
-    paymentMethod: {
-      type: p.methodType as PaymentAnswer['paymentMethod']['type'],
-      maskedPan: p.maskedPan && p.methodType === 'CARD' ? p.maskedPan : undefined,
-    },
+    // its stored method says what it shows (a token payment answers its type alone)
+    paymentMethod: { type: p.methodType, maskedPan: storedMethodOf(p.methodType)?.answeredPan(p) },
     status: status(p.status, p.statusChangedAt, p.statusReason),
     customer: (p.customer as PaymentAnswer['customer'] | null) || undefined,
     comment: p.comment || undefined,

@@ -1,5 +1,6 @@
-// The scheduler of time-driven changes: the emulated mobile operator's answer and the 3-D Secure expiry
-// (a WAITING payment's `dueAt`), and bill expiry (a CREATED bill's `expiresAt`). Every instance runs it;
+// The scheduler of time-driven changes: a WAITING payment's flow's due change at its `dueAt` (the flow decides it:
+// lib/payments/flows, e.g. the emulated mobile operator's answer, the 3-D Secure expiry; settle applies it), and
+// bill expiry (a CREATED bill's `expiresAt`). Every instance runs it;
 // each change is taken with FOR UPDATE SKIP LOCKED, so it is applied once, by whichever instance gets
 // it, in a short transaction of its own that also writes its notification. Nothing lives in memory: a
 // change whose instance dies before commit is still due and is taken by the next pass anywhere.

@@ -19,6 +19,7 @@ import {
   buildApiDocument,
 } from '../../lib/openapi/api-document.ts'
 import { parseAmountValue } from '../../lib/money/money.ts'
+import { PAYMENT_METHODS, STORED_METHOD_TYPES } from '../../lib/payments/methods/index.ts'
 import { AMOUNT_VALUE_PATTERN } from '../../lib/wire/common-schemas.ts'
 import { documentValidator } from '../support/openapi-check.ts'
 
@@ -128,9 +129,10 @@ test('requests are described as the wire carries them: no value read through a t
   )
   assert.ok(value.anyOf[0].pattern && value.examples.length, JSON.stringify(value))
   assert.equal(document.components.schemas.BillRequest.properties.expirationDateTime.type, 'string')
+  // one $ref per registered method (tests/unit/payment-methods.test.ts holds them to the contract's four)
   assert.deepEqual(
     document.components.schemas.PaymentRequest.properties.paymentMethod.oneOf.map((s: Json) => s.$ref),
-    ['Card', 'Token', 'Recurrent', 'Mobile'].map((t) => `#/components/schemas/${t}PaymentMethod`),
+    PAYMENT_METHODS.map((m) => `#/components/schemas/${z.globalRegistry.get(m.schema)?.id}`),
   )
 })
 
@@ -181,7 +183,8 @@ test('answers are open in the published document: no closed object, no pattern f
     [schemas.Refund.properties.flags.items, ['REVERSAL']],
     [schemas.Error.properties.errorCode, undefined],
     [schemas.Status.properties.reason, undefined],
-    [schemas.PaymentMethod.properties.type, ['CARD', 'TOKEN', 'MOBILE']],
+    // the registered methods' stored types (tests/unit/payment-methods.test.ts holds them to the contract)
+    [schemas.PaymentMethod.properties.type, STORED_METHOD_TYPES],
   ] as [Json, string[] | undefined][]) {
     assert.equal(where.type, 'string', JSON.stringify(where))
     assert.equal(where.enum ?? where.const, undefined, JSON.stringify(where))

@@ -1,0 +1,77 @@
+// TOKEN: a payment token, issued by a COMPLETED BIND_PAYMENT_TOKEN card payment of the site (payment-tokens.ts)
+// and bound to its customer account. It charges the binding payment's card profile; the card's number was
+// never kept, so the answer names the type alone (notifications carry the masked number).
+import { createHash } from 'node:crypto'
+import { z } from 'zod'
+import type { CardProfile } from '../../acquirer/sandbox-acquirer'
+import type { Tx } from '../../db/client'
+import type { Payment } from '../../generated/prisma/client'
+import { fieldError } from '../../http/api-error'
+import { cardAnswer } from './card'
+import { definePaymentMethod, type StoredMethod } from './payment-method'
+
+const tokenMethodSchema = z
+  .object({
+    type: z.literal('TOKEN'),
+    paymentToken: z
+      .string({ error: 'is required for TOKEN' })
+      .min(1, 'is required for TOKEN')
+      .max(256, 'is not a payment token')
+      .meta({
+        description: 'a token issued by a BIND_PAYMENT_TOKEN payment of this site, for the same customer.account',
+      }),
+  })
+  .meta({ id: 'TokenPaymentMethod' })
+
+/** what the database keeps of a token: its SHA-256 */
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex')
+
+/** The binding payment of a token of this site and account, or null (unknown, other site, other account). */
+export async function paymentOfToken(tx: Tx, siteId: string, account: string, token: string): Promise<Payment | null> {
+  const row = await tx.paymentToken.findUnique({ where: { tokenHash: tokenHash(token) }, include: { payment: true } })
+  return row && row.siteId === siteId && row.account === account ? row.payment : null
+}
+
+export const storedToken: StoredMethod = {
+  methodType: 'TOKEN',
+  capturesOnApproval: false,
+  issuesTokens: false,
+  // a token payment answers its type alone
+  answeredPan: () => undefined,
+  notifiedPan: (p) => p.maskedPan || null,
+}
+
+export const tokenMethod = definePaymentMethod({
+  type: 'TOKEN',
+  schema: tokenMethodSchema,
+  charges: 'a payment token',
+  storedAs: storedToken,
+  charge: {
+    async lookup(tx, m, { siteId, account, now }) {
+      const binding = await paymentOfToken(tx, siteId, account!, m.paymentToken)
+      if (!binding?.cardProfile)
+        throw fieldError('paymentMethod.paymentToken', 'is not a payment token of this site and customer account')
+      const profile = binding.cardProfile as unknown as CardProfile
+      return {
+        methodType: storedToken.methodType,
+        maskedPan: binding.maskedPan ?? undefined,
+        profile,
+        answer: cardAnswer(profile, now),
+      }
+    },
+  },
+  canBindToken: false,
+  canStartRecurrent: true,
+  needsCustomerAccount: 'a token is bound to its account',
+  requestExamples: {
+    token: {
+      summary: 'A payment with a token',
+      value: {
+        paymentMethod: { type: 'TOKEN', paymentToken: 'pt_Xq3…' },
+        amount: { value: '25.00', currency: 'RUB' },
+        flags: ['SALE'],
+        customer: { account: 'acc-1' },
+      },
+    },
+  },
+})
