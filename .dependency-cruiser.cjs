@@ -26,6 +26,10 @@ const PRISMA_CLIENT_IMPORTERS = [
   'lib/pay-form/form-service.ts',
   'lib/payments/capture-service.ts',
   'lib/payments/complete-service.ts',
+  'lib/payments/flows/index.ts',
+  'lib/payments/flows/payment-flow.ts',
+  'lib/payments/methods/recurrent.ts',
+  'lib/payments/methods/token.ts',
   'lib/payments/payment-endpoints.ts',
   'lib/payments/payment-instrument.ts',
   'lib/payments/payment-lifecycle.ts',
@@ -38,6 +42,8 @@ const PRISMA_CLIENT_IMPORTERS = [
   'lib/scheduler/time-driven-changes.ts',
   'lib/sites/site-tokens.ts',
   'tests/unit/notification-body.test.ts',
+  'tests/unit/payment-flows.test.ts',
+  'tests/unit/payment-methods.test.ts',
   'tests/unit/site-clock-rules.test.ts',
 ]
 
