@@ -357,6 +357,8 @@ async function httpTests(o: {
     if (files('tests/http').some((f) => f.includes('page-weight'))) ensureChromium()
     // the README's examples run with curl
     if (files('tests/http').some((f) => f.includes('readme-examples'))) ensureDebianPackage('/usr/bin/curl', 'curl')
+    // the domain's services called directly on the same database, no HTTP between (tests/service)
+    nodeTests(o.label.replace('HTTP', 'service'), files('tests/service'), testEnv)
     // every answer the HTTP tests receive is checked against the OpenAPI document (tests/support/openapi-check.ts)
     nodeTests(o.label, files('tests/http'), testEnv, ['./tests/support/openapi-check.ts'])
     if (o.browser) browserTests(testEnv)
