@@ -7,7 +7,8 @@ import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
 import { notFound, requestConflict, validationError, type FieldErrors } from '../http/api-error'
 import { isDue } from '../payments/payment-lifecycle'
 import { findPayment } from '../payments/payment-service'
-import { clockOf, siteClock, siteClockHeld, siteWriteLock, stillOnClock, type SiteClock } from '../sandbox/site-clock'
+import { clockOf, siteClock, type SiteClock } from '../sandbox/site-clock'
+import { gateIsOpen, siteWrite, statementGate, stillOnClock } from '../sandbox/site-write'
 import { fingerprint } from '../security/keyed-hash'
 import { newBillProblems, type BillRequest } from './bill-request'
 import { renderBill, renderBillDetails, renderBillPayment } from './bill-wire'
@@ -16,39 +17,43 @@ import { renderBill, renderBillDetails, renderBillPayment } from './bill-wire'
  * A new bill, or for its id the bill already there: a replay (the same request) answers it as it is now,
  * another request is a 409. Its deadline (the future, at most 45 days ahead) is judged on the site's
  * sandbox clock, and the bill is written on that very clock (its creation time):
- * - first by one statement, on the clock the caller has (`clock`, read with the token) or reads now, which
- *   writes only while the site's clock is still that one, under the share lock of a write of the site
- *   (lib/sandbox/site-clock.ts siteWriteLock: a sandbox reset under way makes it wait);
- * - should the clock have moved meanwhile (an advance, a reset), once more in a transaction that holds the
- *   clock still from its reading to the write (siteClockHeld: an advance or a reset waits for it). That try
- *   cannot lose to the clock: it writes the bill, or finds the bill of that id, or judges the deadline late
- *   on a clock the site has. However often the clock moves, a creation takes two tries at most.
- * The held lock is the transaction's first on the site's row, as every write's: no deadlock with a reset,
- * which also locks that row first.
+ * - first, when the clock the caller has (`clock`, read with the token) or reads now is real time, by one
+ *   statement, which writes only while the site's clock is still real time and the statement holds the
+ *   site's gate (lib/sandbox/site-write.ts statementGate: no sandbox reset or clock advance under way);
+ * - otherwise (a site whose clock runs ahead, or one that moved or is being moved meanwhile) in a write of
+ *   the site (siteWrite), which holds the clock still from its reading to the write. That try cannot lose
+ *   to the clock: it writes the bill, or finds the bill of that id, or judges the deadline late on a clock
+ *   the site has. However often the clock moves, a creation takes two tries at most.
  */
 export async function createBill(siteId: string, billId: string, req: BillRequest, clock?: SiteClock) {
   const print = fingerprint('bill', req)
   const { bill, at } = await withRetry(async () => {
     const siteTime = clock ?? (await siteClock(siteId))
-    const first = await writeBill(db(), siteId, billId, req, print, siteTime)
-    if (first.created) return { bill: first.created, at: siteTime }
-    // a replay answers the bill as it is now (its payments' due changes applied first), also past its deadline
-    const existing = await loadBill({ siteId, billId })
-    if (existing) return { bill: sameRequest(existing.bill, print, billId, first.late), at: existing.clock }
-    if (first.late) throw validationError(first.late)
-    // nothing written and no bill: the site's clock moved since it was read. Again, on the clock held still
-    const held = await db().$transaction(async (tx) => {
-      const heldTime = await siteClockHeld(tx, siteId)
-      const again = await writeBill(tx, siteId, billId, req, print, heldTime, { held: true })
-      // not written: a bill of that id is there (made meanwhile), read under the same lock
-      const [there] = again.created
-        ? []
-        : await tx.$queryRaw<Bill[]>`SELECT * FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${billId}`
-      return { ...again, there, heldTime }
-    })
+    if (siteTime.offsetMs === 0) {
+      const first = await writeBill(db(), siteId, billId, req, print, siteTime)
+      if (first.created) return { bill: first.created, at: siteTime }
+      // a replay answers the bill as it is now (its payments' due changes applied first), also past its deadline
+      const existing = await loadBill({ siteId, billId })
+      if (existing) return { bill: sameRequest(existing.bill, print, billId, first.late), at: existing.clock }
+      if (first.late) throw validationError(first.late)
+    }
+    // nothing written and no bill: the site's clock runs ahead, or moved since it was read. Again, on the
+    // clock held still (once: this loop retries)
+    const held = await siteWrite(
+      siteId,
+      async (tx, heldTime) => {
+        const again = await writeBill(tx, siteId, billId, req, print, heldTime, { held: true })
+        // not written: a bill of that id is there (made meanwhile), read behind the same gate
+        const [there] = again.created
+          ? []
+          : await tx.$queryRaw<Bill[]>`SELECT * FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${billId}`
+        return { ...again, there, heldTime }
+      },
+      { attempts: 1 },
+    )
     if (held.created) return { bill: held.created, at: held.heldTime }
     if (held.there) {
-      // as it is now; as read under the lock should a sandbox reset have deleted it since
+      // as it is now; as read behind the gate should a sandbox reset have deleted it since
       const now = await loadBill({ siteId, billId })
       return { bill: sameRequest(now?.bill ?? held.there, print, billId, held.late), at: now?.clock ?? held.heldTime }
     }
@@ -68,8 +73,8 @@ function sameRequest(bill: Bill, print: string, billId: string, late: FieldError
 /**
  * The bill judged (its deadline and recurrent expiry) and, when in time, written on `siteTime` by one
  * statement: `created` unless a bill of that id exists (ON CONFLICT DO NOTHING) or, unless the clock is
- * `held` by the transaction, the site's clock is no longer `siteTime`; `late`: the request's problems on
- * that clock (nothing is written).
+ * `held` by a write of the site (siteWrite), the site's clock is no longer `siteTime` (real time) or the
+ * statement did not get the site's gate; `late`: the request's problems on that clock (nothing is written).
  */
 async function writeBill(
   client: Db | Tx,
@@ -84,10 +89,8 @@ async function writeBill(
   const now = siteTime.now()
   const late = newBillProblems(req, now)
   if (late) return { late }
-  const onClock = o.held
-    ? Prisma.empty
-    : Prisma.sql`${stillOnClock('s."clockOffsetMs"', siteTime)}${siteWriteLock('s')}`
-  const [created] = await client.$queryRaw<Bill[]>`
+  const onClock = o.held ? Prisma.empty : Prisma.sql`${stillOnClock('s."clockOffsetMs"', siteTime)}${gateIsOpen}`
+  const [created] = await client.$queryRaw<Bill[]>`${o.held ? Prisma.empty : Prisma.sql`WITH ${statementGate(siteId)}`}
     INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "successUrl", "failedUrl",
       customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt")
     SELECT ${randomUUID()}::uuid, ${siteId}::text, ${billId}::text, ${randomUUID()}::uuid, ${print}::text, ${req.amount.currency}::text, ${req.amount.value ?? null}::bigint,

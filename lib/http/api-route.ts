@@ -158,14 +158,18 @@ export interface DeferredAuth {
    * CTE `gate` (one row for a valid token of the path's site within its limit, none otherwise); the rows
    * of the part named `result` come back. 401, 429 and 403 as check() gives them, with nothing written.
    * When the statement fails (a unique key taken by a replay, say), it wrote and counted nothing: call
-   * check() before going on. `clock`: the site's clock the write's times were made on; when the site's
-   * clock is another, nothing is written, the check is settled and ClockMoved is thrown (auth.clock is
-   * then the site's): make the write again on that clock.
+   * check() before going on. `clock`: the site's clock the write's times were made on (real time); when the
+   * site's clock is another, or a sandbox reset or clock advance of the site is under way (its gate:
+   * lib/sandbox/site-write.ts), nothing is written, the check is settled and ClockMoved is thrown (auth.clock
+   * is then the site's as the statement read it): make the write again with siteWrite.
    */
   write<T>(ctes: Prisma.Sql, result: string, clock: SiteClock): Promise<T[]>
 }
 
-/** A deferred write made on another clock than its site's (DeferredAuth.write): nothing was written. */
+/**
+ * A deferred write made on another clock than its site's, or while its clock is being moved
+ * (DeferredAuth.write): nothing was written.
+ */
 export class ClockMoved extends Error {
   constructor(readonly clock: SiteClock) {
     super('the site clock is not the one the write was made on')

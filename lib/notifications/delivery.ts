@@ -11,7 +11,8 @@ import type { LookupFunction } from 'node:net'
 import { positive, settings } from '../config'
 import { db } from '../db/client'
 import { Prisma, type Notification } from '../generated/prisma/client'
-import { clockOf, dueOnSiteClock, siteClockForWrite, siteOffset } from '../sandbox/site-clock'
+import { clockOf, dueOnSiteClock, siteOffset } from '../sandbox/site-clock'
+import { siteWrite } from '../sandbox/site-write'
 import { processPolicy } from './callback-url'
 import { withPaymentToken } from './notification-body'
 import { postNotification, type PostOutcome } from './outgoing-policy'
@@ -126,10 +127,10 @@ export function afterAttempt(n: Pick<Claimed, 'attempts' | 'clockOffsetMs'>, o: 
 
 async function record(n: Claimed, o: PostOutcome, s: DeliverySettings): Promise<void> {
   const { at, next } = afterAttempt(n, o, s.retryDelaysMs)
-  await db().$transaction(async (tx) => {
-    // a write of the site (lib/sandbox/site-clock.ts siteClockForWrite): a sandbox reset under way is
-    // waited for, and a notification it deleted while this attempt was posted has nothing to record
-    await siteClockForWrite(tx, n.siteId)
+  // a write of the site (lib/sandbox/site-write.ts siteWrite), dated on the clock of the claim: a sandbox
+  // reset under way is waited for, and a notification it deleted while this attempt was posted has nothing
+  // to record
+  await siteWrite(n.siteId, async (tx) => {
     const [kept] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "Notification" WHERE id = ${n.id}::uuid`
     if (!kept) return
     await tx.notificationAttempt.create({

@@ -5,7 +5,7 @@
 // that one's answer is coming, and a second POST of it would only add to it.
 // Plain database code: no framework imports.
 import { db } from '../db/client'
-import { siteOffset } from '../sandbox/site-clock'
+import { siteWrite } from '../sandbox/site-write'
 import type { Notification, NotificationAttempt } from '../generated/prisma/client'
 import { incorrectInvocation, notFound } from '../http/api-error'
 
@@ -22,10 +22,11 @@ export const withAttempts = { attemptLog: { orderBy: { at: 'asc' as const } } }
 export async function resendNotification(siteId: string, notificationId: string): Promise<NotificationWithAttempts> {
   // The answer is read under the row lock the update took: a worker cannot deliver it in between, so it
   // says what the re-send did (PENDING), not how far a worker got since.
-  const queued = await db().$transaction(async (tx) => {
+  // A write of the site (siteWrite): due now on its clock, a sandbox reset under way waited for.
+  const queued = await siteWrite(siteId, async (tx, clock) => {
     const count = await tx.$executeRaw`
-      UPDATE "Notification" n SET state = 'PENDING', "nextAttemptAt" = now() + ${siteOffset('s')}, "leaseUntil" = NULL
-      FROM (SELECT 1) one LEFT JOIN "Site" s ON s.id = ${siteId}
+      UPDATE "Notification" n SET state = 'PENDING', "leaseUntil" = NULL,
+        "nextAttemptAt" = now() + ${clock.offsetMs}::bigint * interval '1 millisecond'
       WHERE n.id = ${notificationId}::uuid AND n."siteId" = ${siteId} AND (n."leaseUntil" IS NULL OR n."leaseUntil" < now())`
     return count ? tx.notification.findUniqueOrThrow({ where: { id: notificationId }, include: withAttempts }) : null
   })

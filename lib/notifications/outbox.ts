@@ -31,10 +31,9 @@ interface NewNotification {
  * with `gated`, a part that writes only through the CTE `gate` (see DeferredAuth in lib/http/api-route.ts).
  */
 function notificationInsert(n: NewNotification, gated = false): Prisma.Sql {
-  // dated on the site's clock; through the gate, on the offset the gate read under the write's lock on
-  // the site's row (lib/sandbox/site-clock.ts siteClockForWrite): the statement's own read of "Site" has
-  // its snapshot, from before a sandbox reset it waited for
-  // (the offset the CTE `gate` read: lib/sites/site-tokens.ts writeWithTokenCheck)
+  // dated on the site's clock: in a write of the site (lib/sandbox/site-write.ts siteWrite) the site's row
+  // holds the clock the write has, kept still by the site's gate; through the gate of a statement, on the
+  // offset that gate was judged on (the CTE `gate`: lib/sites/site-tokens.ts writeWithTokenCheck)
   const at = gated ? Prisma.sql`now() + ${offsetInterval('gate.off')}` : Prisma.sql`u.at`
   return Prisma.sql`
     INSERT INTO "Notification" (id, "siteId", type, "resourceRef", "resourceId", status, url, body, state, "nextAttemptAt", "createdAt")

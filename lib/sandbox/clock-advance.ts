@@ -1,13 +1,15 @@
 // Moving a site's sandbox clock forward (POST …/sandbox/clock/advance). One statement moves it, forward
-// only, so that two advances at once add up and none can take it back; then the scheduler's own pass
+// only, so that two advances at once add up and none can take it back, behind the site's gate held
+// exclusively (lib/sandbox/site-write.ts siteClockMove): the writes of the site under way finish on the
+// clock they read, and those that start meanwhile wait and then run on the new one; then the scheduler's own pass
 // (lib/scheduler/time-driven-changes.ts) applies, for that site, every change the jump made due, before
 // the advance answers: a test reads the outcome right after. Notification retries that fell due are
 // taken by the delivery workers at their next poll.
-import { db } from '../db/client'
 import { fieldError, validationError } from '../http/api-error'
 import { applyDueChanges } from '../scheduler/time-driven-changes'
 import { paymentTime } from '../time/wire-time'
 import { clockAt, siteClock, type SiteClock } from './site-clock'
+import { siteClockMove } from './site-write'
 
 /** how far ahead of real time a site's clock may run: ten years of 365 days */
 export const MAX_CLOCK_OFFSET_MS = 3650 * 86_400_000
@@ -25,10 +27,13 @@ export async function advanceSiteClock(siteId: string, move: ClockMove): Promise
 }
 
 async function advanceBy(siteId: string, ms: number): Promise<number> {
-  const [row] = await db().$queryRaw<{ offset: bigint }[]>`
+  const [row] = await siteClockMove(
+    siteId,
+    (tx) => tx.$queryRaw<{ offset: bigint }[]>`
     UPDATE "Site" SET "clockOffsetMs" = "clockOffsetMs" + ${ms}::bigint
     WHERE id = ${siteId} AND "clockOffsetMs" + ${ms}::bigint <= ${MAX_CLOCK_OFFSET_MS}::bigint
-    RETURNING "clockOffsetMs" AS offset`
+    RETURNING "clockOffsetMs" AS offset`,
+  )
   if (!row)
     throw fieldError(
       'seconds',
@@ -41,10 +46,13 @@ async function advanceTo(siteId: string, to: Date): Promise<number> {
   const target = to.getTime() - Date.now()
   if (target > MAX_CLOCK_OFFSET_MS)
     throw fieldError('to', `is more than ${MAX_CLOCK_OFFSET_MS / 86_400_000} days ahead of real time`)
-  const [row] = await db().$queryRaw<{ offset: bigint }[]>`
+  const [row] = await siteClockMove(
+    siteId,
+    (tx) => tx.$queryRaw<{ offset: bigint }[]>`
     UPDATE "Site" SET "clockOffsetMs" = ${target}::bigint
     WHERE id = ${siteId} AND "clockOffsetMs" < ${target}::bigint
-    RETURNING "clockOffsetMs" AS offset`
+    RETURNING "clockOffsetMs" AS offset`,
+  )
   if (!row) {
     const now = (await siteClock(siteId)).now()
     throw validationError({

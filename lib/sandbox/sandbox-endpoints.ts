@@ -119,7 +119,7 @@ const resetEndpoints = apiRoute({
     doc: {
       operationId: 'resetSandbox',
       ...CLOCK_ERRORS,
-      // the site's writes kept it from the site's row (lib/sandbox/sandbox-reset.ts)
+      // a write of the site held its gate too long (lib/sandbox/sandbox-reset.ts)
       errors: [...CLOCK_ERRORS.errors, 'service.unavailable'],
       summary: "Delete the site's test data",
       description: [

@@ -4,7 +4,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import { sqlRows, type Db } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
 import { logLine } from '../http/request-log'
-import { clockOf, siteWriteLock, stillOnClock, type SiteClock } from '../sandbox/site-clock'
+import { clockOf, type SiteClock } from '../sandbox/site-clock'
+import { gateIsOpen, statementGate, stillOnClock } from '../sandbox/site-write'
 
 export const SITE_ID = /^[A-Za-z0-9._:-]{1,200}$/
 
@@ -115,21 +116,23 @@ const SITE = 'payin:siteId'
 /** the token's site's sandbox clock offset (lib/sandbox/site-clock.ts), read with the token */
 const CLOCK = 'payin:clockOffsetMs'
 const FOUND = 'payin:found'
+/** whether a write's statement held the site's gate (lib/sandbox/site-write.ts statementGate) */
+const GATE = 'payin:gate'
 const column = (name: string) => Prisma.raw(`"${name}"`)
 
 /**
  * The token's part of a statement: `ctes` finds the token's row (`t`, none when unknown or revoked)
- * with its site's clock offset (read under `lock` on the site's row, for a write) and, with a limit, counts the request
- * in the minute's window (`w`); `columns` are its answer's,
- * `from` joins them, `withinLimit` is the condition (after a WHERE) of a request within the limit.
+ * with its site's clock offset and, with a limit, counts the request in the minute's window (`w`); `columns`
+ * are its answer's, `from` joins them, `withinLimit` is the condition (after a WHERE) of a request within the
+ * limit.
  */
-function tokenParts(token: string, defaultPerMinute: number, lock: Prisma.Sql = Prisma.empty) {
+function tokenParts(token: string, defaultPerMinute: number) {
   const hash = hashToken(token)
   if (defaultPerMinute <= 0)
     return {
       ctes: Prisma.sql`t AS (
         SELECT tok."siteId", s."clockOffsetMs" AS off
-        FROM "SiteToken" tok JOIN "Site" s ON s.id = tok."siteId" WHERE tok."tokenHash" = ${hash} AND tok."revokedAt" IS NULL${lock})`,
+        FROM "SiteToken" tok JOIN "Site" s ON s.id = tok."siteId" WHERE tok."tokenHash" = ${hash} AND tok."revokedAt" IS NULL)`,
       columns: Prisma.sql`t."siteId" AS ${column(SITE)}, t.off AS ${column(CLOCK)}`,
       from: Prisma.sql`t`,
       withinLimit: Prisma.empty,
@@ -137,7 +140,7 @@ function tokenParts(token: string, defaultPerMinute: number, lock: Prisma.Sql = 
   return {
     ctes: Prisma.sql`t AS (
         SELECT tok.id, tok."siteId", COALESCE(tok."rateLimitPerMinute", ${defaultPerMinute}::int) AS lim, s."clockOffsetMs" AS off
-        FROM "SiteToken" tok JOIN "Site" s ON s.id = tok."siteId" WHERE tok."tokenHash" = ${hash} AND tok."revokedAt" IS NULL${lock}
+        FROM "SiteToken" tok JOIN "Site" s ON s.id = tok."siteId" WHERE tok."tokenHash" = ${hash} AND tok."revokedAt" IS NULL
       ), w AS (
         INSERT INTO "RateWindow" ("tokenRef", "windowStart", count)
         SELECT id, date_trunc('minute', now()), 1 FROM t
@@ -228,9 +231,11 @@ export type TokenWrite<T> =
  * When the gate is closed nothing is written and the outcome says why, in checkToken's order (unknown
  * token, over the limit, another site's).
  *
- * `clock`: the site's clock the write was made for (its times, its time rules): the gate opens only while
- * the site's clock is still that one; otherwise nothing is written and `clockMoved` gives the right one
- * (the request is counted: the token check is settled either way).
+ * `clock`: the site's clock the write was made for (its times, its time rules), real time: the gate opens
+ * only while the site's clock is still that one and the statement holds the site's gate (lib/sandbox/site-write.ts
+ * statementGate: no sandbox reset or clock advance of the site under way or asked for); otherwise nothing is
+ * written and `clockMoved` gives the site's clock as the statement read it (the request is counted: the token
+ * check is settled either way), and the write is to be made with siteWrite.
  */
 export async function writeWithTokenCheck<T>(
   db: Db,
@@ -241,20 +246,21 @@ export async function writeWithTokenCheck<T>(
   ctes: Prisma.Sql,
   result: string,
 ): Promise<TokenWrite<T>> {
-  // the site's clock read under the share lock of a write of the site (lib/sandbox/site-clock.ts
-  // siteClockForWrite): a sandbox reset under way makes the statement wait, then find the clock it left
-  const p = tokenParts(token, defaultPerMinute, siteWriteLock('s'))
+  // the statement's snapshot precedes its gate: it can tell a clock that a reset set back only by the
+  // offset, which a write on real time compares with 0 (statementGate)
+  if (clock.offsetMs !== 0) throw new Error('a write in the token check is made on real time only')
+  const p = tokenParts(token, defaultPerMinute)
   const rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
-    WITH ${p.ctes},
-    gate AS (SELECT t.off FROM ${p.from} WHERE t."siteId" = ${siteId}${p.withinLimit}${stillOnClock('t.off', clock)}),
+    WITH ${p.ctes}, ${statementGate(siteId)},
+    gate AS (SELECT t.off FROM ${p.from} WHERE t."siteId" = ${siteId}${p.withinLimit}${stillOnClock('t.off', clock)}${gateIsOpen}),
     ${ctes}
-    SELECT ${p.columns}, r.* FROM ${p.from} LEFT JOIN (SELECT true AS ${column(FOUND)}, x.* FROM ${Prisma.raw(result)} x) r ON true`)
+    SELECT ${p.columns}, (SELECT open FROM site_gate) AS ${column(GATE)}, r.* FROM ${p.from} LEFT JOIN (SELECT true AS ${column(FOUND)}, x.* FROM ${Prisma.raw(result)} x) r ON true`)
   const first = rows[0]
   if (!first) return { unauthorized: true }
   const limited = overLimit(db, first)
   if (limited) return limited
   if (first[SITE] !== siteId) return { forbidden: true }
   const siteClock = clockOf(first[CLOCK] as bigint)
-  if (siteClock.offsetMs !== clock.offsetMs) return { clockMoved: siteClock }
+  if (siteClock.offsetMs !== clock.offsetMs || first[GATE] === false) return { clockMoved: siteClock }
   return { rows: rows.filter((row) => row[FOUND] === true).map((row) => ownColumns<T>(row)), clock: siteClock }
 }
