@@ -19,6 +19,7 @@
 // statementGate, which takes the gate without waiting or closes; the caller then makes the write with
 // siteWrite. The scheduler passes over a site whose gate is closed (gateOpenFor). SANDBOX_CLOCK=off: no
 // clock to move, no reset: no gate, and every site on real time.
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { settings } from '../config'
 import { db, withRetry, type Tx } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
@@ -29,6 +30,19 @@ export const SITE_GATE = 0x73697465
 
 /** the gate's key for the site id `siteId` (a value, or a column of the statement) */
 const gateKey = (siteId: string | Prisma.Sql) => Prisma.sql`${SITE_GATE}::int4, hashtext(${siteId}::text)`
+
+/**
+ * The sites whose gate the running code holds through siteWrite or siteClockMove. A second one for the same site
+ * inside it would wait, on another connection, for the first: behind a reset asked for in between, a wait that
+ * PostgreSQL cannot see as a deadlock. It is refused at once instead.
+ */
+const heldGates = new AsyncLocalStorage<ReadonlySet<string>>()
+
+function holdingGate<T>(siteId: string, run: () => Promise<T>): Promise<T> {
+  const held = heldGates.getStore()
+  if (held?.has(siteId)) throw new Error(`a write of site ${siteId} was opened inside another: nest the work instead`)
+  return heldGates.run(new Set(held).add(siteId), run)
+}
 
 /** how often a write that lost a race (a deadlock, a serialization failure, a unique key taken) is made */
 const ATTEMPTS = 5
@@ -44,9 +58,8 @@ export async function siteWrite<T>(
   work: (tx: Tx, clock: SiteClock) => Promise<T>,
   o: { attempts?: number } = {},
 ): Promise<T> {
-  return withRetry(
-    () => db().$transaction(async (tx) => work(tx, await enterShared(tx, siteId))),
-    o.attempts ?? ATTEMPTS,
+  return holdingGate(siteId, () =>
+    withRetry(() => db().$transaction(async (tx) => work(tx, await enterShared(tx, siteId))), o.attempts ?? ATTEMPTS),
   )
 }
 
@@ -68,6 +81,10 @@ async function enterShared(tx: Tx, siteId: string): Promise<SiteClock> {
  * transaction fails with PostgreSQL's lock timeout error, having done nothing.
  */
 export async function siteClockMove<T>(siteId: string, work: (tx: Tx) => Promise<T>, o: { lockWait?: string } = {}) {
+  return holdingGate(siteId, () => clockMoveTransaction(siteId, work, o))
+}
+
+function clockMoveTransaction<T>(siteId: string, work: (tx: Tx) => Promise<T>, o: { lockWait?: string }) {
   return db().$transaction(
     async (tx) => {
       if (o.lockWait) await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${o.lockWait}'`)

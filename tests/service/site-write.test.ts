@@ -1,0 +1,28 @@
+// The site-write primitive (lib/sandbox/site-write.ts) on the suite's database: a write of a site opened inside
+// another of the same site is refused at once (it would wait, on another connection, behind a reset asked for
+// meanwhile, a wait PostgreSQL cannot break); another site's write inside it is allowed.
+import assert from 'node:assert/strict'
+import { after, test } from 'node:test'
+import { closeDb, db } from '../../lib/db/client.ts'
+import { siteClockMove, siteWrite } from '../../lib/sandbox/site-write.ts'
+import { issueToken } from '../../lib/sites/site-tokens.ts'
+import { uid } from '../support/api.ts'
+
+after(() => closeDb())
+
+test("a site's write opened inside another of the same site is refused; another site's is made", async () => {
+  const [a, b] = [uid('gate-a'), uid('gate-b')]
+  await issueToken(db(), a)
+  await issueToken(db(), b)
+  await assert.rejects(
+    siteWrite(a, () => siteWrite(a, async () => 'inner')),
+    /opened inside another/,
+  )
+  await assert.rejects(
+    siteWrite(a, () => siteClockMove(a, async () => 'inner')),
+    /opened inside another/,
+  )
+  assert.equal(await siteWrite(a, () => siteWrite(b, async () => 'inner')), 'inner')
+  // the refusal leaves the gate open: the next write of the site is made
+  assert.equal(await siteWrite(a, async (_tx, clock) => clock.offsetMs), 0)
+})
