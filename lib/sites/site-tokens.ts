@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { sqlRows, type Db } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
-import { logLine } from '../http/request-log'
+import { logLine } from '../log/log-line'
 import { clockOf, siteWriteLock, stillOnClock, type SiteClock } from '../sandbox/site-clock'
 
 export const SITE_ID = /^[A-Za-z0-9._:-]{1,200}$/
