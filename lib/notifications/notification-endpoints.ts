@@ -3,7 +3,7 @@
 // which the dashboard's "Resend" runs too).
 import { z } from 'zod'
 import { db } from '../db/client'
-import { apiRoute, endpoint } from '../http/api-route'
+import { apiRoute, endpoint } from '../api/api-route'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import {
   captureNotificationSchema,

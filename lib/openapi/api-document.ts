@@ -17,15 +17,8 @@ import { healthRoute } from '../health'
 import { metricsRoute, readinessRoute } from '../observability/observability-endpoints'
 import { ERROR_CODES, errorSchema, type ErrorCode } from '../http/api-error'
 import { API_PREFIXES } from '../http/api-routes'
-import {
-  apiRoute,
-  endpoint,
-  Reply,
-  type AnyEndpoint,
-  type ApiRoute,
-  type Example,
-  type Method,
-} from '../http/api-route'
+import { apiRoute, endpoint, type AnyEndpoint, type ApiRoute } from '../api/api-route'
+import { Reply, type Example, type Method } from '../http/api-route'
 import {
   captureNotificationSchema,
   paymentNotificationSchema,
