@@ -23,8 +23,8 @@ import {
   captureNotificationSchema,
   paymentNotificationSchema,
   refundNotificationSchema,
-} from '../notifications/notification-body'
-import { notificationsRoute, resendRoute } from '../notifications/notification-endpoints'
+} from '../payments/notification-body'
+import { notificationsRoute, resendRoute } from '../api/notification-endpoints'
 import { captureRoute, completeRoute, paymentRoute, refundListRoute, refundRoute } from '../payments/payment-endpoints'
 import {
   answerLeeway,

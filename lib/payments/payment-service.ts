@@ -13,7 +13,7 @@ import { db, isUniqueViolation, jsonParam, sqlRows, withRetry, type Tx } from '.
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { ApiError, fieldError, notFound, requestConflict } from '../http/api-error'
 import { ClockMoved, type DeferredAuth } from '../http/api-route'
-import { notifyPayment, paymentNotificationInsert } from '../notifications/outbox'
+import { notifyPayment, paymentNotificationInsert } from './payment-notify'
 import { REAL_TIME, siteClock, siteClockForWrite, type SiteClock } from '../sandbox/site-clock'
 import { fingerprint } from '../security/keyed-hash'
 import { recurrentExpiryProblem } from '../wire/common-schemas'
