@@ -12,7 +12,7 @@
 // (tests/support/openapi-check.ts).
 import { sandboxClockAdvanceRoute, sandboxClockRoute, sandboxResetRoute } from '../sandbox/sandbox-endpoints'
 import { z } from 'zod'
-import { billDetailsRoute, billRoute } from '../bills/bill-endpoints'
+import { billDetailsRoute, billRoute } from '../billing/bill-endpoints'
 import { healthRoute } from '../health'
 import { metricsRoute, readinessRoute } from '../observability/observability-endpoints'
 import { ERROR_CODES, errorSchema, type ErrorCode } from '../http/api-error'

@@ -3,7 +3,7 @@
 // mobile operator's answer — are stored as the payment's `dueAt`: the scheduler (lib/scheduler) applies them at that
 // time on whichever instance gets there first, and a request that touches the payment after it applies them too, so
 // every reader sees the same final state, dated when it fell due. The caller holds the payment's row lock.
-import { billState, markBillPaid } from '../bills/bill-for-payment'
+import { billState, markBillPaid } from '../settlement/bill-for-payment'
 import type { DeclineReason } from '../acquirer/sandbox-acquirer'
 import type { Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'

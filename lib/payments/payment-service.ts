@@ -8,7 +8,7 @@ import {
   markBillPaid,
   type BillState,
   type PaymentOnBill,
-} from '../bills/bill-for-payment'
+} from '../settlement/bill-for-payment'
 import { db, isUniqueViolation, jsonParam, sqlRows, withRetry, type Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { ApiError, fieldError, notFound, requestConflict } from '../http/api-error'

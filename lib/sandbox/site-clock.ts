@@ -44,7 +44,7 @@ export const siteClockForWrite = (tx: Tx, siteId: string): Promise<SiteClock> =>
 
 /**
  * The site's clock held still until the transaction ends, for a write that must be made on the very
- * clock it was judged on (a new bill's deadline: lib/bills/bill-service.ts). Read first in the transaction
+ * clock it was judged on (a new bill's deadline: lib/billing/bill-service.ts). Read first in the transaction
  * under a share lock on the site's row (FOR SHARE) that conflicts with what moves the clock: an advance's
  * UPDATE of the offset (a column no unique key holds: FOR NO KEY UPDATE, which FOR KEY SHARE lets through)
  * and a sandbox reset (FOR UPDATE) wait for the transaction, and when one of them is under way the read

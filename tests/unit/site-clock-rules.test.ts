@@ -12,7 +12,7 @@ import {
   isExpired,
   type CardProfile,
 } from '../../lib/acquirer/sandbox-acquirer.ts'
-import { billState, implicitBill } from '../../lib/bills/bill-for-payment.ts'
+import { billState, implicitBill } from '../../lib/settlement/bill-for-payment.ts'
 import { billRequestSchema, newBillProblems } from '../../lib/bills/bill-request.ts'
 import { renderBill } from '../../lib/bills/bill-wire.ts'
 import { settings } from '../../lib/config.ts'

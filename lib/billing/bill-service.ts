@@ -9,8 +9,9 @@ import { isDue } from '../payments/payment-lifecycle'
 import { findPayment } from '../payments/payment-service'
 import { clockOf, siteClock, siteClockHeld, siteWriteLock, stillOnClock, type SiteClock } from '../sandbox/site-clock'
 import { fingerprint } from '../security/keyed-hash'
-import { newBillProblems, type BillRequest } from './bill-request'
-import { renderBill, renderBillDetails, renderBillPayment } from './bill-wire'
+import { newBillProblems, type BillRequest } from '../bills/bill-request'
+import { renderBill } from '../bills/bill-wire'
+import { renderBillDetails, renderBillPayment } from './bill-details-wire'
 
 /**
  * A new bill, or for its id the bill already there: a replay (the same request) answers it as it is now,
