@@ -72,7 +72,8 @@ export interface EndpointDoc {
 
 /**
  * What the wrapper asks of the layers above it to admit a request (lib/api/api-route.ts gives it): the
- * checks of a site's token and the dashboard's sessions, of type `S`.
+ * checks of a site's token (lib/sites/site-tokens.ts answers TokenCheck and TokenWrite) and the dashboard's
+ * sessions, of type `S`.
  */
 export interface RouteAccess<S extends { siteId: string }> {
   /** the token's check; `preload` (Endpoint.preload) read in its statement */
