@@ -1,12 +1,12 @@
 // What the dashboard shows and does with a site's bills: the list (newest first, by cursor), a bill with
 // its payments and audit entries, and "New bill". A new bill goes through the very service the API's
-// PUT .../bills/{billId} runs (lib/bills/bill-service.ts: the same parsing, limits, 45-day window, URL
+// PUT .../bills/{billId} runs (lib/billing/bill-service.ts: the same parsing, limits, 45-day window, URL
 // rules, idempotency and errors); the form's bill id is made when the form is shown, so a form sent
 // twice creates one bill, as an API replay does. Reads only otherwise; no framework imports.
 import * as currencies from 'dinero.js/currencies'
-import { billState, type BillState } from '../bills/bill-for-payment'
+import { billState, type BillState } from '../settlement/bill-for-payment'
 import type { BillRequest } from '../bills/bill-request'
-import { createBill, loadBill } from '../bills/bill-service'
+import { createBill, loadBill } from '../billing/bill-service'
 import { payUrlOf } from '../bills/bill-wire'
 import { db } from '../db/client'
 import { Prisma, type Bill, type Payment } from '../generated/prisma/client'

@@ -6,7 +6,7 @@
 import { db } from '../db/client'
 import { ApiError } from '../http/api-error'
 import { Prisma } from '../generated/prisma/client'
-import { withPaymentToken } from '../notifications/notification-body'
+import { withPaymentToken } from '../payments/notification-body'
 import { resendNotification, withAttempts } from '../notifications/notification-resend'
 import { paymentTime } from '../time/wire-time'
 import { auditableUrl, recordAudit } from './dashboard-audit'

@@ -14,7 +14,6 @@ import { Prisma, type Notification } from '../generated/prisma/client'
 import { clockOf, dueOnSiteClock, siteOffset } from '../sandbox/site-clock'
 import { siteWrite } from '../sandbox/site-write'
 import { processPolicy } from './callback-url'
-import { withPaymentToken } from './notification-body'
 import { postNotification, type PostOutcome } from './outgoing-policy'
 import { signatureHeaders, siteSecrets } from './signing'
 
@@ -48,6 +47,12 @@ export function deliverySettings(env: NodeJS.ProcessEnv = process.env): Delivery
     perSite: positive(env.NOTIFY_SITE_CONCURRENCY, 4, true),
   }
 }
+
+/**
+ * The body as posted, from the one stored: its resource fills in what is never stored (a payment's token:
+ * lib/payments/notification-body.ts withPaymentToken). Given to the worker by what starts it (lib/instance-work.ts).
+ */
+export type BodyAsSent = (n: Pick<Notification, 'type' | 'body' | 'resourceRef'>) => string
 
 const MAX_ANSWER_BYTES = 64 * 1024
 /** serialises claims across instances (pg_advisory_xact_lock key: "notify" in ASCII) */
@@ -89,12 +94,12 @@ async function claim(s: DeliverySettings, free: number): Promise<Claimed[]> {
 }
 
 /** posts one claimed notification, signed for this sending */
-async function post(n: Claimed, s: DeliverySettings): Promise<PostOutcome> {
+async function post(n: Claimed, s: DeliverySettings, asSent: BodyAsSent): Promise<PostOutcome> {
   const secrets = siteSecrets(
     { id: n.siteId, notifySecretVersion: n.notifySecretVersion, notifySecretRotatedAt: n.notifySecretRotatedAt },
     settings().notifySecretGraceMs,
   )
-  const body = withPaymentToken(n.body, n.type, n.resourceRef)
+  const body = asSent(n)
   return postNotification(
     n.url,
     body,
@@ -145,10 +150,10 @@ async function record(n: Claimed, o: PostOutcome, s: DeliverySettings): Promise<
 const logError = (e: unknown) => process.stderr.write(`notification delivery: ${(e as Error)?.message ?? e}\n`)
 
 /** one attempt, recorded whatever happens (a fault of ours is an attempt that failed, retried as any other) */
-async function deliver(n: Claimed, s: DeliverySettings): Promise<void> {
+async function deliver(n: Claimed, s: DeliverySettings, asSent: BodyAsSent): Promise<void> {
   let outcome: PostOutcome
   try {
-    outcome = await post(n, s)
+    outcome = await post(n, s, asSent)
   } catch (e) {
     logError(e)
     outcome = { httpStatus: null, error: 'not sent: internal error', durationMs: 0 }
@@ -159,9 +164,9 @@ async function deliver(n: Claimed, s: DeliverySettings): Promise<void> {
 /**
  * The worker of this instance: claims as many due notifications as it has free places, delivers each
  * on its own, and claims again as soon as a place frees up or, when nothing was due, after pollMs.
- * The returned function stops it claiming (deliveries under way finish).
+ * The returned function stops it claiming (deliveries under way finish). `asSent`: each body as posted.
  */
-export function startDeliveryWorker(s = deliverySettings()): () => void {
+export function startDeliveryWorker(asSent: BodyAsSent, s = deliverySettings()): () => void {
   let stopped = false
   let underWay = 0
   let wake: (() => void) | null = null
@@ -181,7 +186,7 @@ export function startDeliveryWorker(s = deliverySettings()): () => void {
         }
         for (const n of claimed) {
           underWay++
-          deliver(n, s)
+          deliver(n, s, asSent)
             .catch(logError)
             .finally(() => {
               underWay--

@@ -8,7 +8,7 @@
 // to another one that paid the bill is sent to the bill's page, which says it is paid, not to failedUrl.
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { Bill } from '../generated/prisma/client'
-import { billState } from '../bills/bill-for-payment'
+import { billState } from '../settlement/bill-for-payment'
 import { settings } from '../config'
 import { db } from '../db/client'
 import { ApiError, notFound, validationError } from '../http/api-error'
@@ -202,7 +202,7 @@ export interface PageState {
 
 export async function pageState(invoiceUid: string, declinedAttemptId?: string): Promise<PageState | null> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(invoiceUid)) return null
-  const { loadBill } = await import('../bills/bill-service')
+  const { loadBill } = await import('../billing/bill-service')
   const loaded = await loadBill({ invoiceUid: invoiceUid.toLowerCase() })
   if (!loaded) return null
   const keyHash =

@@ -2,7 +2,7 @@
 import { db, type Tx } from '../db/client'
 import type { Capture } from '../generated/prisma/client'
 import { fieldError, incorrectInvocation, notFound, requestConflict } from '../http/api-error'
-import { notifyCapture } from '../notifications/outbox'
+import { notifyCapture } from './payment-notify'
 import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
 import { siteWrite } from '../sandbox/site-write'

@@ -8,12 +8,12 @@ import {
   markBillPaid,
   type BillState,
   type PaymentOnBill,
-} from '../bills/bill-for-payment'
+} from '../settlement/bill-for-payment'
 import { db, isUniqueViolation, jsonParam, sqlRows, withRetry, type Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { ApiError, fieldError, notFound, requestConflict } from '../http/api-error'
 import { ClockMoved, type DeferredAuth } from '../http/api-route'
-import { notifyPayment, paymentNotificationInsert } from '../notifications/outbox'
+import { notifyPayment, paymentNotificationInsert } from './payment-notify'
 import { REAL_TIME, siteClock, type SiteClock } from '../sandbox/site-clock'
 import { siteWrite } from '../sandbox/site-write'
 import { fingerprint } from '../security/keyed-hash'

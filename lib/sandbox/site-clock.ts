@@ -13,20 +13,10 @@
 import { settings } from '../config'
 import { db, type Db } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
+import { clockAt, REAL_TIME, type SiteClock } from '../time/clock'
 
-/** a site's clock: its offset from real time, and the time it shows */
-export interface SiteClock {
-  readonly offsetMs: number
-  now(): Date
-}
-
-/** the clock `offsetMs` ahead of real time */
-export function clockAt(offsetMs: number): SiteClock {
-  return { offsetMs, now: () => new Date(Date.now() + offsetMs) }
-}
-
-/** real time: a site whose clock was never advanced, or every site with SANDBOX_CLOCK=off */
-export const REAL_TIME: SiteClock = clockAt(0)
+// the clock values themselves live below every layer (lib/http/ hands them to the endpoints)
+export { clockAt, REAL_TIME, type SiteClock }
 
 /** the clock of a site offset by `storedOffsetMs` (the column's value), as the setting allows */
 export const clockOf = (storedOffsetMs: bigint | number | null | undefined): SiteClock =>

@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { sqlRows, type Db } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
-import { logLine } from '../http/request-log'
+import { logLine } from '../log/log-line'
 import { clockOf, type SiteClock } from '../sandbox/site-clock'
 import { gateIsOpen, statementGate, stillOnClock } from '../sandbox/site-write'
 

@@ -62,7 +62,7 @@ async function twoInstances(): Promise<Instance[]> {
 
 test('a bill is judged after the due changes of its payments, whether or not the scheduler has run', async () => {
   const { createPayment, readPayment } = await import('../../lib/payments/payment-service.ts')
-  const { createBill } = await import('../../lib/bills/bill-service.ts')
+  const { createBill } = await import('../../lib/billing/bill-service.ts')
   const { paymentRequestSchema } = await import('../../lib/payments/payment-request.ts')
   const { billRequestSchema } = await import('../../lib/bills/bill-request.ts')
   const { closeDb } = await import('../../lib/db/client.ts')

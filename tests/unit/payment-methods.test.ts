@@ -15,7 +15,7 @@ const { paymentRequestSchema } = await import('../../lib/payments/payment-reques
 const { capturedOnApproval } = await import('../../lib/payments/payment-lifecycle.ts')
 const { issuesToken } = await import('../../lib/payments/payment-tokens.ts')
 const { renderPayment } = await import('../../lib/payments/payment-wire.ts')
-const { paymentNotificationBody } = await import('../../lib/notifications/notification-body.ts')
+const { paymentNotificationBody } = await import('../../lib/payments/notification-body.ts')
 
 type Json = Record<string, any>
 const schemas = () => (apiDocument().components.schemas as Json) ?? {}

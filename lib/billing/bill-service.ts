@@ -10,8 +10,9 @@ import { findPayment } from '../payments/payment-service'
 import { clockOf, siteClock, type SiteClock } from '../sandbox/site-clock'
 import { gateIsOpen, siteWrite, statementGate, stillOnClock } from '../sandbox/site-write'
 import { fingerprint } from '../security/keyed-hash'
-import { newBillProblems, type BillRequest } from './bill-request'
-import { renderBill, renderBillDetails, renderBillPayment } from './bill-wire'
+import { newBillProblems, type BillRequest } from '../bills/bill-request'
+import { renderBill } from '../bills/bill-wire'
+import { renderBillDetails, renderBillPayment } from './bill-details-wire'
 
 /**
  * A new bill, or for its id the bill already there: a replay (the same request) answers it as it is now,

@@ -1,17 +1,18 @@
 // The merchant's view of its notifications: GET /api/sites/{siteId}/notifications (the latest 100, with
 // every attempt) and POST …/notifications/{notificationId}/resend (lib/notifications/notification-resend.ts,
-// which the dashboard's "Resend" runs too).
+// which the dashboard's "Resend" runs too). Here, above the transport (lib/notifications/) and the resources
+// whose bodies it shows as posted (lib/payments/notification-body.ts).
 import { z } from 'zod'
 import { db } from '../db/client'
-import { apiRoute, endpoint } from '../http/api-route'
+import { apiRoute, endpoint } from './api-route'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import {
   captureNotificationSchema,
   paymentNotificationSchema,
   refundNotificationSchema,
   withPaymentToken,
-} from './notification-body'
-import { resendNotification, withAttempts, type NotificationWithAttempts } from './notification-resend'
+} from '../payments/notification-body'
+import { resendNotification, withAttempts, type NotificationWithAttempts } from '../notifications/notification-resend'
 import { idSchema } from '../wire/common-schemas'
 
 export const notificationSchema = z
