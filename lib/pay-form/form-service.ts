@@ -15,11 +15,13 @@ import { ApiError, notFound, validationError } from '../http/api-error'
 import { parse } from '../http/api-route'
 import { formatValue, money } from '../money/money'
 import { completePayment } from '../payments/complete-service'
-import { allowedWithFlags, payFormMethod } from '../payments/methods'
+import { allowedWithFlags, methodOf } from '../payments/methods'
 import { paymentRequestSchema } from '../payments/payment-request'
 import { createPayment, readPayment } from '../payments/payment-service'
 import { checkBillStreak, countClientAttempt } from './attempt-limits'
 import { payFormSchema } from './form-schema'
+import { payFormMethodOf, payFormMethods } from './methods'
+import type { PayFormMethod } from './methods/pay-method'
 import { clockOf, type SiteClock } from '../sandbox/site-clock'
 
 export type NextStep =
@@ -31,8 +33,21 @@ export type NextStep =
 
 type WirePayment = Awaited<ReturnType<typeof readPayment>>
 
-/** Bills whose payments must issue a token or start a series take only the methods that can (a card). */
-export const mobileAllowed = (bill: Pick<Bill, 'flags'>) => allowedWithFlags(payFormMethod('mobile'), bill.flags)
+/** the registered method (lib/payments/methods) a page method pays with */
+function paidWith(m: PayFormMethod) {
+  const method = methodOf(m.type)
+  if (!method) throw new Error(`payment page: its ${m.method} pays with ${m.type}, which is not registered`)
+  return method
+}
+
+/**
+ * whether the page offers the method on this bill: bills whose payments must issue a token or start a series take
+ * only the methods that can (a card)
+ */
+export const offeredOn = (bill: Pick<Bill, 'flags'>, m: PayFormMethod) => allowedWithFlags(paidWith(m), bill.flags)
+
+/** the page's methods offered on this bill, in the order of its tabs */
+export const offeredMethods = (bill: Pick<Bill, 'flags'>) => payFormMethods.filter((m) => offeredOn(bill, m))
 
 /** a return URL with billId and invoiceUid appended */
 export function returnUrl(base: string, bill: Pick<Bill, 'billId' | 'invoiceUid'>): string {
@@ -115,14 +130,14 @@ export async function startAttempt(invoiceUid: string, input: unknown, clientAdd
   const { bill, clock } = await billOf(invoiceUid)
   if (billState(bill, clock.now()) !== 'CREATED') return { kind: 'redirect', url: pagePath(bill) }
   const form = parse(payFormSchema({ openAmount: bill.amountMinor === null, clockOffsetMs: clock.offsetMs }), input)
-  // the registered method the payer picked (lib/payments/methods)
-  const method = payFormMethod(form.method)
-  if (!allowedWithFlags(method, bill.flags)) throw validationError({ method: [`${form.method}.unavailable`] })
+  // the page's method the payer picked, and the registered method it pays with (lib/payments/methods)
+  const pageMethod = payFormMethodOf(form.method)!
+  if (!offeredOn(bill, pageMethod)) throw validationError({ method: [`${form.method}.unavailable`] })
   const amountMinor = bill.amountMinor ?? form.amountMinor
   if (amountMinor === undefined) throw validationError({ amount: ['required'] })
   const customer = bill.customer ? { ...(bill.customer as Record<string, unknown>), ip: undefined } : undefined
   const request = parse(paymentRequestSchema, {
-    paymentMethod: method.payForm!.paymentMethod(form as never),
+    paymentMethod: pageMethod.paymentMethod(form as Record<string, string>),
     amount: { value: formatValue(money(amountMinor, bill.currency)), currency: bill.currency },
     flags: bill.flags,
     customer,
