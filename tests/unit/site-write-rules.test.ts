@@ -41,7 +41,7 @@ test('transactions are opened by the site-write module, and by the few modules t
     // siteWrite, siteClockMove (reset, advance) and the scheduler's pickedSiteWrite
     'lib/sandbox/site-write.ts': 3,
     // the read of a bill with its payments as of one snapshot (read only)
-    'lib/bills/bill-service.ts': 1,
+    'lib/billing/bill-service.ts': 1,
     // the lease of due notifications of every site, under the claim lock (it dates nothing, and a reset
     // waits for the leased rows)
     'lib/notifications/delivery.ts': 1,
