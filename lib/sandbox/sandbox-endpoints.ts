@@ -90,12 +90,15 @@ const advanceEndpoints = apiRoute({
     doc: {
       operationId: 'advanceSandboxClock',
       ...CLOCK_ERRORS,
+      // a write of the site held its gate too long (lib/sandbox/clock-advance.ts)
+      errors: [...CLOCK_ERRORS.errors, 'service.unavailable'],
       summary: "Move the site's sandbox clock forward",
       description: [
         'By `seconds`, or `to` a date-time; forward only (a `to` at or before the clock is a 400). Every time rule of the site then reads the new time:',
         'bill deadlines and the 45-day window, the 3-D Secure timeout, the mobile operator, card and token expiry, recurrent `minAuthDay` and `expiryDate`, notification retries.',
         'The changes that fell due (declines, completions, expired bills, with their notifications) are applied before the answer; due notification retries are posted within a second.',
         'Other sites are untouched. Off with SANDBOX_CLOCK=off (404).',
+        "Writes of the site under way finish first, and those that arrive meanwhile wait for it; 503 when the site's writes never pause long enough (the clock unmoved).",
       ].join(' '),
       requestExamples: {
         seconds: { summary: 'Sixteen minutes on (past the 3-D Secure timeout)', value: { seconds: 960 } },

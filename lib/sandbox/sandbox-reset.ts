@@ -15,7 +15,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { isRetryable } from '../db/client'
 import { serviceUnavailable } from '../http/api-error'
-import { siteClockMove } from './site-write'
+import { CLOCK_MOVE_LOCK_WAIT, isLockTimeout, siteClockMove } from './site-write'
 
 export interface ResetCounts {
   payments: number
@@ -39,14 +39,9 @@ const isForeignKeyViolation = (e: unknown) =>
   (e as { code?: string })?.code === 'P2003' ||
   /foreign key constraint|violates foreign key/i.test(String((e as Error)?.message ?? ''))
 
-/**
- * How long a reset waits for the site's gate. The gate's queue is fair, so the reset gets in once the
- * writes under way finish; a write stuck for longer (a transaction left open) keeps it out. It then gives
- * up, lets the site run for a moment and asks again; at the last a 503 says nothing was deleted (not a
- * 500, nor a request that hangs for as long as the write does). The writes queued behind it meanwhile go on.
- */
-const LOCK_WAIT = '2s'
-const isLockTimeout = (e: unknown) => /lock timeout/i.test(String((e as Error)?.message ?? ''))
+// A reset that waited for the site's gate in vain (lib/sandbox/site-write.ts CLOCK_MOVE_LOCK_WAIT) lets the
+// site run for a moment and asks again; at the last a 503 says nothing was deleted (not a 500, nor a request
+// that hangs for as long as the write does). The writes queued behind it meanwhile go on.
 
 export async function resetSandbox(siteId: string): Promise<ResetCounts> {
   for (let attempt = 1; ; attempt++) {
@@ -82,6 +77,6 @@ function resetOnce(siteId: string): Promise<ResetCounts> {
       await tx.$executeRaw`UPDATE "Site" SET "clockOffsetMs" = 0 WHERE id = ${siteId}`
       return { payments, bills, captures, refunds, notifications }
     },
-    { lockWait: LOCK_WAIT },
+    { lockWait: CLOCK_MOVE_LOCK_WAIT },
   )
 }

@@ -32,17 +32,35 @@ export const SITE_GATE = 0x73697465
 const gateKey = (siteId: string | Prisma.Sql) => Prisma.sql`${SITE_GATE}::int4, hashtext(${siteId}::text)`
 
 /**
- * The sites whose gate the running code holds through siteWrite or siteClockMove. A second one for the same site
- * inside it would wait, on another connection, for the first: behind a reset asked for in between, a wait that
- * PostgreSQL cannot see as a deadlock. It is refused at once instead.
+ * The site whose gate the running code holds through siteWrite or siteClockMove. A second one inside it would wait,
+ * on another connection, for a gate the first holds — the same site's, or another's whose id hashes alike — behind
+ * a reset asked for in between: a wait PostgreSQL cannot see as a deadlock. Any nested one is refused at once.
  */
-const heldGates = new AsyncLocalStorage<ReadonlySet<string>>()
+const heldGate = new AsyncLocalStorage<string>()
 
 function holdingGate<T>(siteId: string, run: () => Promise<T>): Promise<T> {
-  const held = heldGates.getStore()
-  if (held?.has(siteId)) throw new Error(`a write of site ${siteId} was opened inside another: nest the work instead`)
-  return heldGates.run(new Set(held).add(siteId), run)
+  const held = heldGate.getStore()
+  if (held !== undefined)
+    throw new Error(`a write of site ${siteId} was opened inside one of site ${held}: nest the work instead`)
+  return heldGate.run(siteId, run)
 }
+
+/**
+ * Every transaction here runs at READ COMMITTED, whatever the database's default: the clock is read in a statement
+ * after the gate's wait and must see what a reset or an advance waited for left (under REPEATABLE READ the snapshot
+ * of the gate's statement, from before the wait, would answer the old clock).
+ */
+const READ_COMMITTED = { isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted }
+
+/**
+ * How long what moves the clock waits for the gate (siteClockMove's `lockWait`): the gate's queue is fair, so it
+ * gets in once the writes under way finish; a write stuck for longer (a transaction left open) keeps it out, and
+ * the writes queued behind it wait too. Past it the move gives up, having done nothing (isLockTimeout).
+ */
+export const CLOCK_MOVE_LOCK_WAIT = '2s'
+
+/** PostgreSQL's lock timeout: what moves the clock waited CLOCK_MOVE_LOCK_WAIT for the gate in vain */
+export const isLockTimeout = (e: unknown) => /lock timeout/i.test(String((e as Error)?.message ?? ''))
 
 /** how often a write that lost a race (a deadlock, a serialization failure, a unique key taken) is made */
 const ATTEMPTS = 5
@@ -59,7 +77,10 @@ export async function siteWrite<T>(
   o: { attempts?: number } = {},
 ): Promise<T> {
   return holdingGate(siteId, () =>
-    withRetry(() => db().$transaction(async (tx) => work(tx, await enterShared(tx, siteId))), o.attempts ?? ATTEMPTS),
+    withRetry(
+      () => db().$transaction(async (tx) => work(tx, await enterShared(tx, siteId)), READ_COMMITTED),
+      o.attempts ?? ATTEMPTS,
+    ),
   )
 }
 
@@ -85,15 +106,12 @@ export async function siteClockMove<T>(siteId: string, work: (tx: Tx) => Promise
 }
 
 function clockMoveTransaction<T>(siteId: string, work: (tx: Tx) => Promise<T>, o: { lockWait?: string }) {
-  return db().$transaction(
-    async (tx) => {
-      if (o.lockWait) await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${o.lockWait}'`)
-      await tx.$queryRaw`SELECT pg_advisory_xact_lock(${gateKey(siteId)})::text`
-      if (o.lockWait) await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = 0`)
-      return work(tx)
-    },
-    { isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted },
-  )
+  return db().$transaction(async (tx) => {
+    if (o.lockWait) await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${o.lockWait}'`)
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${gateKey(siteId)})::text`
+    if (o.lockWait) await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = 0`)
+    return work(tx)
+  }, READ_COMMITTED)
 }
 
 /**
@@ -131,7 +149,7 @@ export const gateOpenFor = (column: string): Prisma.Sql =>
  * scheduler's due changes): made again from the start when it lost a race.
  */
 export const pickedSiteWrite = <T>(work: (tx: Tx) => Promise<T>): Promise<T> =>
-  withRetry(() => db().$transaction(work), ATTEMPTS)
+  withRetry(() => db().$transaction(work, READ_COMMITTED), ATTEMPTS)
 
 /**
  * The condition (after a WHERE) that the offset in `column` is still `clock`'s: a write judged on that clock

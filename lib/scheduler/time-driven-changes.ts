@@ -59,7 +59,9 @@ async function lockFirstDuePayment(
 ): Promise<DuePayment | undefined> {
   const notSkipped = Prisma.sql`NOT (p.id = ANY(${skip}::uuid[]))`
   // the site's gate is taken for each row the condition is evaluated on, before the row's lock: a payment
-  // passed over for its site (being reset) is then not left locked by this transaction
+  // passed over for its site (being reset) is then not left locked by this transaction. Only due payments are
+  // such rows: a gate per site ahead, taken before its payments were looked at, would fill PostgreSQL's lock
+  // table once tens of thousands of sites run ahead
   const [onRealTime] = await tx.$queryRaw<DuePayment[]>`
     SELECT p.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Payment" p JOIN "Site" s ON s.id = p."siteId"
     WHERE p."dueAt" <= ${now}::timestamptz AND p.status = 'WAITING' AND ${notSkipped}${ofSite('p', siteId)}${gateOpenFor('p."siteId"')}
@@ -70,9 +72,9 @@ async function lockFirstDuePayment(
       SELECT p.* FROM "Payment" p
       WHERE p."siteId" = ahead.id AND p."dueAt" > ${now}::timestamptz
         AND p."dueAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'
-        AND p.status = 'WAITING' AND ${notSkipped}
+        AND p.status = 'WAITING' AND ${notSkipped}${gateOpenFor('p."siteId"')}
       ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED) p
-    WHERE ${isAhead(siteId)}${gateOpenFor('ahead.id')} LIMIT 1`
+    WHERE ${isAhead(siteId)} LIMIT 1`
   return onSiteClock
 }
 

@@ -71,7 +71,7 @@ describe('writes of a site wait for its gate, held as a reset holds it', () => {
     await watcher?.end()
   })
 
-  test('payments (one statement or a transaction), capture, refund, completion, bill, due change, resend, advance', async () => {
+  test('payments (one statement or a transaction), capture, refund, completion, bill, due change, resend', async () => {
     const site = await newSite('gate')
     const api = client(site)
     // notifications need a URL (nothing listens there; the suite's server runs no delivery worker)
@@ -108,7 +108,6 @@ describe('writes of a site wait for its gate, held as a reset holds it', () => {
         bill: api.put(`/bills/${uid('bill')}`, billRequest()),
         'due change (a read)': api.get(`/payments/${due}`),
         resend: api.post(`/notifications/${notification.id}/resend`),
-        'clock advance': api.post('/sandbox/clock/advance', { seconds: 60 }),
       })
       await untilGateWaiters(watcher, site.siteId, Object.keys(writes.all).length, writes.answered)
       await holder.query('COMMIT')
@@ -127,6 +126,57 @@ describe('writes of a site wait for its gate, held as a reset holds it', () => {
     } finally {
       if (!released) await holder.query('ROLLBACK')
     }
+  })
+})
+
+describe("a clock advance waits for the site's gate, and gives up on a write that never ends", () => {
+  let holder: pg.Client
+  let watcher: pg.Client
+  before(async () => {
+    holder = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    watcher = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    await holder.connect()
+    await watcher.connect()
+  })
+  after(async () => {
+    await holder?.end()
+    await watcher?.end()
+  })
+
+  test('held by a reset: the advance waits, then moves the clock', async () => {
+    const api = client(await newSite('gate-advance'))
+    await holdGate(holder, api.site.siteId)
+    let released = false
+    try {
+      const advance = track({ 'clock advance': api.post('/sandbox/clock/advance', { seconds: 60 }) })
+      await untilGateWaiters(watcher, api.site.siteId, 1, advance.answered)
+      await holder.query('COMMIT')
+      released = true
+      const answer = await advance.all['clock advance']
+      assert.equal(answer.status, 200, answer.text)
+      assert.equal(answer.body.offsetSeconds, 60)
+    } finally {
+      if (!released) await holder.query('ROLLBACK')
+    }
+  })
+
+  test('held by a write left open: 503, and the clock has not moved', async () => {
+    const api = client(await newSite('gate-stuck'))
+    // a write of the site that does not end: its transaction holds the gate shared
+    await holder.query('BEGIN')
+    await holder.query('SELECT pg_advisory_xact_lock_shared($1::int4, hashtext($2))::text', [
+      SITE_GATE,
+      api.site.siteId,
+    ])
+    try {
+      const answer = await api.post('/sandbox/clock/advance', { seconds: 60 })
+      assert.equal(answer.status, 503, answer.text)
+      assert.equal(answer.body.errorCode, 'service.unavailable')
+    } finally {
+      await holder.query('ROLLBACK')
+    }
+    const clock = await api.get('/sandbox/clock')
+    assert.equal(clock.body.offsetSeconds, 0)
   })
 })
 
