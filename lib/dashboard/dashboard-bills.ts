@@ -14,7 +14,7 @@ import { isKnownCurrency } from '../money/money'
 import { recordAudit } from './dashboard-audit'
 import { afterCursor, pageOf } from './dashboard-cursor'
 import type { DashboardSession } from './dashboard-session'
-import { siteClock } from '../sandbox/site-clock'
+import { siteClock } from '../sites/site-store'
 
 export const BILL_PAGE_SIZE = 20
 

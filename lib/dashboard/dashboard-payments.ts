@@ -6,7 +6,7 @@ import { Prisma, type Payment } from '../generated/prisma/client'
 import { flowOf } from '../payments/flows'
 import { findPayment } from '../payments/payment-service'
 import { afterCursor, pageOf } from './dashboard-cursor'
-import { siteClock } from '../sandbox/site-clock'
+import { siteClock } from '../sites/site-store'
 
 export const PAYMENT_STATUSES = ['CREATED', 'WAITING', 'COMPLETED', 'DECLINED'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]

@@ -49,8 +49,8 @@ const AUDIT_SHOWN = 20
 /** what the settings page shows: no secret, no token, no hash */
 export async function settingsOverview(session: DashboardSession): Promise<SettingsOverview> {
   const [notify, tokens, clock, audit] = await Promise.all([
-    notifySettings(db(), session.siteId),
-    siteTokens(db(), session.siteId),
+    notifySettings(session.siteId),
+    siteTokens(session.siteId),
     clockOverview(session.siteId),
     db().auditEntry.findMany({
       where: { siteId: session.siteId, paymentRef: null, action: { in: [...SETTINGS_ACTIONS] } },
@@ -94,7 +94,7 @@ export async function changeNotifyUrl(session: DashboardSession, input: string):
     await recordAudit(session, { action: 'notify-url', subject: auditableUrl(input), outcome: `refused: ${e.reason}` })
     throw fieldError(URL_FIELD, e.reason)
   }
-  await setNotifyUrl(db(), session.siteId, url)
+  await setNotifyUrl(session.siteId, url)
   await recordAudit(session, {
     action: 'notify-url',
     subject: url ? auditableUrl(url) : NO_URL,
@@ -108,7 +108,7 @@ export async function rotateSecret(
   session: DashboardSession,
   immediately: boolean,
 ): Promise<{ secret: string; previousUntil: string | null; graceHours: number }> {
-  const s = await rotateNotifySecret(db(), session.siteId, immediately)
+  const s = await rotateNotifySecret(session.siteId, immediately)
   await recordAudit(session, {
     action: 'rotate-secret',
     subject: SIGNING_SECRET,
@@ -123,7 +123,7 @@ export async function rotateSecret(
 
 /** a new API token of the site, answered once (only its hash and hint are stored) */
 export async function createToken(session: DashboardSession): Promise<{ token: string; hint: string }> {
-  const token = await issueToken(db(), session.siteId)
+  const token = await issueToken(session.siteId)
   const hint = tokenHint(token)
   await recordAudit(session, { action: 'create-token', subject: hint, outcome: 'created' })
   return { token, hint }
@@ -139,7 +139,7 @@ export async function revokeToken(
   id: string,
 ): Promise<{ revoked: string; signedOut: boolean }> {
   const tokenId = id.toLowerCase() // as PostgreSQL writes a uuid
-  const r = await revokeTokenById(db(), session.siteId, tokenId, { keepOneActive: true })
+  const r = await revokeTokenById(session.siteId, tokenId, { keepOneActive: true })
   if (r.outcome === 'not-found') throw notFound('Token')
   if (r.outcome === 'revoked-already') throw incorrectInvocation('The token is revoked already')
   if (r.outcome === 'last-active') {

@@ -4,14 +4,14 @@
 // operator's delay, card (and so token) expiry months, recurrent minAuthDay and expiryDate, notification
 // retries — and every date-time the site's resources carry is written on it. The offset lives in the
 // database only, so every instance sees an advance at once. SANDBOX_CLOCK=off: every site on real time. A write of
-// the site's data gets its clock from siteWrite (lib/sandbox/site-write.ts), behind the site's gate.
+// the site's data gets its clock from siteWrite (lib/sandbox/site-write.ts), behind the site's gate; a read, from
+// siteClock (lib/sites/site-store.ts).
 // Left on real time on purpose (they guard the service, not the merchant's test): rate limits, dashboard
 // sessions, the payment page's per-client attempt window, notification leases, the Payin-Signature
 // timestamp (a receiver checks it against its own clock), the dateTime of error answers and the dashboard's
 // audit entries. A bill's pause after failed attempts in a row counts on the site's clock (its payments'
 // times), so an advance ends it too.
 import { settings } from '../config'
-import { db, type Db } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
 import { clockAt, REAL_TIME, type SiteClock } from '../time/clock'
 
@@ -21,18 +21,6 @@ export { clockAt, REAL_TIME, type SiteClock }
 /** the clock of a site offset by `storedOffsetMs` (the column's value), as the setting allows */
 export const clockOf = (storedOffsetMs: bigint | number | null | undefined): SiteClock =>
   settings().sandboxClock && storedOffsetMs ? clockAt(Number(storedOffsetMs)) : REAL_TIME
-
-/**
- * the site's clock, read now (real time for a site that does not exist); a write gets it from siteWrite
- * (lib/sandbox/site-write.ts), which holds it still
- */
-export async function siteClock(siteId: string, client: Db = db()): Promise<SiteClock> {
-  if (!settings().sandboxClock) return REAL_TIME
-  const [row] = await client.$queryRaw<
-    { offset: bigint }[]
-  >`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId}`
-  return clockOf(row?.offset)
-}
 
 /**
  * The offset of the site row `alias` in a statement, as an interval (0 with SANDBOX_CLOCK=off): what a

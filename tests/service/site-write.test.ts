@@ -12,8 +12,8 @@ after(() => closeDb())
 
 test("a site's write opened inside another of the same site is refused; another site's is made", async () => {
   const [a, b] = [uid('gate-a'), uid('gate-b')]
-  await issueToken(db(), a)
-  await issueToken(db(), b)
+  await issueToken(a)
+  await issueToken(b)
   await assert.rejects(
     siteWrite(a, () => siteWrite(a, async () => 'inner')),
     /opened inside another/,
