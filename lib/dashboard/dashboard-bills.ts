@@ -11,6 +11,7 @@ import { payUrlOf } from '../bills/bill-wire'
 import { db } from '../db/client'
 import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
 import { isKnownCurrency } from '../money/money'
+import { billAudit } from './audit-store'
 import { recordAudit } from './dashboard-audit'
 import { afterCursor, pageOf } from './dashboard-cursor'
 import type { DashboardSession } from './dashboard-session'
@@ -76,11 +77,7 @@ export interface BillDetails {
 export async function billDetails(siteId: string, billId: string): Promise<BillDetails | null> {
   const loaded = await loadBill({ siteId, billId })
   if (!loaded) return null
-  const audit = await db().auditEntry.findMany({
-    where: { siteId, action: 'bill', subject: billId },
-    orderBy: { at: 'asc' },
-    select: { at: true, actor: true, action: true, outcome: true },
-  })
+  const audit = await billAudit(siteId, billId)
   return {
     bill: loaded.bill,
     status: billState(loaded.bill, loaded.clock.now()),

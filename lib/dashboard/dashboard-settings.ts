@@ -9,7 +9,6 @@
 // operator's `npm run site -- secret` can still derive it; in the dashboard, a merchant who lost it
 // rotates (the previous one keeps signing for the grace period, so nothing breaks meanwhile).
 import { settings } from '../config'
-import { db } from '../db/client'
 import { fieldError, incorrectInvocation, notFound } from '../http/api-error'
 import {
   checkedNotifyUrl,
@@ -19,6 +18,7 @@ import {
   setNotifyUrl,
 } from '../notifications/site-notify'
 import { issueToken, revokeTokenById, siteTokens, tokenHint } from '../sites/site-tokens'
+import { latestSiteAudit } from './audit-store'
 import { auditableUrl, recordAudit } from './dashboard-audit'
 import { CLOCK_ACTION, clockOverview, type ClockOverview } from './dashboard-clock'
 import type { DashboardSession } from './dashboard-session'
@@ -52,12 +52,7 @@ export async function settingsOverview(session: DashboardSession): Promise<Setti
     notifySettings(session.siteId),
     siteTokens(session.siteId),
     clockOverview(session.siteId),
-    db().auditEntry.findMany({
-      where: { siteId: session.siteId, paymentRef: null, action: { in: [...SETTINGS_ACTIONS] } },
-      orderBy: { at: 'desc' },
-      take: AUDIT_SHOWN,
-      select: { at: true, actor: true, action: true, subject: true, outcome: true, detail: true },
-    }),
+    latestSiteAudit(session.siteId, [...SETTINGS_ACTIONS], AUDIT_SHOWN),
   ])
   return {
     notifyUrl: notify.url,

@@ -89,11 +89,11 @@ export async function listSites() {
   })
 }
 
-/** a token's row and site, by the token's hash, for a dashboard sign-in (null: unknown or revoked) */
-export async function activeToken(tokenHash: string) {
+/** the site's active token of that hash (its row id and hint), for a dashboard sign-in; null when there is none */
+export async function activeTokenOf(siteId: string, tokenHash: string) {
   return db().siteToken.findFirst({
-    where: { tokenHash, revokedAt: null },
-    select: { id: true, siteId: true, hint: true },
+    where: { tokenHash, siteId, revokedAt: null },
+    select: { id: true, hint: true },
   })
 }
 
