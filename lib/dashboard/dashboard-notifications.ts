@@ -119,10 +119,7 @@ export async function notificationDetails(siteId: string, notificationId: string
   if (!UUID.test(notificationId)) return null
   const n = await siteNotification(siteId, notificationId)
   if (!n) return null
-  const [payment, audit] = await Promise.all([
-    paymentOf(n.id),
-    auditOf(siteId, 'resend', n.id),
-  ])
+  const [payment, audit] = await Promise.all([paymentOf(n.id), auditOf(siteId, 'resend', n.id)])
   return {
     id: n.id,
     type: n.type,

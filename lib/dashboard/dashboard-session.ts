@@ -17,19 +17,12 @@ import {
   insertSession,
   touchSession,
   uncountSignInAttempt,
+  type DashboardSession,
 } from './session-store'
 
 export const SESSION_COOKIE = 'payin_dashboard'
 
-export interface DashboardSession {
-  /** the session row's id (not the cookie's value) */
-  id: string
-  siteId: string
-  /** the row of the token the session was opened with (revoking it ends the session) */
-  tokenRef: string
-  /** the first characters of the token the session was opened with: who acted, in the audit log */
-  tokenHint: string
-}
+export type { DashboardSession }
 
 const hashSessionId = (value: string) => createHash('sha256').update(`dashboard-session\0${value}`).digest('hex')
 const idleMinutes = () => settings().dashboard.idleMinutes

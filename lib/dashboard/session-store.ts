@@ -2,7 +2,16 @@
 // tables (lib/dashboard/dashboard-session.ts keeps the rules: the limits, the cookie, the hashes).
 import { db } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
-import type { DashboardSession } from './dashboard-session'
+
+export interface DashboardSession {
+  /** the session row's id (not the cookie's value) */
+  id: string
+  siteId: string
+  /** the row of the token the session was opened with (revoking it ends the session) */
+  tokenRef: string
+  /** the first characters of the token the session was opened with: who acted, in the audit log */
+  tokenHint: string
+}
 
 /** the fixed window of `windowSeconds` now, as a statement computes it */
 const windowOf = (windowSeconds: number) =>

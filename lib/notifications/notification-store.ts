@@ -50,7 +50,11 @@ export function notificationInsert(n: NewNotification, gated = false): Prisma.Sq
 const CLAIM_LOCK = 0x6e6f74696679n
 
 /** a leased notification, with its site's secret version and clock offset */
-export type Claimed = Notification & { notifySecretVersion: number; notifySecretRotatedAt: Date | null; clockOffsetMs: bigint }
+export type Claimed = Notification & {
+  notifySecretVersion: number
+  notifySecretRotatedAt: Date | null
+  clockOffsetMs: bigint
+}
 
 /**
  * The statement that leases up to `free` due notifications, oldest first, none of a site that already has

@@ -113,9 +113,7 @@ async function billOf(invoiceUid: string): Promise<{ bill: Bill; clock: SiteCloc
 
 /** the paymentId of the page's attempt on this bill with this key, or 404 */
 async function attemptOf(bill: Bill, attemptId: string): Promise<string> {
-  const p = ATTEMPT_KEY.test(attemptId)
-    ? await pageAttemptPayment(bill.id, attemptKeyHash(attemptId))
-    : null
+  const p = ATTEMPT_KEY.test(attemptId) ? await pageAttemptPayment(bill.id, attemptKeyHash(attemptId)) : null
   if (!p) throw notFound('Payment')
   return p.paymentId
 }

@@ -28,10 +28,7 @@ export async function advanceSiteClock(siteId: string, move: ClockMove): Promise
 }
 
 async function advanceBy(siteId: string, ms: number): Promise<number> {
-  const [row] = await siteClockMove(
-    siteId,
-    (tx) => addClockOffset(tx, siteId, ms, MAX_CLOCK_OFFSET_MS),
-  )
+  const [row] = await siteClockMove(siteId, (tx) => addClockOffset(tx, siteId, ms, MAX_CLOCK_OFFSET_MS))
   if (!row)
     throw fieldError(
       'seconds',
@@ -44,10 +41,7 @@ async function advanceTo(siteId: string, to: Date): Promise<number> {
   const target = to.getTime() - Date.now()
   if (target > MAX_CLOCK_OFFSET_MS)
     throw fieldError('to', `is more than ${MAX_CLOCK_OFFSET_MS / 86_400_000} days ahead of real time`)
-  const [row] = await siteClockMove(
-    siteId,
-    (tx) => raiseClockOffset(tx, siteId, target),
-  )
+  const [row] = await siteClockMove(siteId, (tx) => raiseClockOffset(tx, siteId, target))
   if (!row) {
     const now = (await siteClock(siteId)).now()
     throw validationError({

@@ -10,8 +10,13 @@ import { logLine } from '../log/log-line'
 import { clockOf, REAL_TIME, type SiteClock } from '../sandbox/site-clock'
 import { gateIsOpen, statementGate, stillOnClock } from '../sandbox/site-write'
 
-/** a statement's fragment (Prisma.sql), as the token check's callers pass one in */
-export type Sql = Prisma.Sql
+/**
+ * a statement's fragment as the token check's callers pass one in: Prisma.sql's, described by its shape (lib/http/
+ * hands it on without importing Prisma)
+ */
+export type Sql = { readonly sql: string; readonly values: unknown[] }
+/** the fragment `f` given as Sql: every one is Prisma.sql's (the endpoints build them so) */
+const prismaSql = (f: Sql) => f as Prisma.Sql
 
 /** whether the site exists */
 export async function siteExists(siteId: string): Promise<boolean> {
@@ -236,15 +241,11 @@ function ownColumns<T>(row: Record<string, unknown>): T {
  * The site of the bearer token of SHA-256 `hash` (lib/sites/site-tokens.ts checkToken), the request counted against
  * the token's per-minute limit, in one statement; `preload`, a read of at most one row in the same statement.
  */
-export async function checkTokenHash(
-  hash: string,
-  defaultPerMinute: number,
-  preload?: Prisma.Sql,
-): Promise<TokenCheck> {
+export async function checkTokenHash(hash: string, defaultPerMinute: number, preload?: Sql): Promise<TokenCheck> {
   const p = tokenParts(hash, defaultPerMinute)
   // on every API request: a prepared statement on the pool, not through Prisma's runtime
   const rider = preload
-    ? Prisma.sql`, r.* FROM ${p.from} LEFT JOIN LATERAL (SELECT true AS ${column(FOUND)}, q.* FROM (${preload}) q LIMIT 1) r ON true`
+    ? Prisma.sql`, r.* FROM ${p.from} LEFT JOIN LATERAL (SELECT true AS ${column(FOUND)}, q.* FROM (${prismaSql(preload)}) q LIMIT 1) r ON true`
     : Prisma.sql` FROM ${p.from}`
   const [row] = await sqlRows<Record<string, unknown>>(Prisma.sql`WITH ${p.ctes} SELECT ${p.columns}${rider}`)
   if (!row) return null
@@ -281,7 +282,7 @@ export async function writeWithTokenHashCheck<T>(
   defaultPerMinute: number,
   siteId: string,
   clock: SiteClock,
-  ctes: Prisma.Sql,
+  ctes: Sql,
   result: string,
 ): Promise<TokenWrite<T>> {
   // the statement's snapshot precedes its gate: it can tell a clock that a reset set back only by the
@@ -291,7 +292,7 @@ export async function writeWithTokenHashCheck<T>(
   const rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
     WITH ${p.ctes}, ${statementGate(siteId)},
     gate AS (SELECT t.off FROM ${p.from} WHERE t."siteId" = ${siteId}${p.withinLimit}${stillOnClock('t.off', clock)}${gateIsOpen}),
-    ${ctes}
+    ${prismaSql(ctes)}
     SELECT ${p.columns}, (SELECT open FROM site_gate) AS ${column(GATE)}, r.* FROM ${p.from} LEFT JOIN (SELECT true AS ${column(FOUND)}, x.* FROM ${Prisma.raw(result)} x) r ON true`)
   const first = rows[0]
   if (!first) return { unauthorized: true }

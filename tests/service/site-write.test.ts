@@ -3,7 +3,7 @@
 // meanwhile, a wait PostgreSQL cannot break); another site's write inside it is allowed.
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
-import { closeDb, db } from '../../lib/db/client.ts'
+import { closeDb } from '../../lib/db/client.ts'
 import { siteClockMove, siteWrite } from '../../lib/sandbox/site-write.ts'
 import { issueToken } from '../../lib/sites/site-tokens.ts'
 import { uid } from '../support/api.ts'
