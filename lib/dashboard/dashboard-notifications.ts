@@ -6,12 +6,7 @@
 import { ApiError } from '../http/api-error'
 import { withPaymentToken } from '../payments/notification-body'
 import { resendNotification } from '../notifications/notification-resend'
-import {
-  listSiteNotifications,
-  notificationPayment,
-  siteNotification,
-  type NotificationListSqlRow,
-} from '../notifications/notification-store'
+import { listSiteNotifications, notificationPayment, siteNotification } from '../notifications/notification-store'
 import { auditOf } from './audit-store'
 import { paymentTime } from '../time/wire-time'
 import { auditableUrl, recordAudit } from './dashboard-audit'
@@ -42,14 +37,12 @@ export interface NotificationAttemptRow {
   error: string | null
 }
 
-type ListSqlRow = NotificationListSqlRow
-
 /** The site's notifications, newest first, after the cursor `after` (as `nextCursor` gave it). */
 export async function listNotifications(
   siteId: string,
   after?: string,
 ): Promise<{ rows: NotificationListRow[]; nextCursor: string | null }> {
-  const rows: ListSqlRow[] = await listSiteNotifications(siteId, decodeCursor(after), NOTIFICATIONS_PAGE_SIZE + 1)
+  const rows = await listSiteNotifications(siteId, decodeCursor(after), NOTIFICATIONS_PAGE_SIZE + 1)
   const { page, nextCursor } = pageOf(rows, NOTIFICATIONS_PAGE_SIZE)
   return {
     rows: page.map(({ lastAt, lastHttpStatus, lastDurationMs, lastError, ...n }) => ({
@@ -112,14 +105,12 @@ export interface NotificationDetails extends Omit<NotificationListRow, 'lastAtte
   audit: { at: Date; actor: string; action: string; outcome: string }[]
 }
 
-const paymentOf = notificationPayment
-
 /** One of the site's notifications with all that happened to it; null when the site has none by that id. */
 export async function notificationDetails(siteId: string, notificationId: string): Promise<NotificationDetails | null> {
   if (!UUID.test(notificationId)) return null
   const n = await siteNotification(siteId, notificationId)
   if (!n) return null
-  const [payment, audit] = await Promise.all([paymentOf(n.id), auditOf(siteId, 'resend', n.id)])
+  const [payment, audit] = await Promise.all([notificationPayment(n.id), auditOf(siteId, 'resend', n.id)])
   return {
     id: n.id,
     type: n.type,
@@ -157,7 +148,7 @@ export interface ResendAnswer {
  */
 export async function resendFromDashboard(session: DashboardSession, notificationId: string): Promise<ResendAnswer> {
   const audit = async (outcome: string, detail?: Record<string, string>) => {
-    const payment = await paymentOf(notificationId)
+    const payment = await notificationPayment(notificationId)
     await recordAudit(session, {
       action: 'resend',
       subject: notificationId,
