@@ -29,8 +29,7 @@ const PRISMA_CLIENT_IMPORTERS = [
   'lib/payments/payment-wire.ts',
   'lib/payments/refund-service.ts',
   'lib/sandbox/sandbox-reset.ts',
-  'lib/sandbox/site-clock.ts',
-  // the one module that opens a site's write (its statement fragments are Prisma.sql)
+  // the one module that opens a site's write (its statement fragments, the gate's and the clock's, are Prisma.sql)
   'lib/sandbox/site-write.ts',
   'lib/scheduler/time-driven-changes.ts',
   'lib/settlement/bill-store.ts',
