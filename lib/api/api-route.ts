@@ -5,7 +5,6 @@
 import type { z } from 'zod'
 import { settings } from '../config'
 import { SESSION_COOKIE, sessionOf, type DashboardSession } from '../dashboard/dashboard-session'
-import { db } from '../db/client'
 import {
   cookieOf,
   routeWrapper,
@@ -16,9 +15,9 @@ import {
 import { checkToken, writeWithTokenCheck } from '../sites/site-tokens'
 
 export const { apiRoute, endpoint } = routeWrapper<DashboardSession>({
-  checkToken: (token, preload) => checkToken(db(), token, settings().rateLimitPerMinute, preload),
+  checkToken: (token, preload) => checkToken(token, settings().rateLimitPerMinute, preload),
   writeWithTokenCheck: (token, siteId, clock, ctes, result) =>
-    writeWithTokenCheck(db(), token, settings().rateLimitPerMinute, siteId, clock, ctes, result),
+    writeWithTokenCheck(token, settings().rateLimitPerMinute, siteId, clock, ctes, result),
   sessionOf: (req) => sessionOf(cookieOf(req, SESSION_COOKIE)),
 })
 

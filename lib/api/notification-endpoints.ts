@@ -3,7 +3,6 @@
 // which the dashboard's "Resend" runs too). Here, above the transport (lib/notifications/) and the resources
 // whose bodies it shows as posted (lib/payments/notification-body.ts).
 import { z } from 'zod'
-import { db } from '../db/client'
 import { apiRoute, endpoint } from './api-route'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import {
@@ -12,7 +11,8 @@ import {
   refundNotificationSchema,
   withPaymentToken,
 } from '../payments/notification-body'
-import { resendNotification, withAttempts, type NotificationWithAttempts } from '../notifications/notification-resend'
+import { resendNotification, type NotificationWithAttempts } from '../notifications/notification-resend'
+import { latestNotifications } from '../notifications/notification-store'
 import { idSchema } from '../wire/common-schemas'
 
 export const notificationSchema = z
@@ -134,12 +134,7 @@ export const notificationsRoute = apiRoute({
       responseExamples: { delivered: { summary: 'Delivered at the second attempt', value: [notificationExample] } },
     },
     handle: async ({ siteId }) => {
-      const rows = await db().notification.findMany({
-        where: { siteId },
-        orderBy: { createdAt: 'desc' },
-        take: 100,
-        include: withAttempts,
-      })
+      const rows = await latestNotifications(siteId, 100)
       return rows.map(render)
     },
   }),

@@ -3,7 +3,7 @@
 // (lib/payments/payment-wire.ts), above both. Each render function returns its schema's input type.
 import { z } from 'zod'
 import { billSchema, renderBill } from '../bills/bill-wire'
-import type { Bill, Payment } from '../generated/prisma/client'
+import type { Bill, Payment } from '../settlement/bill-store'
 import { paymentSchema, renderPayment } from '../payments/payment-wire'
 import { idSchema } from '../wire/common-schemas'
 import { mayBeAbsent } from '../wire/wire-form'

@@ -2,13 +2,21 @@
 // bill behind a payUrl. EXPIRED is derived from the deadline on every read; WAITING payments whose
 // change fell due are brought up to date first, so the bill's state is current.
 import { randomUUID } from 'node:crypto'
-import { db, jsonParam, withRetry, type Db, type Tx } from '../db/client'
-import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
 import { notFound, requestConflict, validationError, type FieldErrors } from '../http/api-error'
 import { isDue } from '../payments/payment-lifecycle'
 import { findPayment } from '../payments/payment-service'
-import { clockOf, siteClock, type SiteClock } from '../sandbox/site-clock'
-import { gateIsOpen, siteWrite, statementGate, stillOnClock } from '../sandbox/site-write'
+import { clockOf, type SiteClock } from '../sandbox/site-clock'
+import { siteClock } from '../sites/site-store'
+import { siteWrite } from '../sandbox/site-write'
+import {
+  findBill,
+  insertBill,
+  readBillWithPayments,
+  withRetry,
+  type Bill,
+  type Payment,
+  type Tx,
+} from '../settlement/bill-store'
 import { fingerprint } from '../security/keyed-hash'
 import { newBillProblems, type BillRequest } from '../bills/bill-request'
 import { renderBill } from '../bills/bill-wire'
@@ -31,7 +39,7 @@ export async function createBill(siteId: string, billId: string, req: BillReques
   const { bill, at } = await withRetry(async () => {
     const siteTime = clock ?? (await siteClock(siteId))
     if (siteTime.offsetMs === 0) {
-      const first = await writeBill(db(), siteId, billId, req, print, siteTime)
+      const first = await writeBill(undefined, siteId, billId, req, print, siteTime)
       if (first.created) return { bill: first.created, at: siteTime }
       // a replay answers the bill as it is now (its payments' due changes applied first), also past its deadline
       const existing = await loadBill({ siteId, billId })
@@ -45,9 +53,7 @@ export async function createBill(siteId: string, billId: string, req: BillReques
       async (tx, heldTime) => {
         const again = await writeBill(tx, siteId, billId, req, print, heldTime, { held: true })
         // not written: a bill of that id is there (made meanwhile), read behind the same gate
-        const [there] = again.created
-          ? []
-          : await tx.$queryRaw<Bill[]>`SELECT * FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${billId}`
+        const there = again.created ? undefined : await findBill(tx, siteId, billId)
         return { ...again, there, heldTime }
       },
       { attempts: 1 },
@@ -78,7 +84,7 @@ function sameRequest(bill: Bill, print: string, billId: string, late: FieldError
  * statement did not get the site's gate; `late`: the request's problems on that clock (nothing is written).
  */
 async function writeBill(
-  client: Db | Tx,
+  tx: Tx | undefined,
   siteId: string,
   billId: string,
   req: BillRequest,
@@ -90,17 +96,22 @@ async function writeBill(
   const now = siteTime.now()
   const late = newBillProblems(req, now)
   if (late) return { late }
-  const onClock = o.held ? Prisma.empty : Prisma.sql`${stillOnClock('s."clockOffsetMs"', siteTime)}${gateIsOpen}`
-  const [created] = await client.$queryRaw<Bill[]>`${o.held ? Prisma.empty : Prisma.sql`WITH ${statementGate(siteId)}`}
-    INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "successUrl", "failedUrl",
-      customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt")
-    SELECT ${randomUUID()}::uuid, ${siteId}::text, ${billId}::text, ${randomUUID()}::uuid, ${print}::text, ${req.amount.currency}::text, ${req.amount.value ?? null}::bigint,
-      ${req.comment ?? null}::text, ${req.flags}::text[], ${req.successUrl ?? null}::text, ${req.failedUrl ?? null}::text, ${jsonParam(req.customer)}::jsonb,
-      ${jsonParam(req.recurrent)}::jsonb, ${jsonParam(req.receipt)}::jsonb, ${jsonParam(req.customFields)}::jsonb, 'CREATED', ${now}::timestamptz, ${now}::timestamptz,
-      ${req.expirationDateTime}::timestamptz
-    FROM "Site" s WHERE s.id = ${siteId}${onClock}
-    ON CONFLICT ("siteId", "billId") DO NOTHING
-    RETURNING *`
+  const bill = {
+    fingerprint: print,
+    currency: req.amount.currency,
+    amountMinor: req.amount.value ?? null,
+    comment: req.comment ?? null,
+    flags: req.flags,
+    successUrl: req.successUrl ?? null,
+    failedUrl: req.failedUrl ?? null,
+    customer: req.customer,
+    recurrent: req.recurrent,
+    receipt: req.receipt,
+    customFields: req.customFields,
+    expiresAt: req.expirationDateTime,
+  }
+  const ids: [string, string] = [randomUUID(), randomUUID()]
+  const created = await insertBill(tx, siteId, billId, bill, now, siteTime, { held: o.held, ids })
   return { created, late: null }
 }
 
@@ -119,20 +130,8 @@ export async function loadBill(
   // the bill and its payments as of one moment (one snapshot: REPEATABLE READ, read only): read one after
   // the other, a payment settled in between (by the scheduler, with its bill) would show COMPLETED beside
   // a bill still CREATED
-  const billWhere =
-    'invoiceUid' in where
-      ? Prisma.sql`b."invoiceUid" = ${where.invoiceUid}::uuid`
-      : Prisma.sql`b."siteId" = ${where.siteId} AND b."billId" = ${where.billId}`
   const read = async () => {
-    const [rows, payments] = await db().$transaction(
-      [
-        db().$queryRaw<(Bill & { siteOffsetMs: bigint })[]>`
-          SELECT b.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE ${billWhere}`,
-        db().$queryRaw<Payment[]>`
-          SELECT p.* FROM "Payment" p WHERE p."billRef" = (SELECT b.id FROM "Bill" b WHERE ${billWhere}) ORDER BY p."createdAt", p."paymentId"`,
-      ],
-      { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
-    )
+    const [rows, payments] = await readBillWithPayments(where)
     if (!rows[0]) return null
     const { siteOffsetMs, ...bill } = rows[0]
     return { bill, payments, clock: clockOf(siteOffsetMs) }

@@ -1,7 +1,7 @@
 // The JSON of a bill (the create response; the details add its payments: lib/billing/bill-details-wire.ts),
 // beside its schema (the OpenAPI document's component): the render function returns its schema's input type.
 import { z } from 'zod'
-import type { Bill } from '../generated/prisma/client'
+import type { Bill } from '../settlement/bill-store'
 import { wireAmount } from '../money/money'
 import { billState, type BillState } from '../settlement/bill-for-payment'
 import { billTime, billTimeSchema } from '../time/wire-time'

@@ -8,13 +8,13 @@ import { billState, type BillState } from '../settlement/bill-for-payment'
 import type { BillRequest } from '../bills/bill-request'
 import { createBill, loadBill } from '../billing/bill-service'
 import { payUrlOf } from '../bills/bill-wire'
-import { db } from '../db/client'
-import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
+import { listSiteBills, type Bill, type Payment } from '../settlement/bill-store'
 import { isKnownCurrency } from '../money/money'
+import { billAudit } from './audit-store'
 import { recordAudit } from './dashboard-audit'
-import { afterCursor, pageOf } from './dashboard-cursor'
+import { decodeCursor, pageOf } from './dashboard-cursor'
 import type { DashboardSession } from './dashboard-session'
-import { siteClock } from '../sandbox/site-clock'
+import { siteClock } from '../sites/site-store'
 
 export const BILL_PAGE_SIZE = 20
 
@@ -36,15 +36,7 @@ export async function listBills(
   siteId: string,
   after?: string,
 ): Promise<{ rows: BillListRow[]; nextCursor: string | null }> {
-  const where: Prisma.Sql[] = [Prisma.sql`"siteId" = ${siteId}`]
-  const cursor = afterCursor(after)
-  if (cursor) where.push(cursor)
-  const rows = await db().$queryRaw<
-    Pick<Bill, 'id' | 'billId' | 'createdAt' | 'amountMinor' | 'currency' | 'status' | 'expiresAt'>[]
-  >`
-    SELECT id, "billId", "createdAt", "amountMinor", currency, status, "expiresAt"
-    FROM "Bill" WHERE ${Prisma.join(where, ' AND ')}
-    ORDER BY "createdAt" DESC, id DESC LIMIT ${BILL_PAGE_SIZE + 1}`
+  const rows = await listSiteBills(siteId, decodeCursor(after), BILL_PAGE_SIZE + 1)
   const { page, nextCursor } = pageOf(rows, BILL_PAGE_SIZE)
   const now = (await siteClock(siteId)).now()
   return {
@@ -76,11 +68,7 @@ export interface BillDetails {
 export async function billDetails(siteId: string, billId: string): Promise<BillDetails | null> {
   const loaded = await loadBill({ siteId, billId })
   if (!loaded) return null
-  const audit = await db().auditEntry.findMany({
-    where: { siteId, action: 'bill', subject: billId },
-    orderBy: { at: 'asc' },
-    select: { at: true, actor: true, action: true, outcome: true },
-  })
+  const audit = await billAudit(siteId, billId)
   return {
     bill: loaded.bill,
     status: billState(loaded.bill, loaded.clock.now()),

@@ -6,7 +6,6 @@
 // given to routeWrapper by the layer above (lib/api/api-route.ts, whose apiRoute every endpoint module uses).
 import { z } from 'zod'
 import { settings } from '../config'
-import type { Prisma } from '../generated/prisma/client'
 import { REAL_TIME, type SiteClock } from '../time/clock'
 import {
   ApiError,
@@ -71,19 +70,28 @@ export interface EndpointDoc {
 }
 
 /**
+ * A statement's fragment as the endpoints build it (Prisma.sql): the wrapper only hands it on to the token check
+ * (RouteAccess), which runs it; described by its shape, so that lib/http/ imports no database module.
+ */
+export interface SqlFragment {
+  readonly sql: string
+  readonly values: unknown[]
+}
+
+/**
  * What the wrapper asks of the layers above it to admit a request (lib/api/api-route.ts gives it): the
  * checks of a site's token (lib/sites/site-tokens.ts answers TokenCheck and TokenWrite) and the dashboard's
  * sessions, of type `S`.
  */
 export interface RouteAccess<S extends { siteId: string }> {
   /** the token's check; `preload` (Endpoint.preload) read in its statement */
-  checkToken(token: string, preload?: Prisma.Sql): Promise<TokenCheck>
+  checkToken(token: string, preload?: SqlFragment): Promise<TokenCheck>
   /** the token's check with a write in its statement (DeferredAuth.write) */
   writeWithTokenCheck<T>(
     token: string,
     siteId: string,
     clock: SiteClock,
-    ctes: Prisma.Sql,
+    ctes: SqlFragment,
     result: string,
   ): Promise<TokenWrite<T>>
   /** the live dashboard session the request's cookie names, or null */
@@ -132,7 +140,7 @@ export interface Endpoint<
    * of two. Its row (null: none) reaches `handle` as `preloaded`, and only once the token is known to be
    * the path's site's; when the token fails, it is not used.
    */
-  preload?: (params: z.output<P>) => Prisma.Sql
+  preload?: (params: z.output<P>) => SqlFragment
   /**
    * For a site endpoint whose work may be one write statement: when the path and the body are valid,
    * `handle` runs before the token is checked, given `auth` (DeferredAuth) and the path's site id; it
@@ -198,7 +206,7 @@ export interface DeferredAuth {
    * lib/sandbox/site-write.ts), nothing is written, the check is settled and ClockMoved is thrown (auth.clock
    * is then the site's as the statement read it): make the write again with siteWrite.
    */
-  write<T>(ctes: Prisma.Sql, result: string, clock: SiteClock): Promise<T[]>
+  write<T>(ctes: SqlFragment, result: string, clock: SiteClock): Promise<T[]>
 }
 
 /**
@@ -473,7 +481,7 @@ async function runWithDeferredAuth<S extends { siteId: string }>(
       if (site.siteId !== siteId) throw forbidden()
       clock = site.clock
     },
-    async write<T>(ctes: Prisma.Sql, result: string, writtenOn: SiteClock): Promise<T[]> {
+    async write<T>(ctes: SqlFragment, result: string, writtenOn: SiteClock): Promise<T[]> {
       if (settled) throw new Error('the token was checked already: write without it')
       // a failed statement counted nothing and leaves the check to do
       const r = await access.writeWithTokenCheck<T>(token, siteId, writtenOn, ctes, result)

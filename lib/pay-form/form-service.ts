@@ -7,10 +7,9 @@
 // A bill that is paid or expired takes no attempt (no payment is written); a payer whose attempt lost
 // to another one that paid the bill is sent to the bill's page, which says it is paid, not to failedUrl.
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import type { Bill } from '../generated/prisma/client'
 import { billState } from '../settlement/bill-for-payment'
+import { billByInvoiceUid, billStatusNow, pageAttemptPayment, type Bill } from '../settlement/bill-store'
 import { settings } from '../config'
-import { db } from '../db/client'
 import { ApiError, notFound, validationError } from '../http/api-error'
 import { parse } from '../http/api-route'
 import { formatValue, money } from '../money/money'
@@ -100,15 +99,13 @@ async function nextStep(bill: Bill, p: WirePayment, attemptId: string): Promise<
  * whether the bill is paid or expired by now, its site's time (read again: another attempt may have paid it meanwhile)
  */
 async function closedNow(bill: Bill): Promise<boolean> {
-  const [now] = await db().$queryRaw<{ status: string; expiresAt: Date; siteOffsetMs: bigint }[]>`
-    SELECT b.status, b."expiresAt", s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b.id = ${bill.id}::uuid`
+  const now = await billStatusNow(bill.id)
   return !now || billState(now, clockOf(now.siteOffsetMs).now()) !== 'CREATED'
 }
 
 /** the bill behind the page, with its site's sandbox clock */
 async function billOf(invoiceUid: string): Promise<{ bill: Bill; clock: SiteClock }> {
-  const [row] = await db().$queryRaw<(Bill & { siteOffsetMs: bigint })[]>`
-    SELECT b.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b."invoiceUid" = ${invoiceUid}::uuid`
+  const row = await billByInvoiceUid(invoiceUid)
   if (!row) throw notFound('Bill')
   const { siteOffsetMs, ...bill } = row
   return { bill, clock: clockOf(siteOffsetMs) }
@@ -116,12 +113,7 @@ async function billOf(invoiceUid: string): Promise<{ bill: Bill; clock: SiteCloc
 
 /** the paymentId of the page's attempt on this bill with this key, or 404 */
 async function attemptOf(bill: Bill, attemptId: string): Promise<string> {
-  const p = ATTEMPT_KEY.test(attemptId)
-    ? await db().payment.findFirst({
-        where: { billRef: bill.id, pageAttemptKey: attemptKeyHash(attemptId) },
-        select: { paymentId: true },
-      })
-    : null
+  const p = ATTEMPT_KEY.test(attemptId) ? await pageAttemptPayment(bill.id, attemptKeyHash(attemptId)) : null
   if (!p) throw notFound('Payment')
   return p.paymentId
 }

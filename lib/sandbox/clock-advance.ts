@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fieldError, serviceUnavailable, validationError } from '../http/api-error'
 import { applyDueChanges } from '../scheduler/time-driven-changes'
 import { paymentTime } from '../time/wire-time'
-import { clockAt, siteClock, type SiteClock } from './site-clock'
+import { addClockOffset, raiseClockOffset, siteClock } from '../sites/site-store'
+import { clockAt, type SiteClock } from './site-clock'
 import { CLOCK_MOVE_LOCK_WAIT, isLockTimeout, siteClockMove } from './site-write'
 
 /** how far ahead of real time a site's clock may run: ten years of 365 days */
@@ -47,13 +48,7 @@ export async function advanceSiteClock(siteId: string, move: ClockMove): Promise
 }
 
 async function advanceBy(siteId: string, ms: number): Promise<number> {
-  const [row] = await moveClock(
-    siteId,
-    (tx) => tx.$queryRaw<{ offset: bigint }[]>`
-    UPDATE "Site" SET "clockOffsetMs" = "clockOffsetMs" + ${ms}::bigint
-    WHERE id = ${siteId} AND "clockOffsetMs" + ${ms}::bigint <= ${MAX_CLOCK_OFFSET_MS}::bigint
-    RETURNING "clockOffsetMs" AS offset`,
-  )
+  const [row] = await moveClock(siteId, (tx) => addClockOffset(tx, siteId, ms, MAX_CLOCK_OFFSET_MS))
   if (!row)
     throw fieldError(
       'seconds',
@@ -66,13 +61,7 @@ async function advanceTo(siteId: string, to: Date): Promise<number> {
   const target = to.getTime() - Date.now()
   if (target > MAX_CLOCK_OFFSET_MS)
     throw fieldError('to', `is more than ${MAX_CLOCK_OFFSET_MS / 86_400_000} days ahead of real time`)
-  const [row] = await moveClock(
-    siteId,
-    (tx) => tx.$queryRaw<{ offset: bigint }[]>`
-    UPDATE "Site" SET "clockOffsetMs" = ${target}::bigint
-    WHERE id = ${siteId} AND "clockOffsetMs" < ${target}::bigint
-    RETURNING "clockOffsetMs" AS offset`,
-  )
+  const [row] = await moveClock(siteId, (tx) => raiseClockOffset(tx, siteId, target))
   if (!row) {
     const now = (await siteClock(siteId)).now()
     throw validationError({

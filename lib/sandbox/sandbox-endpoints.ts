@@ -10,7 +10,8 @@ import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import { dateTimeSchema, idSchema } from '../wire/common-schemas'
 import { advanceSiteClock, MAX_CLOCK_OFFSET_MS } from './clock-advance'
 import { resetSandbox } from './sandbox-reset'
-import { siteClock, type SiteClock } from './site-clock'
+import { siteClock } from '../sites/site-store'
+import type { SiteClock } from './site-clock'
 
 const sitePath = z.object({ siteId: idSchema })
 

@@ -9,9 +9,10 @@
 // time has reached it, so an advance of the clock makes changes due at once (the advance runs a pass for
 // its site before it answers; every instance's pass would find them anyway).
 import { settings } from '../config'
-import { db, type Tx } from '../db/client'
+import type { Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { settle } from '../payments/payment-lifecycle'
+import { expireBillBatch } from '../settlement/bill-store'
 import { clockOf } from '../sandbox/site-clock'
 import { gateOpenFor, pickedSiteWrite } from '../sandbox/site-write'
 
@@ -127,23 +128,10 @@ export async function settleDuePayments(now = new Date(), siteId?: string): Prom
  * range of an index, then those of each site whose clock is ahead, due by its own time.
  */
 export async function expireDueBills(now = new Date(), siteId?: string): Promise<number> {
-  const notPaying = Prisma.sql`NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."billRef" = b.id AND p.status = 'WAITING' AND p."dueAt" <= b."expiresAt")`
-  const onRealTime = Prisma.sql`
-    SELECT b.id FROM "Bill" b
-    WHERE b."expiresAt" <= ${now}::timestamptz AND b.status = 'CREATED' AND ${notPaying}${ofSite('b', siteId)}
-    ORDER BY b."expiresAt" LIMIT ${BILL_BATCH} FOR UPDATE OF b SKIP LOCKED`
-  const onSiteClock = Prisma.sql`
-    SELECT b.id FROM "Site" ahead CROSS JOIN LATERAL (
-      SELECT b.id FROM "Bill" b
-      WHERE b."siteId" = ahead.id AND b.status = 'CREATED' AND b."expiresAt" > ${now}::timestamptz
-        AND b."expiresAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond' AND ${notPaying}
-      ORDER BY b."expiresAt" LIMIT ${BILL_BATCH} FOR UPDATE OF b SKIP LOCKED) b
-    WHERE ${isAhead(siteId)} LIMIT ${BILL_BATCH}`
   let expired = 0
-  for (const due of settings().sandboxClock ? [onRealTime, onSiteClock] : [onRealTime]) {
+  for (const onSiteClock of settings().sandboxClock ? [false, true] : [false]) {
     for (;;) {
-      const n = await db().$executeRaw`
-        UPDATE "Bill" SET status = 'EXPIRED', "statusChangedAt" = "expiresAt" WHERE id IN (${due}) AND status = 'CREATED'`
+      const n = await expireBillBatch(now, BILL_BATCH, onSiteClock, siteId)
       expired += n
       if (n < BILL_BATCH) break
     }

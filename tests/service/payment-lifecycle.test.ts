@@ -13,7 +13,7 @@ import { completeRequestSchema } from '../../lib/payments/flows/index.ts'
 import { paymentRequestSchema } from '../../lib/payments/payment-request.ts'
 import { createPayment, readPayment } from '../../lib/payments/payment-service.ts'
 import { refundPayment } from '../../lib/payments/refund-service.ts'
-import { siteClock } from '../../lib/sandbox/site-clock.ts'
+import { siteClock } from '../../lib/sites/site-store.ts'
 import { settleDuePayments } from '../../lib/scheduler/time-driven-changes.ts'
 import { issueToken } from '../../lib/sites/site-tokens.ts'
 import { amountSchema } from '../../lib/wire/common-schemas.ts'
@@ -36,7 +36,7 @@ describe('the payment lifecycle, service by service', () => {
   let siteId: string
   before(async () => {
     siteId = uid('service')
-    await issueToken(db(), siteId)
+    await issueToken(siteId)
   })
   after(() => closeDb())
 

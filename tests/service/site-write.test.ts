@@ -3,7 +3,7 @@
 // PostgreSQL cannot break — also for another site whose id hashes alike, so for any site).
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
-import { closeDb, db } from '../../lib/db/client.ts'
+import { closeDb } from '../../lib/db/client.ts'
 import { siteClockMove, siteWrite } from '../../lib/sandbox/site-write.ts'
 import { issueToken } from '../../lib/sites/site-tokens.ts'
 import { uid } from '../support/api.ts'
@@ -12,8 +12,8 @@ after(() => closeDb())
 
 test("a site's write opened inside another site write is refused, of the same site or another", async () => {
   const [a, b] = [uid('gate-a'), uid('gate-b')]
-  await issueToken(db(), a)
-  await issueToken(db(), b)
+  await issueToken(a)
+  await issueToken(b)
   await assert.rejects(
     siteWrite(a, () => siteWrite(a, async () => 'inner')),
     /opened inside one of site/,

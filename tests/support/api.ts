@@ -8,11 +8,11 @@ export const uid = (prefix = 'id') => `${prefix}-${randomUUID()}`
 
 /** a new site and a token of it, made through the domain module on the test database */
 export async function newSite(prefix = 'site'): Promise<{ siteId: string; token: string }> {
-  const { db, closeDb } = await import('../../lib/db/client.ts')
+  const { closeDb } = await import('../../lib/db/client.ts')
   const { issueToken } = await import('../../lib/sites/site-tokens.ts')
   const siteId = uid(prefix)
   try {
-    return { siteId, token: await issueToken(db(), siteId) }
+    return { siteId, token: await issueToken(siteId) }
   } finally {
     await closeDb() // no pool left open to keep the test process alive
   }

@@ -40,13 +40,13 @@ test('transactions are opened by the site-write module, and by the few modules t
   assert.deepEqual(occurrences(/\$transaction\s*[(<]/), {
     // siteWrite, siteClockMove (reset, advance) and the scheduler's pickedSiteWrite
     'lib/sandbox/site-write.ts': 3,
-    // the read of a bill with its payments as of one snapshot (read only)
-    'lib/billing/bill-service.ts': 1,
     // the lease of due notifications of every site, under the claim lock (it dates nothing, and a reset
     // waits for the leased rows)
-    'lib/notifications/delivery.ts': 1,
+    'lib/notifications/notification-store.ts': 1,
+    // the read of a bill with its payments as of one snapshot (read only)
+    'lib/settlement/bill-store.ts': 1,
     // the revocation of a site's token, under the site's row lock (tokens are not data a reset deletes)
-    'lib/sites/site-tokens.ts': 1,
+    'lib/sites/site-store.ts': 1,
   })
 })
 
@@ -56,7 +56,7 @@ test("the site's gate is taken only by the site-write module", () => {
     // moves the clock
     'lib/sandbox/site-write.ts': 4,
     // the claim lock of the notification workers (a bigint key: another lock space than the gate's)
-    'lib/notifications/delivery.ts': 1,
+    'lib/notifications/notification-store.ts': 1,
     // the migration lock (session-level, a bigint key)
     'lib/db/migrations.ts': 1,
   })
