@@ -4,7 +4,7 @@
 // their bill through it; the rules (deadlines, states, idempotency) stay with the services.
 import { db, jsonParam, withRetry, type Tx } from '../db/client'
 import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
-import { gateIsOpen, statementGate, stillOnClock } from '../sandbox/site-write'
+import { gateIsOpen, gateOpenFor, statementGate, stillOnClock } from '../sandbox/site-write'
 import type { SiteClock } from '../sandbox/site-clock'
 
 export type { Bill, Payment }
@@ -218,7 +218,8 @@ const isAhead = (siteId?: string) =>
 /**
  * Writes EXPIRED, dated at the deadline, on up to `batch` unpaid bills past their deadline — due on real time, or
  * `onSiteClock` of each site whose clock is ahead, due by its own time — none with a payment whose change fell due
- * before the deadline (it may pay the bill); how many.
+ * before the deadline (it may pay the bill); how many. Behind the site's gate as every write of the site
+ * (gateOpenFor, tried for each due bill): the bills of a site being reset or advanced are passed over.
  */
 export async function expireBillBatch(now: Date, batch: number, onSiteClock: boolean, siteId?: string) {
   const notPaying = Prisma.sql`NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."billRef" = b.id AND p.status = 'WAITING' AND p."dueAt" <= b."expiresAt")`
@@ -227,12 +228,12 @@ export async function expireBillBatch(now: Date, batch: number, onSiteClock: boo
     SELECT b.id FROM "Site" ahead CROSS JOIN LATERAL (
       SELECT b.id FROM "Bill" b
       WHERE b."siteId" = ahead.id AND b.status = 'CREATED' AND b."expiresAt" > ${now}::timestamptz
-        AND b."expiresAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond' AND ${notPaying}
+        AND b."expiresAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond' AND ${notPaying}${gateOpenFor('b."siteId"')}
       ORDER BY b."expiresAt" LIMIT ${batch} FOR UPDATE OF b SKIP LOCKED) b
     WHERE ${isAhead(siteId)} LIMIT ${batch}`
     : Prisma.sql`
     SELECT b.id FROM "Bill" b
-    WHERE b."expiresAt" <= ${now}::timestamptz AND b.status = 'CREATED' AND ${notPaying}${ofSite('b', siteId)}
+    WHERE b."expiresAt" <= ${now}::timestamptz AND b.status = 'CREATED' AND ${notPaying}${ofSite('b', siteId)}${gateOpenFor('b."siteId"')}
     ORDER BY b."expiresAt" LIMIT ${batch} FOR UPDATE OF b SKIP LOCKED`
   return db().$executeRaw`
         UPDATE "Bill" SET status = 'EXPIRED', "statusChangedAt" = "expiresAt" WHERE id IN (${due}) AND status = 'CREATED'`
