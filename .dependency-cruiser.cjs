@@ -33,9 +33,6 @@ const PRISMA_CLIENT_IMPORTERS = [
   'lib/scheduler/time-driven-changes.ts',
   'lib/settlement/bill-for-payment.ts',
   'lib/sites/site-tokens.ts',
-  'tests/unit/notification-body.test.ts',
-  'tests/unit/payment-flows.test.ts',
-  'tests/unit/payment-methods.test.ts',
   'tests/unit/site-clock-rules.test.ts',
 ]
 
