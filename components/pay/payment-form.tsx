@@ -74,7 +74,6 @@ export function PaymentForm(data: PaymentFormData) {
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the script takes the form over
   }, [])
-  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler: watch() re-renders, as meant
   const method = payFormMethodOf(watch('method') ?? '') ?? DEFAULT_PAY_FORM_METHOD
   const base = `/pay/${invoiceUid}`
 
@@ -249,6 +248,7 @@ export function PaymentForm(data: PaymentFormData) {
         error={fieldError}
         describedBy={describedBy}
         invalid={(n) => !!formState.errors[n]}
+        // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler: watch() re-renders, as meant
         watched={(n) => watch(n) ?? ''}
       />
       <button className="pay-submit" type="submit" disabled={busy}>

@@ -3,10 +3,10 @@
 // POSTs PaRes and MD to TermUrl. Plain HTML, no script but the one that submits to TermUrl.
 import { randomBytes } from 'node:crypto'
 import { BodyTooLarge, ClientAborted, readFormFields } from '../http/bounded-body'
-import { db } from '../db/client'
 import { CLIENT_CLOSED, logRequest } from '../http/request-log'
 import { requestIds } from '../http/trace-id'
 import { wireAmount } from '../money/money'
+import { paymentForChallenge } from '../payments/payment-store'
 import { issuePares, readPareq } from './three-ds'
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -119,10 +119,7 @@ export const challengePage = logged(async (req) => {
   if (form instanceof Response) return form
   const f = readForm(form)
   if (f instanceof Response) return f
-  const p = await db().payment.findUnique({
-    where: { id: f.paymentRef },
-    select: { amountMinor: true, currency: true, maskedPan: true },
-  })
+  const p = await paymentForChallenge(f.paymentRef)
   const amount = p ? wireAmount(p.amountMinor, p.currency) : null
   const hidden = `<input type="hidden" name="PaReq" value="${esc(f.pareq)}"><input type="hidden" name="MD" value="${esc(f.md)}"><input type="hidden" name="TermUrl" value="${esc(f.termUrl.href)}">`
   return page(

@@ -4,10 +4,10 @@
 // made when it
 // was shown: it becomes the capture's or refund's id, so a form sent twice (a double click, a retry after
 // a lost answer) captures or refunds once, as an API replay does.
-import type { Tx } from '../db/client'
 import { ApiError, notFound } from '../http/api-error'
 import { capturePayment } from '../payments/capture-service'
 import { findPayment } from '../payments/payment-service'
+import type { Tx } from '../payments/payment-store'
 import { refundPayment } from '../payments/refund-service'
 import { recordAudit } from './dashboard-audit'
 import { siteClock } from '../sites/site-store'

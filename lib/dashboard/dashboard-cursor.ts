@@ -1,8 +1,6 @@
 // The dashboard's lists go page by page with a cursor, never an offset: the last row's creation time and
 // id, so a page never repeats or skips a row written meanwhile. A cursor that does not decode to what
 // encodeCursor writes is ignored (the first page), never an error: the URL is the browser's to change.
-import { Prisma } from '../generated/prisma/client'
-
 /** a UUID as PostgreSQL's uuid type takes it */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -34,17 +32,6 @@ export function decodeCursor(cursor: string | undefined): Cursor | null {
   } catch {
     return null
   }
-}
-
-/**
- * the condition (after a WHERE … AND) for the rows after the cursor, newest first; none without a cursor. `table`: the
- * rows' alias in the query
- */
-export function afterCursor(after: string | undefined, table?: string): Prisma.Sql | null {
-  const cursor = decodeCursor(after)
-  if (!cursor) return null
-  const column = (name: string) => Prisma.raw(table ? `${table}."${name}"` : `"${name}"`)
-  return Prisma.sql`(${column('createdAt')}, ${column('id')}) < (${cursor.createdAt}, ${cursor.id}::uuid)`
 }
 
 /**

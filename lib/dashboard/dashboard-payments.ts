@@ -1,12 +1,14 @@
 // What the dashboard shows of a site's payments: the list (newest first, by cursor, searchable), and a
 // payment with its captures, refunds, notifications and audit entries as one timeline. Reads only; every
 // change goes through the services the API uses (lib/dashboard/dashboard-actions.ts).
-import { db } from '../db/client'
-import { Prisma, type Payment } from '../generated/prisma/client'
+import { notificationsOfResources } from '../notifications/notification-store'
+import { capturesOfPayment } from '../payments/capture-store'
 import { flowOf } from '../payments/flows'
 import { findPayment } from '../payments/payment-service'
 import { paymentAudit } from './audit-store'
-import { afterCursor, pageOf } from './dashboard-cursor'
+import { listPaymentRows, type Payment, type PaymentListRow } from '../payments/payment-store'
+import { refundsOfPayment } from '../payments/refund-store'
+import { decodeCursor, pageOf } from './dashboard-cursor'
 import { siteClock } from '../sites/site-store'
 
 export const PAYMENT_STATUSES = ['CREATED', 'WAITING', 'COMPLETED', 'DECLINED'] as const
@@ -46,37 +48,14 @@ export interface PaymentListQuery {
   after?: string
 }
 
-export interface PaymentListRow {
-  paymentId: string
-  billId: string
-  createdAt: Date
-  amountMinor: bigint
-  currency: string
-  status: string
-  statusReason: string | null
-  methodType: string
-  maskedPan: string | null
-}
+export type { PaymentListRow } from '../payments/payment-store'
 
 export async function listPayments(
   siteId: string,
   q: PaymentListQuery,
 ): Promise<{ rows: PaymentListRow[]; nextCursor: string | null }> {
   const { search } = paymentSearch(q.search ?? '')
-  const where: Prisma.Sql[] = [Prisma.sql`"siteId" = ${siteId}`]
-  if (search) {
-    const lastFour = /^\d{4}$/.test(search)
-      ? Prisma.sql` OR ("maskedPan" IS NOT NULL AND right("maskedPan", 4) = ${search})`
-      : Prisma.empty
-    where.push(Prisma.sql`("paymentId" = ${search} OR "billId" = ${search}${lastFour})`)
-  }
-  if (q.status) where.push(Prisma.sql`status = ${q.status}`)
-  const cursor = afterCursor(q.after)
-  if (cursor) where.push(cursor)
-  const rows = await db().$queryRaw<(PaymentListRow & { id: string })[]>`
-    SELECT id, "paymentId", "billId", "createdAt", "amountMinor", currency, status, "statusReason", "methodType", "maskedPan"
-    FROM "Payment" WHERE ${Prisma.join(where, ' AND ')}
-    ORDER BY "createdAt" DESC, id DESC LIMIT ${PAGE_SIZE + 1}`
+  const rows = await listPaymentRows(siteId, { search, status: q.status, cursor: decodeCursor(q.after) }, PAGE_SIZE + 1)
   const { page, nextCursor } = pageOf(rows, PAGE_SIZE)
   return { rows: page, nextCursor }
 }
@@ -102,16 +81,16 @@ export async function paymentDetails(siteId: string, paymentId: string): Promise
   })
   if (!payment) return null
   const [captures, refunds, audit] = await Promise.all([
-    db().capture.findMany({ where: { paymentRef: payment.id }, orderBy: { createdAt: 'asc' } }),
-    db().refund.findMany({ where: { paymentRef: payment.id }, orderBy: { createdAt: 'asc' } }),
+    capturesOfPayment(payment.id),
+    refundsOfPayment(payment.id),
     paymentAudit(siteId, payment.id),
   ])
   // the payment's notifications, and its captures' and refunds'
-  const notifications = await db().notification.findMany({
-    where: { siteId, resourceRef: { in: [payment.id, ...captures.map((c) => c.id), ...refunds.map((r) => r.id)] } },
-    include: { attemptLog: { orderBy: { at: 'asc' } } },
-    orderBy: { createdAt: 'asc' },
-  })
+  const notifications = await notificationsOfResources(siteId, [
+    payment.id,
+    ...captures.map((c) => c.id),
+    ...refunds.map((r) => r.id),
+  ])
   const timeline: TimelineEvent[] = [{ at: payment.createdAt, kind: 'created' }]
   // the payer-authentication flow it entered, if its flow shows one (3-D Secure, a one-time code)
   const entered = flowOf(payment.authFlow)?.timelineEvent

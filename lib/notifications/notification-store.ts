@@ -44,6 +44,11 @@ export function notificationInsert(n: NewNotification, gated = false): Prisma.Sq
     ON CONFLICT ("resourceRef", status, url) DO NOTHING`
 }
 
+/** a change's notification written in the change's transaction (none when no URL is known) */
+export async function insertNotification(tx: Tx, insert: Prisma.Sql): Promise<void> {
+  await tx.$executeRaw(insert)
+}
+
 // ---- delivery
 
 /** serialises claims across instances (pg_advisory_xact_lock key: "notify" in ASCII) */
@@ -140,6 +145,15 @@ export async function latestNotifications(siteId: string, take: number): Promise
     orderBy: { createdAt: 'desc' },
     take,
     include: withAttempts,
+  })
+}
+
+/** the site's notifications of the resources `refs` (a payment, its captures, its refunds), oldest first */
+export async function notificationsOfResources(siteId: string, refs: string[]): Promise<NotificationWithAttempts[]> {
+  return db().notification.findMany({
+    where: { siteId, resourceRef: { in: refs } },
+    include: { attemptLog: { orderBy: { at: 'asc' } } },
+    orderBy: { createdAt: 'asc' },
   })
 }
 

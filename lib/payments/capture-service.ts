@@ -1,6 +1,5 @@
 // Captures of authorised (two-step) payments (endpoint 4 and its read).
-import { db, type Tx } from '../db/client'
-import type { Capture } from '../generated/prisma/client'
+import { captureOfPayment, findCapture, hasCompletedCapture, insertCapture, type Capture } from './capture-store'
 import { fieldError, incorrectInvocation, notFound, requestConflict } from '../http/api-error'
 import { notifyCapture } from './payment-notify'
 import { fingerprint } from '../security/keyed-hash'
@@ -8,6 +7,7 @@ import type { AmountInput } from '../wire/common-schemas'
 import { siteWrite } from '../sandbox/site-write'
 import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideCapture, totalsOf } from './payment-rules'
+import { setCapturedMinor, type Tx } from './payment-store'
 import { renderCapture } from './payment-wire'
 
 /**
@@ -27,32 +27,30 @@ export async function capturePayment(
     const now = clock.now()
     const p = await lockPayment(tx, siteId, paymentId, now)
     const print = fingerprint('capture', { payment: p.id, amount: amount ?? null, callbackUrl })
-    const existing = await tx.capture.findUnique({ where: { siteId_captureId: { siteId, captureId } } })
+    const existing = await findCapture(tx, siteId, captureId)
     if (existing) {
       if (existing.fingerprint !== print) throw requestConflict(`Capture ${captureId}`)
       return existing
     }
     // one successful capture per payment: a new one after it is refused, as production does
-    if (await tx.capture.findFirst({ where: { paymentRef: p.id, status: 'COMPLETED' }, select: { id: true } }))
+    if (await hasCompletedCapture(tx, p.id))
       throw incorrectInvocation('Successful capture already done for this payment')
     const mismatch = currencyMismatch(amount, p)
     if (mismatch) throw fieldError('amount.currency', mismatch)
     const d = decideCapture(totalsOf(p), amount?.value ?? null)
-    if (d.ok) await tx.payment.update({ where: { id: p.id }, data: { capturedMinor: d.amountMinor } })
-    const capture = await tx.capture.create({
-      data: {
-        siteId,
-        captureId,
-        callbackUrl,
-        paymentRef: p.id,
-        fingerprint: print,
-        currency: p.currency,
-        amountMinor: d.ok ? d.amountMinor : (amount?.value ?? p.amountMinor),
-        status: d.ok ? 'COMPLETED' : 'DECLINED',
-        statusReason: d.ok ? null : d.reason,
-        statusChangedAt: now,
-        createdAt: now,
-      },
+    if (d.ok) await setCapturedMinor(tx, p.id, d.amountMinor)
+    const capture = await insertCapture(tx, {
+      siteId,
+      captureId,
+      callbackUrl,
+      paymentRef: p.id,
+      fingerprint: print,
+      currency: p.currency,
+      amountMinor: d.ok ? d.amountMinor : (amount?.value ?? p.amountMinor),
+      status: d.ok ? 'COMPLETED' : 'DECLINED',
+      statusReason: d.ok ? null : d.reason,
+      statusChangedAt: now,
+      createdAt: now,
     })
     await notifyCapture(tx, capture, p)
     await alsoWrite?.(tx, capture)
@@ -62,7 +60,7 @@ export async function capturePayment(
 }
 
 export async function readCapture(siteId: string, paymentId: string, captureId: string) {
-  const c = await db().capture.findFirst({ where: { siteId, captureId, payment: { paymentId } } })
+  const c = await captureOfPayment(siteId, paymentId, captureId)
   if (!c) throw notFound('Capture')
   return renderCapture(c)
 }

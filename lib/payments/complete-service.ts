@@ -1,5 +1,5 @@
 // Endpoint 2: the merchant finishes payer authentication — a 3-D Secure PaRes, or a one-time code.
-import type { Payment } from '../generated/prisma/client'
+import type { Payment } from './payment-store'
 import { fieldError, incorrectInvocation } from '../http/api-error'
 import { siteWrite } from '../sandbox/site-write'
 import { flowOf, type CompleteRequest } from './flows'

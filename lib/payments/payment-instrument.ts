@@ -1,6 +1,6 @@
 // What a payment request charges, and how the sandbox answers at once: its method's charge (lib/payments/methods),
 // with nothing read (a card, a phone) or by a lookup in the payment's transaction (a token, a recurrent series).
-import type { Tx } from '../db/client'
+import type { Tx } from './payment-store'
 import { methodOf } from './methods'
 import type { Instrument } from './methods/payment-method'
 import type { PaymentRequest } from './payment-request'

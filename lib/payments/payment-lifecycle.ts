@@ -5,12 +5,19 @@
 // every reader sees the same final state, dated when it fell due. The caller holds the payment's row lock.
 import { billState, markBillPaid } from '../settlement/bill-for-payment'
 import type { DeclineReason } from '../acquirer/sandbox-acquirer'
-import type { Tx } from '../db/client'
-import { Prisma, type Payment } from '../generated/prisma/client'
 import { notFound } from '../http/api-error'
 import { notifyPayment } from './payment-notify'
 import { dueAfterMs, dueChangeOf } from './flows'
 import { isOneStep } from './payment-rules'
+import {
+  completePaymentRow,
+  declinePayment,
+  lockBillOfPayment,
+  lockDuePaymentsOfBill,
+  lockPaymentRow,
+  type Payment,
+  type Tx,
+} from './payment-store'
 import { recordToken } from './payment-tokens'
 
 /**
@@ -18,11 +25,9 @@ import { recordToken } from './payment-tokens'
  * there is none).
  */
 export async function lockPayment(tx: Tx, siteId: string, paymentId: string, now: Date): Promise<Payment> {
-  const rows = await tx.$queryRaw<
-    Payment[]
-  >`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId} FOR UPDATE`
-  if (!rows[0]) throw notFound('Payment')
-  return settle(tx, rows[0], now)
+  const row = await lockPaymentRow(tx, siteId, paymentId)
+  if (!row) throw notFound('Payment')
+  return settle(tx, row, now)
 }
 
 /** what an approval captures: the whole amount of a one-step payment, nothing of a two-step one */
@@ -52,14 +57,7 @@ export async function settleDueOnBill(
   before: Date,
   except: string | null = null,
 ): Promise<void> {
-  const billRef =
-    'ref' in bill
-      ? Prisma.sql`${bill.ref}::uuid`
-      : Prisma.sql`(SELECT id FROM "Bill" WHERE "siteId" = ${bill.siteId} AND "billId" = ${bill.billId})`
-  const due = await tx.$queryRaw<Payment[]>`
-    SELECT * FROM "Payment"
-    WHERE "billRef" = ${billRef} AND status = 'WAITING' AND "dueAt" < ${before} AND (${except}::uuid IS NULL OR id <> ${except}::uuid)
-    ORDER BY "dueAt", id FOR UPDATE`
+  const due = await lockDuePaymentsOfBill(tx, bill, before, except)
   // each is settled at its own due time (strictly earlier: the recursion through approve ends)
   for (const p of due) await settle(tx, p, before)
 }
@@ -73,10 +71,7 @@ export async function settle(tx: Tx, p: Payment, now: Date): Promise<Payment> {
 }
 
 export async function decline(tx: Tx, p: Payment, reason: DeclineReason, at: Date): Promise<Payment> {
-  const declined = await tx.payment.update({
-    where: { id: p.id },
-    data: { status: 'DECLINED', statusReason: reason, statusChangedAt: at, dueAt: null },
-  })
+  const declined = await declinePayment(tx, p.id, reason, at)
   await notifyPayment(tx, declined)
   return declined
 }
@@ -84,22 +79,11 @@ export async function decline(tx: Tx, p: Payment, reason: DeclineReason, at: Dat
 /** Completes a payment whose payer (or operator) said yes, unless its bill was paid or expired meanwhile. */
 export async function approve(tx: Tx, p: Payment, at: Date): Promise<Payment> {
   await settleDueOnBill(tx, { ref: p.billRef }, at, p.id)
-  const [bill] = await tx.$queryRaw<
-    { status: string; expiresAt: Date }[]
-  >`SELECT status, "expiresAt" FROM "Bill" WHERE id = ${p.billRef}::uuid FOR UPDATE`
+  const bill = await lockBillOfPayment(tx, p.billRef)
   const state = billState(bill, at)
   if (state === 'PAID') return decline(tx, p, 'BILL_ALREADY_PAID', at)
   if (state === 'EXPIRED') return decline(tx, p, 'BILL_EXPIRED', at)
-  const done = await tx.payment.update({
-    where: { id: p.id },
-    data: {
-      status: 'COMPLETED',
-      statusReason: null,
-      statusChangedAt: at,
-      capturedMinor: capturedOnApproval(p),
-      dueAt: null,
-    },
-  })
+  const done = await completePaymentRow(tx, p.id, capturedOnApproval(p), at)
   await markBillPaid(tx, p.billRef, at)
   await recordToken(tx, done)
   await notifyPayment(tx, done)

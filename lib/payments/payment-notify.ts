@@ -1,16 +1,17 @@
 // A payment's, a capture's and a refund's notification written into the outbox (lib/notifications/outbox.ts)
 // with the status change it tells of: its body rendered here (notification-body.ts), its URL the operation's
 // callbackUrl, else (for a payment) its bill's customFields.invoice_callback_url.
-import type { Tx } from '../db/client'
-import type { Capture, Payment, Prisma, Refund } from '../generated/prisma/client'
+import type { Capture } from './capture-store'
+import type { Payment, Sql, Tx } from './payment-store'
+import type { Refund } from './refund-store'
 import { invoiceCallbackUrl } from '../notifications/callback-url'
-import { notificationInsert } from '../notifications/outbox'
+import { insertNotification, notificationInsert } from '../notifications/outbox'
 import { captureNotificationBody, paymentNotificationBody, refundNotificationBody } from './notification-body'
 
 const FINAL = new Set(['COMPLETED', 'DECLINED'])
 
 /** The INSERT of a payment's notification, or null while its status is not final. */
-export function paymentNotificationInsert(p: Payment, gated = false): Prisma.Sql | null {
+export function paymentNotificationInsert(p: Payment, gated = false): Sql | null {
   if (!FINAL.has(p.status)) return null
   return notificationInsert(
     {
@@ -28,11 +29,12 @@ export function paymentNotificationInsert(p: Payment, gated = false): Prisma.Sql
 
 export async function notifyPayment(tx: Tx, p: Payment): Promise<void> {
   const insert = paymentNotificationInsert(p)
-  if (insert) await tx.$executeRaw(insert)
+  if (insert) await insertNotification(tx, insert)
 }
 
 export async function notifyCapture(tx: Tx, c: Capture, p: Payment): Promise<void> {
-  await tx.$executeRaw(
+  await insertNotification(
+    tx,
     notificationInsert({
       type: 'CAPTURE',
       siteId: c.siteId,
@@ -46,7 +48,7 @@ export async function notifyCapture(tx: Tx, c: Capture, p: Payment): Promise<voi
 }
 
 /** The INSERT of a refund's notification (a refund is final when written), alone or in a larger statement. */
-export function refundNotificationInsert(r: Refund, p: Payment): Prisma.Sql {
+export function refundNotificationInsert(r: Refund, p: Payment): Sql {
   return notificationInsert({
     type: 'REFUND',
     siteId: r.siteId,

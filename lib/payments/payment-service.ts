@@ -9,8 +9,6 @@ import {
   type BillState,
   type PaymentOnBill,
 } from '../settlement/bill-for-payment'
-import { db, isUniqueViolation, jsonParam, sqlRows, withRetry, type Tx } from '../db/client'
-import { Prisma, type Payment } from '../generated/prisma/client'
 import { ApiError, fieldError, notFound, requestConflict } from '../http/api-error'
 import { ClockMoved, type DeferredAuth } from '../http/api-route'
 import { notifyPayment, paymentNotificationInsert } from './payment-notify'
@@ -24,6 +22,17 @@ import { capturedOnApproval, isDue, lockPayment, settleDueOnBill } from './payme
 import { directInstrument, resolveInstrument, type FirstAnswer, type Instrument } from './payment-instrument'
 import type { PaymentRequest } from './payment-request'
 import { issuesToken, recordToken } from './payment-tokens'
+import {
+  directPaymentCtes,
+  insertPaymentRow,
+  isUniqueViolation,
+  paymentFingerprint,
+  readPaymentRow,
+  type JsonValue,
+  type Payment,
+  type Tx,
+  withRetry,
+} from './payment-store'
 import { renderPayment } from './payment-wire'
 
 /** A payment made on the payment page rather than through the API. */
@@ -59,10 +68,7 @@ export async function createPayment(
     ? recurrentExpiryProblem(req.recurrent, (await knownClock(siteId, page, auth)).now())
     : null
   if (late) {
-    const existing = await db().payment.findUnique({
-      where: { siteId_paymentId: { siteId, paymentId } },
-      select: { fingerprint: true },
-    })
+    const existing = await paymentFingerprint(siteId, paymentId)
     if (existing?.fingerprint !== print) throw fieldError('recurrent.expiryDate', late)
     return readPayment(siteId, paymentId, await knownClock(siteId, page, auth))
   }
@@ -73,10 +79,7 @@ export async function createPayment(
     } catch (e) {
       if (!isUniqueViolation(e)) throw e
       // the id exists (a replay, or a concurrent twin that committed first)
-      const existing = await db().payment.findUnique({
-        where: { siteId_paymentId: { siteId, paymentId } },
-        select: { fingerprint: true },
-      })
+      const existing = await paymentFingerprint(siteId, paymentId)
       if (!existing) throw e // another key collided (a bill named by two new payments at once): try again
       if (existing.fingerprint !== print) throw requestConflict(`Payment ${paymentId}`)
       return findPayment(siteId, paymentId, await knownClock(siteId, page, auth))
@@ -120,10 +123,7 @@ async function insertPayment(
       const row = paymentRow(siteId, paymentId, req, print, direct, direct.answer, bill, now)
       if (!(approved && issuesToken(row))) {
         const notification = paymentNotificationInsert(row, true)
-        const ctes = Prisma.sql`
-          bill AS (${implicitBillInsert(siteId, onBill, bill, approved, now, true)}),
-          payment AS (${paymentInsert(row, true)} RETURNING ${PAYMENT_COLUMNS})
-          ${notification ? Prisma.sql`, notification AS (${notification})` : Prisma.empty}`
+        const ctes = directPaymentCtes(implicitBillInsert(siteId, onBill, bill, approved, now, true), row, notification)
         try {
           const [payment] = await auth.write<Payment>(ctes, 'payment', clock)
           return payment
@@ -185,7 +185,7 @@ async function insertPaymentInTransaction(
     ...paymentRow(siteId, paymentId, req, print, instrument, answer, bill, now),
     pageAttemptKey: page?.attemptKeyHash ?? null,
   }
-  const [payment] = await tx.$queryRaw<Payment[]>`${paymentInsert(row)} RETURNING *`
+  const payment = await insertPaymentRow(tx, row)
   if (approved) {
     if (named) await markBillPaid(tx, named.id, now)
     await recordToken(tx, payment)
@@ -211,7 +211,7 @@ export function paymentRow(
   print: string,
   instrument: Instrument,
   answer: FirstAnswer,
-  bill: { id: string; billId: string; customFields?: Prisma.JsonValue },
+  bill: { id: string; billId: string; customFields?: JsonValue },
   now: Date,
 ): Payment {
   const id = randomUUID()
@@ -266,35 +266,6 @@ export function paymentRow(
   }
 }
 
-/** The INSERT of a new payment's row (RETURNING is the caller's); with `gated`, written only through the CTE `gate`. */
-function paymentInsert(p: Payment, gated = false): Prisma.Sql {
-  const values = Prisma.sql`${p.id}::uuid, ${p.siteId}, ${p.paymentId}, ${p.billRef}::uuid, ${p.billId}, ${p.fingerprint}, ${p.methodType}, ${p.maskedPan}, ${p.flags}::text[], ${p.currency},
-      ${p.amountMinor}, ${p.capturedMinor}, ${p.refundedMinor}, ${p.reversed}, ${p.status}, ${p.statusReason}, ${p.statusChangedAt}, ${p.createdAt}, ${p.comment}, ${jsonParam(p.customer)}::jsonb,
-      ${jsonParam(p.receipt)}::jsonb, ${jsonParam(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.dueAt}, ${jsonParam(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
-      ${p.seriesRef}::uuid, ${p.callbackUrl}, ${jsonParam(p.customFields)}::jsonb, ${p.pageAttemptKey}`
-  return Prisma.sql`
-    INSERT INTO "Payment" (id, "siteId", "paymentId", "billRef", "billId", fingerprint, "methodType", "maskedPan", flags, currency,
-      "amountMinor", "capturedMinor", "refundedMinor", reversed, status, "statusReason", "statusChangedAt", "createdAt", comment, customer,
-      receipt, requirements, "authFlow", "otpAttempts", "dueAt", "cardProfile", "recurrentMinAuthDay", "recurrentExpiry",
-      "seriesRef", "callbackUrl", "customFields", "pageAttemptKey")
-    ${gated ? Prisma.sql`SELECT ${values} FROM gate` : Prisma.sql`VALUES (${values})`}`
-}
-
-/**
- * A payment row's columns by name, for the prepared (named) statements: `*` in a prepared statement
- * changes its result type when a migration adds a column, and PostgreSQL then refuses the statement on
- * every connection of instances still running the older code ("cached plan must not change result type").
- */
-const PAYMENT_COLUMNS = Prisma.raw(
-  Object.values(Prisma.PaymentScalarFieldEnum)
-    .map((c) => `"${c}"`)
-    .join(', '),
-)
-
-/** the site's payment's row, as a statement (alone, or preloaded with the token check) */
-export const paymentRowSql = (siteId: string, paymentId: string) =>
-  Prisma.sql`SELECT ${PAYMENT_COLUMNS} FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId}`
-
 /**
  * The payment as it is now on its site's `clock`: a change that fell due (3-D Secure timeout, operator
  * answer) is applied first. `preloaded`: its row as already read by paymentRowSql (null: none), else it is read here.
@@ -305,9 +276,7 @@ export async function findPayment(
   clock: SiteClock,
   preloaded?: Payment | null,
 ): Promise<Payment> {
-  // a plain prepared statement on the pool: the hot read path (the query builder's findUnique costs about
-  // twice a $queryRaw, which costs more than pg alone)
-  const p = preloaded !== undefined ? preloaded : (await sqlRows<Payment>(paymentRowSql(siteId, paymentId)))[0]
+  const p = preloaded !== undefined ? preloaded : await readPaymentRow(siteId, paymentId)
   if (!p) throw notFound('Payment')
   if (!isDue(p, clock.now())) return p
   // the due change applied as a write of the site, on its clock

@@ -1,11 +1,11 @@
 // Payment tokens. A COMPLETED BIND_PAYMENT_TOKEN card payment issues one, bound to the site and the
 // customer account. The token is an HMAC of the binding payment's id, so every answer about that
 // payment can repeat it while the database keeps only its SHA-256.
-import type { Payment } from '../generated/prisma/client'
-import type { Tx } from '../db/client'
 import { sign } from '../security/keyed-hash'
 import { storedMethodOf } from './methods'
 import { tokenHash } from './methods/token'
+import type { Payment, Tx } from './payment-store'
+import { insertPaymentToken } from './payment-token-store'
 
 export const paymentTokenOf = (paymentRef: string) => `pt_${sign('payment-token', paymentRef)}`
 
@@ -27,12 +27,10 @@ export function accountOf(customer: unknown): string | undefined {
 /** records the token of a payment that has just completed */
 export async function recordToken(tx: Tx, p: Payment): Promise<void> {
   if (!issuesToken(p)) return
-  await tx.paymentToken.create({
-    data: {
-      siteId: p.siteId,
-      account: accountOf(p.customer)!,
-      tokenHash: tokenHash(paymentTokenOf(p.id)),
-      paymentRef: p.id,
-    },
+  await insertPaymentToken(tx, {
+    siteId: p.siteId,
+    account: accountOf(p.customer)!,
+    tokenHash: tokenHash(paymentTokenOf(p.id)),
+    paymentRef: p.id,
   })
 }

@@ -4,7 +4,9 @@
 // field is `undefined`, which JSON leaves out.
 import { z } from 'zod'
 import { DECLINE_REASONS, type DeclineReason } from '../acquirer/sandbox-acquirer'
-import type { Capture, Payment, Refund } from '../generated/prisma/client'
+import type { Capture } from './capture-store'
+import type { Payment } from './payment-store'
+import type { Refund } from './refund-store'
 import { wireAmount, wireAmountSchema } from '../money/money'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import { FLAGS, idSchema } from '../wire/common-schemas'

@@ -13,9 +13,16 @@
 // passes over a site being reset. What is left to race is a deadlock with a write outside the gate that
 // PostgreSQL breaks (or a foreign key such a write broke): the reset starts again, after a short pause.
 import { setTimeout as sleep } from 'node:timers/promises'
-import { isRetryable } from '../db/client'
+import * as auditStore from '../dashboard/audit-store'
 import { serviceUnavailable } from '../http/api-error'
-import { CLOCK_MOVE_LOCK_WAIT, isLockTimeout, siteClockMove } from './site-write'
+import * as notificationStore from '../notifications/notification-store'
+import * as captureStore from '../payments/capture-store'
+import * as tokenStore from '../payments/payment-token-store'
+import * as paymentStore from '../payments/payment-store'
+import * as refundStore from '../payments/refund-store'
+import * as billStore from '../settlement/bill-store'
+import * as siteStore from '../sites/site-store'
+import { CLOCK_MOVE_LOCK_WAIT, isLockTimeout, isRetryable, siteClockMove } from './site-write'
 
 export interface ResetCounts {
   payments: number
@@ -65,16 +72,15 @@ function resetOnce(siteId: string): Promise<ResetCounts> {
   return siteClockMove(
     siteId,
     async (tx) => {
-      await tx.$queryRaw`SELECT id FROM "Bill" WHERE "siteId" = ${siteId} FOR UPDATE`
-      await tx.$executeRaw`DELETE FROM "NotificationAttempt" a USING "Notification" n WHERE a."notificationRef" = n.id AND n."siteId" = ${siteId}`
-      const notifications = await tx.$executeRaw`DELETE FROM "Notification" WHERE "siteId" = ${siteId}`
-      const captures = await tx.$executeRaw`DELETE FROM "Capture" WHERE "siteId" = ${siteId}`
-      const refunds = await tx.$executeRaw`DELETE FROM "Refund" WHERE "siteId" = ${siteId}`
-      await tx.$executeRaw`DELETE FROM "PaymentToken" WHERE "siteId" = ${siteId}`
-      const payments = await tx.$executeRaw`DELETE FROM "Payment" WHERE "siteId" = ${siteId}`
-      const bills = await tx.$executeRaw`DELETE FROM "Bill" WHERE "siteId" = ${siteId}`
-      await tx.$executeRaw`DELETE FROM "AuditEntry" WHERE "siteId" = ${siteId} AND action = ANY(${DATA_ACTIONS}::text[])`
-      await tx.$executeRaw`UPDATE "Site" SET "clockOffsetMs" = 0 WHERE id = ${siteId}`
+      await billStore.lockSiteBills(tx, siteId)
+      const notifications = await notificationStore.deleteSiteData(tx, siteId)
+      const captures = await captureStore.deleteSiteData(tx, siteId)
+      const refunds = await refundStore.deleteSiteData(tx, siteId)
+      await tokenStore.deleteSiteData(tx, siteId)
+      const payments = await paymentStore.deleteSiteData(tx, siteId)
+      const bills = await billStore.deleteSiteData(tx, siteId)
+      await auditStore.deleteSiteData(tx, siteId, DATA_ACTIONS)
+      await siteStore.deleteSiteData(tx, siteId)
       return { payments, bills, captures, refunds, notifications }
     },
     { lockWait: CLOCK_MOVE_LOCK_WAIT },

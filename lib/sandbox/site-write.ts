@@ -22,6 +22,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { settings } from '../config'
 import { db, withRetry, type Tx } from '../db/client'
+
+// a write that lost a race to another (a deadlock, a serialization failure): what the retries here retry
+export { isRetryable } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
 import { clockAt, REAL_TIME, type SiteClock } from '../time/clock'
 

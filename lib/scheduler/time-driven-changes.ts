@@ -9,12 +9,11 @@
 // time has reached it, so an advance of the clock makes changes due at once (the advance runs a pass for
 // its site before it answers; every instance's pass would find them anyway).
 import { settings } from '../config'
-import type { Tx } from '../db/client'
-import { Prisma, type Payment } from '../generated/prisma/client'
 import { settle } from '../payments/payment-lifecycle'
+import { lockFirstDuePayment } from '../payments/payment-store'
 import { expireBillBatch } from '../settlement/bill-store'
 import { clockOf } from '../sandbox/site-clock'
-import { gateOpenFor, pickedSiteWrite } from '../sandbox/site-write'
+import { pickedSiteWrite } from '../sandbox/site-write'
 
 /** how many bills one statement expires */
 const BILL_BATCH = 100
@@ -27,56 +26,6 @@ class SettleFailure extends Error {
   ) {
     super(`payment ${paymentRef}: ${(reason as Error)?.message ?? reason}`)
   }
-}
-
-/** the changes of one site only (a clock advance's pass), or of every site */
-const ofSite = (alias: string, siteId?: string) =>
-  siteId ? Prisma.sql` AND ${Prisma.raw(`"${alias}"`)}."siteId" = ${siteId}` : Prisma.empty
-
-/** the condition on "Site" ahead: a site whose clock is ahead (every one, or the one site asked for) */
-const isAhead = (siteId?: string) =>
-  Prisma.sql`ahead."clockOffsetMs" > 0${siteId ? Prisma.sql` AND ahead.id = ${siteId}` : Prisma.empty}`
-
-type DuePayment = Payment & { siteOffsetMs: bigint | null }
-
-/**
- * Locks the waiting payment whose change is due first, not one of `skip`; with its site's offset, behind
- * the site's gate as every write of the site (lib/sandbox/site-write.ts gateOpenFor), passing over the
- * payments of a site whose sandbox reset (they are being deleted) or clock advance (which applies them
- * itself) is under way. The offset is the statement's snapshot's, which may predate an advance that ended
- * just before the gate was taken: the change is then applied at a time before the site's, when it was due
- * all the same (a change is dated at its due time, and a reset in between deleted the payment, which the
- * row lock then passes over). Each
- * lookup is one ordered range of an index, stopped at the first row that is not locked, so its work does
- * not grow with the number of changes due (a backlog is drained in linear time): first the payments due
- * on real time (due on every site's clock, as offsets only grow from 0), then, only when none is left,
- * of each site whose clock is ahead, its first payment due by its own time.
- */
-async function lockFirstDuePayment(
-  tx: Tx,
-  now: Date,
-  skip: string[],
-  siteId?: string,
-): Promise<DuePayment | undefined> {
-  const notSkipped = Prisma.sql`NOT (p.id = ANY(${skip}::uuid[]))`
-  // the site's gate is taken for each row the condition is evaluated on, before the row's lock: a payment
-  // passed over for its site (being reset) is then not left locked by this transaction. Only due payments are
-  // such rows: a gate per site ahead, taken before its payments were looked at, would fill PostgreSQL's lock
-  // table once tens of thousands of sites run ahead
-  const [onRealTime] = await tx.$queryRaw<DuePayment[]>`
-    SELECT p.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Payment" p JOIN "Site" s ON s.id = p."siteId"
-    WHERE p."dueAt" <= ${now}::timestamptz AND p.status = 'WAITING' AND ${notSkipped}${ofSite('p', siteId)}${gateOpenFor('p."siteId"')}
-    ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
-  if (onRealTime || !settings().sandboxClock) return onRealTime
-  const [onSiteClock] = await tx.$queryRaw<DuePayment[]>`
-    SELECT p.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (
-      SELECT p.* FROM "Payment" p
-      WHERE p."siteId" = ahead.id AND p."dueAt" > ${now}::timestamptz
-        AND p."dueAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'
-        AND p.status = 'WAITING' AND ${notSkipped}${gateOpenFor('p."siteId"')}
-      ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED) p
-    WHERE ${isAhead(siteId)} LIMIT 1`
-  return onSiteClock
 }
 
 /**

@@ -3,7 +3,9 @@
 // text clients compute from it.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { Capture, Payment, Refund } from '../../lib/generated/prisma/client.ts'
+import type { Capture } from '../../lib/payments/capture-store.ts'
+import type { Payment } from '../../lib/payments/payment-store.ts'
+import type { Refund } from '../../lib/payments/refund-store.ts'
 
 process.env.SECRET_KEY = 'unit-test-key'
 process.env.SERVICE_TIME_ZONE = 'Europe/Moscow'

@@ -3,8 +3,7 @@
 // (what the scheduler applies at dueAt). Pure, plus a stand-in for Prisma's transaction where a completion writes.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { Tx } from '../../lib/db/client.ts'
-import type { Payment } from '../../lib/generated/prisma/client.ts'
+import type { Payment, Tx } from '../../lib/payments/payment-store.ts'
 
 process.env.SECRET_KEY = 'payment-flows-unit-test-key'
 

@@ -4,7 +4,7 @@
 // a token, how a payment shows its card in answers and notifications; RECURRENT stored as CARD).
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { Payment } from '../../lib/generated/prisma/client.ts'
+import type { Payment } from '../../lib/payments/payment-store.ts'
 
 process.env.SECRET_KEY = 'payment-methods-unit-test-key'
 

@@ -2,7 +2,7 @@
 // payment's first answer starts one (startFlow), the complete request is built of the flows the payer completes,
 // and the lifecycle asks here for a payment's due change (dueChangeOf), which the scheduler applies when it comes.
 import { z } from 'zod'
-import type { Payment } from '../../generated/prisma/client'
+import type { Payment } from '../payment-store'
 import { oneTimeCodeFlow } from './one-time-code'
 import { operatorAnswerFlow } from './operator-answer'
 import type { FlowOutcome, FlowStart, PayerCompletion, PaymentFlow } from './payment-flow'

@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { settings } from '../../config'
 import { fieldError } from '../../http/api-error'
+import { setOtpAttempts } from '../payment-store'
 import { definePaymentFlow } from './payment-flow'
 
 export const MAX_OTP_ATTEMPTS = 3
@@ -48,7 +49,7 @@ export const oneTimeCodeFlow = definePaymentFlow({
       if (body.code === settings().otpCode) return { kind: 'approve' }
       const attempts = p.otpAttempts + 1
       // the attempt is counted (committed) before the 400 is answered, or the payment declined
-      await tx.payment.update({ where: { id: p.id }, data: { otpAttempts: attempts } })
+      await setOtpAttempts(tx, p.id, attempts)
       if (attempts >= MAX_OTP_ATTEMPTS) return { kind: 'decline', reason: 'INVALID_OTP' }
       const left = MAX_OTP_ATTEMPTS - attempts
       return {

@@ -6,15 +6,14 @@
 // A flow decides; payment-lifecycle.ts applies what it decides (an approval still needs the bill unpaid).
 import type { z } from 'zod'
 import type { DeclineReason } from '../../acquirer/sandbox-acquirer'
-import type { Tx } from '../../db/client'
-import type { Payment, Prisma } from '../../generated/prisma/client'
+import type { JsonValue, Payment, Tx } from '../payment-store'
 
 /** what a new WAITING payment stores of its flow */
 export interface FlowStart {
   /** the payment's `authFlow`: one of the flow's authFlows */
   authFlow: string
   /** the answer's `requirements`: what the payer is asked for (none while the operator answers) */
-  requirements: Prisma.JsonValue | null
+  requirements: JsonValue | null
   /** when its due change comes, on the site's clock (null: never by itself) */
   dueAt: Date | null
 }

@@ -5,7 +5,7 @@
 // own (lib/pay-form/methods), which names it by its type.
 import type { z } from 'zod'
 import type { CardProfile, DeclineReason } from '../../acquirer/sandbox-acquirer'
-import type { Tx } from '../../db/client'
+import type { Tx } from '../payment-store'
 import type { FlowAnswer } from '../flows'
 
 /**

@@ -3,9 +3,8 @@
 // answers and notifications say CARD, with the series' masked card number).
 import { z } from 'zod'
 import type { CardProfile } from '../../acquirer/sandbox-acquirer'
-import type { Tx } from '../../db/client'
-import type { Payment } from '../../generated/prisma/client'
 import { fieldError } from '../../http/api-error'
+import { lastChargeOfSeries, lockPaymentRow, type Tx } from '../payment-store'
 import { idSchema } from '../../wire/common-schemas'
 import { cardAnswer, exampleCard, storedCard } from './card'
 import { definePaymentMethod, type Instrument } from './payment-method'
@@ -28,9 +27,7 @@ const DAY_MS = 24 * 3600_000
  * so concurrent charges of one series are decided one after another.
  */
 async function recurrentCharge(tx: Tx, siteId: string, firstPaymentId: string, now: Date): Promise<Instrument> {
-  const [first] = await tx.$queryRaw<
-    Payment[]
-  >`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${firstPaymentId} FOR UPDATE`
+  const first = await lockPaymentRow(tx, siteId, firstPaymentId)
   if (!first || first.status !== 'COMPLETED' || !first.flags.includes('RECURRENT_FIRST') || !first.cardProfile)
     throw fieldError('paymentMethod.firstPaymentId', 'must name a COMPLETED RECURRENT_FIRST payment of this site')
   const profile = first.cardProfile as unknown as CardProfile
@@ -42,11 +39,7 @@ async function recurrentCharge(tx: Tx, siteId: string, firstPaymentId: string, n
   }
   if (now.toISOString().slice(0, 10) > first.recurrentExpiry!)
     return { ...base, answer: { kind: 'declined', reason: 'RECURRENT_EXPIRED' } }
-  const last = await tx.payment.findFirst({
-    where: { seriesRef: first.id, status: 'COMPLETED' },
-    orderBy: { statusChangedAt: 'desc' },
-    select: { statusChangedAt: true },
-  })
+  const last = await lastChargeOfSeries(tx, first.id)
   const lastCharge = last?.statusChangedAt ?? first.statusChangedAt
   if (now.getTime() - lastCharge.getTime() < first.recurrentMinAuthDay! * DAY_MS)
     return { ...base, answer: { kind: 'declined', reason: 'REATTEMPT_NOT_PERMITTED' } }

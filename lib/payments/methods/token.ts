@@ -4,9 +4,9 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import type { CardProfile } from '../../acquirer/sandbox-acquirer'
-import type { Tx } from '../../db/client'
-import type { Payment } from '../../generated/prisma/client'
 import { fieldError } from '../../http/api-error'
+import type { Payment, Tx } from '../payment-store'
+import { tokenWithPayment } from '../payment-token-store'
 import { cardAnswer } from './card'
 import { definePaymentMethod, type StoredMethod } from './payment-method'
 
@@ -28,7 +28,7 @@ export const tokenHash = (token: string) => createHash('sha256').update(token).d
 
 /** The binding payment of a token of this site and account, or null (unknown, other site, other account). */
 export async function paymentOfToken(tx: Tx, siteId: string, account: string, token: string): Promise<Payment | null> {
-  const row = await tx.paymentToken.findUnique({ where: { tokenHash: tokenHash(token) }, include: { payment: true } })
+  const row = await tokenWithPayment(tx, tokenHash(token))
   return row && row.siteId === siteId && row.account === account ? row.payment : null
 }
 

@@ -1,0 +1,260 @@
+// The payments' table ("Payment"): every statement that reads or writes it, and the fragments of larger
+// statements that write it (the one-statement card payment, a refund's totals). Services decide and call these,
+// passing the transaction they got from siteWrite; nothing else imports the database client for payments.
+import { db, jsonParam, sqlRows, type Tx } from '../db/client'
+import { Prisma, type Payment } from '../generated/prisma/client'
+import { settings } from '../config'
+import { gateOpenFor } from '../sandbox/site-write'
+
+export type { Payment } from '../generated/prisma/client'
+export type { Tx } from '../db/client'
+// a write that lost a race (its id taken by a concurrent twin) is told apart and made again by the service
+export { isUniqueViolation, withRetry } from '../db/client'
+/** a statement or a fragment of one, its values parameters (built by a store) */
+export type Sql = Prisma.Sql
+/** a JSON column's value */
+export type JsonValue = Prisma.JsonValue
+
+/**
+ * A payment row's columns by name, for the prepared (named) statements: `*` in a prepared statement
+ * changes its result type when a migration adds a column, and PostgreSQL then refuses the statement on
+ * every connection of instances still running the older code ("cached plan must not change result type").
+ */
+const PAYMENT_COLUMNS = Prisma.raw(
+  Object.values(Prisma.PaymentScalarFieldEnum)
+    .map((c) => `"${c}"`)
+    .join(', '),
+)
+
+/** the site's payment's row, as a statement (alone, or preloaded with the token check) */
+export const paymentRowSql = (siteId: string, paymentId: string) =>
+  Prisma.sql`SELECT ${PAYMENT_COLUMNS} FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId}`
+
+/** the site's payment's row (paymentRowSql), read on the pool as a prepared statement: the hot read path */
+export async function readPaymentRow(siteId: string, paymentId: string): Promise<Payment | undefined> {
+  // a plain prepared statement on the pool: the hot read path (the query builder's findUnique costs about
+  // twice a $queryRaw, which costs more than pg alone)
+  return (await sqlRows<Payment>(paymentRowSql(siteId, paymentId)))[0]
+}
+
+/** the fingerprint of the site's payment's request, or null when there is no such payment */
+export const paymentFingerprint = (siteId: string, paymentId: string) =>
+  db().payment.findUnique({
+    where: { siteId_paymentId: { siteId, paymentId } },
+    select: { fingerprint: true },
+  })
+
+/** The INSERT of a new payment's row (RETURNING is the caller's); with `gated`, written only through the CTE `gate`. */
+function paymentInsert(p: Payment, gated = false): Prisma.Sql {
+  const values = Prisma.sql`${p.id}::uuid, ${p.siteId}, ${p.paymentId}, ${p.billRef}::uuid, ${p.billId}, ${p.fingerprint}, ${p.methodType}, ${p.maskedPan}, ${p.flags}::text[], ${p.currency},
+      ${p.amountMinor}, ${p.capturedMinor}, ${p.refundedMinor}, ${p.reversed}, ${p.status}, ${p.statusReason}, ${p.statusChangedAt}, ${p.createdAt}, ${p.comment}, ${jsonParam(p.customer)}::jsonb,
+      ${jsonParam(p.receipt)}::jsonb, ${jsonParam(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.dueAt}, ${jsonParam(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
+      ${p.seriesRef}::uuid, ${p.callbackUrl}, ${jsonParam(p.customFields)}::jsonb, ${p.pageAttemptKey}`
+  return Prisma.sql`
+    INSERT INTO "Payment" (id, "siteId", "paymentId", "billRef", "billId", fingerprint, "methodType", "maskedPan", flags, currency,
+      "amountMinor", "capturedMinor", "refundedMinor", reversed, status, "statusReason", "statusChangedAt", "createdAt", comment, customer,
+      receipt, requirements, "authFlow", "otpAttempts", "dueAt", "cardProfile", "recurrentMinAuthDay", "recurrentExpiry",
+      "seriesRef", "callbackUrl", "customFields", "pageAttemptKey")
+    ${gated ? Prisma.sql`SELECT ${values} FROM gate` : Prisma.sql`VALUES (${values})`}`
+}
+
+/**
+ * The CTEs of the one statement that writes a card or phone payment naming no bill (behind the token check's
+ * gate): its implicit bill (`billInsert`), the payment `row` (returned, by its columns' names) and its
+ * notification, if any.
+ */
+export const directPaymentCtes = (billInsert: Prisma.Sql, row: Payment, notification: Prisma.Sql | null) =>
+  Prisma.sql`
+          bill AS (${billInsert}),
+          payment AS (${paymentInsert(row, true)} RETURNING ${PAYMENT_COLUMNS})
+          ${notification ? Prisma.sql`, notification AS (${notification})` : Prisma.empty}`
+
+/** writes the new payment's row in the transaction; the row as stored */
+export async function insertPaymentRow(tx: Tx, row: Payment): Promise<Payment> {
+  const [payment] = await tx.$queryRaw<Payment[]>`${paymentInsert(row)} RETURNING *`
+  return payment
+}
+
+/** the site's payment, locked for the rest of the transaction; undefined when there is none */
+export async function lockPaymentRow(tx: Tx, siteId: string, paymentId: string): Promise<Payment | undefined> {
+  const rows = await tx.$queryRaw<
+    Payment[]
+  >`SELECT * FROM "Payment" WHERE "siteId" = ${siteId} AND "paymentId" = ${paymentId} FOR UPDATE`
+  return rows[0]
+}
+
+/**
+ * The bill's WAITING payments whose change fell due before `before` (except `except`), earliest first, locked for
+ * the rest of the transaction.
+ */
+export async function lockDuePaymentsOfBill(
+  tx: Tx,
+  bill: { ref: string } | { siteId: string; billId: string },
+  before: Date,
+  except: string | null,
+): Promise<Payment[]> {
+  const billRef =
+    'ref' in bill
+      ? Prisma.sql`${bill.ref}::uuid`
+      : Prisma.sql`(SELECT id FROM "Bill" WHERE "siteId" = ${bill.siteId} AND "billId" = ${bill.billId})`
+  return tx.$queryRaw<Payment[]>`
+    SELECT * FROM "Payment"
+    WHERE "billRef" = ${billRef} AND status = 'WAITING' AND "dueAt" < ${before} AND (${except}::uuid IS NULL OR id <> ${except}::uuid)
+    ORDER BY "dueAt", id FOR UPDATE`
+}
+
+/**
+ * The payment's bill's status and deadline, its row locked for the rest of the transaction (an approval judges the
+ * bill as it is now). It reads "Bill": it belongs with the bill's store once that exists beside this one.
+ */
+export async function lockBillOfPayment(tx: Tx, billRef: string): Promise<{ status: string; expiresAt: Date }> {
+  const [bill] = await tx.$queryRaw<
+    { status: string; expiresAt: Date }[]
+  >`SELECT status, "expiresAt" FROM "Bill" WHERE id = ${billRef}::uuid FOR UPDATE`
+  return bill
+}
+
+/** writes DECLINED with its reason, at `at`; the row as stored */
+export const declinePayment = (tx: Tx, id: string, reason: string, at: Date): Promise<Payment> =>
+  tx.payment.update({
+    where: { id },
+    data: { status: 'DECLINED', statusReason: reason, statusChangedAt: at, dueAt: null },
+  })
+
+/** writes COMPLETED, at `at`, with what the approval captured; the row as stored */
+export const completePaymentRow = (tx: Tx, id: string, capturedMinor: bigint, at: Date): Promise<Payment> =>
+  tx.payment.update({
+    where: { id },
+    data: {
+      status: 'COMPLETED',
+      statusReason: null,
+      statusChangedAt: at,
+      capturedMinor,
+      dueAt: null,
+    },
+  })
+
+/** the number of wrong one-time codes sent for the payment */
+export async function setOtpAttempts(tx: Tx, id: string, attempts: number): Promise<void> {
+  await tx.payment.update({ where: { id }, data: { otpAttempts: attempts } })
+}
+
+/** what a capture took of the payment */
+export async function setCapturedMinor(tx: Tx, id: string, capturedMinor: bigint | number): Promise<void> {
+  await tx.payment.update({ where: { id }, data: { capturedMinor } })
+}
+
+/**
+ * The CTE (with its trailing comma) of a refund's statement that adds the refund to the payment's totals (and marks
+ * it reversed, for a reversal): the payment is locked by then.
+ */
+export const refundTotalsUpdate = (paymentRef: string, amountMinor: bigint, reversal: boolean): Prisma.Sql =>
+  Prisma.sql`totals AS (UPDATE "Payment" SET "refundedMinor" = "refundedMinor" + ${amountMinor}${reversal ? Prisma.sql`, reversed = true` : Prisma.empty} WHERE id = ${paymentRef}::uuid),`
+
+/** when the series' last COMPLETED charge was made, if any */
+export const lastChargeOfSeries = (tx: Tx, seriesRef: string) =>
+  tx.payment.findFirst({
+    where: { seriesRef, status: 'COMPLETED' },
+    orderBy: { statusChangedAt: 'desc' },
+    select: { statusChangedAt: true },
+  })
+
+/** what the 3-D Secure page shows of the payment (by its internal id), or null */
+export const paymentForChallenge = (paymentRef: string) =>
+  db().payment.findUnique({
+    where: { id: paymentRef },
+    select: { amountMinor: true, currency: true, maskedPan: true },
+  })
+
+/** the changes of one site only (a clock advance's pass), or of every site */
+const ofSite = (alias: string, siteId?: string) =>
+  siteId ? Prisma.sql` AND ${Prisma.raw(`"${alias}"`)}."siteId" = ${siteId}` : Prisma.empty
+
+/** the condition on "Site" ahead: a site whose clock is ahead (every one, or the one site asked for) */
+const isAhead = (siteId?: string) =>
+  Prisma.sql`ahead."clockOffsetMs" > 0${siteId ? Prisma.sql` AND ahead.id = ${siteId}` : Prisma.empty}`
+
+/** a waiting payment whose change is due, with its site's clock offset */
+export type DuePayment = Payment & { siteOffsetMs: bigint | null }
+
+/**
+ * Locks the waiting payment whose change is due first, not one of `skip`; with its site's offset, behind
+ * the site's gate as every write of the site (lib/sandbox/site-write.ts gateOpenFor), passing over the
+ * payments of a site whose sandbox reset (they are being deleted) or clock advance (which applies them
+ * itself) is under way. The offset is the statement's snapshot's, which may predate an advance that ended
+ * just before the gate was taken: the change is then applied at a time before the site's, when it was due
+ * all the same (a change is dated at its due time, and a reset in between deleted the payment, which the
+ * row lock then passes over). Each
+ * lookup is one ordered range of an index, stopped at the first row that is not locked, so its work does
+ * not grow with the number of changes due (a backlog is drained in linear time): first the payments due
+ * on real time (due on every site's clock, as offsets only grow from 0), then, only when none is left,
+ * of each site whose clock is ahead, its first payment due by its own time.
+ */
+export async function lockFirstDuePayment(
+  tx: Tx,
+  now: Date,
+  skip: string[],
+  siteId?: string,
+): Promise<DuePayment | undefined> {
+  const notSkipped = Prisma.sql`NOT (p.id = ANY(${skip}::uuid[]))`
+  // the site's gate is taken for each row the condition is evaluated on, before the row's lock: a payment
+  // passed over for its site (being reset) is then not left locked by this transaction. Only due payments are
+  // such rows: a gate per site ahead, taken before its payments were looked at, would fill PostgreSQL's lock
+  // table once tens of thousands of sites run ahead
+  const [onRealTime] = await tx.$queryRaw<DuePayment[]>`
+    SELECT p.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Payment" p JOIN "Site" s ON s.id = p."siteId"
+    WHERE p."dueAt" <= ${now}::timestamptz AND p.status = 'WAITING' AND ${notSkipped}${ofSite('p', siteId)}${gateOpenFor('p."siteId"')}
+    ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
+  if (onRealTime || !settings().sandboxClock) return onRealTime
+  const [onSiteClock] = await tx.$queryRaw<DuePayment[]>`
+    SELECT p.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (
+      SELECT p.* FROM "Payment" p
+      WHERE p."siteId" = ahead.id AND p."dueAt" > ${now}::timestamptz
+        AND p."dueAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'
+        AND p.status = 'WAITING' AND ${notSkipped}${gateOpenFor('p."siteId"')}
+      ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED) p
+    WHERE ${isAhead(siteId)} LIMIT 1`
+  return onSiteClock
+}
+
+/** a row of the dashboard's payment list */
+export interface PaymentListRow {
+  paymentId: string
+  billId: string
+  createdAt: Date
+  amountMinor: bigint
+  currency: string
+  status: string
+  statusReason: string | null
+  methodType: string
+  maskedPan: string | null
+}
+
+/**
+ * The site's payments, newest first, `limit` at most: those a search (a payment id, a bill id, a card's last four
+ * digits) finds, of a status, after a cursor (a row's creation time and id: the dashboard's list).
+ */
+export async function listPaymentRows(
+  siteId: string,
+  q: { search: string; status?: string; cursor: { createdAt: Date; id: string } | null },
+  limit: number,
+): Promise<(PaymentListRow & { id: string })[]> {
+  const { search } = q
+  const where: Prisma.Sql[] = [Prisma.sql`"siteId" = ${siteId}`]
+  if (search) {
+    const lastFour = /^\d{4}$/.test(search)
+      ? Prisma.sql` OR ("maskedPan" IS NOT NULL AND right("maskedPan", 4) = ${search})`
+      : Prisma.empty
+    where.push(Prisma.sql`("paymentId" = ${search} OR "billId" = ${search}${lastFour})`)
+  }
+  if (q.status) where.push(Prisma.sql`status = ${q.status}`)
+  if (q.cursor) where.push(Prisma.sql`("createdAt", "id") < (${q.cursor.createdAt}, ${q.cursor.id}::uuid)`)
+  return db().$queryRaw<(PaymentListRow & { id: string })[]>`
+    SELECT id, "paymentId", "billId", "createdAt", "amountMinor", currency, status, "statusReason", "methodType", "maskedPan"
+    FROM "Payment" WHERE ${Prisma.join(where, ' AND ')}
+    ORDER BY "createdAt" DESC, id DESC LIMIT ${limit}`
+}
+
+/** A sandbox reset's statement for this table: the site's payments deleted; how many. */
+export const deleteSiteData = (tx: Tx, siteId: string): Promise<number> =>
+  tx.$executeRaw`DELETE FROM "Payment" WHERE "siteId" = ${siteId}`

@@ -1,0 +1,54 @@
+// The refunds' table ("Refund"): every statement that reads or writes it, the refund's one statement (the payment's
+// totals, the refund and its notification) included. The refund service decides and calls these in the transaction
+// it got from siteWrite.
+import { db, type Tx } from '../db/client'
+import { Prisma, type Refund } from '../generated/prisma/client'
+
+export type { Refund } from '../generated/prisma/client'
+
+/** the site's refund by its id, or null */
+export const findRefund = (tx: Tx, siteId: string, refundId: string) =>
+  tx.refund.findUnique({ where: { siteId_refundId: { siteId, refundId } } })
+
+/**
+ * Writes the refund `row` in one statement with the payment's totals (`totals`: payment-store.ts refundTotalsUpdate,
+ * none for a declined refund) and its notification (`notification`: its INSERT); the refund as stored.
+ */
+export async function insertRefund(
+  tx: Tx,
+  row: Refund,
+  totals: Prisma.Sql | null,
+  notification: Prisma.Sql,
+): Promise<Refund> {
+  const [refund] = await tx.$queryRaw<Refund[]>`
+      WITH ${totals ?? Prisma.empty}
+        refund AS (
+          INSERT INTO "Refund" (id, "siteId", "refundId", "callbackUrl", "paymentRef", fingerprint, currency, "amountMinor", flags, status, "statusReason", "statusChangedAt", "createdAt")
+          VALUES (${row.id}::uuid, ${row.siteId}, ${row.refundId}, ${row.callbackUrl}, ${row.paymentRef}::uuid, ${row.fingerprint}, ${row.currency}, ${row.amountMinor}, ${row.flags}::text[],
+                  ${row.status}, ${row.statusReason}, ${row.statusChangedAt}, ${row.createdAt})
+          RETURNING *),
+        notification AS (${notification})
+      SELECT * FROM refund`
+  return refund
+}
+
+/** the site's refund of the site's payment, or null */
+export const refundOfPayment = (siteId: string, paymentId: string, refundId: string) =>
+  db().refund.findFirst({ where: { siteId, refundId, payment: { paymentId } } })
+
+/** the site's payment's refunds, oldest first (by id within a time); null when there is no such payment */
+export async function refundsOfPaymentId(siteId: string, paymentId: string): Promise<Refund[] | null> {
+  const p = await db().payment.findUnique({
+    where: { siteId_paymentId: { siteId, paymentId } },
+    select: { refunds: { orderBy: [{ createdAt: 'asc' }, { refundId: 'asc' }] } },
+  })
+  return p ? p.refunds : null
+}
+
+/** the payment's refunds (by its internal id), oldest first */
+export const refundsOfPayment = (paymentRef: string) =>
+  db().refund.findMany({ where: { paymentRef }, orderBy: { createdAt: 'asc' } })
+
+/** A sandbox reset's statement for this table: the site's refunds deleted; how many. */
+export const deleteSiteData = (tx: Tx, siteId: string): Promise<number> =>
+  tx.$executeRaw`DELETE FROM "Refund" WHERE "siteId" = ${siteId}`
