@@ -17,6 +17,7 @@ import {
 import pg from 'pg'
 import { lint } from './lint.ts'
 import { printReport, runStress } from './stress.ts'
+import { phaseReport, timed } from './test-timing.ts'
 
 const log = (line: string) => console.log(`[test] ${line}`)
 const PORT = Number(process.env.TEST_PORT || 3999)
@@ -72,14 +73,27 @@ const files = (dir: string) =>
     : []
 
 const totals = { passed: 0, failed: 0 }
+// each node test run's file timings (tests/support/file-timings.ts), listed at the end
+const TIMINGS_DIR = path.resolve(process.env.TEST_TIMINGS_DIR || 'data/test-timings')
+const fileTimings: { label: string; file: string }[] = []
 
 /**
  * runs node's test runner on the files (with `imports` loaded into each test process) and adds its counts to the totals
  */
-function nodeTests(label: string, testFiles: string[], env: Record<string, string>, imports: string[] = []): void {
-  if (!testFiles.length) return
+async function nodeTests(
+  label: string,
+  testFiles: string[],
+  env: Record<string, string>,
+  imports: string[] = [],
+): Promise<void> {
+  if (testFiles.length) await timed(label, () => nodeTestRun(label, testFiles, env, imports))
+}
+
+function nodeTestRun(label: string, testFiles: string[], env: Record<string, string>, imports: string[]): void {
   const before = { ...totals }
   log(`${label}: ${testFiles.length} file(s)`)
+  const timings = path.join(TIMINGS_DIR, `${label.replace(/\W+/g, '-')}.txt`)
+  fileTimings.push({ label, file: timings })
   const r = spawnSync(
     process.execPath,
     [
@@ -88,6 +102,9 @@ function nodeTests(label: string, testFiles: string[], env: Record<string, strin
       ...imports.flatMap((m) => ['--import', m]),
       '--test',
       '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./tests/support/file-timings.ts',
+      `--test-reporter-destination=${timings}`,
       '--test-concurrency=2',
       '--test-timeout=180000',
       ...testFiles,
@@ -240,29 +257,34 @@ async function main(): Promise<number> {
   process.env.SERVER_LOG_DIR = SERVER_LOG_DIR
   // formatting, ESLint and the dependency rules (scripts/lint.ts, `npm run lint`): one line each when clean
   log('lint (npm run lint)')
-  if (!lint()) totals.failed += 1
+  if (!(await timed('lint', lint))) totals.failed += 1
   else totals.passed += 1
   log('type check (tsc --noEmit)')
-  if (spawnSync('node_modules/.bin/tsc', ['--noEmit'], { stdio: 'inherit' }).status !== 0) totals.failed += 1
+  const tsc = await timed('type check', () => spawnSync('node_modules/.bin/tsc', ['--noEmit'], { stdio: 'inherit' }))
+  if (tsc.status !== 0) totals.failed += 1
   else totals.passed += 1
 
-  nodeTests('unit tests', files('tests/unit'), {})
+  await nodeTests('unit tests', files('tests/unit'), {})
 
   // the production dependencies against the registry's advisories (passes as "not checked" where the
   // registry does not serve them)
   if (!partial) {
     log('dependency audit (npm audit --omit=dev)')
-    const audit = spawnSync(process.execPath, ['scripts/audit.mjs'], { encoding: 'utf8' })
+    const audit = await timed('dependency audit', () =>
+      spawnSync(process.execPath, ['scripts/audit.mjs'], { encoding: 'utf8' }),
+    )
     process.stdout.write(audit.stdout + audit.stderr)
     if (audit.status !== 0) totals.failed += 1
     else if (!/not checked/.test(audit.stdout)) totals.passed += 1
   }
 
   log('production build (npm run build)')
-  execFileSync('npm', ['run', 'build', '--silent'], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-  })
+  await timed('production build', () =>
+    execFileSync('npm', ['run', 'build', '--silent'], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    }),
+  )
 
   // PostgreSQL 15 ready (or known to be out) before the long run on 18, not after it
   if (onPg15) {
@@ -271,15 +293,15 @@ async function main(): Promise<number> {
       log(
         `the HTTP tests on PostgreSQL 15 are left out: ${PG15.binDir} is missing and only root installs it (apt-get install postgresql-15; CI runs as root)`,
       )
-    } else ensurePostgres15()
+    } else await timed('PostgreSQL 15 binaries', ensurePostgres15)
   }
   if (onPg18) {
     await stopEmbeddedPostgres(PG, 'immediate').catch(() => {})
     fs.rmSync(PG.dataDir, { recursive: true, force: true })
     fs.rmSync(embeddedPasswordFile(PG.dataDir), { force: true })
-    const { url } = await startEmbeddedPostgres(PG)
+    const { url } = await timed('PostgreSQL 18 start', () => startEmbeddedPostgres(PG))
     try {
-      await applyMigrations(url)
+      await timed('migrations', () => applyMigrations(url))
       log(`database ready: ${redactDatabaseUrl(url)}`)
       await httpTests({
         label: 'HTTP tests',
@@ -337,7 +359,7 @@ async function httpTests(o: {
   })
   fs.closeSync(out)
   try {
-    await waitForHealth(server, o.serverLog)
+    await timed(`server start (${o.label})`, () => waitForHealth(server, o.serverLog))
     log(`server ready on ${BASE_URL} (log: ${path.relative(process.cwd(), o.serverLog)})`)
     // SERVER_PGID: the server's process group, whose memory a test watches; TEST_PG_PORT: where tests
     // that start an embedded database of their own put it (beside it); TEST_PG_BIN_DIR: the PostgreSQL
@@ -358,8 +380,8 @@ async function httpTests(o: {
     // the README's examples run with curl
     if (files('tests/http').some((f) => f.includes('readme-examples'))) ensureDebianPackage('/usr/bin/curl', 'curl')
     // every answer the HTTP tests receive is checked against the OpenAPI document (tests/support/openapi-check.ts)
-    nodeTests(o.label, files('tests/http'), testEnv, ['./tests/support/openapi-check.ts'])
-    if (o.browser) browserTests(testEnv)
+    await nodeTests(o.label, files('tests/http'), testEnv, ['./tests/support/openapi-check.ts'])
+    if (o.browser) await timed('browser tests', () => browserTests(testEnv))
   } finally {
     await stopServer(server)
   }
@@ -376,13 +398,15 @@ async function afterTheHttpTests(url: string): Promise<void> {
     await admin.end()
     await applyMigrations(stressUrl)
     log('stress test (two instances, one killed with SIGKILL half-way)')
-    const report = await runStress({
-      databaseUrl: stressUrl,
-      requests: Number(process.env.STRESS_REQUESTS || 2000),
-      clients: 16,
-      ports: [PORT + 10, PORT + 20],
-      log: (line) => log(`stress: ${line}`),
-    })
+    const report = await timed('stress test', () =>
+      runStress({
+        databaseUrl: stressUrl,
+        requests: Number(process.env.STRESS_REQUESTS || 2000),
+        clients: 16,
+        ports: [PORT + 10, PORT + 20],
+        log: (line) => log(`stress: ${line}`),
+      }),
+    )
     printReport(report, (line) => log(`stress: ${line}`))
     if (report.violations.length) totals.failed += 1
     else totals.passed += 1
@@ -391,12 +415,16 @@ async function afterTheHttpTests(url: string): Promise<void> {
     totals.failed += 1
   }
   try {
-    await durabilityCheck(stressUrl)
+    await timed('durability', () => durabilityCheck(stressUrl))
   } catch (e) {
     console.error(e)
     totals.failed += 1
   }
-  nodeTests('after the suite', files('tests/after'), { DATABASE_URL: url, STRESS_DATABASE_URL: stressUrl, SERVER_LOG })
+  await nodeTests('after the suite', files('tests/after'), {
+    DATABASE_URL: url,
+    STRESS_DATABASE_URL: stressUrl,
+    SERVER_LOG,
+  })
 }
 
 /**
@@ -410,13 +438,13 @@ async function httpTestsOnPostgres15(): Promise<void> {
   fs.rmSync(PG15.dataDir, { recursive: true, force: true })
   fs.rmSync(embeddedPasswordFile(PG15.dataDir), { force: true })
   try {
-    const { url } = await startEmbeddedPostgres(PG15)
+    const { url } = await timed('PostgreSQL 15 start', () => startEmbeddedPostgres(PG15))
     const admin = new pg.Client({ connectionString: url })
     await admin.connect()
     const version = (await admin.query<{ server_version: string }>('SHOW server_version').finally(() => admin.end()))
       .rows[0].server_version
     if (!version.startsWith('15.')) throw new Error(`${PG15.binDir} runs PostgreSQL ${version}, not 15`)
-    await applyMigrations(url)
+    await timed('migrations (PostgreSQL 15)', () => applyMigrations(url))
     log(`PostgreSQL ${version} ready (${PG15.binDir}): ${redactDatabaseUrl(url)}`)
     const serverLog = SERVER_LOG.replace(/(\.log)?$/, '-pg15$1')
     await httpTests({
@@ -428,12 +456,16 @@ async function httpTestsOnPostgres15(): Promise<void> {
     })
     // no card number in that database or that server's log either
     if (!partial)
-      nodeTests('after the suite on PostgreSQL 15', files('tests/after'), { DATABASE_URL: url, SERVER_LOG: serverLog })
+      await nodeTests('after the suite on PostgreSQL 15', files('tests/after'), {
+        DATABASE_URL: url,
+        SERVER_LOG: serverLog,
+      })
   } finally {
     await stopEmbeddedPostgres(PG15)
   }
 }
 
+const started = performance.now()
 main()
   .catch((e) => {
     console.error(e)
@@ -441,6 +473,21 @@ main()
     return 1
   })
   .then((code) => {
+    log('time by phase (wall, and CPU of every process the run started):')
+    for (const line of phaseReport((performance.now() - started) / 1000)) log(`  ${line}`)
+    for (const { label, file } of fileTimings) {
+      const slowest = fs.existsSync(file)
+        ? fs
+            .readFileSync(file, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => l.split(' '))
+            .sort((a, b) => Number(b[0]) - Number(a[0]))
+            .slice(0, 8)
+        : []
+      if (slowest.length)
+        log(`slowest files of ${label}: ${slowest.map(([s, f]) => `${path.basename(f)} ${s} s`).join(', ')}`)
+    }
     console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed`)
     process.exit(code)
   })
