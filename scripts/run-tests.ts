@@ -254,6 +254,8 @@ async function durabilityCheck(url: string): Promise<void> {
 async function main(): Promise<number> {
   fs.rmSync(SERVER_LOG_DIR, { recursive: true, force: true })
   fs.mkdirSync(SERVER_LOG_DIR, { recursive: true })
+  fs.rmSync(TIMINGS_DIR, { recursive: true, force: true })
+  fs.mkdirSync(TIMINGS_DIR, { recursive: true })
   process.env.SERVER_LOG_DIR = SERVER_LOG_DIR
   // formatting, ESLint and the dependency rules (scripts/lint.ts, `npm run lint`): one line each when clean
   log('lint (npm run lint)')
