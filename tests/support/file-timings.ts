@@ -7,8 +7,8 @@ export default async function* fileTimings(source: AsyncIterable<TestEvent>): As
   for await (const event of source) {
     if (event.type !== 'test:complete') continue
     const { name, file, nesting, details } = event.data
-    // the file's own entry: named after the file, around the tests it holds
-    if (nesting === 0 && file && name === path.basename(file))
+    // the file's own entry: named by the file's path as the runner was given it, around the tests it holds
+    if (nesting === 0 && file && path.resolve(name) === path.resolve(file))
       yield `${(details.duration_ms / 1000).toFixed(1)} ${path.relative(process.cwd(), file)}\n`
   }
 }
