@@ -6,27 +6,28 @@ import fs from 'node:fs'
 
 const TICKS_PER_SECOND = 100 // USER_HZ, 100 on every Linux ABI Node.js runs on
 
-/** utime + stime + cutime + cstime of one process, in ticks, and its parent; null when it is gone */
-function readStat(pid: string): { ppid: string; ticks: number } | null {
+/** utime + stime + cutime + cstime of one process, in ticks, its parent and its name; null when it is gone */
+function readStat(pid: string): { ppid: string; ticks: number; name: string } | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
     // the command name may hold spaces and parentheses: the fields start after its last ')'
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return { ppid: f[1], ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+    return { ppid: f[1], ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]), name }
   } catch {
     return null
   }
 }
 
-// PostgreSQL detaches from whoever starts it (pg_ctl): its processes, and any other process of this checkout
-// left to init, are counted by their working directory (PostgreSQL's is its data folder) and remembered
-// by pid, so that what a stopped server used still counts.
+// PostgreSQL detaches from whoever starts it (pg_ctl): its servers, the run's and those tests start, are
+// counted by their working directory (a data folder, inside this checkout) and remembered by pid, so that
+// what a stopped server used still counts.
 const orphans = new Map<string, number>()
 
 /** CPU seconds used so far by this process and everything it started (0 where /proc is missing) */
 export function treeCpuSeconds(): number {
   if (!fs.existsSync('/proc/self/stat')) return 0
-  const stats = new Map<string, { ppid: string; ticks: number }>()
+  const stats = new Map<string, { ppid: string; ticks: number; name: string }>()
   for (const pid of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue
     const s = readStat(pid)
@@ -46,13 +47,14 @@ export function treeCpuSeconds(): number {
   }
   const here = process.cwd() + '/'
   for (const pid of children.get('1') ?? []) {
+    if (stats.get(pid)?.name !== 'postgres') continue
     let cwd: string
     try {
       cwd = fs.readlinkSync(`/proc/${pid}/cwd`) + '/'
     } catch {
       continue // gone, or not ours to read
     }
-    if (cwd.startsWith(here) && pid !== String(process.pid)) orphans.set(pid, tree(pid))
+    if (cwd.startsWith(here)) orphans.set(pid, tree(pid))
   }
   let ticks = tree(String(process.pid))
   for (const t of orphans.values()) ticks += t
