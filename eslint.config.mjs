@@ -29,7 +29,8 @@ export default defineConfig(
     languageOptions: { globals: globals.node },
   },
   {
-    files: ['app/**', 'components/**', 'pages/**'],
+    // (lib/pay-form/methods: the payment page's methods, with their fields)
+    files: ['app/**', 'components/**', 'pages/**', 'lib/pay-form/methods/**'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     extends: [
       reactHooks.configs.flat.recommended,

@@ -3,7 +3,7 @@
 // and the security headers: a Content-Security-Policy whose script nonce Next applies to its own
 // scripts, no framing (frame-ancestors), no sniffing, no referrer (a payUrl is not to leak).
 import { NextResponse, type NextRequest } from 'next/server'
-import { logLine } from './lib/http/request-log'
+import { logLine } from './lib/log/log-line'
 import { newRequestId, newTraceId } from './lib/http/trace-id'
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')

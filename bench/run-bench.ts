@@ -7,6 +7,8 @@
 //   BENCH_PORT (4201: the service; the floor on the next port, a second instance on the one after),
 //   BENCH_PG_PORT (54359), BENCH_PG_DIR (data/bench-pg): for two benches on one machine.
 //   BENCH_RETRIES (2: how often a measurement disturbed by other processes is taken again)
+//   BENCH_ONLY=gate: only the site-write gate's figures (siteGate below: MultiXact ids per 10,000 payments on one
+//   site, sandbox resets amid 32 writing clients), printed; the full bench writes them too.
 //   BENCH_ONLY=lighthouse: only the payment page in the browser (bench/lighthouse.ts: Lighthouse and the
 //   page's script weight), which the full bench also runs; a figure short of its target exits non-zero.
 //   It rewrites only its own section of bench/RESULTS.md.
@@ -209,6 +211,17 @@ async function main() {
     token.slice(0, 9),
   ])
 
+  // the site the gate's figures are taken on (its resets delete only its own data)
+  const gateSite = 'gate'
+  const gateToken = `sk_${randomBytes(32).toString('base64url')}`
+  await db.query('INSERT INTO "Site" (id) VALUES ($1)', [gateSite])
+  await db.query('INSERT INTO "SiteToken" (id, "siteId", "tokenHash", hint) VALUES ($1, $2, $3, $4)', [
+    randomUUID(),
+    gateSite,
+    createHash('sha256').update(gateToken).digest('hex'),
+    gateToken.slice(0, 9),
+  ])
+
   const appEnv = {
     ...process.env,
     DATABASE_URL: url,
@@ -270,6 +283,12 @@ async function main() {
           })
         ).invoiceUid,
       )
+    }
+    const gate = () =>
+      siteGate(appBase, db, gateSite, { Authorization: `Bearer ${gateToken}`, 'Content-Type': 'application/json' })
+    if (ONLY === 'gate') {
+      for (const line of await gate()) console.log(line)
+      return
     }
     // the payment page in the browser, before any load (bench/lighthouse.ts)
     const browserPage =
@@ -471,6 +490,7 @@ async function main() {
       if (second.pid) process.kill(-second.pid, 'SIGTERM')
     }
     if (twoInstances) rows.push(twoInstances)
+    const gateSection = await gate()
     rows.push(...bounds)
     const cpu = os.cpus()[0]?.model ?? 'unknown'
     const header = [
@@ -506,7 +526,7 @@ async function main() {
     const notes = fs.existsSync(notesFile) ? ['', fs.readFileSync(notesFile, 'utf8').trim()] : []
     fs.writeFileSync(
       'bench/RESULTS.md',
-      [...header, ...rows, ...against, ...(browserPage?.markdown ?? []), ...notes, ''].join('\n'),
+      [...header, ...rows, ...against, ...gateSection, ...(browserPage?.markdown ?? []), ...notes, ''].join('\n'),
     )
     log('written to bench/RESULTS.md')
   } finally {
@@ -516,6 +536,88 @@ async function main() {
     await new Promise((r) => setTimeout(r, 1000))
     await stopEmbeddedPostgres(PG)
   }
+}
+
+/** the next MultiXact id, as of a checkpoint made now */
+async function nextMultiXact(db: pg.Client): Promise<number> {
+  await db.query('CHECKPOINT')
+  const { rows } = await db.query('SELECT next_multixact_id::text AS next FROM pg_control_checkpoint()')
+  return Number(rows[0].next)
+}
+
+/**
+ * The site-write gate (issue 27; docs/design/site-write.md): how many MultiXact ids PostgreSQL consumes for
+ * 10,000 one-step card payments made by CONNECTIONS clients on one site (a share lock on the site's row took
+ * one for every new set of concurrent lockers; the gate, an advisory lock, takes none), and sandbox resets of
+ * that site sent while CONNECTIONS clients write to it: each one's status and time (it must answer 200 within
+ * 2 s). The MultiXact count does not depend on the machine's load; the times do. Markdown lines.
+ */
+async function siteGate(base: string, db: pg.Client, site: string, headers: Record<string, string>) {
+  const PAYMENTS = 10_000
+  const RESETS = 5
+  let n = 0
+  const payment: autocannon.Request = {
+    method: 'PUT',
+    body: JSON.stringify({
+      paymentMethod: { type: 'CARD', pan: '4111111111111111', expiryDate: '12/30', cvv2: '123' },
+      amount: { value: '10.00', currency: 'RUB' },
+      flags: ['SALE'],
+    }),
+    setupRequest: (r) => ({
+      ...r,
+      path: `/api/sites/${site}/payments/g-${Date.now().toString(36)}-${(n++).toString(36)}`,
+    }),
+  }
+  const load = (o: { amount?: number; duration?: number }) =>
+    new Promise<autocannon.Result>((resolve, reject) =>
+      autocannon({ url: base, connections: CONNECTIONS, headers, requests: [payment], ...o }, (err, r) =>
+        err ? reject(err) : resolve(r),
+      ),
+    )
+  await load({ amount: 1000 }) // warm-up
+  const before = await nextMultiXact(db)
+  const made = await load({ amount: PAYMENTS })
+  const consumed = (await nextMultiXact(db)) - before
+  const perTenThousand = Math.round((consumed * 10_000) / PAYMENTS)
+  log(
+    `MultiXact ids per 10,000 payments (${CONNECTIONS} clients, one site): ${perTenThousand} (${made.non2xx} non-2xx)`,
+  )
+
+  // resets amid the writes: one every 1.5 s after the first second
+  const writing = load({ duration: 2 + RESETS * 1.5 })
+  const resets: { status: number; ms: number }[] = []
+  await new Promise((r) => setTimeout(r, 1000))
+  for (let i = 0; i < RESETS; i++) {
+    const started = performance.now()
+    const r = await fetch(`${base}/api/sites/${site}/sandbox/reset`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ confirm: site }),
+    })
+    await r.arrayBuffer()
+    resets.push({ status: r.status, ms: Math.round(performance.now() - started) })
+    await new Promise((r) => setTimeout(r, 1000))
+  }
+  const writes = await writing
+  const slowest = Math.max(...resets.map((r) => r.ms))
+  const statuses = resets.map((r) => r.status).join(', ')
+  log(
+    `resets amid ${CONNECTIONS} writing clients: ${statuses}; ${resets.map((r) => r.ms).join(', ')} ms` +
+      ` (the writes: ${writes.requests.average.toFixed(0)} req/s, ${writes.non2xx} non-2xx)`,
+  )
+  return [
+    '',
+    '## The site-write gate (issue 27)',
+    '',
+    `${PAYMENTS.toLocaleString('en')} one-step card payments by ${CONNECTIONS} clients on one site; then ${RESETS} sandbox resets of that site, one every 1.5 s, while ${CONNECTIONS} clients keep making payments on it. MultiXact ids are counted by PostgreSQL (\`pg_control_checkpoint()\` after a \`CHECKPOINT\`, before and after) and do not depend on the machine's load; the resets' times do. See docs/design/site-write.md.`,
+    '',
+    '| measure | value | target |',
+    '|---|---|---|',
+    `| MultiXact ids consumed per 10,000 payments | ${perTenThousand} | 0 |`,
+    `| sandbox resets amid ${CONNECTIONS} writing clients: statuses | ${statuses} | 200, never 503 |`,
+    `| the slowest reset | ${slowest} ms | ≤ 2000 ms |`,
+    `| payments answered other than 2xx meanwhile | ${writes.non2xx} | 0 |`,
+  ]
 }
 
 main().catch((e) => {

@@ -94,10 +94,10 @@ test('Rotate secret, by keyboard: confirmed, the new secret shown once, gone on 
   await expect(section).toContainText('Copy it now')
   await expect(section).toContainText('The previous secret keeps signing for 24 hours')
   // the very secret the service now signs with
-  const { db, closeDb } = await import('../lib/db/client.ts')
+  const { closeDb } = await import('../lib/db/client.ts')
   const { notifySecrets } = await import('../lib/notifications/site-notify.ts')
   try {
-    expect((await notifySecrets(db(), site.siteId)).current).toBe(secret)
+    expect((await notifySecrets(site.siteId)).current).toBe(secret)
   } finally {
     await closeDb()
   }

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { db } from './db/client'
 import { serviceUnavailable } from './http/api-error'
-import { apiRoute, endpoint } from './http/api-route'
+import { apiRoute, endpoint } from './api/api-route'
 
 export const healthSchema = z
   .strictObject({ status: z.literal('ok') })

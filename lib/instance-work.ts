@@ -4,11 +4,15 @@
 // and exits); whatever they leave is still in the database for the next pass of any instance.
 import { processPolicy } from './notifications/callback-url'
 import { startDeliveryWorker } from './notifications/delivery'
+import { withPaymentToken } from './payments/notification-body'
 import { startScheduler } from './scheduler/time-driven-changes'
 
 export function startInstanceWork(env: NodeJS.ProcessEnv = process.env): void {
   // a malformed NOTIFY_ALLOW_NETWORKS stops the start here, not a request later
   processPolicy()
   if (env.SCHEDULER !== 'off') process.once('SIGTERM', startScheduler())
-  if (env.NOTIFICATIONS_WORKER !== 'off') process.once('SIGTERM', startDeliveryWorker())
+  // the resources' bodies as posted: payments fill in their token (the only resource with notifications)
+  const asSent = (n: { type: string; body: string; resourceRef: string }) =>
+    withPaymentToken(n.body, n.type, n.resourceRef)
+  if (env.NOTIFICATIONS_WORKER !== 'off') process.once('SIGTERM', startDeliveryWorker(asSent))
 }

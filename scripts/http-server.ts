@@ -26,7 +26,8 @@ import {
   markFrontDoor,
   type FrontDoorAnswer,
 } from '../lib/http/front-door.ts'
-import { CLIENT_CLOSED, describeFailure, logLine } from '../lib/http/request-log.ts'
+import { CLIENT_CLOSED } from '../lib/http/request-log.ts'
+import { describeFailure, logLine } from '../lib/log/log-line.ts'
 import { payFormScript } from '../lib/pay-form/pay-form-script.ts'
 import { newRequestId, newTraceId } from '../lib/http/trace-id.ts'
 import { settings } from '../lib/config.ts'

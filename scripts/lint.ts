@@ -3,8 +3,6 @@
 // A check that passes says so in one line; one that fails prints what its tool found. Prettier and ESLint
 // keep caches under node_modules/.cache, so a run after a small change takes seconds.
 // `--write` (npm run format): Prettier rewrites what it would flag.
-// `--target` (npm run deps:target): where lib/ does not follow the target layering of issue 27 yet
-// (.dependency-cruiser-target.cjs); a report, it fails on nothing.
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 
@@ -33,7 +31,7 @@ export function lint(): boolean {
     const r = run(check.tool, check.args)
     const took = `${((Date.now() - started) / 1000).toFixed(1)} s`
     if (r.ok) {
-      // a known exception of the dependency rules warns without failing: its line is kept in view
+      // a rule of `warn` severity (none today: every dependency rule is an error) does not fail: its lines stay in view
       const warnings = r.output.split('\n').filter((l) => /^\s*warn /.test(l))
       log(`${check.name}: ok (${took})${warnings.length ? `, known exceptions:` : ''}`)
       for (const w of warnings) log(`  ${w.trim()}`)
@@ -46,45 +44,6 @@ export function lint(): boolean {
   return ok
 }
 
-interface Violation {
-  from: string
-  to: string
-  dependencyTypes?: string[]
-  rule: { name: string }
-}
-
-/** the target layering's violations, by rule (a report: always exits 0 unless the tool itself fails) */
-function targetReport(): boolean {
-  const r = spawnSync(
-    process.execPath,
-    [
-      path.join('node_modules', '.bin', 'depcruise'),
-      '.',
-      '--config',
-      '.dependency-cruiser-target.cjs',
-      '--output-type',
-      'json',
-    ],
-    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  )
-  if (r.status !== 0 || !r.stdout) {
-    process.stderr.write(r.stderr ?? '')
-    return false
-  }
-  const result = JSON.parse(r.stdout) as {
-    summary: { violations: Violation[]; ruleSetUsed: { forbidden: { name: string; comment: string }[] } }
-  }
-  const { violations } = result.summary
-  console.log(`The target layering of issue 27 (.dependency-cruiser-target.cjs): ${violations.length} violation(s)`)
-  for (const rule of result.summary.ruleSetUsed.forbidden) {
-    const own = violations.filter((v) => v.rule.name === rule.name)
-    console.log(`\n${rule.name}: ${own.length ? `${own.length} violation(s)` : 'holds'}\n  ${rule.comment}`)
-    for (const v of own)
-      console.log(`  - ${v.from} → ${v.to}${v.dependencyTypes?.includes('type-only') ? ' (types only)' : ''}`)
-  }
-  return true
-}
-
 if (process.argv[1]?.endsWith('lint.ts')) {
   const mode = process.argv[2]
   if (mode === '--write') {
@@ -92,10 +51,9 @@ if (process.argv[1]?.endsWith('lint.ts')) {
       stdio: 'inherit',
     })
     process.exit(r.status ?? 1)
-  } else if (mode === '--target') process.exit(targetReport() ? 0 : 1)
-  else if (mode === undefined) process.exit(lint() ? 0 : 1)
+  } else if (mode === undefined) process.exit(lint() ? 0 : 1)
   else {
-    console.error('usage: scripts/lint.ts [--write | --target]')
+    console.error('usage: scripts/lint.ts [--write]')
     process.exit(2)
   }
 }

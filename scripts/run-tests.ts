@@ -440,6 +440,8 @@ async function httpTests(o: {
     if (o.files.some((f) => f.includes('page-weight'))) ensureChromium()
     // the README's examples run with curl
     if (o.files.some((f) => f.includes('readme-examples'))) ensureDebianPackage('/usr/bin/curl', 'curl')
+    // the domain's services called directly on the same database, no HTTP between (tests/service)
+    await nodeTests(o.label.replace('HTTP', 'service'), files('tests/service'), testEnv)
     // every answer the HTTP tests receive is checked against the OpenAPI document (tests/support/openapi-check.ts)
     await nodeTests(o.label, longFirst(o.files), testEnv, {
       imports: ['./tests/support/openapi-check.ts'],

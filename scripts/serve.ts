@@ -23,11 +23,11 @@ async function main() {
   }
   if (!dev) await buildIfChanged(log)
   const database = await openDatabase(log)
-  const { db, closeDb } = await import('../lib/db/client.ts')
+  const { closeDb } = await import('../lib/db/client.ts')
   const { ensureSite, issueToken } = await import('../lib/sites/site-tokens.ts')
   const demo = process.env.DEMO_SITE_ID || 'demo'
-  const { created } = await ensureSite(db(), demo)
-  const token = created ? await issueToken(db(), demo) : null
+  const { created } = await ensureSite(demo)
+  const token = created ? await issueToken(demo) : null
   await closeDb()
 
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/http-server.ts', ...(dev ? ['--dev'] : [])], {

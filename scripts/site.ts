@@ -22,10 +22,10 @@ async function main(): Promise<number> {
     return 2
   }
   const database = await openDatabase((line) => console.error(line))
-  const { db, closeDb } = await import('../lib/db/client.ts')
+  const { closeDb } = await import('../lib/db/client.ts')
   const sites = await import('../lib/sites/site-tokens.ts')
   try {
-    return await run(db, sites)
+    return await run(sites)
   } catch (e) {
     if (e instanceof sites.SiteNotFound) {
       console.error(`no site "${e.siteId}" (npm run site -- list shows the sites)`)
@@ -38,14 +38,11 @@ async function main(): Promise<number> {
   }
 }
 
-async function run(
-  db: typeof import('../lib/db/client.ts').db,
-  sites: typeof import('../lib/sites/site-tokens.ts'),
-): Promise<number> {
+async function run(sites: typeof import('../lib/sites/site-tokens.ts')): Promise<number> {
   if (command === 'create') {
     if (!siteId) throw new Error(usage)
-    const { created } = await sites.ensureSite(db(), siteId)
-    const t = await sites.issueToken(db(), siteId)
+    const { created } = await sites.ensureSite(siteId)
+    const t = await sites.issueToken(siteId)
     console.log(
       `site ${siteId} ${created ? 'created' : 'exists'}; its notification signing secret: npm run site -- secret ${siteId}`,
     )
@@ -53,7 +50,7 @@ async function run(
     console.log(t)
   } else if (command === 'revoke') {
     if (!siteId || !token) throw new Error(usage)
-    const n = await sites.revokeToken(db(), siteId, token)
+    const n = await sites.revokeToken(siteId, token)
     console.log(n ? `revoked ${n} token(s) of ${siteId}` : `no active token of ${siteId} matches`)
     if (!n) return 1
   } else if (command === 'notify' || command === 'secret' || command === 'rotate-secret') {
@@ -63,7 +60,7 @@ async function run(
     const notify = await import('../lib/notifications/site-notify.ts')
     let secrets
     if (command === 'notify') {
-      secrets = await notify.setNotifyUrl(db(), siteId, url === 'off' ? null : url).catch((e: unknown) => {
+      secrets = await notify.setNotifyUrl(siteId, url === 'off' ? null : url).catch((e: unknown) => {
         // the rule's own words, and which networks this command's environment allows (the server's may differ)
         if (e instanceof notify.NotifyUrlRefused)
           throw new Error(
@@ -78,17 +75,17 @@ async function run(
       )
     } else if (command === 'rotate-secret') {
       if (token !== undefined && token !== '--now') throw new Error(usage)
-      secrets = await notify.rotateNotifySecret(db(), siteId, token === '--now')
+      secrets = await notify.rotateNotifySecret(siteId, token === '--now')
       console.log(
         `new signing secret of ${siteId}; the previous one ${secrets.previous ? `still signs Signature until ${secrets.previousUntil!.toISOString()}` : 'no longer signs'}`,
       )
-    } else secrets = await notify.notifySecrets(db(), siteId)
+    } else secrets = await notify.notifySecrets(siteId)
     if (secrets.previous)
       console.log(`previous secret, valid until ${secrets.previousUntil!.toISOString()}: ${secrets.previous}`)
     console.log(`signing secret of ${siteId} (Signature and Payin-Signature headers):`)
     console.log(secrets.current)
   } else {
-    for (const s of await sites.listSites(db())) {
+    for (const s of await sites.listSites()) {
       console.log(s.id)
       for (const t of s.tokens)
         console.log(

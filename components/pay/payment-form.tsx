@@ -1,19 +1,16 @@
-// The payer's form: card (number grouped as typed, brand, MM/YY, CVV) or mobile balance, an amount
-// for open bills, then the code step, the 3-D Secure hand-off or the wait for the operator. Checked in
-// the browser with the schema the server checks again; card fields are cleared once sent. Rendered on
-// the server by the page (pages/pay/[invoiceUid].tsx), then taken over in the browser by the page's own
-// small script (payment-form-island.tsx, bundled by scripts/pay-form-bundle.ts).
+// The payer's form: the page's methods offered on the bill as tabs (lib/pay-form/methods: the card, the
+// mobile balance) with the chosen one's fields, an amount for open bills, then the code step, the 3-D Secure
+// hand-off or the wait for the operator. Checked in the browser with the schema the server checks again; card
+// fields are cleared once sent. Rendered on the server by the page (pages/pay/[invoiceUid].tsx), then taken
+// over in the browser by the page's own small script (payment-form-island.tsx, bundled by
+// scripts/pay-form-bundle.ts).
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import {
-  cardBrand,
-  codeFormSchema,
-  formatExpiry,
-  groupCardNumber,
-  payFormSchema,
-  type PayFormInput,
-} from '@/lib/pay-form/form-schema'
+import { codeFormSchema, payFormSchema } from '@/lib/pay-form/form-schema'
+import { DEFAULT_PAY_FORM_METHOD, offeredIn, payFormMethodOf, payFormMethods } from '@/lib/pay-form/methods'
+import { Field } from '@/lib/pay-form/methods/field'
+import type { PayFormInput } from '@/lib/pay-form/methods/pay-method'
 import { errorText } from '@/lib/i18n/code-words'
 import type { PayFormMessages } from '@/lib/i18n/en/pay-form'
 import type { NextStep } from '@/lib/pay-form/form-service'
@@ -30,17 +27,13 @@ type Stage =
   | { kind: 'wait'; attemptId: string }
   | { kind: 'leaving' }
 
-const FORM_FIELDS = ['pan', 'expiry', 'cvv', 'phone', 'amount', 'method'] as const
+/** the fields a server's answer may name, in the order the first one named takes the focus */
+const FORM_FIELDS = [...payFormMethods.flatMap((m) => m.fields), 'amount', 'method']
 
-export function PaymentForm({
-  t,
-  invoiceUid,
-  currency,
-  amountLabel,
-  mobileAllowed,
-  declinedReason,
-  clockOffsetMs,
-}: PaymentFormData) {
+export function PaymentForm(data: PaymentFormData) {
+  const { t, invoiceUid, currency, amountLabel, declinedReason, clockOffsetMs } = data
+  // the methods the bill offers: tabs when more than one
+  const offered = offeredIn(data)
   const schema = useMemo(
     () => payFormSchema({ openAmount: amountLabel === null, clockOffsetMs }),
     [amountLabel, clockOffsetMs],
@@ -49,8 +42,8 @@ export function PaymentForm({
     resolver: zodResolver(schema, undefined, { raw: true }),
     // no defaults for what the payer can have typed or chosen before the page's script took the form over
     // (it runs at the first interaction, see pages/pay/[invoiceUid].tsx): read from the inputs, not wiped.
-    // Without the method choice the method is the card.
-    defaultValues: mobileAllowed ? {} : { method: 'card' },
+    // Without the method choice the method is the default one (the card).
+    defaultValues: offered.length > 1 ? {} : { method: DEFAULT_PAY_FORM_METHOD.method },
     mode: 'onTouched',
   })
   const { register, handleSubmit, watch, setValue, getValues, setError, formState } = form
@@ -71,10 +64,10 @@ export function PaymentForm({
     // registered them; the radios' registration reset the method, which the page's script noted first),
     // shown as the form shows what is typed from now on: the method's fields, the number grouped with its brand
     const chosen = host.dataset.method
-    if (chosen === 'card' || chosen === 'mobile') setValue('method', chosen)
-    const { pan, expiry } = getValues()
-    if (pan) setValue('pan', groupCardNumber(pan))
-    if (expiry) setValue('expiry', formatExpiry(expiry))
+    if (chosen && payFormMethodOf(chosen)) setValue('method', chosen)
+    const typed = getValues()
+    for (const m of payFormMethods)
+      for (const [name, value] of Object.entries(m.shownAsTyped?.(typed) ?? {})) setValue(name, value)
     if (host.dataset.pending) {
       delete host.dataset.pending
       formRef.current?.requestSubmit()
@@ -82,8 +75,7 @@ export function PaymentForm({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the script takes the form over
   }, [])
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler: watch() re-renders, as meant
-  const method = watch('method') ?? 'card'
-  const brand = cardBrand(watch('pan') ?? '')
+  const method = payFormMethodOf(watch('method') ?? '') ?? DEFAULT_PAY_FORM_METHOD
   const base = `/pay/${invoiceUid}`
 
   /** what the server said to do next */
@@ -144,14 +136,10 @@ export function PaymentForm({
     setGeneralError('')
     setDeclined(undefined)
     setStatus(t.processing)
-    const sent =
-      values.method === 'card'
-        ? { method: 'card', pan: values.pan, expiry: values.expiry, cvv: values.cvv, amount: values.amount }
-        : { method: 'mobile', phone: values.phone, amount: values.amount }
+    const m = payFormMethodOf(values.method) ?? DEFAULT_PAY_FORM_METHOD
+    const sent = { method: m.method, ...Object.fromEntries(m.fields.map((f) => [f, values[f]])), amount: values.amount }
     // card data leaves the page with this request and is not kept in it
-    setValue('pan', '')
-    setValue('cvv', '')
-    setValue('expiry', '')
+    for (const name of payFormMethods.flatMap((pm) => pm.notKept ?? [])) setValue(name, '')
     const r = await post(`${base}/attempts`, sent)
     if (r.ok) return follow(r.step)
     setStatus('')
@@ -188,7 +176,7 @@ export function PaymentForm({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stage])
 
-  const fieldError = (name: (typeof FORM_FIELDS)[number]) => errorText(t, formState.errors[name]?.message)
+  const fieldError = (name: string) => errorText(t, formState.errors[name]?.message)
   const describedBy = (name: string, hint = false) =>
     [hint ? `${name}-hint` : '', formState.errors[name as keyof PayFormInput] ? `${name}-error` : '']
       .filter(Boolean)
@@ -237,41 +225,32 @@ export function PaymentForm({
           />
         </Field>
       )}
-      {mobileAllowed && (
+      {offered.length > 1 && (
         <fieldset>
           <legend>{t.method}</legend>
           <div className="pay-methods">
-            <label>
-              <input type="radio" value="card" defaultChecked {...register('method')} /> {t.card}
-            </label>
-            <label>
-              <input type="radio" value="mobile" {...register('method')} /> {t.mobile}
-            </label>
+            {offered.map((m) => (
+              <label key={m.method}>
+                <input
+                  type="radio"
+                  value={m.method}
+                  defaultChecked={m === DEFAULT_PAY_FORM_METHOD}
+                  {...register('method')}
+                />{' '}
+                {t[m.label]}
+              </label>
+            ))}
           </div>
         </fieldset>
       )}
-      {method === 'card' ? (
-        <CardFields
-          t={t}
-          register={register}
-          errors={fieldError}
-          describedBy={describedBy}
-          invalid={(n) => !!formState.errors[n]}
-          brand={brand}
-        />
-      ) : (
-        <Field id="phone" label={t.phone} hint={t.phoneHint} error={fieldError('phone')}>
-          <input
-            id="phone"
-            type="tel"
-            inputMode="tel"
-            autoComplete="tel"
-            aria-invalid={!!formState.errors.phone}
-            aria-describedby={describedBy('phone', true)}
-            {...register('phone')}
-          />
-        </Field>
-      )}
+      <method.Fields
+        t={t}
+        register={register}
+        error={fieldError}
+        describedBy={describedBy}
+        invalid={(n) => !!formState.errors[n]}
+        watched={(n) => watch(n) ?? ''}
+      />
       <button className="pay-submit" type="submit" disabled={busy}>
         {amountLabel ? t.payAmount.replace('{amount}', amountLabel) : t.pay}
       </button>
@@ -279,127 +258,6 @@ export function PaymentForm({
         {stage.kind === 'wait' ? t.waitingOperator : status}
       </p>
     </form>
-  )
-}
-
-function Field({
-  id,
-  label,
-  hint,
-  error,
-  extra,
-  children,
-}: {
-  id: string
-  label: string
-  hint?: string
-  error: string
-  extra?: React.ReactNode
-  children: React.ReactNode
-}) {
-  return (
-    <div className="pay-field">
-      <label htmlFor={id}>
-        <span>{label}</span>
-        {extra}
-      </label>
-      {children}
-      {hint && (
-        <div className="pay-hint" id={`${id}-hint`}>
-          {hint}
-        </div>
-      )}
-      {error && (
-        <div className="pay-error" id={`${id}-error`}>
-          {error}
-        </div>
-      )}
-    </div>
-  )
-}
-
-type Register = ReturnType<typeof useForm<PayFormInput, unknown, PayFormInput>>['register']
-
-function CardFields({
-  t,
-  register,
-  errors,
-  describedBy,
-  invalid,
-  brand,
-}: {
-  t: PayFormMessages
-  register: Register
-  errors: (n: 'pan' | 'expiry' | 'cvv') => string
-  describedBy: (n: string, hint?: boolean) => string | undefined
-  invalid: (n: 'pan' | 'expiry' | 'cvv') => boolean
-  brand: string | null
-}) {
-  const pan = register('pan')
-  const expiry = register('expiry')
-  return (
-    <>
-      <Field
-        id="pan"
-        label={t.cardNumber}
-        error={errors('pan')}
-        extra={
-          brand ? (
-            <span className="pay-brand" data-testid="brand">
-              {brand}
-            </span>
-          ) : null
-        }
-      >
-        <input
-          id="pan"
-          inputMode="numeric"
-          autoComplete="cc-number"
-          maxLength={23}
-          placeholder="0000 0000 0000 0000"
-          aria-invalid={invalid('pan')}
-          aria-describedby={describedBy('pan')}
-          {...pan}
-          onChange={(e) => {
-            e.target.value = groupCardNumber(e.target.value)
-            return pan.onChange(e)
-          }}
-        />
-      </Field>
-      <div className="pay-row">
-        <Field id="expiry" label={t.expiry} error={errors('expiry')}>
-          <input
-            id="expiry"
-            inputMode="numeric"
-            autoComplete="cc-exp"
-            maxLength={5}
-            placeholder="MM/YY"
-            aria-invalid={invalid('expiry')}
-            aria-describedby={describedBy('expiry')}
-            {...expiry}
-            onChange={(e) => {
-              e.target.value = formatExpiry(e.target.value)
-              return expiry.onChange(e)
-            }}
-          />
-        </Field>
-        <Field id="cvv" label={t.cvv} error={errors('cvv')}>
-          <input
-            id="cvv"
-            type="password"
-            inputMode="numeric"
-            autoComplete="cc-csc"
-            maxLength={4}
-            aria-invalid={invalid('cvv')}
-            aria-describedby={describedBy('cvv', true)}
-            {...register('cvv')}
-          />
-        </Field>
-      </div>
-      <div className="pay-hint" id="cvv-hint">
-        {t.cvvHint}
-      </div>
-    </>
   )
 }
 

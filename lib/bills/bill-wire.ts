@@ -1,14 +1,13 @@
-// The JSON of a bill (create response and details) and of a bill's payment, beside their schemas (the
-// OpenAPI document's components): each render function returns its schema's input type.
+// The JSON of a bill (the create response; the details add its payments: lib/billing/bill-details-wire.ts),
+// beside its schema (the OpenAPI document's component): the render function returns its schema's input type.
 import { z } from 'zod'
-import type { Bill, Payment } from '../generated/prisma/client'
+import type { Bill } from '../settlement/bill-store'
 import { wireAmount } from '../money/money'
+import { billState, type BillState } from '../settlement/bill-for-payment'
 import { billTime, billTimeSchema } from '../time/wire-time'
-import { paymentSchema, renderPayment } from '../payments/payment-wire'
 import { settings } from '../config'
 import { FLAGS, idSchema } from '../wire/common-schemas'
 import { mayBeAbsent, openValues } from '../wire/wire-form'
-import { billState, type BillState } from './bill-for-payment'
 
 export const payUrlOf = (invoiceUid: string) => `${settings().publicBaseUrl}/pay/${invoiceUid}`
 
@@ -62,25 +61,6 @@ export const billSchema = z
   .meta({ id: 'Bill', description: 'the bill as it is now' })
 export type BillAnswer = z.input<typeof billSchema>
 
-/** an element of the bill payment list: the payment's JSON without what only its own answers carry */
-export const billPaymentSchema = paymentSchema
-  .omit({ createdToken: true, requirements: true })
-  .meta({ id: 'BillPayment' })
-export type BillPaymentAnswer = z.input<typeof billPaymentSchema>
-export const billPaymentListSchema = z
-  .array(billPaymentSchema)
-  .meta({ id: 'BillPaymentList', description: "the bill's payments, oldest first" })
-
-/** an element of a bill's details' `payments`: with its siteId */
-export const billDetailsPaymentSchema = billPaymentSchema
-  .extend({ siteId: mayBeAbsent(idSchema) })
-  .meta({ id: 'BillDetailsPayment' })
-
-export const billDetailsSchema = billSchema
-  .extend({ payments: z.array(billDetailsPaymentSchema).meta({ description: 'oldest first' }) })
-  .meta({ id: 'BillDetails', description: 'the bill and its payments' })
-export type BillDetailsAnswer = z.input<typeof billDetailsSchema>
-
 /** the bill as answered at `now`, its site's time */
 export function renderBill(b: Bill, now: Date): BillAnswer {
   const state = billState(b, now)
@@ -105,15 +85,4 @@ export function renderBill(b: Bill, now: Date): BillAnswer {
     failedUrl: b.failedUrl || undefined,
     customFields: (b.customFields as BillAnswer['customFields'] | null) || undefined,
   }
-}
-
-export function renderBillPayment(p: Payment): BillPaymentAnswer {
-  const { createdToken: _token, requirements: _requirements, ...payment } = renderPayment(p)
-  return payment
-}
-
-/** the bill and its payments (payUrl before payments, as production answers) */
-export function renderBillDetails(b: Bill, payments: Payment[], now: Date): BillDetailsAnswer {
-  const { payUrl, ...bill } = renderBill(b, now)
-  return { ...bill, payUrl, payments: payments.map((p) => ({ siteId: p.siteId, ...renderBillPayment(p) })) }
 }

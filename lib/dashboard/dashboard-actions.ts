@@ -10,7 +10,7 @@ import { capturePayment } from '../payments/capture-service'
 import { findPayment } from '../payments/payment-service'
 import { refundPayment } from '../payments/refund-service'
 import { recordAudit } from './dashboard-audit'
-import { siteClock } from '../sandbox/site-clock'
+import { siteClock } from '../sites/site-store'
 import type { DashboardSession } from './dashboard-session'
 
 export type ActionOutcome = { status: string; reason?: string }

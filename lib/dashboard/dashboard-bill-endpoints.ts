@@ -4,7 +4,7 @@
 // is the only site it reaches. The bill id is the form's key: a form sent twice creates one bill.
 import { z } from 'zod'
 import { billRequestSchema } from '../bills/bill-request'
-import { apiRoute, endpoint } from '../http/api-route'
+import { apiRoute, endpoint } from '../api/api-route'
 import { idSchema } from '../wire/common-schemas'
 import { createBillFromDashboard } from './dashboard-bills'
 

@@ -1,20 +1,20 @@
 // What the dashboard shows and does with a site's bills: the list (newest first, by cursor), a bill with
 // its payments and audit entries, and "New bill". A new bill goes through the very service the API's
-// PUT .../bills/{billId} runs (lib/bills/bill-service.ts: the same parsing, limits, 45-day window, URL
+// PUT .../bills/{billId} runs (lib/billing/bill-service.ts: the same parsing, limits, 45-day window, URL
 // rules, idempotency and errors); the form's bill id is made when the form is shown, so a form sent
 // twice creates one bill, as an API replay does. Reads only otherwise; no framework imports.
 import * as currencies from 'dinero.js/currencies'
-import { billState, type BillState } from '../bills/bill-for-payment'
+import { billState, type BillState } from '../settlement/bill-for-payment'
 import type { BillRequest } from '../bills/bill-request'
-import { createBill, loadBill } from '../bills/bill-service'
+import { createBill, loadBill } from '../billing/bill-service'
 import { payUrlOf } from '../bills/bill-wire'
-import { db } from '../db/client'
-import { Prisma, type Bill, type Payment } from '../generated/prisma/client'
+import { listSiteBills, type Bill, type Payment } from '../settlement/bill-store'
 import { isKnownCurrency } from '../money/money'
+import { billAudit } from './audit-store'
 import { recordAudit } from './dashboard-audit'
-import { afterCursor, pageOf } from './dashboard-cursor'
+import { decodeCursor, pageOf } from './dashboard-cursor'
 import type { DashboardSession } from './dashboard-session'
-import { siteClock } from '../sandbox/site-clock'
+import { siteClock } from '../sites/site-store'
 
 export const BILL_PAGE_SIZE = 20
 
@@ -36,15 +36,7 @@ export async function listBills(
   siteId: string,
   after?: string,
 ): Promise<{ rows: BillListRow[]; nextCursor: string | null }> {
-  const where: Prisma.Sql[] = [Prisma.sql`"siteId" = ${siteId}`]
-  const cursor = afterCursor(after)
-  if (cursor) where.push(cursor)
-  const rows = await db().$queryRaw<
-    Pick<Bill, 'id' | 'billId' | 'createdAt' | 'amountMinor' | 'currency' | 'status' | 'expiresAt'>[]
-  >`
-    SELECT id, "billId", "createdAt", "amountMinor", currency, status, "expiresAt"
-    FROM "Bill" WHERE ${Prisma.join(where, ' AND ')}
-    ORDER BY "createdAt" DESC, id DESC LIMIT ${BILL_PAGE_SIZE + 1}`
+  const rows = await listSiteBills(siteId, decodeCursor(after), BILL_PAGE_SIZE + 1)
   const { page, nextCursor } = pageOf(rows, BILL_PAGE_SIZE)
   const now = (await siteClock(siteId)).now()
   return {
@@ -76,11 +68,7 @@ export interface BillDetails {
 export async function billDetails(siteId: string, billId: string): Promise<BillDetails | null> {
   const loaded = await loadBill({ siteId, billId })
   if (!loaded) return null
-  const audit = await db().auditEntry.findMany({
-    where: { siteId, action: 'bill', subject: billId },
-    orderBy: { at: 'asc' },
-    select: { at: true, actor: true, action: true, outcome: true },
-  })
+  const audit = await billAudit(siteId, billId)
   return {
     bill: loaded.bill,
     status: billState(loaded.bill, loaded.clock.now()),

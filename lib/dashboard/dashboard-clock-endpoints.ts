@@ -4,7 +4,7 @@
 // service's own origin and a live session are required; the session's site is the only clock it moves.
 // SANDBOX_CLOCK=off: every method is an unknown path's 404, as for the API's sandbox endpoints.
 import { z } from 'zod'
-import { apiRoute, endpoint } from '../http/api-route'
+import { apiRoute, endpoint } from '../api/api-route'
 import { clockAdvanceSchema, unlessSwitchedOff } from '../sandbox/sandbox-endpoints'
 import { advanceClockFromDashboard } from './dashboard-clock'
 

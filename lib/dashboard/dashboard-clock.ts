@@ -5,7 +5,8 @@
 // 400, answered as is; it writes nothing. No framework imports.
 import { settings } from '../config'
 import { advanceSiteClock, type ClockMove } from '../sandbox/clock-advance'
-import { siteClock, type SiteClock } from '../sandbox/site-clock'
+import type { SiteClock } from '../sandbox/site-clock'
+import { siteClock } from '../sites/site-store'
 import { paymentTime } from '../time/wire-time'
 import { recordAudit } from './dashboard-audit'
 import type { DashboardSession } from './dashboard-session'

@@ -2,7 +2,7 @@
 // API's wrapper (lib/http/api-route.ts: the service's own origin and the session required, errors in the
 // contract's shape) and the API's own re-send (lib/dashboard/dashboard-notifications.ts).
 import { z } from 'zod'
-import { apiRoute, endpoint } from '../http/api-route'
+import { apiRoute, endpoint } from '../api/api-route'
 import { resendFromDashboard } from './dashboard-notifications'
 
 export const resendNotificationActionRoute = apiRoute({

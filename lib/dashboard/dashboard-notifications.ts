@@ -3,15 +3,15 @@
 // very function the API's re-send runs (lib/notifications/notification-resend.ts), recorded in the audit
 // log. A notification's resourceId is its own object's id: a payment's paymentId, a capture's captureId, a
 // refund's refundId; the payment it belongs to (for the link to the payment's page) is read by its row.
-import { db } from '../db/client'
 import { ApiError } from '../http/api-error'
-import { Prisma } from '../generated/prisma/client'
-import { withPaymentToken } from '../notifications/notification-body'
-import { resendNotification, withAttempts } from '../notifications/notification-resend'
+import { withPaymentToken } from '../payments/notification-body'
+import { resendNotification } from '../notifications/notification-resend'
+import { listSiteNotifications, notificationPayment, siteNotification } from '../notifications/notification-store'
+import { auditOf } from './audit-store'
 import { paymentTime } from '../time/wire-time'
 import { auditableUrl, recordAudit } from './dashboard-audit'
 import type { DashboardSession } from './dashboard-session'
-import { afterCursor, pageOf, UUID } from './dashboard-cursor'
+import { decodeCursor, pageOf, UUID } from './dashboard-cursor'
 
 export const NOTIFICATIONS_PAGE_SIZE = 20
 
@@ -37,39 +37,12 @@ export interface NotificationAttemptRow {
   error: string | null
 }
 
-/**
- * the payment (its row) a notification's resource belongs to: its own row for PAYMENT, the capture's or refund's
- * payment otherwise
- */
-const paymentJoin = Prisma.sql`
-  LEFT JOIN "Capture" c ON n.type = 'CAPTURE' AND c.id = n."resourceRef"
-  LEFT JOIN "Refund" r ON n.type = 'REFUND' AND r.id = n."resourceRef"
-  LEFT JOIN "Payment" p ON p.id = CASE n.type WHEN 'PAYMENT' THEN n."resourceRef" WHEN 'CAPTURE' THEN c."paymentRef" ELSE r."paymentRef" END`
-
-type ListSqlRow = Omit<NotificationListRow, 'lastAttempt'> & {
-  lastAt: Date | null
-  lastHttpStatus: number | null
-  lastDurationMs: number | null
-  lastError: string | null
-}
-
 /** The site's notifications, newest first, after the cursor `after` (as `nextCursor` gave it). */
 export async function listNotifications(
   siteId: string,
   after?: string,
 ): Promise<{ rows: NotificationListRow[]; nextCursor: string | null }> {
-  const cursor = afterCursor(after, 'n')
-  const rows = await db().$queryRaw<ListSqlRow[]>`
-    SELECT n.id::text AS id, n.type, n."resourceId", p."paymentId", n.status, n.url, n.state, n.attempts, n."createdAt",
-           la.at AS "lastAt", la."httpStatus" AS "lastHttpStatus", la."durationMs" AS "lastDurationMs", la.error AS "lastError"
-    FROM "Notification" n
-    ${paymentJoin}
-    LEFT JOIN LATERAL (
-      SELECT a.at, a."httpStatus", a."durationMs", a.error FROM "NotificationAttempt" a
-      WHERE a."notificationRef" = n.id ORDER BY a.at DESC LIMIT 1) la ON true
-    WHERE n."siteId" = ${siteId}${cursor ? Prisma.sql` AND ${cursor}` : Prisma.empty}
-    ORDER BY n."createdAt" DESC, n.id DESC
-    LIMIT ${NOTIFICATIONS_PAGE_SIZE + 1}`
+  const rows = await listSiteNotifications(siteId, decodeCursor(after), NOTIFICATIONS_PAGE_SIZE + 1)
   const { page, nextCursor } = pageOf(rows, NOTIFICATIONS_PAGE_SIZE)
   return {
     rows: page.map(({ lastAt, lastHttpStatus, lastDurationMs, lastError, ...n }) => ({
@@ -132,23 +105,12 @@ export interface NotificationDetails extends Omit<NotificationListRow, 'lastAtte
   audit: { at: Date; actor: string; action: string; outcome: string }[]
 }
 
-/** the site's id of the payment a notification tells of, and that payment's row */
-async function paymentOf(notificationId: string): Promise<{ paymentId: string; paymentRef: string } | null> {
-  const rows = await db().$queryRaw<{ paymentId: string; paymentRef: string }[]>`
-    SELECT p."paymentId", p.id::text AS "paymentRef" FROM "Notification" n ${paymentJoin}
-    WHERE n.id = ${notificationId}::uuid AND p.id IS NOT NULL`
-  return rows[0] ?? null
-}
-
 /** One of the site's notifications with all that happened to it; null when the site has none by that id. */
 export async function notificationDetails(siteId: string, notificationId: string): Promise<NotificationDetails | null> {
   if (!UUID.test(notificationId)) return null
-  const n = await db().notification.findFirst({ where: { id: notificationId, siteId }, include: withAttempts })
+  const n = await siteNotification(siteId, notificationId)
   if (!n) return null
-  const [payment, audit] = await Promise.all([
-    paymentOf(n.id),
-    db().auditEntry.findMany({ where: { siteId, action: 'resend', subject: n.id }, orderBy: { at: 'asc' } }),
-  ])
+  const [payment, audit] = await Promise.all([notificationPayment(n.id), auditOf(siteId, 'resend', n.id)])
   return {
     id: n.id,
     type: n.type,
@@ -186,7 +148,7 @@ export interface ResendAnswer {
  */
 export async function resendFromDashboard(session: DashboardSession, notificationId: string): Promise<ResendAnswer> {
   const audit = async (outcome: string, detail?: Record<string, string>) => {
-    const payment = await paymentOf(notificationId)
+    const payment = await notificationPayment(notificationId)
     await recordAudit(session, {
       action: 'resend',
       subject: notificationId,

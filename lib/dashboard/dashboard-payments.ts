@@ -5,8 +5,9 @@ import { db } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { flowOf } from '../payments/flows'
 import { findPayment } from '../payments/payment-service'
+import { paymentAudit } from './audit-store'
 import { afterCursor, pageOf } from './dashboard-cursor'
-import { siteClock } from '../sandbox/site-clock'
+import { siteClock } from '../sites/site-store'
 
 export const PAYMENT_STATUSES = ['CREATED', 'WAITING', 'COMPLETED', 'DECLINED'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
@@ -103,7 +104,7 @@ export async function paymentDetails(siteId: string, paymentId: string): Promise
   const [captures, refunds, audit] = await Promise.all([
     db().capture.findMany({ where: { paymentRef: payment.id }, orderBy: { createdAt: 'asc' } }),
     db().refund.findMany({ where: { paymentRef: payment.id }, orderBy: { createdAt: 'asc' } }),
-    db().auditEntry.findMany({ where: { siteId, paymentRef: payment.id }, orderBy: { at: 'asc' } }),
+    paymentAudit(siteId, payment.id),
   ])
   // the payment's notifications, and its captures' and refunds'
   const notifications = await db().notification.findMany({

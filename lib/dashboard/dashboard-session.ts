@@ -7,22 +7,22 @@
 // every instance enforces the same numbers; past a limit, sign-ins are refused with one message (signIn).
 import { createHash, randomBytes } from 'node:crypto'
 import { settings } from '../config'
-import { db } from '../db/client'
-import { Prisma } from '../generated/prisma/client'
 import { fingerprint } from '../security/keyed-hash'
+import { activeTokenOf } from '../sites/site-store'
 import { hashToken, SITE_ID } from '../sites/site-tokens'
+import {
+  countSignInAttempt,
+  endSessionRow,
+  forgetOldSignInWindows,
+  insertSession,
+  touchSession,
+  uncountSignInAttempt,
+  type DashboardSession,
+} from './session-store'
 
 export const SESSION_COOKIE = 'payin_dashboard'
 
-export interface DashboardSession {
-  /** the session row's id (not the cookie's value) */
-  id: string
-  siteId: string
-  /** the row of the token the session was opened with (revoking it ends the session) */
-  tokenRef: string
-  /** the first characters of the token the session was opened with: who acted, in the audit log */
-  tokenHint: string
-}
+export type { DashboardSession }
 
 const hashSessionId = (value: string) => createHash('sha256').update(`dashboard-session\0${value}`).digest('hex')
 const idleMinutes = () => settings().dashboard.idleMinutes
@@ -46,35 +46,21 @@ export async function signIn(siteId: string, token: string, clientAddress: strin
   const client = fingerprint('dashboard-client', clientAddress || 'unknown')
   const site = fingerprint('dashboard-site', siteId)
   const keys = [`client:${client}`, `site:${site}`, `pair:${fingerprint('dashboard-pair', `${site}\0${client}`)}`]
-  const window = Prisma.sql`to_timestamp(floor(extract(epoch FROM now()) / ${windowSeconds}::int) * ${windowSeconds}::int)`
-  const counted = await db().$queryRaw<{ key: string; count: number }[]>`
-    INSERT INTO "SignInWindow" (key, "windowStart", count)
-    SELECT k, ${window}, 1 FROM unnest(${keys}::text[]) k
-    ON CONFLICT (key, "windowStart") DO UPDATE SET count = "SignInWindow".count + 1
-    RETURNING key, count`
+  const counted = await countSignInAttempt(keys, windowSeconds)
   const count = (key: string) => counted.find((c) => c.key === key)?.count ?? 0
-  if (Math.random() < 0.01)
-    await db()
-      .$executeRaw`DELETE FROM "SignInWindow" WHERE "windowStart" < now() - make_interval(secs => ${2 * windowSeconds}::int)`
+  if (Math.random() < 0.01) await forgetOldSignInWindows(windowSeconds)
   if (count(keys[0]) > failuresPerClient || (count(keys[1]) > failuresPerSite && count(keys[2]) > 1))
     return { ok: false, reason: 'limited' }
   const tokenRow =
     SITE_ID.test(siteId) && token.length > 0 && token.length <= 256
-      ? await db().siteToken.findFirst({
-          where: { tokenHash: hashToken(token), siteId, revokedAt: null },
-          select: { id: true, hint: true },
-        })
+      ? await activeTokenOf(siteId, hashToken(token))
       : null
   if (!tokenRow) return { ok: false, reason: 'credentials' }
   // a success is not a failure: its count is taken back
-  await db()
-    .$executeRaw`UPDATE "SignInWindow" SET count = count - 1 WHERE key = ANY(${keys}::text[]) AND "windowStart" = ${window} AND count > 0`
+  await uncountSignInAttempt(keys, windowSeconds)
   const cookieValue = randomBytes(32).toString('base64url')
-  const row = await db().dashboardSession.create({
-    data: { idHash: hashSessionId(cookieValue), siteId, tokenRef: tokenRow.id, lastSeenAt: new Date() },
-    select: { id: true },
-  })
-  return { ok: true, cookieValue, session: { id: row.id, siteId, tokenRef: tokenRow.id, tokenHint: tokenRow.hint } }
+  const id = await insertSession(hashSessionId(cookieValue), siteId, tokenRow.id)
+  return { ok: true, cookieValue, session: { id, siteId, tokenRef: tokenRow.id, tokenHint: tokenRow.hint } }
 }
 
 /** seconds until the sign-in window in progress ends (a refused sign-in's Retry-After) */
@@ -89,22 +75,11 @@ export function signInRetryAfter(now = Date.now()): number {
  */
 export async function sessionOf(cookieValue: string | undefined): Promise<DashboardSession | null> {
   if (!cookieValue || cookieValue.length > 100) return null
-  const rows = await db().$queryRaw<DashboardSession[]>`
-    UPDATE "DashboardSession" s SET "lastSeenAt" = now()
-    FROM "SiteToken" t
-    WHERE s."idHash" = ${hashSessionId(cookieValue)} AND s."endedAt" IS NULL
-      AND s."lastSeenAt" > now() - make_interval(mins => ${idleMinutes()}::int)
-      AND s."createdAt" > now() - make_interval(hours => ${settings().dashboard.maxHours}::int)
-      AND t.id = s."tokenRef" AND t."revokedAt" IS NULL
-    RETURNING s.id, s."siteId", s."tokenRef", t.hint AS "tokenHint"`
-  return rows[0] ?? null
+  return touchSession(hashSessionId(cookieValue), idleMinutes(), settings().dashboard.maxHours)
 }
 
 /** Ends the session a cookie value names (signing out); nothing happens for an unknown value. */
 export async function endSession(cookieValue: string | undefined): Promise<void> {
   if (!cookieValue || cookieValue.length > 100) return
-  await db().dashboardSession.updateMany({
-    where: { idHash: hashSessionId(cookieValue), endedAt: null },
-    data: { endedAt: new Date() },
-  })
+  await endSessionRow(hashSessionId(cookieValue))
 }

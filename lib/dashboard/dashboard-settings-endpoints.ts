@@ -5,7 +5,8 @@
 // are never stored by a cache (Cache-Control: no-store, as every JSON answer of the wrapper, said again
 // here because it must hold).
 import { z } from 'zod'
-import { apiRoute, endpoint, Reply } from '../http/api-route'
+import { apiRoute, endpoint } from '../api/api-route'
+import { Reply } from '../http/api-route'
 import { changeNotifyUrl, createToken, revokeToken, rotateSecret, URL_FIELD } from './dashboard-settings'
 
 const noParams = z.object({})

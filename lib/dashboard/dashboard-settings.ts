@@ -9,7 +9,6 @@
 // operator's `npm run site -- secret` can still derive it; in the dashboard, a merchant who lost it
 // rotates (the previous one keeps signing for the grace period, so nothing breaks meanwhile).
 import { settings } from '../config'
-import { db } from '../db/client'
 import { fieldError, incorrectInvocation, notFound } from '../http/api-error'
 import {
   checkedNotifyUrl,
@@ -19,6 +18,7 @@ import {
   setNotifyUrl,
 } from '../notifications/site-notify'
 import { issueToken, revokeTokenById, siteTokens, tokenHint } from '../sites/site-tokens'
+import { latestSiteAudit } from './audit-store'
 import { auditableUrl, recordAudit } from './dashboard-audit'
 import { CLOCK_ACTION, clockOverview, type ClockOverview } from './dashboard-clock'
 import type { DashboardSession } from './dashboard-session'
@@ -49,15 +49,10 @@ const AUDIT_SHOWN = 20
 /** what the settings page shows: no secret, no token, no hash */
 export async function settingsOverview(session: DashboardSession): Promise<SettingsOverview> {
   const [notify, tokens, clock, audit] = await Promise.all([
-    notifySettings(db(), session.siteId),
-    siteTokens(db(), session.siteId),
+    notifySettings(session.siteId),
+    siteTokens(session.siteId),
     clockOverview(session.siteId),
-    db().auditEntry.findMany({
-      where: { siteId: session.siteId, paymentRef: null, action: { in: [...SETTINGS_ACTIONS] } },
-      orderBy: { at: 'desc' },
-      take: AUDIT_SHOWN,
-      select: { at: true, actor: true, action: true, subject: true, outcome: true, detail: true },
-    }),
+    latestSiteAudit(session.siteId, [...SETTINGS_ACTIONS], AUDIT_SHOWN),
   ])
   return {
     notifyUrl: notify.url,
@@ -94,7 +89,7 @@ export async function changeNotifyUrl(session: DashboardSession, input: string):
     await recordAudit(session, { action: 'notify-url', subject: auditableUrl(input), outcome: `refused: ${e.reason}` })
     throw fieldError(URL_FIELD, e.reason)
   }
-  await setNotifyUrl(db(), session.siteId, url)
+  await setNotifyUrl(session.siteId, url)
   await recordAudit(session, {
     action: 'notify-url',
     subject: url ? auditableUrl(url) : NO_URL,
@@ -108,7 +103,7 @@ export async function rotateSecret(
   session: DashboardSession,
   immediately: boolean,
 ): Promise<{ secret: string; previousUntil: string | null; graceHours: number }> {
-  const s = await rotateNotifySecret(db(), session.siteId, immediately)
+  const s = await rotateNotifySecret(session.siteId, immediately)
   await recordAudit(session, {
     action: 'rotate-secret',
     subject: SIGNING_SECRET,
@@ -123,7 +118,7 @@ export async function rotateSecret(
 
 /** a new API token of the site, answered once (only its hash and hint are stored) */
 export async function createToken(session: DashboardSession): Promise<{ token: string; hint: string }> {
-  const token = await issueToken(db(), session.siteId)
+  const token = await issueToken(session.siteId)
   const hint = tokenHint(token)
   await recordAudit(session, { action: 'create-token', subject: hint, outcome: 'created' })
   return { token, hint }
@@ -139,7 +134,7 @@ export async function revokeToken(
   id: string,
 ): Promise<{ revoked: string; signedOut: boolean }> {
   const tokenId = id.toLowerCase() // as PostgreSQL writes a uuid
-  const r = await revokeTokenById(db(), session.siteId, tokenId, { keepOneActive: true })
+  const r = await revokeTokenById(session.siteId, tokenId, { keepOneActive: true })
   if (r.outcome === 'not-found') throw notFound('Token')
   if (r.outcome === 'revoked-already') throw incorrectInvocation('The token is revoked already')
   if (r.outcome === 'last-active') {

@@ -5,7 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg'
 import pg from 'pg'
 import { PrismaClient, type Prisma } from '../generated/prisma/client'
 import { settings } from '../config'
-import { logLine } from '../http/request-log'
+import { logLine } from '../log/log-line'
 
 export type Db = PrismaClient
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>

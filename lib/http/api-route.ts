@@ -1,14 +1,12 @@
 // The one wrapper every API handler goes through: trace and request ids, bearer auth and site
 // scoping, path and body parsing (64 KiB limit, strict JSON, no NUL characters, zod), the contract's
 // error shape, one log line.
-// Plain Web Request/Response: no framework imports, so it runs and tests outside Next too.
+// Plain Web Request/Response: no framework imports, so it runs and tests outside Next too. It knows no
+// domain module: what a request is admitted by (a site's token and its clock, a dashboard session) is
+// given to routeWrapper by the layer above (lib/api/api-route.ts, whose apiRoute every endpoint module uses).
 import { z } from 'zod'
 import { settings } from '../config'
-import { db } from '../db/client'
-import type { Prisma } from '../generated/prisma/client'
-import { SESSION_COOKIE, sessionOf, type DashboardSession } from '../dashboard/dashboard-session'
-import { checkToken, writeWithTokenCheck, type TokenCheck } from '../sites/site-tokens'
-import { REAL_TIME, type SiteClock } from '../sandbox/site-clock'
+import { REAL_TIME, type SiteClock } from '../time/clock'
 import {
   ApiError,
   forbidden,
@@ -71,10 +69,55 @@ export interface EndpointDoc {
   security?: 'metricsToken'
 }
 
+/**
+ * A statement's fragment as the endpoints build it (Prisma.sql): the wrapper only hands it on to the token check
+ * (RouteAccess), which runs it; described by its shape, so that lib/http/ imports no database module.
+ */
+export interface SqlFragment {
+  readonly sql: string
+  readonly values: unknown[]
+}
+
+/**
+ * What the wrapper asks of the layers above it to admit a request (lib/api/api-route.ts gives it): the
+ * checks of a site's token (lib/sites/site-tokens.ts answers TokenCheck and TokenWrite) and the dashboard's
+ * sessions, of type `S`.
+ */
+export interface RouteAccess<S extends { siteId: string }> {
+  /** the token's check; `preload` (Endpoint.preload) read in its statement */
+  checkToken(token: string, preload?: SqlFragment): Promise<TokenCheck>
+  /** the token's check with a write in its statement (DeferredAuth.write) */
+  writeWithTokenCheck<T>(
+    token: string,
+    siteId: string,
+    clock: SiteClock,
+    ctes: SqlFragment,
+    result: string,
+  ): Promise<TokenWrite<T>>
+  /** the live dashboard session the request's cookie names, or null */
+  sessionOf(req: Request): Promise<S | null>
+}
+
+/** a token's check: its site and clock (and the preloaded row), over its limit, or unknown (null) */
+export type TokenCheck =
+  | { siteId: string; clock: SiteClock; preloaded?: Record<string, unknown> | null }
+  | { limited: true; retryAfterSeconds: number }
+  | null
+
+/** a write in a token's check (DeferredAuth.write): its rows and the site's clock, or why nothing was written */
+export type TokenWrite<T> =
+  | { rows: T[]; clock: SiteClock }
+  | { unauthorized: true }
+  | { limited: true; retryAfterSeconds: number }
+  | { forbidden: true }
+  | { clockMoved: SiteClock }
+
+/** an endpoint; `S`: the dashboard's session, as RouteAccess gives it */
 export interface Endpoint<
   P extends z.core.$ZodType,
   B extends z.core.$ZodType,
   R extends z.core.$ZodType = z.core.$ZodType,
+  S = unknown,
 > {
   params: P
   /** the request body's schema; omit for bodiless endpoints */
@@ -97,7 +140,7 @@ export interface Endpoint<
    * of two. Its row (null: none) reaches `handle` as `preloaded`, and only once the token is known to be
    * the path's site's; when the token fails, it is not used.
    */
-  preload?: (params: z.output<P>) => Prisma.Sql
+  preload?: (params: z.output<P>) => SqlFragment
   /**
    * For a site endpoint whose work may be one write statement: when the path and the body are valid,
    * `handle` runs before the token is checked, given `auth` (DeferredAuth) and the path's site id; it
@@ -120,7 +163,7 @@ export interface Endpoint<
      */
     clock: SiteClock
     /** a `dashboard` endpoint's session */
-    session?: DashboardSession
+    session?: S
   }) => Promise<z.input<R> | Reply<z.input<R>>>
 }
 
@@ -158,44 +201,58 @@ export interface DeferredAuth {
    * CTE `gate` (one row for a valid token of the path's site within its limit, none otherwise); the rows
    * of the part named `result` come back. 401, 429 and 403 as check() gives them, with nothing written.
    * When the statement fails (a unique key taken by a replay, say), it wrote and counted nothing: call
-   * check() before going on. `clock`: the site's clock the write's times were made on; when the site's
-   * clock is another, nothing is written, the check is settled and ClockMoved is thrown (auth.clock is
-   * then the site's): make the write again on that clock.
+   * check() before going on. `clock`: the site's clock the write's times were made on (real time); when the
+   * site's clock is another, or a sandbox reset or clock advance of the site is under way (its gate:
+   * lib/sandbox/site-write.ts), nothing is written, the check is settled and ClockMoved is thrown (auth.clock
+   * is then the site's as the statement read it): make the write again with siteWrite.
    */
-  write<T>(ctes: Prisma.Sql, result: string, clock: SiteClock): Promise<T[]>
+  write<T>(ctes: SqlFragment, result: string, clock: SiteClock): Promise<T[]>
 }
 
-/** A deferred write made on another clock than its site's (DeferredAuth.write): nothing was written. */
+/**
+ * A deferred write made on another clock than its site's, or while its clock is being moved
+ * (DeferredAuth.write): nothing was written.
+ */
 export class ClockMoved extends Error {
   constructor(readonly clock: SiteClock) {
     super('the site clock is not the one the write was made on')
   }
 }
 
-/** Declares the endpoint for a type checker while keeping its own P, B and R. */
-export function endpoint<
-  P extends z.core.$ZodType,
-  B extends z.core.$ZodType = z.ZodUndefined,
-  R extends z.core.$ZodType = z.core.$ZodType,
->(e: Endpoint<P, B, R>): Endpoint<P, B, R> {
-  return e
-}
-
-export type AnyEndpoint = Endpoint<z.core.$ZodType, z.core.$ZodType, z.core.$ZodType>
+export type AnyEndpoint<S = unknown> = Endpoint<z.core.$ZodType, z.core.$ZodType, z.core.$ZodType, S>
 
 /** A route's handlers (what its route.ts exports) and its endpoints (what the OpenAPI document reads). */
-export type ApiRoute = Record<Method, RouteHandler> & { readonly endpoints: Partial<Record<Method, AnyEndpoint>> }
+export type ApiRoute<S = unknown> = Record<Method, RouteHandler> & {
+  readonly endpoints: Partial<Record<Method, AnyEndpoint<S>>>
+}
 
-/** Handlers for every HTTP method of a route: the given endpoints, 405 for the others. */
-export function apiRoute(endpoints: Partial<Record<Method, AnyEndpoint>>): ApiRoute {
-  const allowed = Object.keys(endpoints) as Method[]
-  const out = {} as Record<Method, RouteHandler>
-  for (const m of METHODS) {
-    const e = endpoints[m]
-    out[m] = (req, ctx) =>
-      serve(req, async (traceId) => (e ? run(e, req, ctx, traceId) : Promise.reject(methodNotAllowed(allowed))))
+/**
+ * The wrapper, admitting requests by `access`: `apiRoute` gives a route's handlers for every HTTP method
+ * (the given endpoints, 405 for the others); `endpoint` declares one for a type checker while keeping its own P,
+ * B and R.
+ */
+export function routeWrapper<S extends { siteId: string }>(access: RouteAccess<S>) {
+  return {
+    endpoint<
+      P extends z.core.$ZodType,
+      B extends z.core.$ZodType = z.ZodUndefined,
+      R extends z.core.$ZodType = z.core.$ZodType,
+    >(e: Endpoint<P, B, R, S>): Endpoint<P, B, R, S> {
+      return e
+    },
+    apiRoute(endpoints: Partial<Record<Method, AnyEndpoint<S>>>): ApiRoute<S> {
+      const allowed = Object.keys(endpoints) as Method[]
+      const out = {} as Record<Method, RouteHandler>
+      for (const m of METHODS) {
+        const e = endpoints[m]
+        out[m] = (req, ctx) =>
+          serve(req, async (traceId) =>
+            e ? run(access, e, req, ctx, traceId) : Promise.reject(methodNotAllowed(allowed)),
+          )
+      }
+      return { ...out, endpoints }
+    },
   }
-  return { ...out, endpoints }
 }
 
 /** 404 for every method: the catch-all of unknown API paths. */
@@ -253,10 +310,16 @@ function json(
   })
 }
 
-async function run(e: AnyEndpoint, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
+async function run<S extends { siteId: string }>(
+  access: RouteAccess<S>,
+  e: AnyEndpoint<S>,
+  req: Request,
+  ctx: RouteContext,
+  traceId: string,
+): Promise<unknown> {
   let siteId = ''
   if (e.access === 'payer' && isCrossSite(req)) throw forbidden('Cross-site requests are refused')
-  if (e.access === 'dashboard' || e.access === 'dashboard-public') return runDashboard(e, req, ctx, traceId)
+  if (e.access === 'dashboard' || e.access === 'dashboard-public') return runDashboard(access, e, req, ctx, traceId)
   const rawParams = (await ctx?.params) ?? {}
   const siteAccess = e.access !== 'public' && e.access !== 'payer'
   // parsed before the token check only for a preload or a deferred check (which need them); their problems are still
@@ -273,13 +336,13 @@ async function run(e: AnyEndpoint, req: Request, ctx: RouteContext, traceId: str
     } catch (err) {
       early = { error: err }
     }
-    if ('body' in early) return runWithDeferredAuth(e, req, traceId, token, preParsed.data, early.body)
+    if ('body' in early) return runWithDeferredAuth(access, e, req, traceId, token, preParsed.data, early.body)
   }
   let preloaded: Record<string, unknown> | null | undefined
   let clock = REAL_TIME
   if (siteAccess) {
     const preload = e.preload && preParsed?.success ? e.preload(preParsed.data) : undefined
-    const check = admitted(token ? await checkToken(db(), token, settings().rateLimitPerMinute, preload) : null)
+    const check = admitted(token ? await access.checkToken(token, preload) : null)
     siteId = check.siteId
     preloaded = check.preloaded
     clock = check.clock
@@ -308,11 +371,17 @@ function admitted(check: TokenCheck): Exclude<TokenCheck, null | { limited: true
  * another, is refused), then the session (401 without one), then the path and the body. The session's
  * site is the only site it reaches: another site's ids are simply not found.
  */
-async function runDashboard(e: AnyEndpoint, req: Request, ctx: RouteContext, traceId: string): Promise<unknown> {
+async function runDashboard<S extends { siteId: string }>(
+  access: RouteAccess<S>,
+  e: AnyEndpoint<S>,
+  req: Request,
+  ctx: RouteContext,
+  traceId: string,
+): Promise<unknown> {
   if (!isSameOrigin(req)) throw forbidden('Cross-site requests are refused')
-  let session: DashboardSession | undefined
+  let session: S | undefined
   if (e.access === 'dashboard') {
-    session = (await sessionOf(cookieOf(req, SESSION_COOKIE))) ?? undefined
+    session = (await access.sessionOf(req)) ?? undefined
     if (!session) throw unauthorized('Your dashboard session has ended: sign in again')
   }
   const params = parse(e.params, (await ctx?.params) ?? {})
@@ -360,7 +429,7 @@ async function awaitWholeBody(req: Request): Promise<undefined> {
 }
 
 /** the request's body, read, typed and parsed against the endpoint's schema (undefined for bodiless endpoints) */
-async function requestBody(e: AnyEndpoint, req: Request): Promise<unknown> {
+async function requestBody(e: Pick<AnyEndpoint, 'body' | 'bodyOptional'>, req: Request): Promise<unknown> {
   if (!e.body) return undefined
   const text = await readBody(req)
   // a body is JSON (application/json or a +json type, parameters allowed); with no body the type does not matter
@@ -385,8 +454,9 @@ async function requestBody(e: AnyEndpoint, req: Request): Promise<unknown> {
  * must settle the token through it before anything else. Should it fail or finish without having done
  * so (a defect), the token is checked here first, so that an unknown token is still a 401.
  */
-async function runWithDeferredAuth(
-  e: AnyEndpoint,
+async function runWithDeferredAuth<S extends { siteId: string }>(
+  access: RouteAccess<S>,
+  e: AnyEndpoint<S>,
   req: Request,
   traceId: string,
   token: string,
@@ -396,7 +466,6 @@ async function runWithDeferredAuth(
   const siteId = (params as { siteId: string }).siteId
   let settled = false
   let clock = REAL_TIME
-  const limit = settings().rateLimitPerMinute
   const auth: DeferredAuth = {
     get settled() {
       return settled
@@ -406,16 +475,16 @@ async function runWithDeferredAuth(
     },
     async check() {
       if (settled) return
-      const check = await checkToken(db(), token, limit)
+      const check = await access.checkToken(token)
       settled = true
       const site = admitted(check)
       if (site.siteId !== siteId) throw forbidden()
       clock = site.clock
     },
-    async write<T>(ctes: Prisma.Sql, result: string, writtenOn: SiteClock): Promise<T[]> {
+    async write<T>(ctes: SqlFragment, result: string, writtenOn: SiteClock): Promise<T[]> {
       if (settled) throw new Error('the token was checked already: write without it')
       // a failed statement counted nothing and leaves the check to do
-      const r = await writeWithTokenCheck<T>(db(), token, limit, siteId, writtenOn, ctes, result)
+      const r = await access.writeWithTokenCheck<T>(token, siteId, writtenOn, ctes, result)
       settled = true
       if ('unauthorized' in r) throw unauthorized()
       if ('limited' in r) throw rateLimited(r.retryAfterSeconds)

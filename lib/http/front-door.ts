@@ -4,9 +4,9 @@
 // is fixed from the socket (a header the client sent cannot choose it). Plain Node types only: no
 // Next.js imports.
 import type { IncomingHttpHeaders } from 'node:http'
-import { routeTemplate } from '../observability/route-template'
 import { ApiError, malformedBody, methodNotAllowed, notFound, validationError } from './api-error'
 import { API_PREFIXES, API_ROUTE_METHODS } from './api-routes'
+import { routedPath, templateMatcher } from './route-match'
 
 /** the header carrying the client address to the route handlers; whatever a client sent under it is replaced */
 export const CLIENT_ADDRESS_HEADER = 'x-payin-client-address'
@@ -46,12 +46,17 @@ export const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST
 /** what the pages and their forms take (a page is read, a form posted) */
 const PAGE_METHODS = ['GET', 'HEAD', 'POST']
 
+/** the template of the API route a routed path reaches (lib/http/api-routes.ts), under /api */
+const apiTemplate = templateMatcher(Object.keys(API_ROUTE_METHODS).map((t) => `/api${t}`))
+
 /** a method the service does not serve: 405 with what the path takes, or the 404 of an API path that is no route */
 function refuseMethod(path: string): ApiError {
   // (the bare prefixes and unknown partner paths were answered 404 before)
   if (!API_PREFIXES.some((p) => path.startsWith(`${p}/`))) return methodNotAllowed(PAGE_METHODS)
-  // the metrics' templates are /api's (an alias reduced to it)
-  const methods = API_ROUTE_METHODS[routeTemplate(path).slice('/api'.length)]
+  // the path's route among the API's, its alias reduced to /api
+  const routed = routedPath(path)
+  const template = routed === null ? undefined : apiTemplate(routed)
+  const methods = template === undefined ? undefined : API_ROUTE_METHODS[template.slice('/api'.length)]
   return methods ? methodNotAllowed([...methods]) : notFound('Route')
 }
 

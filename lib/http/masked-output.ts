@@ -1,9 +1,9 @@
-// Every byte the server process writes to stdout and stderr passes the request log's masking
-// (lib/http/request-log.ts redact): not only our own log lines but Next.js's console output (it prints
+// Every byte the server process writes to stdout and stderr passes the log lines' masking
+// (lib/log/log-line.ts redact): not only our own log lines but Next.js's console output (it prints
 // an unknown Server Action id, a failed render's message, a header it could not parse, as it received
 // them), a dependency's warning, a stack trace. Installed by the server's first import, before
 // Next.js is loaded.
-import { redact } from './request-log'
+import { redact } from '../log/log-line'
 
 const MASKED = Symbol.for('payin.masked-output')
 

@@ -10,7 +10,7 @@
 // console.error of this process is one JSON line too (`kind: "console"`, card-like digits masked), and a
 // failure this hook has logged is not printed again. `npm run dev` keeps Next.js's readable output.
 import { formatWithOptions } from 'node:util'
-import { describeFailure, logLine, writeJsonLine } from './request-log'
+import { describeFailure, logLine, writeJsonLine } from '../log/log-line'
 import { isRequestId, isTraceId, newRequestId, newTraceId } from './trace-id'
 
 /** what Next.js tells of the failing request (its onRequestError hook's second and third arguments) */

@@ -9,13 +9,22 @@
 // Outgoing requests follow outgoing-policy.ts (refused addresses, timeout, no redirects, size limit).
 import type { LookupFunction } from 'node:net'
 import { positive, settings } from '../config'
-import { db } from '../db/client'
-import { Prisma, type Notification } from '../generated/prisma/client'
-import { clockOf, dueOnSiteClock, siteClockForWrite, siteOffset } from '../sandbox/site-clock'
+import { clockOf } from '../sandbox/site-clock'
+import { siteWrite } from '../sandbox/site-write'
 import { processPolicy } from './callback-url'
-import { withPaymentToken } from './notification-body'
 import { postNotification, type PostOutcome } from './outgoing-policy'
 import { signatureHeaders, siteSecrets } from './signing'
+import {
+  claimDue,
+  insertAttempt,
+  notificationKept,
+  updateLeased,
+  type Claimed,
+  type Notification,
+  type NotificationChange,
+} from './notification-store'
+
+export { claimStatement } from './notification-store'
 
 export interface DeliverySettings {
   /** the waits before the 2nd, 3rd, … attempt; after the last, FAILED */
@@ -48,52 +57,23 @@ export function deliverySettings(env: NodeJS.ProcessEnv = process.env): Delivery
   }
 }
 
-const MAX_ANSWER_BYTES = 64 * 1024
-/** serialises claims across instances (pg_advisory_xact_lock key: "notify" in ASCII) */
-const CLAIM_LOCK = 0x6e6f74696679n
-
-type Claimed = Notification & { notifySecretVersion: number; notifySecretRotatedAt: Date | null; clockOffsetMs: bigint }
-
 /**
- * The statement that leases up to `free` due notifications, oldest first, none of a site that already has
- * `perSite` deliveries under way; with each, its site's secret version and clock offset. A notification is
- * due once its site's time (real time plus the site's clock offset) has reached its nextAttemptAt.
+ * The body as posted, from the one stored: its resource fills in what is never stored (a payment's token:
+ * lib/payments/notification-body.ts withPaymentToken). Given to the worker by what starts it (lib/instance-work.ts).
  */
-export function claimStatement(s: Pick<DeliverySettings, 'perSite' | 'leaseMs'>, free: number): Prisma.Sql {
-  return Prisma.sql`
-      WITH busy AS (
-        SELECT "siteId", count(*)::int AS n FROM "Notification"
-        WHERE state = 'PENDING' AND "leaseUntil" >= now() GROUP BY "siteId"),
-      due AS (
-        SELECT d.id, d."nextAttemptAt",
-               row_number() OVER (PARTITION BY d."siteId" ORDER BY d."nextAttemptAt", d.id) + coalesce(b.n, 0) AS place
-        FROM "Notification" d LEFT JOIN busy b ON b."siteId" = d."siteId" LEFT JOIN "Site" s ON s.id = d."siteId"
-        WHERE d.id IN (${dueOnSiteClock('Notification', 'nextAttemptAt', Prisma.sql`now()`, Prisma.sql`x.state = 'PENDING'`)})
-          AND d.state = 'PENDING' AND d."nextAttemptAt" <= now() + ${siteOffset('s')}
-          AND (d."leaseUntil" IS NULL OR d."leaseUntil" < now())),
-      picked AS (SELECT id FROM due WHERE place <= ${s.perSite} ORDER BY "nextAttemptAt" LIMIT ${free})
-      UPDATE "Notification" n SET "leaseUntil" = now() + ${s.leaseMs}::float8 * interval '1 millisecond'
-      FROM "Site" site
-      WHERE n.id IN (SELECT id FROM picked) AND site.id = n."siteId"
-        AND n.state = 'PENDING' AND (n."leaseUntil" IS NULL OR n."leaseUntil" < now())
-      RETURNING n.*, site."notifySecretVersion", site."notifySecretRotatedAt", site."clockOffsetMs"`
-}
+export type BodyAsSent = (n: Pick<Notification, 'type' | 'body' | 'resourceRef'>) => string
 
-/** Leases due notifications (claimStatement), claims serialised across instances. */
-async function claim(s: DeliverySettings, free: number): Promise<Claimed[]> {
-  return db().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})::text`
-    return tx.$queryRaw<Claimed[]>(claimStatement(s, free))
-  })
-}
+const MAX_ANSWER_BYTES = 64 * 1024
+/** Leases due notifications (the store's claimStatement), claims serialised across instances. */
+const claim = (s: DeliverySettings, free: number): Promise<Claimed[]> => claimDue(s, free)
 
 /** posts one claimed notification, signed for this sending */
-async function post(n: Claimed, s: DeliverySettings): Promise<PostOutcome> {
+async function post(n: Claimed, s: DeliverySettings, asSent: BodyAsSent): Promise<PostOutcome> {
   const secrets = siteSecrets(
     { id: n.siteId, notifySecretVersion: n.notifySecretVersion, notifySecretRotatedAt: n.notifySecretRotatedAt },
     settings().notifySecretGraceMs,
   )
-  const body = withPaymentToken(n.body, n.type, n.resourceRef)
+  const body = asSent(n)
   return postNotification(
     n.url,
     body,
@@ -112,7 +92,7 @@ export function afterAttempt(n: Pick<Claimed, 'attempts' | 'clockOffsetMs'>, o: 
   const attempts = n.attempts + 1
   const delay = retryDelaysMs[attempts - 1]
   const at = clockOf(n.clockOffsetMs).now()
-  const next: Prisma.NotificationUpdateManyMutationInput = {
+  const next: NotificationChange = {
     attempts,
     leaseUntil: null,
     ...(ok
@@ -126,28 +106,31 @@ export function afterAttempt(n: Pick<Claimed, 'attempts' | 'clockOffsetMs'>, o: 
 
 async function record(n: Claimed, o: PostOutcome, s: DeliverySettings): Promise<void> {
   const { at, next } = afterAttempt(n, o, s.retryDelaysMs)
-  await db().$transaction(async (tx) => {
-    // a write of the site (lib/sandbox/site-clock.ts siteClockForWrite): a sandbox reset under way is
-    // waited for, and a notification it deleted while this attempt was posted has nothing to record
-    await siteClockForWrite(tx, n.siteId)
-    const [kept] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "Notification" WHERE id = ${n.id}::uuid`
-    if (!kept) return
-    await tx.notificationAttempt.create({
-      data: { notificationRef: n.id, at, httpStatus: o.httpStatus, durationMs: o.durationMs, error: o.error },
+  // a write of the site (lib/sandbox/site-write.ts siteWrite), dated on the clock of the claim: a sandbox
+  // reset under way is waited for, and a notification it deleted while this attempt was posted has nothing
+  // to record
+  await siteWrite(n.siteId, async (tx) => {
+    if (!(await notificationKept(tx, n.id))) return
+    await insertAttempt(tx, {
+      notificationRef: n.id,
+      at,
+      httpStatus: o.httpStatus,
+      durationMs: o.durationMs,
+      error: o.error,
     })
     // only while this claim still holds the row: a re-send, or another worker after the lease ran
     // out, has taken it over otherwise, and its state is theirs to write
-    await tx.notification.updateMany({ where: { id: n.id, leaseUntil: n.leaseUntil }, data: next })
+    await updateLeased(tx, n.id, n.leaseUntil, next)
   })
 }
 
 const logError = (e: unknown) => process.stderr.write(`notification delivery: ${(e as Error)?.message ?? e}\n`)
 
 /** one attempt, recorded whatever happens (a fault of ours is an attempt that failed, retried as any other) */
-async function deliver(n: Claimed, s: DeliverySettings): Promise<void> {
+async function deliver(n: Claimed, s: DeliverySettings, asSent: BodyAsSent): Promise<void> {
   let outcome: PostOutcome
   try {
-    outcome = await post(n, s)
+    outcome = await post(n, s, asSent)
   } catch (e) {
     logError(e)
     outcome = { httpStatus: null, error: 'not sent: internal error', durationMs: 0 }
@@ -158,9 +141,9 @@ async function deliver(n: Claimed, s: DeliverySettings): Promise<void> {
 /**
  * The worker of this instance: claims as many due notifications as it has free places, delivers each
  * on its own, and claims again as soon as a place frees up or, when nothing was due, after pollMs.
- * The returned function stops it claiming (deliveries under way finish).
+ * The returned function stops it claiming (deliveries under way finish). `asSent`: each body as posted.
  */
-export function startDeliveryWorker(s = deliverySettings()): () => void {
+export function startDeliveryWorker(asSent: BodyAsSent, s = deliverySettings()): () => void {
   let stopped = false
   let underWay = 0
   let wake: (() => void) | null = null
@@ -180,7 +163,7 @@ export function startDeliveryWorker(s = deliverySettings()): () => void {
         }
         for (const n of claimed) {
           underWay++
-          deliver(n, s)
+          deliver(n, s, asSent)
             .catch(logError)
             .finally(() => {
               underWay--

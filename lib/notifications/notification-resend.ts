@@ -3,16 +3,12 @@
 // (lib/dashboard/dashboard-notifications.ts). The row is queued again (PENDING, due now), whatever its
 // state, unless a delivery of it is under way (its lease holds, by the clock the workers claim by):
 // that one's answer is coming, and a second POST of it would only add to it.
-// Plain database code: no framework imports.
-import { db } from '../db/client'
-import { siteOffset } from '../sandbox/site-clock'
-import type { Notification, NotificationAttempt } from '../generated/prisma/client'
+// No framework imports; the statements are the notification store's.
+import { siteWrite } from '../sandbox/site-write'
 import { incorrectInvocation, notFound } from '../http/api-error'
+import { requeue, siteHasNotification, type NotificationWithAttempts } from './notification-store'
 
-export type NotificationWithAttempts = Notification & { attemptLog: NotificationAttempt[] }
-
-/** a notification's attempts, oldest first */
-export const withAttempts = { attemptLog: { orderBy: { at: 'asc' as const } } }
+export type { NotificationWithAttempts }
 
 /**
  * Queues the site's notification again and answers its row as the re-send left it. Throws the API's
@@ -22,15 +18,10 @@ export const withAttempts = { attemptLog: { orderBy: { at: 'asc' as const } } }
 export async function resendNotification(siteId: string, notificationId: string): Promise<NotificationWithAttempts> {
   // The answer is read under the row lock the update took: a worker cannot deliver it in between, so it
   // says what the re-send did (PENDING), not how far a worker got since.
-  const queued = await db().$transaction(async (tx) => {
-    const count = await tx.$executeRaw`
-      UPDATE "Notification" n SET state = 'PENDING', "nextAttemptAt" = now() + ${siteOffset('s')}, "leaseUntil" = NULL
-      FROM (SELECT 1) one LEFT JOIN "Site" s ON s.id = ${siteId}
-      WHERE n.id = ${notificationId}::uuid AND n."siteId" = ${siteId} AND (n."leaseUntil" IS NULL OR n."leaseUntil" < now())`
-    return count ? tx.notification.findUniqueOrThrow({ where: { id: notificationId }, include: withAttempts }) : null
-  })
+  // A write of the site (siteWrite): due now on its clock, a sandbox reset under way waited for.
+  const queued = await siteWrite(siteId, (tx, clock) => requeue(tx, siteId, notificationId, clock.offsetMs))
   if (!queued) {
-    const exists = await db().notification.count({ where: { id: notificationId, siteId } })
+    const exists = await siteHasNotification(siteId, notificationId)
     throw exists ? incorrectInvocation('A delivery of this notification is under way') : notFound('Notification')
   }
   return queued

@@ -10,7 +10,7 @@
 // for each of the two secrets (a receiver already switched verifies at once).
 import { createHmac } from 'node:crypto'
 import { sign } from '../security/keyed-hash'
-import { ID_FIELD, OBJECT_KEY, type NotificationType } from './notification-body'
+import { ID_FIELD, OBJECT_KEY, type NotificationType } from './notification-envelope'
 
 export const siteSecret = (siteId: string, version: number) => `whsec_${sign('notify-secret', `${siteId}:${version}`)}`
 

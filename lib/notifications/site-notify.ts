@@ -3,7 +3,7 @@
 // (scripts/site.ts) and the dashboard's settings (lib/dashboard/dashboard-settings.ts) both come here,
 // so one rule decides which URLs a site may have.
 import { settings } from '../config'
-import type { Db } from '../db/client'
+import { bumpSecretVersion, siteNotifyRow, siteSecretRow, updateNotifyUrl } from '../sites/site-store'
 import { SiteNotFound } from '../sites/site-tokens'
 import { callbackUrlSchema } from './callback-url'
 import { siteSecrets, type SiteSecrets } from './signing'
@@ -31,18 +31,15 @@ export function checkedNotifyUrl(url: string | null): string | null {
   return trimmed
 }
 
-async function siteOf(db: Db, siteId: string) {
-  const site = await db.site.findUnique({
-    where: { id: siteId },
-    select: { id: true, notifySecretVersion: true, notifySecretRotatedAt: true },
-  })
+async function siteOf(siteId: string) {
+  const site = await siteSecretRow(siteId)
   if (!site) throw new SiteNotFound(siteId)
   return site
 }
 
 /** the site's secrets now: the current one, and the previous one while its grace period lasts */
-export async function notifySecrets(db: Db, siteId: string): Promise<SiteSecrets> {
-  return siteSecrets(await siteOf(db, siteId), settings().notifySecretGraceMs)
+export async function notifySecrets(siteId: string): Promise<SiteSecrets> {
+  return siteSecrets(await siteOf(siteId), settings().notifySecretGraceMs)
 }
 
 /**
@@ -50,13 +47,9 @@ export async function notifySecrets(db: Db, siteId: string): Promise<SiteSecrets
  * one stops signing
  */
 export async function notifySettings(
-  db: Db,
   siteId: string,
 ): Promise<{ url: string | null; secretVersion: number; rotatedAt: Date | null; previousUntil: Date | null }> {
-  const site = await db.site.findUnique({
-    where: { id: siteId },
-    select: { id: true, notifyUrl: true, notifySecretVersion: true, notifySecretRotatedAt: true },
-  })
+  const site = await siteNotifyRow(siteId)
   if (!site) throw new SiteNotFound(siteId)
   return {
     url: site.notifyUrl,
@@ -67,11 +60,11 @@ export async function notifySettings(
 }
 
 /** sets (or, with null or blank, clears) the site's URL, by checkedNotifyUrl's rule (NotifyUrlRefused); its secrets */
-export async function setNotifyUrl(db: Db, siteId: string, url: string | null): Promise<SiteSecrets> {
+export async function setNotifyUrl(siteId: string, url: string | null): Promise<SiteSecrets> {
   const checked = checkedNotifyUrl(url)
-  await siteOf(db, siteId)
-  await db.site.update({ where: { id: siteId }, data: { notifyUrl: checked } })
-  return notifySecrets(db, siteId)
+  await siteOf(siteId)
+  await updateNotifyUrl(siteId, checked)
+  return notifySecrets(siteId)
 }
 
 /**
@@ -80,15 +73,10 @@ export async function setNotifyUrl(db: Db, siteId: string, url: string | null): 
  * rotations at once each answer their own version).
  */
 export async function rotateNotifySecret(
-  db: Db,
   siteId: string,
   immediately = false,
 ): Promise<SiteSecrets & { version: number }> {
-  await siteOf(db, siteId)
-  const site = await db.site.update({
-    where: { id: siteId },
-    data: { notifySecretVersion: { increment: 1 }, notifySecretRotatedAt: immediately ? null : new Date() },
-    select: { id: true, notifySecretVersion: true, notifySecretRotatedAt: true },
-  })
+  await siteOf(siteId)
+  const site = await bumpSecretVersion(siteId, immediately)
   return { ...siteSecrets(site, settings().notifySecretGraceMs), version: site.notifySecretVersion }
 }

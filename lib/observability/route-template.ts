@@ -3,7 +3,8 @@
 // ever becomes a label value, and the number of label values stays bounded whatever clients send.
 // tests/unit/route-template.test.ts checks that every route of app/ and pages/ has its template here.
 
-import { API_PREFIXES, API_ROUTE_METHODS } from '../http/api-routes'
+import { API_ROUTE_METHODS } from '../http/api-routes'
+import { routedPath, templateMatcher } from '../http/route-match'
 
 /** every route of the service (app/ and pages/), a `{name}` standing for one path segment */
 const TEMPLATES: readonly string[] = [
@@ -49,44 +50,10 @@ const STATIC_GROUPS = [
   { prefix: '/_pay/', label: '/_pay/*' },
 ]
 
-/** the protocol's aliases of /api (next.config.mjs rewrites them): the same templates */
-const API_ALIASES = API_PREFIXES.filter((p) => p !== '/api').map((p) => `${p}/`)
-
 /** whatever matches no route: one value for all of it */
 export const UNKNOWN_ROUTE = 'other'
 
-interface Node {
-  literal: Map<string, Node>
-  param?: Node
-  template?: string
-}
-
-const newNode = (): Node => ({ literal: new Map() })
-
-const root = newNode()
-for (const template of TEMPLATES) {
-  let node = root
-  for (const segment of template.split('/').slice(1).filter(Boolean)) {
-    if (segment.startsWith('{')) node = node.param ??= newNode()
-    else {
-      let next = node.literal.get(segment)
-      if (!next) node.literal.set(segment, (next = newNode()))
-      node = next
-    }
-  }
-  node.template = template
-}
-
-/** a literal segment first (`/dashboard/bills/new`), else the parameter (`/dashboard/bills/{billId}`) */
-function match(node: Node, segments: string[], i: number): string | undefined {
-  if (i === segments.length) return node.template
-  const segment = segments[i]
-  if (!segment) return undefined
-  const literal = node.literal.get(segment)
-  const found = literal && match(literal, segments, i + 1)
-  if (found) return found
-  return node.param && match(node.param, segments, i + 1)
-}
+const matchTemplate = templateMatcher(TEMPLATES)
 
 /**
  * The template of the route a request target (path and query: the front door's admitted one) reaches;
@@ -94,22 +61,11 @@ function match(node: Node, segments: string[], i: number): string | undefined {
  * `/_next/../api/metrics` and `/api/%2e/metrics` are served as `/api/metrics`).
  */
 export function routeTemplate(target: string): string {
-  const q = target.search(/[?#]/)
-  let path = q < 0 ? target : target.slice(0, q)
-  if (!path.startsWith('/') || path.length > 2048) return UNKNOWN_ROUTE
-  try {
-    path = new URL(`http://n${path}`).pathname
-  } catch {
-    return UNKNOWN_ROUTE
-  }
-  // the front door serves `/x/` as `/x`
-  while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
-  const lower = path.toLowerCase()
-  const alias = API_ALIASES.find((a) => lower.startsWith(a))
-  if (alias) path = `/api/${path.slice(alias.length)}`
+  const path = routedPath(target)
+  if (path === null) return UNKNOWN_ROUTE
   for (const group of STATIC_GROUPS) if (path.startsWith(group.prefix)) return group.label
   if (path === '/') return '/'
-  return match(root, path.split('/').slice(1), 0) ?? UNKNOWN_ROUTE
+  return matchTemplate(path) ?? UNKNOWN_ROUTE
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])

@@ -12,26 +12,19 @@
 // (tests/support/openapi-check.ts).
 import { sandboxClockAdvanceRoute, sandboxClockRoute, sandboxResetRoute } from '../sandbox/sandbox-endpoints'
 import { z } from 'zod'
-import { billDetailsRoute, billRoute } from '../bills/bill-endpoints'
+import { billDetailsRoute, billRoute } from '../billing/bill-endpoints'
 import { healthRoute } from '../health'
 import { metricsRoute, readinessRoute } from '../observability/observability-endpoints'
 import { ERROR_CODES, errorSchema, type ErrorCode } from '../http/api-error'
 import { API_PREFIXES } from '../http/api-routes'
-import {
-  apiRoute,
-  endpoint,
-  Reply,
-  type AnyEndpoint,
-  type ApiRoute,
-  type Example,
-  type Method,
-} from '../http/api-route'
+import { apiRoute, endpoint, type AnyEndpoint, type ApiRoute } from '../api/api-route'
+import { Reply, type Example, type Method } from '../http/api-route'
 import {
   captureNotificationSchema,
   paymentNotificationSchema,
   refundNotificationSchema,
-} from '../notifications/notification-body'
-import { notificationsRoute, resendRoute } from '../notifications/notification-endpoints'
+} from '../payments/notification-body'
+import { notificationsRoute, resendRoute } from '../api/notification-endpoints'
 import { captureRoute, completeRoute, paymentRoute, refundListRoute, refundRoute } from '../payments/payment-endpoints'
 import {
   answerLeeway,

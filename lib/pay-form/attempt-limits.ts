@@ -8,9 +8,10 @@
 //   statement per attempt; the address is stored only as a keyed hash.
 // Either limit is off at 0. API payments are not counted: they are the merchant's, behind its token.
 import { settings } from '../config'
-import { db, type Tx } from '../db/client'
 import { ApiError } from '../http/api-error'
 import { fingerprint } from '../security/keyed-hash'
+import { lastPageAttempts, type Tx } from '../settlement/bill-store'
+import { countClientAttemptRow, forgetOldClientWindows } from './attempt-store'
 
 /** a refusal the page explains: `bill.paused` or `client.slowed`, with the seconds to wait */
 export function attemptsLimited(kind: 'bill.paused' | 'client.slowed', retryAfterSeconds: number): ApiError {
@@ -32,17 +33,9 @@ export async function countClientAttempt(clientAddress: string): Promise<void> {
   const { clientAttempts, clientWindowMs } = settings().pageLimits
   if (clientAttempts <= 0) return
   const windowSeconds = clientWindowMs / 1000
-  const rows = await db().$queryRaw<{ count: number; retryAfter: number }[]>`
-    WITH w AS (SELECT to_timestamp(floor(extract(epoch FROM now()) / ${windowSeconds}::int) * ${windowSeconds}::int) AS start)
-    INSERT INTO "PageAttemptWindow" ("clientHash", "windowStart", count)
-    SELECT ${fingerprint('page-client', clientAddress || 'unknown')}, w.start, 1 FROM w
-    ON CONFLICT ("clientHash", "windowStart") DO UPDATE SET count = "PageAttemptWindow".count + 1
-    RETURNING count, extract(epoch FROM "windowStart" + make_interval(secs => ${windowSeconds}::int) - now())::float8 AS "retryAfter"`
-  const row = rows[0]
+  const row = await countClientAttemptRow(fingerprint('page-client', clientAddress || 'unknown'), windowSeconds)
   // now and then, forget windows long past
-  if (Math.random() < 0.01)
-    await db()
-      .$executeRaw`DELETE FROM "PageAttemptWindow" WHERE "windowStart" < now() - make_interval(secs => ${2 * windowSeconds}::int)`
+  if (Math.random() < 0.01) await forgetOldClientWindows(windowSeconds)
   if (row && row.count > clientAttempts) throw attemptsLimited('client.slowed', row.retryAfter)
 }
 
@@ -53,10 +46,7 @@ export async function countClientAttempt(clientAddress: string): Promise<void> {
 export async function checkBillStreak(tx: Tx, billRef: string, now: Date): Promise<void> {
   const { billStreak, billPauseMs } = settings().pageLimits
   if (billStreak <= 0) return
-  const last = await tx.$queryRaw<{ status: string; createdAt: Date }[]>`
-    SELECT status, "createdAt" FROM "Payment"
-    WHERE "billRef" = ${billRef}::uuid AND "pageAttemptKey" IS NOT NULL
-    ORDER BY "createdAt" DESC LIMIT ${billStreak}`
+  const last = await lastPageAttempts(tx, billRef, billStreak)
   if (last.length < billStreak || last.some((p) => p.status === 'COMPLETED')) return
   const until = last[0].createdAt.getTime() + billPauseMs
   if (until > now.getTime()) throw attemptsLimited('bill.paused', (until - now.getTime()) / 1000)

@@ -1,6 +1,7 @@
 // The payment page's own server endpoints: no token, same-origin only (cross-site posts are refused).
 import { z } from 'zod'
-import { apiRoute, endpoint, isCrossSite } from '../http/api-route'
+import { apiRoute, endpoint } from '../api/api-route'
+import { isCrossSite } from '../http/api-route'
 import { BodyTooLarge, ClientAborted, NotAForm, readFormFields } from '../http/bounded-body'
 import { ApiError } from '../http/api-error'
 import { CLIENT_CLOSED, logRequest } from '../http/request-log'

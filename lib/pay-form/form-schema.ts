@@ -1,13 +1,12 @@
 // The payment form's input, checked by the same schema in the browser (react-hook-form) and on the
-// server. Messages are codes (see messages.ts), put into the payer's language by the page.
+// server. Messages are codes (see messages.ts), put into the payer's language by the page. Its fields and
+// their checks are the page's methods' (lib/pay-form/methods), with the amount of an open bill.
 // zod/mini (tree-shakable functions, a few KB in the browser) rather than zod's classic API (~47 KB
 // gzipped): this module is part of the payment page's script. Keep its imports free of dinero.js,
 // Prisma or anything of the server's.
 import * as z from 'zod/mini'
-import { isExpired, luhnValid, parseExpiry } from '../acquirer/sandbox-acquirer'
 import { parseAmountValue } from '../money/amount-value'
-
-export const onlyDigits = (s: string) => s.replace(/[\s()+-]/g, '')
+import { payFormMethodOf, payFormMethods, type PayFormMethodName } from './methods'
 
 /** an amount typed by the payer: `12`, `12.5`, `12,50`; minor units or null */
 export function parsePayerAmount(text: string): number | null {
@@ -19,38 +18,32 @@ export function parsePayerAmount(text: string): number | null {
 
 const field = z._default(z.optional(z.string().check(z.maxLength(64))), '')
 
+const METHOD_NAMES = payFormMethods.map((m) => m.method) as [PayFormMethodName, ...PayFormMethodName[]]
+
 /** `clockOffsetMs`: the bill's site's sandbox clock (lib/sandbox/site-clock.ts), which judges a card's expiry month */
 function buildPayFormSchema(opts: { openAmount: boolean; clockOffsetMs: number }) {
-  const fields = z
-    .object({ method: z.enum(['card', 'mobile']), pan: field, expiry: field, cvv: field, phone: field, amount: field })
-    .check(
-      z.superRefine((v, ctx) => {
-        const problem = (path: string, code: string) =>
-          ctx.addIssue({ code: 'custom', path: [path], message: code, input: v })
-        if (opts.openAmount && parsePayerAmount(v.amount) === null)
-          problem('amount', v.amount.trim() ? 'amount.invalid' : 'required')
-        if (v.method === 'mobile') {
-          if (!/^\d{10,15}$/.test(onlyDigits(v.phone))) problem('phone', v.phone.trim() ? 'phone.invalid' : 'required')
-          return
-        }
-        const pan = onlyDigits(v.pan)
-        if (!pan) problem('pan', 'required')
-        else if (!luhnValid(pan)) problem('pan', 'pan.invalid')
-        const expiry = parseExpiry(v.expiry.trim())
-        if (!v.expiry.trim()) problem('expiry', 'required')
-        else if (!expiry) problem('expiry', 'expiry.invalid')
-        else if (isExpired(expiry, new Date(Date.now() + opts.clockOffsetMs))) problem('expiry', 'expiry.past')
-        if (!v.cvv) problem('cvv', 'required')
-        else if (!/^\d{3,4}$/.test(v.cvv)) problem('cvv', 'cvv.invalid')
-      }),
-    )
+  // the method chosen, every method's fields (in the registry's order), the amount
+  const shape = {
+    method: z.enum(METHOD_NAMES),
+    ...Object.fromEntries(payFormMethods.flatMap((m) => m.fields).map((f) => [f, field])),
+    amount: field,
+  }
+  const fields = z.object(shape).check(
+    z.superRefine((v, ctx) => {
+      const typed = v as Record<string, string>
+      const problem = (path: string, code: string) =>
+        ctx.addIssue({ code: 'custom', path: [path], message: code, input: v })
+      if (opts.openAmount && parsePayerAmount(typed.amount) === null)
+        problem('amount', typed.amount.trim() ? 'amount.invalid' : 'required')
+      payFormMethodOf(v.method)?.check(typed, problem, () => new Date(Date.now() + opts.clockOffsetMs))
+    }),
+  )
   return z.pipe(
     fields,
     z.transform((v): PayFormValues => {
-      const amountMinor = opts.openAmount ? parsePayerAmount(v.amount)! : undefined
-      return v.method === 'card'
-        ? { method: 'card', amountMinor, pan: onlyDigits(v.pan), expiry: v.expiry.trim(), cvv: v.cvv }
-        : { method: 'mobile', amountMinor, phone: onlyDigits(v.phone) }
+      const typed = v as Record<string, string>
+      const amountMinor = opts.openAmount ? parsePayerAmount(typed.amount)! : undefined
+      return { method: v.method, amountMinor, ...payFormMethodOf(v.method)!.values(typed) }
     }),
   )
 }
@@ -70,30 +63,7 @@ export function payFormSchema(opts: { openAmount: boolean; clockOffsetMs?: numbe
   return opts.openAmount ? payFormSchemas.open : payFormSchemas.fixed
 }
 
-export type PayFormInput = z.input<ReturnType<typeof payFormSchema>>
-export type PayFormValues =
-  | { method: 'card'; amountMinor?: number; pan: string; expiry: string; cvv: string }
-  | { method: 'mobile'; amountMinor?: number; phone: string }
+/** the checked form: the method chosen, an open bill's amount, and that method's values (its `values`) */
+export type PayFormValues = { method: PayFormMethodName; amountMinor?: number } & Record<string, unknown>
 
 export const codeFormSchema = z.object({ code: z.string().check(z.trim(), z.regex(/^\d{4,8}$/, 'code.invalid')) })
-
-/** `4111 1111 1111 1111` as typed */
-export function groupCardNumber(text: string): string {
-  return onlyDigits(text)
-    .slice(0, 19)
-    .replace(/(\d{4})(?=\d)/g, '$1 ')
-}
-
-/** `12/30` as typed */
-export function formatExpiry(text: string): string {
-  const d = text.replace(/\D/g, '').slice(0, 4)
-  return d.length > 2 ? `${d.slice(0, 2)}/${d.slice(2)}` : d
-}
-
-export function cardBrand(pan: string): 'Visa' | 'Mastercard' | 'Mir' | null {
-  const d = onlyDigits(pan)
-  if (/^4/.test(d)) return 'Visa'
-  if (/^220[0-4]/.test(d)) return 'Mir'
-  if (/^(5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/.test(d)) return 'Mastercard'
-  return null
-}

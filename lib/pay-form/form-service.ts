@@ -7,19 +7,20 @@
 // A bill that is paid or expired takes no attempt (no payment is written); a payer whose attempt lost
 // to another one that paid the bill is sent to the bill's page, which says it is paid, not to failedUrl.
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import type { Bill } from '../generated/prisma/client'
-import { billState } from '../bills/bill-for-payment'
+import { billState } from '../settlement/bill-for-payment'
+import { billByInvoiceUid, billStatusNow, pageAttemptPayment, type Bill } from '../settlement/bill-store'
 import { settings } from '../config'
-import { db } from '../db/client'
 import { ApiError, notFound, validationError } from '../http/api-error'
 import { parse } from '../http/api-route'
 import { formatValue, money } from '../money/money'
 import { completePayment } from '../payments/complete-service'
-import { allowedWithFlags, payFormMethod } from '../payments/methods'
+import { allowedWithFlags, methodOf } from '../payments/methods'
 import { paymentRequestSchema } from '../payments/payment-request'
 import { createPayment, readPayment } from '../payments/payment-service'
 import { checkBillStreak, countClientAttempt } from './attempt-limits'
 import { payFormSchema } from './form-schema'
+import { payFormMethodOf, payFormMethods } from './methods'
+import type { PayFormMethod } from './methods/pay-method'
 import { clockOf, type SiteClock } from '../sandbox/site-clock'
 
 export type NextStep =
@@ -31,8 +32,21 @@ export type NextStep =
 
 type WirePayment = Awaited<ReturnType<typeof readPayment>>
 
-/** Bills whose payments must issue a token or start a series take only the methods that can (a card). */
-export const mobileAllowed = (bill: Pick<Bill, 'flags'>) => allowedWithFlags(payFormMethod('mobile'), bill.flags)
+/** the registered method (lib/payments/methods) a page method pays with */
+function paidWith(m: PayFormMethod) {
+  const method = methodOf(m.type)
+  if (!method) throw new Error(`payment page: its ${m.method} pays with ${m.type}, which is not registered`)
+  return method
+}
+
+/**
+ * whether the page offers the method on this bill: bills whose payments must issue a token or start a series take
+ * only the methods that can (a card)
+ */
+export const offeredOn = (bill: Pick<Bill, 'flags'>, m: PayFormMethod) => allowedWithFlags(paidWith(m), bill.flags)
+
+/** the page's methods offered on this bill, in the order of its tabs */
+export const offeredMethods = (bill: Pick<Bill, 'flags'>) => payFormMethods.filter((m) => offeredOn(bill, m))
 
 /** a return URL with billId and invoiceUid appended */
 export function returnUrl(base: string, bill: Pick<Bill, 'billId' | 'invoiceUid'>): string {
@@ -85,15 +99,13 @@ async function nextStep(bill: Bill, p: WirePayment, attemptId: string): Promise<
  * whether the bill is paid or expired by now, its site's time (read again: another attempt may have paid it meanwhile)
  */
 async function closedNow(bill: Bill): Promise<boolean> {
-  const [now] = await db().$queryRaw<{ status: string; expiresAt: Date; siteOffsetMs: bigint }[]>`
-    SELECT b.status, b."expiresAt", s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b.id = ${bill.id}::uuid`
+  const now = await billStatusNow(bill.id)
   return !now || billState(now, clockOf(now.siteOffsetMs).now()) !== 'CREATED'
 }
 
 /** the bill behind the page, with its site's sandbox clock */
 async function billOf(invoiceUid: string): Promise<{ bill: Bill; clock: SiteClock }> {
-  const [row] = await db().$queryRaw<(Bill & { siteOffsetMs: bigint })[]>`
-    SELECT b.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Bill" b LEFT JOIN "Site" s ON s.id = b."siteId" WHERE b."invoiceUid" = ${invoiceUid}::uuid`
+  const row = await billByInvoiceUid(invoiceUid)
   if (!row) throw notFound('Bill')
   const { siteOffsetMs, ...bill } = row
   return { bill, clock: clockOf(siteOffsetMs) }
@@ -101,12 +113,7 @@ async function billOf(invoiceUid: string): Promise<{ bill: Bill; clock: SiteCloc
 
 /** the paymentId of the page's attempt on this bill with this key, or 404 */
 async function attemptOf(bill: Bill, attemptId: string): Promise<string> {
-  const p = ATTEMPT_KEY.test(attemptId)
-    ? await db().payment.findFirst({
-        where: { billRef: bill.id, pageAttemptKey: attemptKeyHash(attemptId) },
-        select: { paymentId: true },
-      })
-    : null
+  const p = ATTEMPT_KEY.test(attemptId) ? await pageAttemptPayment(bill.id, attemptKeyHash(attemptId)) : null
   if (!p) throw notFound('Payment')
   return p.paymentId
 }
@@ -115,14 +122,14 @@ export async function startAttempt(invoiceUid: string, input: unknown, clientAdd
   const { bill, clock } = await billOf(invoiceUid)
   if (billState(bill, clock.now()) !== 'CREATED') return { kind: 'redirect', url: pagePath(bill) }
   const form = parse(payFormSchema({ openAmount: bill.amountMinor === null, clockOffsetMs: clock.offsetMs }), input)
-  // the registered method the payer picked (lib/payments/methods)
-  const method = payFormMethod(form.method)
-  if (!allowedWithFlags(method, bill.flags)) throw validationError({ method: [`${form.method}.unavailable`] })
+  // the page's method the payer picked, and the registered method it pays with (lib/payments/methods)
+  const pageMethod = payFormMethodOf(form.method)!
+  if (!offeredOn(bill, pageMethod)) throw validationError({ method: [`${form.method}.unavailable`] })
   const amountMinor = bill.amountMinor ?? form.amountMinor
   if (amountMinor === undefined) throw validationError({ amount: ['required'] })
   const customer = bill.customer ? { ...(bill.customer as Record<string, unknown>), ip: undefined } : undefined
   const request = parse(paymentRequestSchema, {
-    paymentMethod: method.payForm!.paymentMethod(form as never),
+    paymentMethod: pageMethod.paymentMethod(form as Record<string, string>),
     amount: { value: formatValue(money(amountMinor, bill.currency)), currency: bill.currency },
     flags: bill.flags,
     customer,
@@ -202,7 +209,7 @@ export interface PageState {
 
 export async function pageState(invoiceUid: string, declinedAttemptId?: string): Promise<PageState | null> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(invoiceUid)) return null
-  const { loadBill } = await import('../bills/bill-service')
+  const { loadBill } = await import('../billing/bill-service')
   const loaded = await loadBill({ invoiceUid: invoiceUid.toLowerCase() })
   if (!loaded) return null
   const keyHash =

@@ -4,21 +4,22 @@ import { chooseLanguage } from '../i18n/choose-language'
 import type { PayFormMessages } from '../i18n/en/pay-form'
 import { payPageAmount, payPageDeadline } from '../i18n/format'
 import { textsOf, type Lang } from '../i18n/languages'
-import { mobileAllowed, pageState, returnUrl } from './form-service'
+import { offeredOn, pageState, returnUrl } from './form-service'
+import { offeredFlags, type OfferedFlags } from './methods'
 
 /** what the payment form (components/pay/payment-form.tsx) is rendered with, on the server and in the browser */
-export interface PaymentFormData {
+export type PaymentFormData = {
   t: PayFormMessages
   invoiceUid: string
   currency: string
   /** the bill's amount for people, or null for an open bill */
   amountLabel: string | null
-  mobileAllowed: boolean
-  /** a decline to show at once (after returning from 3-D Secure) */
-  declinedReason: string | null
-  /** the bill's site's sandbox clock, ahead of real time by this much: it judges a card's expiry month */
-  clockOffsetMs: number
-}
+} & OfferedFlags & {
+    /** a decline to show at once (after returning from 3-D Secure) */
+    declinedReason: string | null
+    /** the bill's site's sandbox clock, ahead of real time by this much: it judges a card's expiry month */
+    clockOffsetMs: number
+  }
 
 export type PayPageView = { lang: Lang; t: PayFormMessages } & (
   | { view: 'not-found' }
@@ -61,7 +62,7 @@ export async function payPageView(
       invoiceUid: bill.invoiceUid,
       currency: bill.currency,
       amountLabel: amount,
-      mobileAllowed: mobileAllowed(bill),
+      ...offeredFlags((m) => offeredOn(bill, m)),
       declinedReason: page.declinedReason ?? null,
       clockOffsetMs: page.clock.offsetMs,
     },

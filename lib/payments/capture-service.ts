@@ -1,11 +1,11 @@
 // Captures of authorised (two-step) payments (endpoint 4 and its read).
-import { db, withRetry, type Tx } from '../db/client'
+import { db, type Tx } from '../db/client'
 import type { Capture } from '../generated/prisma/client'
 import { fieldError, incorrectInvocation, notFound, requestConflict } from '../http/api-error'
-import { notifyCapture } from '../notifications/outbox'
+import { notifyCapture } from './payment-notify'
 import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
-import { siteClockForWrite } from '../sandbox/site-clock'
+import { siteWrite } from '../sandbox/site-write'
 import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideCapture, totalsOf } from './payment-rules'
 import { renderCapture } from './payment-wire'
@@ -22,44 +22,42 @@ export async function capturePayment(
   callbackUrl?: string,
   alsoWrite?: (tx: Tx, capture: Capture) => Promise<unknown>,
 ) {
-  const capture = await withRetry(() =>
-    db().$transaction(async (tx) => {
-      // on the site's sandbox clock, a sandbox reset of the site waiting for this write (or this write for it)
-      const now = (await siteClockForWrite(tx, siteId)).now()
-      const p = await lockPayment(tx, siteId, paymentId, now)
-      const print = fingerprint('capture', { payment: p.id, amount: amount ?? null, callbackUrl })
-      const existing = await tx.capture.findUnique({ where: { siteId_captureId: { siteId, captureId } } })
-      if (existing) {
-        if (existing.fingerprint !== print) throw requestConflict(`Capture ${captureId}`)
-        return existing
-      }
-      // one successful capture per payment: a new one after it is refused, as production does
-      if (await tx.capture.findFirst({ where: { paymentRef: p.id, status: 'COMPLETED' }, select: { id: true } }))
-        throw incorrectInvocation('Successful capture already done for this payment')
-      const mismatch = currencyMismatch(amount, p)
-      if (mismatch) throw fieldError('amount.currency', mismatch)
-      const d = decideCapture(totalsOf(p), amount?.value ?? null)
-      if (d.ok) await tx.payment.update({ where: { id: p.id }, data: { capturedMinor: d.amountMinor } })
-      const capture = await tx.capture.create({
-        data: {
-          siteId,
-          captureId,
-          callbackUrl,
-          paymentRef: p.id,
-          fingerprint: print,
-          currency: p.currency,
-          amountMinor: d.ok ? d.amountMinor : (amount?.value ?? p.amountMinor),
-          status: d.ok ? 'COMPLETED' : 'DECLINED',
-          statusReason: d.ok ? null : d.reason,
-          statusChangedAt: now,
-          createdAt: now,
-        },
-      })
-      await notifyCapture(tx, capture, p)
-      await alsoWrite?.(tx, capture)
-      return capture
-    }),
-  )
+  // on the site's sandbox clock, a sandbox reset of the site waiting for this write (or this write for it)
+  const capture = await siteWrite(siteId, async (tx, clock) => {
+    const now = clock.now()
+    const p = await lockPayment(tx, siteId, paymentId, now)
+    const print = fingerprint('capture', { payment: p.id, amount: amount ?? null, callbackUrl })
+    const existing = await tx.capture.findUnique({ where: { siteId_captureId: { siteId, captureId } } })
+    if (existing) {
+      if (existing.fingerprint !== print) throw requestConflict(`Capture ${captureId}`)
+      return existing
+    }
+    // one successful capture per payment: a new one after it is refused, as production does
+    if (await tx.capture.findFirst({ where: { paymentRef: p.id, status: 'COMPLETED' }, select: { id: true } }))
+      throw incorrectInvocation('Successful capture already done for this payment')
+    const mismatch = currencyMismatch(amount, p)
+    if (mismatch) throw fieldError('amount.currency', mismatch)
+    const d = decideCapture(totalsOf(p), amount?.value ?? null)
+    if (d.ok) await tx.payment.update({ where: { id: p.id }, data: { capturedMinor: d.amountMinor } })
+    const capture = await tx.capture.create({
+      data: {
+        siteId,
+        captureId,
+        callbackUrl,
+        paymentRef: p.id,
+        fingerprint: print,
+        currency: p.currency,
+        amountMinor: d.ok ? d.amountMinor : (amount?.value ?? p.amountMinor),
+        status: d.ok ? 'COMPLETED' : 'DECLINED',
+        statusReason: d.ok ? null : d.reason,
+        statusChangedAt: now,
+        createdAt: now,
+      },
+    })
+    await notifyCapture(tx, capture, p)
+    await alsoWrite?.(tx, capture)
+    return capture
+  })
   return renderCapture(capture)
 }
 

@@ -1,7 +1,7 @@
 // The payment API's endpoints: path, body and answer schemas wired to the services, with what the
 // OpenAPI document says of each. Route files under app/api re-export these.
 import { z } from 'zod'
-import { apiRoute, endpoint } from '../http/api-route'
+import { apiRoute, endpoint } from '../api/api-route'
 import { amountSchema, idSchema } from '../wire/common-schemas'
 import { callbackUrlSchema } from '../notifications/callback-url'
 import { capturePayment, readCapture } from './capture-service'

@@ -3,12 +3,12 @@
 // mobile operator's answer — are stored as the payment's `dueAt`: the scheduler (lib/scheduler) applies them at that
 // time on whichever instance gets there first, and a request that touches the payment after it applies them too, so
 // every reader sees the same final state, dated when it fell due. The caller holds the payment's row lock.
-import { billState, markBillPaid } from '../bills/bill-for-payment'
+import { billState, markBillPaid } from '../settlement/bill-for-payment'
 import type { DeclineReason } from '../acquirer/sandbox-acquirer'
 import type { Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { notFound } from '../http/api-error'
-import { notifyPayment } from '../notifications/outbox'
+import { notifyPayment } from './payment-notify'
 import { dueAfterMs, dueChangeOf } from './flows'
 import { isOneStep } from './payment-rules'
 import { recordToken } from './payment-tokens'

@@ -8,13 +8,15 @@ import {
   markBillPaid,
   type BillState,
   type PaymentOnBill,
-} from '../bills/bill-for-payment'
+} from '../settlement/bill-for-payment'
 import { db, isUniqueViolation, jsonParam, sqlRows, withRetry, type Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { ApiError, fieldError, notFound, requestConflict } from '../http/api-error'
 import { ClockMoved, type DeferredAuth } from '../http/api-route'
-import { notifyPayment, paymentNotificationInsert } from '../notifications/outbox'
-import { REAL_TIME, siteClock, siteClockForWrite, type SiteClock } from '../sandbox/site-clock'
+import { notifyPayment, paymentNotificationInsert } from './payment-notify'
+import { REAL_TIME, type SiteClock } from '../sandbox/site-clock'
+import { siteClock } from '../sites/site-store'
+import { siteWrite } from '../sandbox/site-write'
 import { fingerprint } from '../security/keyed-hash'
 import { recurrentExpiryProblem } from '../wire/common-schemas'
 import { startFlow } from './flows'
@@ -105,9 +107,9 @@ async function insertPayment(
   auth?: DeferredAuth,
 ): Promise<Payment> {
   if (auth && !auth.settled && !req.billId && !page) {
-    // made on real time, the clock of nearly every site: the statement's gate holds it to that, under a
-    // share lock on the site's row as every write of the site (lib/sandbox/site-clock.ts siteClockForWrite);
-    // ClockMoved otherwise, and it is made again on the site's clock
+    // made on real time, the clock of nearly every site: the statement's gate holds it to that, and takes
+    // the site's gate as every write of the site does (lib/sandbox/site-write.ts statementGate); ClockMoved
+    // otherwise (another clock, or a reset or an advance under way), and it is made again with siteWrite
     const clock = REAL_TIME
     const now = clock.now()
     const direct = directInstrument(req, now)
@@ -127,10 +129,9 @@ async function insertPayment(
           return payment
         } catch (e) {
           if (e instanceof ApiError) throw e
-          // the site's clock runs ahead (or a sandbox reset set it back): the token is checked, the
-          // payment is made on the site's clock below
-          if (e instanceof ClockMoved)
-            return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, page))
+          // the site's clock runs ahead (or a sandbox reset or an advance is under way): the token is
+          // checked, the payment is made on the site's clock below, once the reset or advance is done
+          if (e instanceof ClockMoved) return insertPaymentBehindGate(siteId, paymentId, req, print, page)
           // the statement failed (most often: the id is taken, a replay) and wrote nothing: the token is
           // checked on its own, then the failure is handled as below
           await auth.check()
@@ -140,8 +141,23 @@ async function insertPayment(
     }
   }
   await auth?.check()
-  return db().$transaction((tx) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, page))
+  return insertPaymentBehindGate(siteId, paymentId, req, print, page)
 }
+
+/**
+ * the payment written in a transaction, as a write of the site (once: createPayment retries it), on the
+ * site's clock, a sandbox reset of the site waiting for this write (or this write for it)
+ */
+const insertPaymentBehindGate = (
+  siteId: string,
+  paymentId: string,
+  req: PaymentRequest,
+  print: string,
+  page?: PageOrigin,
+): Promise<Payment> =>
+  siteWrite(siteId, (tx, clock) => insertPaymentInTransaction(tx, siteId, paymentId, req, print, clock.now(), page), {
+    attempts: 1,
+  })
 
 async function insertPaymentInTransaction(
   tx: Tx,
@@ -149,10 +165,9 @@ async function insertPaymentInTransaction(
   paymentId: string,
   req: PaymentRequest,
   print: string,
+  now: Date,
   page?: PageOrigin,
 ): Promise<Payment> {
-  // on the site's clock, a sandbox reset of the site waiting for this write (or this write for it)
-  const now = (await siteClockForWrite(tx, siteId)).now()
   const onBill = paymentOnBill(req)
   if (onBill.billId) await settleDueOnBill(tx, { siteId, billId: onBill.billId }, now)
   const named = await lockNamedBill(tx, siteId, onBill, now)
@@ -295,10 +310,8 @@ export async function findPayment(
   const p = preloaded !== undefined ? preloaded : (await sqlRows<Payment>(paymentRowSql(siteId, paymentId)))[0]
   if (!p) throw notFound('Payment')
   if (!isDue(p, clock.now())) return p
-  // the due change applied as a write of the site: on its clock, read under the write's share lock
-  return withRetry(() =>
-    db().$transaction(async (tx) => lockPayment(tx, siteId, paymentId, (await siteClockForWrite(tx, siteId)).now())),
-  )
+  // the due change applied as a write of the site, on its clock
+  return siteWrite(siteId, (tx, clock) => lockPayment(tx, siteId, paymentId, clock.now()))
 }
 
 export async function readPayment(siteId: string, paymentId: string, clock: SiteClock, preloaded?: Payment | null) {

@@ -1,18 +1,41 @@
 // Moving a site's sandbox clock forward (POST …/sandbox/clock/advance). One statement moves it, forward
-// only, so that two advances at once add up and none can take it back; then the scheduler's own pass
+// only, so that two advances at once add up and none can take it back, behind the site's gate held
+// exclusively (lib/sandbox/site-write.ts siteClockMove): the writes of the site under way finish on the
+// clock they read, and those that start meanwhile wait and then run on the new one; then the scheduler's own pass
 // (lib/scheduler/time-driven-changes.ts) applies, for that site, every change the jump made due, before
 // the advance answers: a test reads the outcome right after. Notification retries that fell due are
 // taken by the delivery workers at their next poll.
-import { db } from '../db/client'
-import { fieldError, validationError } from '../http/api-error'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { fieldError, serviceUnavailable, validationError } from '../http/api-error'
 import { applyDueChanges } from '../scheduler/time-driven-changes'
 import { paymentTime } from '../time/wire-time'
-import { clockAt, siteClock, type SiteClock } from './site-clock'
+import { addClockOffset, raiseClockOffset, siteClock } from '../sites/site-store'
+import { clockAt, type SiteClock } from './site-clock'
+import { CLOCK_MOVE_LOCK_WAIT, isLockTimeout, siteClockMove } from './site-write'
 
 /** how far ahead of real time a site's clock may run: ten years of 365 days */
 export const MAX_CLOCK_OFFSET_MS = 3650 * 86_400_000
 
 export type ClockMove = { seconds: number } | { to: Date }
+
+/**
+ * The one statement that moves the clock, behind the gate. A write of the site holding the gate for longer than
+ * CLOCK_MOVE_LOCK_WAIT (a transaction left open) makes it give up, let the site run for a moment and ask again, as
+ * a reset does; at the third time a 503 with the clock unmoved, not a request that waits — with every write of the
+ * site queued behind it — for as long as that write does.
+ */
+async function moveClock(siteId: string, update: Parameters<typeof siteClockMove<{ offset: bigint }[]>>[1]) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await siteClockMove(siteId, update, { lockWait: CLOCK_MOVE_LOCK_WAIT })
+    } catch (e) {
+      if (!isLockTimeout(e)) throw e
+      if (attempt >= 3)
+        throw serviceUnavailable("The site's writes kept the clock waiting; it did not move: try again when they pause")
+      await sleep(Math.random() * 20 * attempt)
+    }
+  }
+}
 
 /**
  * Moves the site's clock forward (400 when the move is not forward or goes past the limit) and applies what fell due;
@@ -25,10 +48,7 @@ export async function advanceSiteClock(siteId: string, move: ClockMove): Promise
 }
 
 async function advanceBy(siteId: string, ms: number): Promise<number> {
-  const [row] = await db().$queryRaw<{ offset: bigint }[]>`
-    UPDATE "Site" SET "clockOffsetMs" = "clockOffsetMs" + ${ms}::bigint
-    WHERE id = ${siteId} AND "clockOffsetMs" + ${ms}::bigint <= ${MAX_CLOCK_OFFSET_MS}::bigint
-    RETURNING "clockOffsetMs" AS offset`
+  const [row] = await moveClock(siteId, (tx) => addClockOffset(tx, siteId, ms, MAX_CLOCK_OFFSET_MS))
   if (!row)
     throw fieldError(
       'seconds',
@@ -41,10 +61,7 @@ async function advanceTo(siteId: string, to: Date): Promise<number> {
   const target = to.getTime() - Date.now()
   if (target > MAX_CLOCK_OFFSET_MS)
     throw fieldError('to', `is more than ${MAX_CLOCK_OFFSET_MS / 86_400_000} days ahead of real time`)
-  const [row] = await db().$queryRaw<{ offset: bigint }[]>`
-    UPDATE "Site" SET "clockOffsetMs" = ${target}::bigint
-    WHERE id = ${siteId} AND "clockOffsetMs" < ${target}::bigint
-    RETURNING "clockOffsetMs" AS offset`
+  const [row] = await moveClock(siteId, (tx) => raiseClockOffset(tx, siteId, target))
   if (!row) {
     const now = (await siteClock(siteId)).now()
     throw validationError({

@@ -4,12 +4,14 @@
 import { z } from 'zod'
 import { settings } from '../config'
 import { fieldError } from '../http/api-error'
-import { apiRoute, endpoint, unknownRoute, type ApiRoute, type EndpointDoc, type RouteHandler } from '../http/api-route'
+import { apiRoute, endpoint, type ApiRoute } from '../api/api-route'
+import { unknownRoute, type EndpointDoc, type RouteHandler } from '../http/api-route'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import { dateTimeSchema, idSchema } from '../wire/common-schemas'
 import { advanceSiteClock, MAX_CLOCK_OFFSET_MS } from './clock-advance'
 import { resetSandbox } from './sandbox-reset'
-import { siteClock, type SiteClock } from './site-clock'
+import { siteClock } from '../sites/site-store'
+import type { SiteClock } from './site-clock'
 
 const sitePath = z.object({ siteId: idSchema })
 
@@ -89,12 +91,15 @@ const advanceEndpoints = apiRoute({
     doc: {
       operationId: 'advanceSandboxClock',
       ...CLOCK_ERRORS,
+      // a write of the site held its gate too long (lib/sandbox/clock-advance.ts)
+      errors: [...CLOCK_ERRORS.errors, 'service.unavailable'],
       summary: "Move the site's sandbox clock forward",
       description: [
         'By `seconds`, or `to` a date-time; forward only (a `to` at or before the clock is a 400). Every time rule of the site then reads the new time:',
         'bill deadlines and the 45-day window, the 3-D Secure timeout, the mobile operator, card and token expiry, recurrent `minAuthDay` and `expiryDate`, notification retries.',
         'The changes that fell due (declines, completions, expired bills, with their notifications) are applied before the answer; due notification retries are posted within a second.',
         'Other sites are untouched. Off with SANDBOX_CLOCK=off (404).',
+        "Writes of the site under way finish first, and those that arrive meanwhile wait for it; 503 when the site's writes never pause long enough (the clock unmoved).",
       ].join(' '),
       requestExamples: {
         seconds: { summary: 'Sixteen minutes on (past the 3-D Secure timeout)', value: { seconds: 960 } },
@@ -119,7 +124,7 @@ const resetEndpoints = apiRoute({
     doc: {
       operationId: 'resetSandbox',
       ...CLOCK_ERRORS,
-      // the site's writes kept it from the site's row (lib/sandbox/sandbox-reset.ts)
+      // a write of the site held its gate too long (lib/sandbox/sandbox-reset.ts)
       errors: [...CLOCK_ERRORS.errors, 'service.unavailable'],
       summary: "Delete the site's test data",
       description: [

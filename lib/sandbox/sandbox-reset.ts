@@ -5,17 +5,17 @@
 //
 // Concurrent writes of the site (a payment, a capture, a refund, a completion, a due change, a bill, a
 // delivery's attempt) are either wholly deleted or wholly kept, and none is dated on the clock the reset
-// took away: every such write reads the site's clock under a share lock on the site's row
-// (lib/sandbox/site-clock.ts siteClockForWrite), which the reset takes exclusively first of all. It
-// waits for the writes under way, then deletes at READ COMMITTED (each statement sees all of them), and a
-// write that starts meanwhile waits for the reset, then runs on the clock it left, finding the data it
-// deleted gone (a capture of a deleted payment is 404). The scheduler passes over a site being reset.
-// What is left to race is a deadlock with a write PostgreSQL breaks (or a foreign key a write outside
-// those rules broke): the reset starts again, after a short pause.
+// took away: every such write runs behind the site's gate (lib/sandbox/site-write.ts siteWrite), which
+// the reset takes exclusively first of all. It waits for the writes under way, then deletes at READ
+// COMMITTED (each statement sees all of them), and a write that starts meanwhile waits for the reset (the
+// gate's queue is fair: the reset is not kept out by writes that start after it asked), then runs on the
+// clock it left, finding the data it deleted gone (a capture of a deleted payment is 404). The scheduler
+// passes over a site being reset. What is left to race is a deadlock with a write outside the gate that
+// PostgreSQL breaks (or a foreign key such a write broke): the reset starts again, after a short pause.
 import { setTimeout as sleep } from 'node:timers/promises'
-import { db, isRetryable } from '../db/client'
+import { isRetryable } from '../db/client'
 import { serviceUnavailable } from '../http/api-error'
-import { Prisma } from '../generated/prisma/client'
+import { CLOCK_MOVE_LOCK_WAIT, isLockTimeout, siteClockMove } from './site-write'
 
 export interface ResetCounts {
   payments: number
@@ -39,14 +39,9 @@ const isForeignKeyViolation = (e: unknown) =>
   (e as { code?: string })?.code === 'P2003' ||
   /foreign key constraint|violates foreign key/i.test(String((e as Error)?.message ?? ''))
 
-/**
- * How long a reset waits for the site's row. A row lock has no queue that new share locks wait behind:
- * a site whose writes overlap without pause keeps the reset from it. It then gives up, lets them run for
- * a moment and asks again; at the last a 503 says nothing was deleted (not a 500, nor a request that
- * hangs for as long as the traffic lasts).
- */
-const LOCK_WAIT = '2s'
-const isLockTimeout = (e: unknown) => /lock timeout/i.test(String((e as Error)?.message ?? ''))
+// A reset that waited for the site's gate in vain (lib/sandbox/site-write.ts CLOCK_MOVE_LOCK_WAIT) lets the
+// site run for a moment and asks again; at the last a 503 says nothing was deleted (not a 500, nor a request
+// that hangs for as long as the write does). The writes queued behind it meanwhile go on.
 
 export async function resetSandbox(siteId: string): Promise<ResetCounts> {
   for (let attempt = 1; ; attempt++) {
@@ -65,13 +60,11 @@ export async function resetSandbox(siteId: string): Promise<ResetCounts> {
 }
 
 function resetOnce(siteId: string): Promise<ResetCounts> {
-  return db().$transaction(
+  // the site's gate first: the writes of the site under way finish, those that start wait (and a
+  // concurrent reset or clock advance too); then its bills, which the scheduler's expiry passes over from now on
+  return siteClockMove(
+    siteId,
     async (tx) => {
-      // the site's row first: the writes of the site under way finish, those that start wait (and a
-      // concurrent reset too); then its bills, which the scheduler's expiry passes over from now on
-      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`)
-      await tx.$queryRaw`SELECT id FROM "Site" WHERE id = ${siteId} FOR UPDATE`
-      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = 0`)
       await tx.$queryRaw`SELECT id FROM "Bill" WHERE "siteId" = ${siteId} FOR UPDATE`
       await tx.$executeRaw`DELETE FROM "NotificationAttempt" a USING "Notification" n WHERE a."notificationRef" = n.id AND n."siteId" = ${siteId}`
       const notifications = await tx.$executeRaw`DELETE FROM "Notification" WHERE "siteId" = ${siteId}`
@@ -84,6 +77,6 @@ function resetOnce(siteId: string): Promise<ResetCounts> {
       await tx.$executeRaw`UPDATE "Site" SET "clockOffsetMs" = 0 WHERE id = ${siteId}`
       return { payments, bills, captures, refunds, notifications }
     },
-    { isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted },
+    { lockWait: CLOCK_MOVE_LOCK_WAIT },
   )
 }

@@ -3,131 +3,16 @@
 // of the site reads it — bill deadlines and the 45-day window, the 3-D Secure timeout, the mobile
 // operator's delay, card (and so token) expiry months, recurrent minAuthDay and expiryDate, notification
 // retries — and every date-time the site's resources carry is written on it. The offset lives in the
-// database only, so every instance sees an advance at once. SANDBOX_CLOCK=off: every site on real time.
+// database only, so every instance sees an advance at once. SANDBOX_CLOCK=off: every site on real time. A write of
+// the site's data gets its clock from siteWrite (lib/sandbox/site-write.ts), behind the site's gate; a read, from
+// siteClock (lib/sites/site-store.ts).
 // Left on real time on purpose (they guard the service, not the merchant's test): rate limits, dashboard
 // sessions, the payment page's per-client attempt window, notification leases, the Payin-Signature
 // timestamp (a receiver checks it against its own clock), the dateTime of error answers and the dashboard's
 // audit entries. A bill's pause after failed attempts in a row counts on the site's clock (its payments'
 // times), so an advance ends it too.
-import { settings } from '../config'
-import { db, type Db, type Tx } from '../db/client'
-import { Prisma } from '../generated/prisma/client'
-
-/** a site's clock: its offset from real time, and the time it shows */
-export interface SiteClock {
-  readonly offsetMs: number
-  now(): Date
-}
-
-/** the clock `offsetMs` ahead of real time */
-export function clockAt(offsetMs: number): SiteClock {
-  return { offsetMs, now: () => new Date(Date.now() + offsetMs) }
-}
-
-/** real time: a site whose clock was never advanced, or every site with SANDBOX_CLOCK=off */
-export const REAL_TIME: SiteClock = clockAt(0)
-
-/** the clock of a site offset by `storedOffsetMs` (the column's value), as the setting allows */
-export const clockOf = (storedOffsetMs: bigint | number | null | undefined): SiteClock =>
-  settings().sandboxClock && storedOffsetMs ? clockAt(Number(storedOffsetMs)) : REAL_TIME
-
-/** the site's clock, read now (real time for a site that does not exist); a write reads it with siteClockForWrite */
-export async function siteClock(siteId: string, client: Db = db()): Promise<SiteClock> {
-  if (!settings().sandboxClock) return REAL_TIME
-  const [row] = await client.$queryRaw<
-    { offset: bigint }[]
-  >`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId}`
-  return clockOf(row?.offset)
-}
-
-/**
- * The site's clock for a write of its data (a payment, capture, refund, completion, a due change, a
- * delivery's attempt), read first in the write's transaction under a share lock on the site's row (FOR
- * KEY SHARE: writes wait neither for each other nor for a clock advance). A sandbox reset locks that row
- * exclusively (lib/sandbox/sandbox-reset.ts), so it waits for the writes under way, and a write that
- * starts while it runs waits for it, then runs on the clock the reset left and finds the data it deleted
- * gone: no write is half deleted, and none is dated on a clock the site no longer has. With
- * SANDBOX_CLOCK=off there is no reset and no lock.
- */
-export const siteClockForWrite = (tx: Tx, siteId: string): Promise<SiteClock> =>
-  lockedClock(tx, siteId, 'FOR KEY SHARE')
-
-/**
- * The site's clock held still until the transaction ends, for a write that must be made on the very
- * clock it was judged on (a new bill's deadline: lib/bills/bill-service.ts). Read first in the transaction
- * under a share lock on the site's row (FOR SHARE) that conflicts with what moves the clock: an advance's
- * UPDATE of the offset (a column no unique key holds: FOR NO KEY UPDATE, which FOR KEY SHARE lets through)
- * and a sandbox reset (FOR UPDATE) wait for the transaction, and when one of them is under way the read
- * waits for it and then reads the row as it left it (READ COMMITTED locks, and answers, the row's newest
- * version). Writes of the site (FOR KEY SHARE) and other such reads do not wait. Share locks do not queue
- * behind a waiting advance: keep these transactions to a few statements. REAL_TIME and no lock with
- * SANDBOX_CLOCK=off.
- */
-export const siteClockHeld = (tx: Tx, siteId: string): Promise<SiteClock> => lockedClock(tx, siteId, 'FOR SHARE')
-
-/** the site's clock read under `lock` on its row (none, and real time, with SANDBOX_CLOCK=off) */
-async function lockedClock(tx: Tx, siteId: string, lock: 'FOR KEY SHARE' | 'FOR SHARE'): Promise<SiteClock> {
-  if (!settings().sandboxClock) return REAL_TIME
-  const [row] = await tx.$queryRaw<
-    { offset: bigint }[]
-  >`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId} ${Prisma.raw(lock)}`
-  return clockOf(row?.offset)
-}
-
-/**
- * The lock a statement takes on the site's row `alias` for a write of its data (see siteClockForWrite):
- * waiting for a reset under way, or, with `skip`, passing over the rows of a site being reset; none with
- * SANDBOX_CLOCK=off.
- */
-export const siteWriteLock = (alias: string, o: { skip?: boolean } = {}): Prisma.Sql =>
-  settings().sandboxClock ? Prisma.raw(` FOR KEY SHARE OF "${alias}"${o.skip ? ' SKIP LOCKED' : ''}`) : Prisma.empty
-
-/**
- * The offset of the site row `alias` in a statement, as an interval (0 with SANDBOX_CLOCK=off): what a
- * statement adds to real time to get the site's time, e.g. `"dueAt" <= ${now} + ${siteOffset('s')}`.
- */
-export const siteOffset = (alias: string): Prisma.Sql => offsetInterval(`"${alias}"."clockOffsetMs"`)
-
-/**
- * a column holding a site's clock offset (milliseconds), as an interval (0 with SANDBOX_CLOCK=off: every site on real
- * time)
- */
-export const offsetInterval = (column: string): Prisma.Sql =>
-  settings().sandboxClock
-    ? Prisma.raw(`(coalesce(${column}, 0) * interval '1 millisecond')`)
-    : Prisma.raw(`interval '0'`)
-
-/**
- * The condition (after a WHERE) that the offset in `column` is still `clock`'s: a write judged on that clock
- * is made only while the site has it (none with SANDBOX_CLOCK=off: every site on real time).
- */
-export const stillOnClock = (column: string, clock: SiteClock): Prisma.Sql =>
-  settings().sandboxClock ? Prisma.sql` AND ${Prisma.raw(column)} = ${String(clock.offsetMs)}::bigint` : Prisma.empty
-
-/**
- * The ids of the rows of `table` (alias `x` in `where`) whose due time `column` has come on their site's
- * clock, or a superset of them (a statement still compares each with its own site's time): those due on
- * real time, and, of every site whose clock is ahead, those due by its own time. Each part is a range of
- * an index (`column` alone for the first, ("siteId", …, `column`) for the second): a site advanced by
- * years brings its own rows into the set, not every site's rows up to its time. The set is built whole,
- * once per statement: for statements that need every due row (the delivery claim's per-site places, the
- * metrics' backlog). To take the first due row, one at a time, the scheduler scans each range in order
- * and stops at the first row (lib/scheduler/time-driven-changes.ts): with this set it would read the whole
- * backlog for each row taken. Offsets only grow from 0, so a row due on real time is due on its site's
- * clock too. `now`: real time as the statement has it.
- */
-export function dueOnSiteClock(
-  table: 'Payment' | 'Bill' | 'Notification',
-  column: string,
-  now: Prisma.Sql,
-  where: Prisma.Sql,
-): Prisma.Sql {
-  const t = Prisma.raw(`"${table}"`)
-  const c = Prisma.raw(`x."${column}"`)
-  const realTime = Prisma.sql`SELECT x.id FROM ${t} x WHERE ${c} <= ${now} AND ${where}`
-  if (!settings().sandboxClock) return realTime
-  return Prisma.sql`${realTime}
-    UNION ALL
-    SELECT x.id FROM "Site" ahead JOIN ${t} x ON x."siteId" = ahead.id
-    WHERE ahead."clockOffsetMs" > 0 AND ${c} > ${now} AND ${c} <= ${now} + ahead."clockOffsetMs" * interval '1 millisecond' AND ${where}`
-}
+// The statement fragments of the clock (siteOffset, offsetInterval, dueOnSiteClock) and clockOf live beside the
+// site's gate in lib/sandbox/site-write.ts, the module that may build SQL of the site's row besides its store
+// (lib/sites/site-store.ts); they are re-exported here, where the clock's readers look for them.
+export { clockAt, REAL_TIME, type SiteClock } from '../time/clock'
+export { clockOf, dueOnSiteClock, offsetInterval, siteOffset } from './site-write'

@@ -9,10 +9,12 @@
 // time has reached it, so an advance of the clock makes changes due at once (the advance runs a pass for
 // its site before it answers; every instance's pass would find them anyway).
 import { settings } from '../config'
-import { db, withRetry } from '../db/client'
+import type { Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { settle } from '../payments/payment-lifecycle'
-import { clockOf, siteWriteLock } from '../sandbox/site-clock'
+import { expireBillBatch } from '../settlement/bill-store'
+import { clockOf } from '../sandbox/site-clock'
+import { gateOpenFor, pickedSiteWrite } from '../sandbox/site-write'
 
 /** how many bills one statement expires */
 const BILL_BATCH = 100
@@ -38,36 +40,42 @@ const isAhead = (siteId?: string) =>
 type DuePayment = Payment & { siteOffsetMs: bigint | null }
 
 /**
- * Locks the waiting payment whose change is due first, not one of `skip`; with its site's offset, read
- * under the share lock of a write of the site (lib/sandbox/site-clock.ts siteClockForWrite), skipping
- * the payments of a site whose sandbox reset is under way (they are being deleted). Each
+ * Locks the waiting payment whose change is due first, not one of `skip`; with its site's offset, behind
+ * the site's gate as every write of the site (lib/sandbox/site-write.ts gateOpenFor), passing over the
+ * payments of a site whose sandbox reset (they are being deleted) or clock advance (which applies them
+ * itself) is under way. The offset is the statement's snapshot's, which may predate an advance that ended
+ * just before the gate was taken: the change is then applied at a time before the site's, when it was due
+ * all the same (a change is dated at its due time, and a reset in between deleted the payment, which the
+ * row lock then passes over). Each
  * lookup is one ordered range of an index, stopped at the first row that is not locked, so its work does
  * not grow with the number of changes due (a backlog is drained in linear time): first the payments due
  * on real time (due on every site's clock, as offsets only grow from 0), then, only when none is left,
  * of each site whose clock is ahead, its first payment due by its own time.
  */
 async function lockFirstDuePayment(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   now: Date,
   skip: string[],
   siteId?: string,
 ): Promise<DuePayment | undefined> {
   const notSkipped = Prisma.sql`NOT (p.id = ANY(${skip}::uuid[]))`
-  // the site's lock before the payment's: rows are locked in the clauses' order, and a payment passed over
-  // for its site (being reset) is then not left locked by this transaction
+  // the site's gate is taken for each row the condition is evaluated on, before the row's lock: a payment
+  // passed over for its site (being reset) is then not left locked by this transaction. Only due payments are
+  // such rows: a gate per site ahead, taken before its payments were looked at, would fill PostgreSQL's lock
+  // table once tens of thousands of sites run ahead
   const [onRealTime] = await tx.$queryRaw<DuePayment[]>`
     SELECT p.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Payment" p JOIN "Site" s ON s.id = p."siteId"
-    WHERE p."dueAt" <= ${now}::timestamptz AND p.status = 'WAITING' AND ${notSkipped}${ofSite('p', siteId)}
-    ORDER BY p."dueAt" LIMIT 1${siteWriteLock('s', { skip: true })} FOR UPDATE OF p SKIP LOCKED`
+    WHERE p."dueAt" <= ${now}::timestamptz AND p.status = 'WAITING' AND ${notSkipped}${ofSite('p', siteId)}${gateOpenFor('p."siteId"')}
+    ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
   if (onRealTime || !settings().sandboxClock) return onRealTime
   const [onSiteClock] = await tx.$queryRaw<DuePayment[]>`
     SELECT p.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (
       SELECT p.* FROM "Payment" p
       WHERE p."siteId" = ahead.id AND p."dueAt" > ${now}::timestamptz
         AND p."dueAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'
-        AND p.status = 'WAITING' AND ${notSkipped}
+        AND p.status = 'WAITING' AND ${notSkipped}${gateOpenFor('p."siteId"')}
       ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED) p
-    WHERE ${isAhead(siteId)} LIMIT 1${siteWriteLock('ahead', { skip: true })}`
+    WHERE ${isAhead(siteId)} LIMIT 1`
   return onSiteClock
 }
 
@@ -78,17 +86,15 @@ async function lockFirstDuePayment(
 export async function settleOneDuePayment(now: Date, skip: string[] = [], siteId?: string): Promise<string | null> {
   let taken: string | null = null
   try {
-    return await withRetry(() =>
-      db().$transaction(async (tx) => {
-        taken = null
-        const row = await lockFirstDuePayment(tx, now, skip, siteId)
-        if (!row) return null
-        const { siteOffsetMs, ...p } = row
-        taken = p.id
-        await settle(tx, p, new Date(now.getTime() + clockOf(siteOffsetMs).offsetMs))
-        return p.id
-      }),
-    )
+    return await pickedSiteWrite(async (tx) => {
+      taken = null
+      const row = await lockFirstDuePayment(tx, now, skip, siteId)
+      if (!row) return null
+      const { siteOffsetMs, ...p } = row
+      taken = p.id
+      await settle(tx, p, new Date(now.getTime() + clockOf(siteOffsetMs).offsetMs))
+      return p.id
+    })
   } catch (e) {
     // a change that cannot be applied, even after retries, must not hold up the ones behind it
     if (taken) throw new SettleFailure(taken, e)
@@ -122,23 +128,10 @@ export async function settleDuePayments(now = new Date(), siteId?: string): Prom
  * range of an index, then those of each site whose clock is ahead, due by its own time.
  */
 export async function expireDueBills(now = new Date(), siteId?: string): Promise<number> {
-  const notPaying = Prisma.sql`NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."billRef" = b.id AND p.status = 'WAITING' AND p."dueAt" <= b."expiresAt")`
-  const onRealTime = Prisma.sql`
-    SELECT b.id FROM "Bill" b
-    WHERE b."expiresAt" <= ${now}::timestamptz AND b.status = 'CREATED' AND ${notPaying}${ofSite('b', siteId)}
-    ORDER BY b."expiresAt" LIMIT ${BILL_BATCH} FOR UPDATE OF b SKIP LOCKED`
-  const onSiteClock = Prisma.sql`
-    SELECT b.id FROM "Site" ahead CROSS JOIN LATERAL (
-      SELECT b.id FROM "Bill" b
-      WHERE b."siteId" = ahead.id AND b.status = 'CREATED' AND b."expiresAt" > ${now}::timestamptz
-        AND b."expiresAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond' AND ${notPaying}
-      ORDER BY b."expiresAt" LIMIT ${BILL_BATCH} FOR UPDATE OF b SKIP LOCKED) b
-    WHERE ${isAhead(siteId)} LIMIT ${BILL_BATCH}`
   let expired = 0
-  for (const due of settings().sandboxClock ? [onRealTime, onSiteClock] : [onRealTime]) {
+  for (const onSiteClock of settings().sandboxClock ? [false, true] : [false]) {
     for (;;) {
-      const n = await db().$executeRaw`
-        UPDATE "Bill" SET status = 'EXPIRED', "statusChangedAt" = "expiresAt" WHERE id IN (${due}) AND status = 'CREATED'`
+      const n = await expireBillBatch(now, BILL_BATCH, onSiteClock, siteId)
       expired += n
       if (n < BILL_BATCH) break
     }

@@ -9,10 +9,10 @@ import { asSession, post, signIn } from '../support/dashboard.ts'
 
 /** another token of the site: the rate limit counts per token, so the clock's loops spend their own */
 async function anotherToken(siteId: string): Promise<string> {
-  const { db, closeDb } = await import('../../lib/db/client.ts')
+  const { closeDb } = await import('../../lib/db/client.ts')
   const { issueToken } = await import('../../lib/sites/site-tokens.ts')
   try {
-    return await issueToken(db(), siteId)
+    return await issueToken(siteId)
   } finally {
     await closeDb()
   }

@@ -28,10 +28,10 @@ const settingsPage = async (cookie: string) => {
 
 /** the site's signing secrets now, as the site command derives them */
 async function secretsOf(siteId: string): Promise<{ current: string; previous: string | null }> {
-  const { db, closeDb } = await import('../../lib/db/client.ts')
+  const { closeDb } = await import('../../lib/db/client.ts')
   const { notifySecrets } = await import('../../lib/notifications/site-notify.ts')
   try {
-    return await notifySecrets(db(), siteId)
+    return await notifySecrets(siteId)
   } finally {
     await closeDb()
   }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import net from 'node:net'
 import { before, describe, test } from 'node:test'
-import { redact } from '../../lib/http/request-log.ts'
+import { redact } from '../../lib/log/log-line.ts'
 import { newTraceId } from '../../lib/http/trace-id.ts'
 import {
   BASE_URL,

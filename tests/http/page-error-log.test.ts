@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test'
 import { billRequest, BASE_URL, client, newSite, uid } from '../support/api.ts'
 import { dashboardPage, signIn } from '../support/dashboard.ts'
 import { sql } from '../support/db.ts'
-import { redact } from '../../lib/http/request-log.ts'
+import { redact } from '../../lib/log/log-line.ts'
 
 const PAN = '4111111111111111'
 const REQUEST_ID = /^[0-9a-f]{20}$/

@@ -62,12 +62,12 @@ async function twoInstances(): Promise<Instance[]> {
 
 test('a bill is judged after the due changes of its payments, whether or not the scheduler has run', async () => {
   const { createPayment, readPayment } = await import('../../lib/payments/payment-service.ts')
-  const { createBill } = await import('../../lib/bills/bill-service.ts')
+  const { createBill } = await import('../../lib/billing/bill-service.ts')
   const { paymentRequestSchema } = await import('../../lib/payments/payment-request.ts')
   const { billRequestSchema } = await import('../../lib/bills/bill-request.ts')
   const { closeDb } = await import('../../lib/db/client.ts')
   const { REAL_TIME } = await import('../../lib/sandbox/site-clock.ts')
-  // a site of its own (every write of a site takes a share lock on its row)
+  // a site of its own (every write of a site passes its gate: lib/sandbox/site-write.ts)
   const { siteId } = await newSite('judged')
   const mobile = (billId: string) =>
     paymentRequestSchema.parse({ paymentMethod: { type: 'MOBILE', phone: '79001230000' }, amount: rub('3.00'), billId })

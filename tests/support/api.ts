@@ -1,7 +1,7 @@
 // What the HTTP tests share: the server's address, sites with tokens, a small JSON client.
 // The server is started by scripts/run-tests.ts; BASE_URL and DATABASE_URL come from it.
 import { randomUUID } from 'node:crypto'
-import { redact } from '../../lib/http/request-log.ts'
+import { redact } from '../../lib/log/log-line.ts'
 
 export const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:3999'
 
@@ -19,11 +19,11 @@ export function uid(prefix = 'id'): string {
 
 /** a new site and a token of it, made through the domain module on the test database */
 export async function newSite(prefix = 'site'): Promise<{ siteId: string; token: string }> {
-  const { db, closeDb } = await import('../../lib/db/client.ts')
+  const { closeDb } = await import('../../lib/db/client.ts')
   const { issueToken } = await import('../../lib/sites/site-tokens.ts')
   const siteId = uid(prefix)
   try {
-    return { siteId, token: await issueToken(db(), siteId) }
+    return { siteId, token: await issueToken(siteId) }
   } finally {
     await closeDb() // no pool left open to keep the test process alive
   }

@@ -1,7 +1,7 @@
 // How a card number may stand in any output the tests read (a server's log, its console): its digits
 // plain, percent-encoded (%34) or full-width (４, %EF%BC%94), with up to three separators between any two
 // (a space, `-`, `,`, `:`, a percent-encoding, a backslash escape such as `\t` …), as the masking
-// (lib/http/request-log.ts) reads them — and one more, so a form it only nearly misses is caught too.
+// (lib/log/log-line.ts) reads them — and one more, so a form it only nearly misses is caught too.
 
 /** a pattern matching `pan` written in any of those forms */
 export function writtenForms(pan: string): RegExp {

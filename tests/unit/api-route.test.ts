@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { z } from 'zod'
-import { apiRoute, endpoint } from '../../lib/http/api-route.ts'
+import { apiRoute, endpoint } from '../../lib/api/api-route.ts'
 
 const route = apiRoute({
   POST: endpoint({

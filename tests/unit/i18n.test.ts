@@ -104,3 +104,28 @@ test('each surface writes dates and amounts as it always has', () => {
   assert.equal(payPageAmount(149_000, 'USD', 'en'), '$1,490.00')
   assert.equal(payPageAmount(1_000, 'RUB', 'ru'), '10,00\u00a0₽')
 })
+
+test("each payment-page method's words are the page's as given (no key shared), its tab and refusal named", async () => {
+  const { payFormMethods } = await import('../../lib/pay-form/methods/index.ts')
+  for (const lang of LANGS) {
+    const { payMethods } = (await import(`../../lib/i18n/${lang}/pay-methods.ts`)) as {
+      payMethods: Record<string, Record<string, Record<string, string>>>
+    }
+    const t = textsOf(lang).payForm as unknown as Record<string, string> & { errors: Record<string, string> }
+    const seen = new Set<string>()
+    for (const [method, parts] of Object.entries(payMethods))
+      for (const [part, words] of Object.entries(parts)) {
+        const inErrors = part === 'errors' || part === 'refusals'
+        for (const [key, text] of Object.entries(words)) {
+          const where = `${inErrors ? 'errors.' : ''}${key}`
+          assert.ok(!seen.has(where), `${lang}: ${method}'s ${where} is another method's too`)
+          seen.add(where)
+          assert.equal((inErrors ? t.errors : t)[key], text, `${lang}: ${method}'s ${where} is another text's key`)
+        }
+      }
+    for (const m of payFormMethods) assert.ok(t[m.label], `${lang}: ${m.method}'s tab`)
+    // every method but the default (offered on every bill) may be refused on a bill
+    for (const m of payFormMethods.slice(1))
+      assert.ok(t.errors[`${m.method}.unavailable`], `${lang}: ${m.method}.unavailable`)
+  }
+})

@@ -9,7 +9,7 @@ process.env.SECRET_KEY = 'unit-test-key'
 process.env.SERVICE_TIME_ZONE = 'Europe/Moscow'
 
 const { captureNotificationBody, paymentNotificationBody, refundNotificationBody, withPaymentToken } =
-  await import('../../lib/notifications/notification-body.ts')
+  await import('../../lib/payments/notification-body.ts')
 const { signedText } = await import('../../lib/notifications/signing.ts')
 const { paymentTokenOf } = await import('../../lib/payments/payment-tokens.ts')
 

@@ -9,13 +9,13 @@ import type { Payment } from '../../lib/generated/prisma/client.ts'
 process.env.SECRET_KEY = 'payment-methods-unit-test-key'
 
 const { apiDocument } = await import('../../lib/openapi/api-document.ts')
-const { METHOD_TYPES, PAYMENT_METHODS, STORED_METHOD_TYPES, methodOf, payFormMethod, storedMethodOf } =
+const { METHOD_TYPES, PAYMENT_METHODS, STORED_METHOD_TYPES, methodOf, storedMethodOf } =
   await import('../../lib/payments/methods/index.ts')
 const { paymentRequestSchema } = await import('../../lib/payments/payment-request.ts')
 const { capturedOnApproval } = await import('../../lib/payments/payment-lifecycle.ts')
 const { issuesToken } = await import('../../lib/payments/payment-tokens.ts')
 const { renderPayment } = await import('../../lib/payments/payment-wire.ts')
-const { paymentNotificationBody } = await import('../../lib/notifications/notification-body.ts')
+const { paymentNotificationBody } = await import('../../lib/payments/notification-body.ts')
 
 type Json = Record<string, any>
 const schemas = () => (apiDocument().components.schemas as Json) ?? {}
@@ -193,12 +193,19 @@ test('answers show the masked card of CARD alone; notifications that of CARD and
   assert.deepEqual(mobile.flags, ['SALE'])
 })
 
-test("the payment page's card and mobile forms pay with CARD and MOBILE; a bill's flags exclude MOBILE", async () => {
-  assert.equal(payFormMethod('card').type, 'CARD')
-  assert.equal(payFormMethod('mobile').type, 'MOBILE')
-  const { mobileAllowed } = await import('../../lib/pay-form/form-service.ts')
-  assert.equal(mobileAllowed({ flags: ['SALE'] }), true)
-  assert.equal(mobileAllowed({ flags: ['BIND_PAYMENT_TOKEN'] }), false)
-  assert.equal(mobileAllowed({ flags: ['RECURRENT_FIRST'] }), false)
+test("the payment page's card and mobile tabs pay with CARD and MOBILE; a bill's flags exclude MOBILE", async () => {
+  const { payFormMethods } = await import('../../lib/pay-form/methods/index.ts')
+  const { offeredMethods } = await import('../../lib/pay-form/form-service.ts')
+  // the known ones (the registry may hold more): the card first, the page's default tab
+  const types = new Map(payFormMethods.map((m) => [m.method, m.type]))
+  assert.equal(payFormMethods[0].method, 'card')
+  assert.equal(types.get('card'), 'CARD')
+  assert.equal(types.get('mobile'), 'MOBILE')
+  // every page method pays with a registered method; the default is allowed with every flag
+  for (const m of payFormMethods) assert.ok(methodOf(m.type), m.type)
+  const offered = (flags: string[]) => offeredMethods({ flags }).map((m) => m.method)
+  assert.deepEqual(offered(['SALE']).slice(0, 2), ['card', 'mobile'])
+  assert.equal(offered(['SALE', 'BIND_PAYMENT_TOKEN', 'RECURRENT_FIRST'])[0], 'card')
+  for (const flag of ['BIND_PAYMENT_TOKEN', 'RECURRENT_FIRST']) assert.ok(!offered([flag]).includes('mobile'), flag)
   assert.equal(storedMethodOf('WALLET'), undefined)
 })

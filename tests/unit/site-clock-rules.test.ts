@@ -12,14 +12,14 @@ import {
   isExpired,
   type CardProfile,
 } from '../../lib/acquirer/sandbox-acquirer.ts'
-import { billState, implicitBill } from '../../lib/bills/bill-for-payment.ts'
+import { billState, implicitBill } from '../../lib/settlement/bill-for-payment.ts'
 import { billRequestSchema, newBillProblems } from '../../lib/bills/bill-request.ts'
 import { renderBill } from '../../lib/bills/bill-wire.ts'
 import { settings } from '../../lib/config.ts'
 import type { Tx } from '../../lib/db/client.ts'
 import { Prisma, type Bill, type Payment } from '../../lib/generated/prisma/client.ts'
 import { afterAttempt, claimStatement } from '../../lib/notifications/delivery.ts'
-import { paymentNotificationInsert } from '../../lib/notifications/outbox.ts'
+import { paymentNotificationInsert } from '../../lib/payments/payment-notify.ts'
 import { payFormSchema } from '../../lib/pay-form/form-schema.ts'
 import { directInstrument, resolveInstrument } from '../../lib/payments/payment-instrument.ts'
 import { dueAtFor, isDue, settle } from '../../lib/payments/payment-lifecycle.ts'

@@ -2,7 +2,7 @@
 // that the log's card-number mask would hide, so an answer's trace id is always found in the log.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { redact } from '../../lib/http/request-log.ts'
+import { redact } from '../../lib/log/log-line.ts'
 import { isRequestId, isTraceId, newRequestId, newTraceId, requestIds } from '../../lib/http/trace-id.ts'
 
 test("100 000 new trace ids: the protocol's shape, distinct, and untouched by the card-number mask", () => {

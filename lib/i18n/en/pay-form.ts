@@ -1,5 +1,9 @@
 // The payment page's words in English (the language every other one is typed against). Field errors travel as
-// codes (the keys of `errors`) from the shared schema and the server; `reasons` names the declines.
+// codes (the keys of `errors`) from the shared schema and the server; `reasons` names the declines. Each method's
+// words are its part of pay-methods.ts, put in their places here.
+import { joined } from '../pay-method-words'
+import { payMethods } from './pay-methods'
+
 export const payForm = {
   title: 'Payment',
   payTo: 'Payment to',
@@ -7,14 +11,8 @@ export const payForm = {
   amountToPay: 'Amount to pay',
   payBefore: 'Pay before',
   method: 'Payment method',
-  card: 'Card',
-  mobile: 'Mobile balance',
-  cardNumber: 'Card number',
-  expiry: 'Expiry date (MM/YY)',
-  cvv: 'Security code (CVV)',
-  cvvHint: '3 or 4 digits on the back of the card',
-  phone: 'Mobile phone number',
-  phoneHint: 'Digits with the country code, e.g. 79001234567',
+  ...joined(payMethods, 'tab'),
+  ...joined(payMethods, 'words'),
   pay: 'Pay',
   payAmount: 'Pay {amount}',
   processing: 'Processing the payment…',
@@ -39,15 +37,11 @@ export const payForm = {
   noScript: 'Paying on this page needs JavaScript: turn it on, or open the page in another browser.',
   errors: {
     required: 'Fill in this field',
-    'pan.invalid': 'Enter a valid card number',
-    'expiry.invalid': 'Enter the expiry date as MM/YY',
-    'expiry.past': 'This card has expired',
-    'cvv.invalid': 'Enter 3 or 4 digits',
-    'phone.invalid': 'Enter 10 to 15 digits with the country code',
+    ...joined(payMethods, 'errors'),
     'amount.invalid': 'Enter an amount greater than 0, e.g. 150.00',
     'code.invalid': 'Enter the code from the message',
     'code.wrong': 'Wrong code. Attempts left: {n}',
-    'mobile.unavailable': 'This bill can be paid by card only',
+    ...joined(payMethods, 'refusals'),
     'bill.paused':
       'Too many unsuccessful attempts to pay this bill. For your security, paying is paused: try again in {n} min.',
     'client.slowed': 'Too many payment attempts. Try again in {n} min.',

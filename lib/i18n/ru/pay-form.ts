@@ -1,5 +1,7 @@
 // The payment page's words in Russian.
 import type { PayFormMessages } from '../en/pay-form'
+import { joined } from '../pay-method-words'
+import { payMethods } from './pay-methods'
 
 export const payForm: PayFormMessages = {
   title: 'Оплата',
@@ -8,14 +10,8 @@ export const payForm: PayFormMessages = {
   amountToPay: 'Сумма к оплате',
   payBefore: 'Оплатить до',
   method: 'Способ оплаты',
-  card: 'Карта',
-  mobile: 'Баланс телефона',
-  cardNumber: 'Номер карты',
-  expiry: 'Срок действия (ММ/ГГ)',
-  cvv: 'Код безопасности (CVV)',
-  cvvHint: '3 или 4 цифры на обороте карты',
-  phone: 'Номер мобильного телефона',
-  phoneHint: 'Цифры с кодом страны, например 79001234567',
+  ...joined(payMethods, 'tab'),
+  ...joined(payMethods, 'words'),
   pay: 'Оплатить',
   payAmount: 'Оплатить {amount}',
   processing: 'Платёж обрабатывается…',
@@ -40,15 +36,11 @@ export const payForm: PayFormMessages = {
   noScript: 'Для оплаты на этой странице нужен JavaScript: включите его или откройте страницу в другом браузере.',
   errors: {
     required: 'Заполните поле',
-    'pan.invalid': 'Введите правильный номер карты',
-    'expiry.invalid': 'Введите срок действия в формате ММ/ГГ',
-    'expiry.past': 'Срок действия карты истёк',
-    'cvv.invalid': 'Введите 3 или 4 цифры',
-    'phone.invalid': 'Введите от 10 до 15 цифр с кодом страны',
+    ...joined(payMethods, 'errors'),
     'amount.invalid': 'Введите сумму больше 0, например 150.00',
     'code.invalid': 'Введите код из сообщения',
     'code.wrong': 'Неверный код. Осталось попыток: {n}',
-    'mobile.unavailable': 'Этот счёт можно оплатить только картой',
+    ...joined(payMethods, 'refusals'),
     'bill.paused':
       'Слишком много неудачных попыток оплатить этот счёт. Для вашей безопасности оплата приостановлена: попробуйте снова через {n} мин.',
     'client.slowed': 'Слишком много попыток оплаты. Попробуйте снова через {n} мин.',

@@ -81,10 +81,6 @@ export const cardMethod = definePaymentMethod({
   },
   canBindToken: true,
   canStartRecurrent: true,
-  payForm: {
-    method: 'card',
-    paymentMethod: (form) => ({ type: 'CARD' as const, pan: form.pan, expiryDate: form.expiry, cvv2: form.cvv }),
-  },
   requestExamples: {
     oneStep: {
       summary: 'A one-step card payment',

@@ -1,8 +1,8 @@
 // The registry of payment methods: the one place a method is added (its module beside this file). Everything that
 // lists or tells the methods apart asks here: the request's union and its "must be one of" message, the flags'
-// rules, the OpenAPI oneOf and examples, the stored types of answers and notifications, the payment page's choice.
+// rules, the OpenAPI oneOf and examples, the stored types of answers and notifications; the payment page's methods
+// (lib/pay-form/methods) find theirs here by type.
 import { z } from 'zod'
-import type { PayFormValues } from '../../pay-form/form-schema'
 import { cardMethod } from './card'
 import { mobileMethod } from './mobile'
 import type { PaymentMethod, RequestExample, StoredMethod } from './payment-method'
@@ -59,13 +59,6 @@ export function methodRequestExamples(): Record<string, RequestExample> {
       examples[name] = example
     }
   return examples
-}
-
-/** the method the payment page's form `method` pays with */
-export function payFormMethod(formMethod: PayFormValues['method']): PaymentMethod {
-  const method = [...byType.values()].find((m) => m.payForm?.method === formMethod)
-  if (!method) throw new Error(`payment methods: none for the payment page's ${formMethod}`)
-  return method
 }
 
 /** whether a bill with these flags can be paid with the method (a bill's flags are its payments') */

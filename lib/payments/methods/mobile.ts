@@ -46,7 +46,6 @@ export const mobileMethod = definePaymentMethod({
   },
   canBindToken: false,
   canStartRecurrent: false,
-  payForm: { method: 'mobile', paymentMethod: (form) => ({ type: 'MOBILE' as const, phone: form.phone }) },
   requestExamples: {
     mobile: {
       summary: 'A mobile-balance payment',

@@ -1,11 +1,11 @@
 // What a payment method is (the request's `paymentMethod.type`): one module per method in this folder, each
 // an object of this interface, listed by the registry (index.ts), the one place a method is added. The request
-// union, the list of types in the API's errors, the OpenAPI document's oneOf, the answer's and notification's
-// type enumerations and the payment page's choice of method are all built from that list.
+// union, the list of types in the API's errors, the OpenAPI document's oneOf and the answer's and notification's
+// type enumerations are all built from that list. The payment page offers a method through a page module of its
+// own (lib/pay-form/methods), which names it by its type.
 import type { z } from 'zod'
 import type { CardProfile, DeclineReason } from '../../acquirer/sandbox-acquirer'
 import type { Tx } from '../../db/client'
-import type { PayFormValues } from '../../pay-form/form-schema'
 import type { FlowAnswer } from '../flows'
 
 /**
@@ -71,15 +71,6 @@ export interface RequestExample {
   value: Record<string, unknown>
 }
 
-/** the payment page's form, by the method the payer picked: the request's paymentMethod it makes */
-type PayFormChoice<S extends MethodSchema> = {
-  [K in PayFormValues['method']]: {
-    /** the form's `method` value */
-    method: K
-    paymentMethod(form: Extract<PayFormValues, { method: K }>): z.input<S>
-  }
-}[PayFormValues['method']]
-
 export interface PaymentMethod<S extends MethodSchema = MethodSchema> {
   /** the request's `paymentMethod.type` (its schema's literal) */
   type: z.output<S>['type'] & string
@@ -96,8 +87,6 @@ export interface PaymentMethod<S extends MethodSchema = MethodSchema> {
   canStartRecurrent: boolean
   /** customer.account is required, for this reason (the 400's message) */
   needsCustomerAccount?: string
-  /** offered by the payment page (lib/pay-form): the form's method and the request it makes */
-  payForm?: PayFormChoice<S>
   /** the create endpoint's request examples (names unique across methods), in the document's order */
   requestExamples: Record<string, RequestExample>
 }

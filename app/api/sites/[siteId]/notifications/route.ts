@@ -1,3 +1,3 @@
-import { notificationsRoute } from '@/lib/notifications/notification-endpoints'
+import { notificationsRoute } from '@/lib/api/notification-endpoints'
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = notificationsRoute

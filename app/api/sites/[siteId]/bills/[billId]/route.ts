@@ -1,3 +1,3 @@
-import { billRoute } from '@/lib/bills/bill-endpoints'
+import { billRoute } from '@/lib/billing/bill-endpoints'
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = billRoute

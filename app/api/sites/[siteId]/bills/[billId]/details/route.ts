@@ -1,3 +1,3 @@
-import { billDetailsRoute } from '@/lib/bills/bill-endpoints'
+import { billDetailsRoute } from '@/lib/billing/bill-endpoints'
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = billDetailsRoute

@@ -1,3 +1,3 @@
-import { resendRoute } from '@/lib/notifications/notification-endpoints'
+import { resendRoute } from '@/lib/api/notification-endpoints'
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = resendRoute

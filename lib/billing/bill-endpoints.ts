@@ -1,11 +1,12 @@
 // The bill API's endpoints (7, 8, 9), with what the OpenAPI document says of each. Route files under
 // app/api re-export these.
 import { z } from 'zod'
-import { apiRoute, endpoint } from '../http/api-route'
+import { apiRoute, endpoint } from '../api/api-route'
 import { idSchema } from '../wire/common-schemas'
-import { billRequestSchema } from './bill-request'
+import { billRequestSchema } from '../bills/bill-request'
+import { billSchema } from '../bills/bill-wire'
+import { billDetailsSchema, billPaymentListSchema } from './bill-details-wire'
 import { createBill, listBillPayments, readBillDetails } from './bill-service'
-import { billDetailsSchema, billPaymentListSchema, billSchema } from './bill-wire'
 
 const billPath = z.object({ siteId: idSchema, billId: idSchema })
 

@@ -1,17 +1,18 @@
 // The merchant's view of its notifications: GET /api/sites/{siteId}/notifications (the latest 100, with
 // every attempt) and POST …/notifications/{notificationId}/resend (lib/notifications/notification-resend.ts,
-// which the dashboard's "Resend" runs too).
+// which the dashboard's "Resend" runs too). Here, above the transport (lib/notifications/) and the resources
+// whose bodies it shows as posted (lib/payments/notification-body.ts).
 import { z } from 'zod'
-import { db } from '../db/client'
-import { apiRoute, endpoint } from '../http/api-route'
+import { apiRoute, endpoint } from './api-route'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import {
   captureNotificationSchema,
   paymentNotificationSchema,
   refundNotificationSchema,
   withPaymentToken,
-} from './notification-body'
-import { resendNotification, withAttempts, type NotificationWithAttempts } from './notification-resend'
+} from '../payments/notification-body'
+import { resendNotification, type NotificationWithAttempts } from '../notifications/notification-resend'
+import { latestNotifications } from '../notifications/notification-store'
 import { idSchema } from '../wire/common-schemas'
 
 export const notificationSchema = z
@@ -133,12 +134,7 @@ export const notificationsRoute = apiRoute({
       responseExamples: { delivered: { summary: 'Delivered at the second attempt', value: [notificationExample] } },
     },
     handle: async ({ siteId }) => {
-      const rows = await db().notification.findMany({
-        where: { siteId },
-        orderBy: { createdAt: 'desc' },
-        take: 100,
-        include: withAttempts,
-      })
+      const rows = await latestNotifications(siteId, 100)
       return rows.map(render)
     },
   }),

@@ -1,0 +1,215 @@
+// The outbox's tables: the one module of Notification and NotificationAttempt. Written in the transaction
+// (or the statement) of the change a notification tells of (notificationInsert), leased and recorded by the
+// delivery workers, queued again by a re-send, read by the API's list and the dashboard, deleted with a
+// sandbox reset. The rules (when, where to, how often) are the callers'.
+import { db, type Tx } from '../db/client'
+import { Prisma, type Notification, type NotificationAttempt } from '../generated/prisma/client'
+import { dueOnSiteClock, offsetInterval, siteOffset } from '../sandbox/site-clock'
+import type { NotificationType } from './notification-envelope'
+
+export type { Notification, NotificationAttempt }
+export type NotificationWithAttempts = Notification & { attemptLog: NotificationAttempt[] }
+/** what an attempt changes on its notification */
+export type NotificationChange = Prisma.NotificationUpdateManyMutationInput
+
+/** a notification's attempts, oldest first */
+const withAttempts = { attemptLog: { orderBy: { at: 'asc' as const } } }
+
+export interface NewNotification {
+  type: NotificationType
+  siteId: string
+  resourceRef: string
+  resourceId: string
+  status: string
+  /** where it goes instead of the site's URL, if anywhere */
+  target: string | null
+  body: string
+}
+
+/**
+ * The INSERT of a change's notification (none when no URL is known), alone or in a larger statement;
+ * with `gated`, a part that writes only through the CTE `gate` (see DeferredAuth in lib/http/api-route.ts).
+ */
+export function notificationInsert(n: NewNotification, gated = false): Prisma.Sql {
+  // dated on the site's clock: in a write of the site (lib/sandbox/site-write.ts siteWrite) the site's row
+  // holds the clock the write has, kept still by the site's gate; through the gate of a statement, on the
+  // offset that gate was judged on (the CTE `gate`: lib/sites/site-store.ts writeWithTokenHashCheck)
+  const at = gated ? Prisma.sql`now() + ${offsetInterval('gate.off')}` : Prisma.sql`u.at`
+  return Prisma.sql`
+    INSERT INTO "Notification" (id, "siteId", type, "resourceRef", "resourceId", status, url, body, state, "nextAttemptAt", "createdAt")
+    SELECT gen_random_uuid(), ${n.siteId}, ${n.type}, ${n.resourceRef}::uuid, ${n.resourceId}, ${n.status}, u.url, ${n.body}, 'PENDING', ${at}, ${at}
+    FROM (SELECT coalesce(${n.target}::text, s."notifyUrl") AS url, now() + ${siteOffset('s')} AS at
+          FROM (SELECT 1) one LEFT JOIN "Site" s ON s.id = ${n.siteId}) u${gated ? Prisma.sql`, gate` : Prisma.empty}
+    WHERE u.url IS NOT NULL
+    ON CONFLICT ("resourceRef", status, url) DO NOTHING`
+}
+
+// ---- delivery
+
+/** serialises claims across instances (pg_advisory_xact_lock key: "notify" in ASCII) */
+const CLAIM_LOCK = 0x6e6f74696679n
+
+/** a leased notification, with its site's secret version and clock offset */
+export type Claimed = Notification & {
+  notifySecretVersion: number
+  notifySecretRotatedAt: Date | null
+  clockOffsetMs: bigint
+}
+
+/**
+ * The statement that leases up to `free` due notifications, oldest first, none of a site that already has
+ * `perSite` deliveries under way; with each, its site's secret version and clock offset. A notification is
+ * due once its site's time (real time plus the site's clock offset) has reached its nextAttemptAt.
+ */
+export function claimStatement(s: { perSite: number; leaseMs: number }, free: number): Prisma.Sql {
+  return Prisma.sql`
+      WITH busy AS (
+        SELECT "siteId", count(*)::int AS n FROM "Notification"
+        WHERE state = 'PENDING' AND "leaseUntil" >= now() GROUP BY "siteId"),
+      due AS (
+        SELECT d.id, d."nextAttemptAt",
+               row_number() OVER (PARTITION BY d."siteId" ORDER BY d."nextAttemptAt", d.id) + coalesce(b.n, 0) AS place
+        FROM "Notification" d LEFT JOIN busy b ON b."siteId" = d."siteId" LEFT JOIN "Site" s ON s.id = d."siteId"
+        WHERE d.id IN (${dueOnSiteClock('Notification', 'nextAttemptAt', Prisma.sql`now()`, Prisma.sql`x.state = 'PENDING'`)})
+          AND d.state = 'PENDING' AND d."nextAttemptAt" <= now() + ${siteOffset('s')}
+          AND (d."leaseUntil" IS NULL OR d."leaseUntil" < now())),
+      picked AS (SELECT id FROM due WHERE place <= ${s.perSite} ORDER BY "nextAttemptAt" LIMIT ${free})
+      UPDATE "Notification" n SET "leaseUntil" = now() + ${s.leaseMs}::float8 * interval '1 millisecond'
+      FROM "Site" site
+      WHERE n.id IN (SELECT id FROM picked) AND site.id = n."siteId"
+        AND n.state = 'PENDING' AND (n."leaseUntil" IS NULL OR n."leaseUntil" < now())
+      RETURNING n.*, site."notifySecretVersion", site."notifySecretRotatedAt", site."clockOffsetMs"`
+}
+
+/** Leases due notifications (claimStatement), claims serialised across instances. */
+export async function claimDue(s: { perSite: number; leaseMs: number }, free: number): Promise<Claimed[]> {
+  return db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})::text`
+    return tx.$queryRaw<Claimed[]>(claimStatement(s, free))
+  })
+}
+
+/** whether the notification is still there (a sandbox reset deletes it) */
+export async function notificationKept(tx: Tx, id: string): Promise<boolean> {
+  const [kept] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "Notification" WHERE id = ${id}::uuid`
+  return !!kept
+}
+
+export async function insertAttempt(
+  tx: Tx,
+  a: { notificationRef: string; at: Date; httpStatus: number | null; durationMs: number; error: string | null },
+): Promise<void> {
+  await tx.notificationAttempt.create({ data: a })
+}
+
+/** the attempt's change, only while the lease `leaseUntil` still holds the row */
+export async function updateLeased(tx: Tx, id: string, leaseUntil: Date | null, next: NotificationChange) {
+  await tx.notification.updateMany({ where: { id, leaseUntil }, data: next })
+}
+
+// ---- re-send
+
+/**
+ * queues the site's notification again, due at the site's time (`offsetMs` ahead), unless a lease holds it; the row
+ * with its attempts as that left it, or null when nothing was queued
+ */
+export async function requeue(
+  tx: Tx,
+  siteId: string,
+  notificationId: string,
+  offsetMs: number,
+): Promise<NotificationWithAttempts | null> {
+  const count = await tx.$executeRaw`
+      UPDATE "Notification" n SET state = 'PENDING', "leaseUntil" = NULL,
+        "nextAttemptAt" = now() + ${offsetMs}::bigint * interval '1 millisecond'
+      WHERE n.id = ${notificationId}::uuid AND n."siteId" = ${siteId} AND (n."leaseUntil" IS NULL OR n."leaseUntil" < now())`
+  return count ? tx.notification.findUniqueOrThrow({ where: { id: notificationId }, include: withAttempts }) : null
+}
+
+/** whether the site has the notification */
+export async function siteHasNotification(siteId: string, notificationId: string): Promise<boolean> {
+  return (await db().notification.count({ where: { id: notificationId, siteId } })) > 0
+}
+
+// ---- reads
+
+/** the site's latest `take` notifications, newest first, each with its attempts */
+export async function latestNotifications(siteId: string, take: number): Promise<NotificationWithAttempts[]> {
+  return db().notification.findMany({
+    where: { siteId },
+    orderBy: { createdAt: 'desc' },
+    take,
+    include: withAttempts,
+  })
+}
+
+/** the site's notification with its attempts; null when the site has none by that id */
+export async function siteNotification(siteId: string, notificationId: string) {
+  return db().notification.findFirst({ where: { id: notificationId, siteId }, include: withAttempts })
+}
+
+/**
+ * the payment (its row) a notification's resource belongs to: its own row for PAYMENT, the capture's or refund's
+ * payment otherwise
+ */
+const paymentJoin = Prisma.sql`
+  LEFT JOIN "Capture" c ON n.type = 'CAPTURE' AND c.id = n."resourceRef"
+  LEFT JOIN "Refund" r ON n.type = 'REFUND' AND r.id = n."resourceRef"
+  LEFT JOIN "Payment" p ON p.id = CASE n.type WHEN 'PAYMENT' THEN n."resourceRef" WHEN 'CAPTURE' THEN c."paymentRef" ELSE r."paymentRef" END`
+
+export interface NotificationListSqlRow {
+  id: string
+  type: string
+  resourceId: string
+  paymentId: string | null
+  status: string
+  url: string
+  state: string
+  attempts: number
+  createdAt: Date
+  lastAt: Date | null
+  lastHttpStatus: number | null
+  lastDurationMs: number | null
+  lastError: string | null
+}
+
+/**
+ * The site's notifications with their last attempts, newest first, `limit` of them after `cursor` (a row's creation
+ * time and id, newest first: the dashboard's list)
+ */
+export async function listSiteNotifications(
+  siteId: string,
+  cursor: { createdAt: Date; id: string } | null,
+  limit: number,
+): Promise<NotificationListSqlRow[]> {
+  const after = cursor ? Prisma.sql`(n."createdAt", n."id") < (${cursor.createdAt}, ${cursor.id}::uuid)` : null
+  return db().$queryRaw<NotificationListSqlRow[]>`
+    SELECT n.id::text AS id, n.type, n."resourceId", p."paymentId", n.status, n.url, n.state, n.attempts, n."createdAt",
+           la.at AS "lastAt", la."httpStatus" AS "lastHttpStatus", la."durationMs" AS "lastDurationMs", la.error AS "lastError"
+    FROM "Notification" n
+    ${paymentJoin}
+    LEFT JOIN LATERAL (
+      SELECT a.at, a."httpStatus", a."durationMs", a.error FROM "NotificationAttempt" a
+      WHERE a."notificationRef" = n.id ORDER BY a.at DESC LIMIT 1) la ON true
+    WHERE n."siteId" = ${siteId}${after ? Prisma.sql` AND ${after}` : Prisma.empty}
+    ORDER BY n."createdAt" DESC, n.id DESC
+    LIMIT ${limit}`
+}
+
+/** the site's id of the payment a notification tells of, and that payment's row */
+export async function notificationPayment(
+  notificationId: string,
+): Promise<{ paymentId: string; paymentRef: string } | null> {
+  const rows = await db().$queryRaw<{ paymentId: string; paymentRef: string }[]>`
+    SELECT p."paymentId", p.id::text AS "paymentRef" FROM "Notification" n ${paymentJoin}
+    WHERE n.id = ${notificationId}::uuid AND p.id IS NOT NULL`
+  return rows[0] ?? null
+}
+
+// ---- sandbox reset
+
+/** a sandbox reset's part here (the statements the reset makes, in its order); how many notifications went */
+export async function deleteSiteData(tx: Tx, siteId: string): Promise<number> {
+  await tx.$executeRaw`DELETE FROM "NotificationAttempt" a USING "Notification" n WHERE a."notificationRef" = n.id AND n."siteId" = ${siteId}`
+  return tx.$executeRaw`DELETE FROM "Notification" WHERE "siteId" = ${siteId}`
+}

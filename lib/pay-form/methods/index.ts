@@ -1,0 +1,46 @@
+// The payment page's methods: the one list of what the page offers (a module each, beside this file), in the
+// order of its tabs. The first is the page's default: offered on every bill, the only one when a bill's flags
+// allow no other (so it must be allowed with every flag: the card). Client-safe, like its modules: the page's
+// browser script bundles it.
+import { cardPayForm } from './card'
+import { mobilePayForm } from './mobile'
+import type { PayFormMethod } from './pay-method'
+
+export const PAY_FORM_METHODS = [cardPayForm, mobilePayForm] as const
+
+type Registered = (typeof PAY_FORM_METHODS)[number]
+/** the form's `method` values */
+export type PayFormMethodName = Registered['method']
+/** the fields of every method */
+export type PayFormMethodField = Registered['fields'][number]
+
+/** the methods as their common interface */
+export const payFormMethods = PAY_FORM_METHODS as unknown as readonly PayFormMethod[]
+
+const byName = new Map(payFormMethods.map((m) => [m.method, m]))
+if (byName.size !== payFormMethods.length) throw new Error("payment page: a method's name is given twice")
+if (new Set(payFormMethods.flatMap((m) => m.fields)).size !== payFormMethods.flatMap((m) => m.fields).length)
+  throw new Error("payment page: a method's field is another's too")
+
+/** the page's method of a form `method` value, or undefined */
+export const payFormMethodOf = (method: string): PayFormMethod | undefined => byName.get(method)
+
+/** the page's default method (its first) */
+export const DEFAULT_PAY_FORM_METHOD: PayFormMethod = payFormMethods[0]
+
+type OtherName = Exclude<PayFormMethodName, (typeof PAY_FORM_METHODS)[0]['method']>
+/**
+ * which of the methods besides the default a bill offers, as the page's data carries it: a flag per method
+ * named `<method>Allowed` (`mobileAllowed`), the default being always offered
+ */
+export type OfferedFlags = { [K in OtherName as `${K}Allowed`]: boolean }
+
+const allowedKey = (m: PayFormMethod) => `${m.method}Allowed`
+
+/** the page data's flags of the methods `offered` (each method besides the default, in the registry's order) */
+export const offeredFlags = (offered: (m: PayFormMethod) => boolean) =>
+  Object.fromEntries(payFormMethods.slice(1).map((m) => [allowedKey(m), offered(m)])) as OfferedFlags
+
+/** the methods the page's data offers, in the order of the tabs */
+export const offeredIn = (data: OfferedFlags) =>
+  payFormMethods.filter((m) => m === DEFAULT_PAY_FORM_METHOD || (data as Record<string, boolean>)[allowedKey(m)])

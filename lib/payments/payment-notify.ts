@@ -1,0 +1,59 @@
+// A payment's, a capture's and a refund's notification written into the outbox (lib/notifications/outbox.ts)
+// with the status change it tells of: its body rendered here (notification-body.ts), its URL the operation's
+// callbackUrl, else (for a payment) its bill's customFields.invoice_callback_url.
+import type { Tx } from '../db/client'
+import type { Capture, Payment, Prisma, Refund } from '../generated/prisma/client'
+import { invoiceCallbackUrl } from '../notifications/callback-url'
+import { notificationInsert } from '../notifications/outbox'
+import { captureNotificationBody, paymentNotificationBody, refundNotificationBody } from './notification-body'
+
+const FINAL = new Set(['COMPLETED', 'DECLINED'])
+
+/** The INSERT of a payment's notification, or null while its status is not final. */
+export function paymentNotificationInsert(p: Payment, gated = false): Prisma.Sql | null {
+  if (!FINAL.has(p.status)) return null
+  return notificationInsert(
+    {
+      type: 'PAYMENT',
+      siteId: p.siteId,
+      resourceRef: p.id,
+      resourceId: p.paymentId,
+      status: p.status,
+      target: p.callbackUrl ?? invoiceCallbackUrl(p.customFields),
+      body: paymentNotificationBody(p),
+    },
+    gated,
+  )
+}
+
+export async function notifyPayment(tx: Tx, p: Payment): Promise<void> {
+  const insert = paymentNotificationInsert(p)
+  if (insert) await tx.$executeRaw(insert)
+}
+
+export async function notifyCapture(tx: Tx, c: Capture, p: Payment): Promise<void> {
+  await tx.$executeRaw(
+    notificationInsert({
+      type: 'CAPTURE',
+      siteId: c.siteId,
+      resourceRef: c.id,
+      resourceId: c.captureId,
+      status: c.status,
+      target: c.callbackUrl,
+      body: captureNotificationBody(c, p),
+    }),
+  )
+}
+
+/** The INSERT of a refund's notification (a refund is final when written), alone or in a larger statement. */
+export function refundNotificationInsert(r: Refund, p: Payment): Prisma.Sql {
+  return notificationInsert({
+    type: 'REFUND',
+    siteId: r.siteId,
+    resourceRef: r.id,
+    resourceId: r.refundId,
+    status: r.status,
+    target: r.callbackUrl,
+    body: refundNotificationBody(r, p),
+  })
+}

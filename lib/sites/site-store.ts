@@ -1,0 +1,305 @@
+// The Site table's and its tokens' one owner (with the rate-limit windows the token check counts in):
+// sites, their hashed API tokens, the token check's statements (one round trip per API request), the
+// site's notification settings and its sandbox clock offset (read here; moved here, behind the site's
+// gate that lib/sandbox/site-write.ts siteClockMove holds). The services (lib/sites/site-tokens.ts,
+// lib/notifications/site-notify.ts, lib/sandbox/) keep the rules; the statements are here.
+import { db, sqlRows, type Tx } from '../db/client'
+import { Prisma } from '../generated/prisma/client'
+import { settings } from '../config'
+import { logLine } from '../log/log-line'
+import { clockOf, REAL_TIME, type SiteClock } from '../sandbox/site-clock'
+import { gateIsOpen, statementGate, stillOnClock } from '../sandbox/site-write'
+
+/**
+ * a statement's fragment as the token check's callers pass one in: Prisma.sql's, described by its shape (lib/http/
+ * hands it on without importing Prisma)
+ */
+export type Sql = { readonly sql: string; readonly values: unknown[] }
+/** the fragment `f` given as Sql: every one is Prisma.sql's (the endpoints build them so) */
+const prismaSql = (f: Sql) => f as Prisma.Sql
+
+/** whether the site exists */
+export async function siteExists(siteId: string): Promise<boolean> {
+  return !!(await db().site.findUnique({ where: { id: siteId }, select: { id: true } }))
+}
+
+/** creates the site unless it exists; whether it did */
+export async function insertSite(siteId: string): Promise<boolean> {
+  const rows = await db().$executeRaw`INSERT INTO "Site" (id) VALUES (${siteId}) ON CONFLICT (id) DO NOTHING`
+  return rows === 1
+}
+
+/** stores a token of the site by its hash and hint */
+export async function insertToken(siteId: string, tokenHash: string, hint: string): Promise<void> {
+  await db().siteToken.create({ data: { siteId, tokenHash, hint } })
+}
+
+/** revokes the site's active tokens of that hash or hint; how many */
+export async function revokeActiveTokens(siteId: string, tokenHash: string, hint: string): Promise<number> {
+  const { count } = await db().siteToken.updateMany({
+    where: {
+      siteId,
+      revokedAt: null,
+      OR: [{ tokenHash }, { hint }],
+    },
+    data: { revokedAt: new Date() },
+  })
+  return count
+}
+
+/** One site's tokens, oldest first: their row ids, hints and state (never a hash). */
+export async function siteTokens(siteId: string) {
+  return db().siteToken.findMany({
+    where: { siteId },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, hint: true, createdAt: true, revokedAt: true },
+  })
+}
+
+export type RevokeById =
+  | { outcome: 'revoked'; hint: string }
+  | { outcome: 'not-found' }
+  | { outcome: 'revoked-already'; hint: string }
+  | { outcome: 'last-active'; hint: string }
+
+/**
+ * Revokes one token of the site by its row id. With `keepOneActive` the site's last active token is
+ * not revoked (`last-active`): the site's row is locked first, so two revocations at once cannot take
+ * the last two together.
+ */
+export async function revokeTokenRow(
+  siteId: string,
+  tokenId: string,
+  opts: { keepOneActive: boolean },
+): Promise<RevokeById> {
+  return db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT 1 FROM "Site" WHERE id = ${siteId} FOR UPDATE`
+    const token = await tx.siteToken.findFirst({
+      where: { id: tokenId, siteId },
+      select: { id: true, hint: true, revokedAt: true },
+    })
+    if (!token) return { outcome: 'not-found' }
+    if (token.revokedAt) return { outcome: 'revoked-already', hint: token.hint }
+    if (opts.keepOneActive && (await tx.siteToken.count({ where: { siteId, revokedAt: null } })) <= 1)
+      return { outcome: 'last-active', hint: token.hint }
+    await tx.siteToken.update({ where: { id: token.id }, data: { revokedAt: new Date() } })
+    return { outcome: 'revoked', hint: token.hint }
+  })
+}
+
+export async function listSites() {
+  return db().site.findMany({
+    orderBy: { id: 'asc' },
+    include: { tokens: { orderBy: { createdAt: 'asc' }, select: { hint: true, createdAt: true, revokedAt: true } } },
+  })
+}
+
+/** the site's active token of that hash (its row id and hint), for a dashboard sign-in; null when there is none */
+export async function activeTokenOf(siteId: string, tokenHash: string) {
+  return db().siteToken.findFirst({
+    where: { tokenHash, siteId, revokedAt: null },
+    select: { id: true, hint: true },
+  })
+}
+
+// ---- the site's clock
+
+/**
+ * the site's clock, read now (real time for a site that does not exist); a write gets it from siteWrite
+ * (lib/sandbox/site-write.ts), which holds it still
+ */
+export async function siteClock(siteId: string): Promise<SiteClock> {
+  if (!settings().sandboxClock) return REAL_TIME
+  const [row] = await db().$queryRaw<
+    { offset: bigint }[]
+  >`SELECT "clockOffsetMs" AS offset FROM "Site" WHERE id = ${siteId}`
+  return clockOf(row?.offset)
+}
+
+/** moves the site's clock `ms` forward unless that takes it past `maxOffsetMs`; the offset after (none: refused) */
+export async function addClockOffset(tx: Tx, siteId: string, ms: number, maxOffsetMs: number) {
+  return tx.$queryRaw<{ offset: bigint }[]>`
+    UPDATE "Site" SET "clockOffsetMs" = "clockOffsetMs" + ${ms}::bigint
+    WHERE id = ${siteId} AND "clockOffsetMs" + ${ms}::bigint <= ${maxOffsetMs}::bigint
+    RETURNING "clockOffsetMs" AS offset`
+}
+
+/** sets the site's clock offset to `target` when that moves it forward; the offset after (none: refused) */
+export async function raiseClockOffset(tx: Tx, siteId: string, target: number) {
+  return tx.$queryRaw<{ offset: bigint }[]>`
+    UPDATE "Site" SET "clockOffsetMs" = ${target}::bigint
+    WHERE id = ${siteId} AND "clockOffsetMs" < ${target}::bigint
+    RETURNING "clockOffsetMs" AS offset`
+}
+
+/** a sandbox reset's part here: the site's clock back to real time (the statement the reset makes) */
+export async function deleteSiteData(tx: Tx, siteId: string): Promise<void> {
+  await tx.$executeRaw`UPDATE "Site" SET "clockOffsetMs" = 0 WHERE id = ${siteId}`
+}
+
+// ---- the site's notification settings
+
+/** the site's secret version and rotation time (null: no such site) */
+export async function siteSecretRow(siteId: string) {
+  return db().site.findUnique({
+    where: { id: siteId },
+    select: { id: true, notifySecretVersion: true, notifySecretRotatedAt: true },
+  })
+}
+
+/** the site's URL, secret version and rotation time (null: no such site) */
+export async function siteNotifyRow(siteId: string) {
+  return db().site.findUnique({
+    where: { id: siteId },
+    select: { id: true, notifyUrl: true, notifySecretVersion: true, notifySecretRotatedAt: true },
+  })
+}
+
+export async function updateNotifyUrl(siteId: string, url: string | null): Promise<void> {
+  await db().site.update({ where: { id: siteId }, data: { notifyUrl: url } })
+}
+
+/** a new secret version; the previous one signs on from now, unless `immediately` */
+export async function bumpSecretVersion(siteId: string, immediately: boolean) {
+  return db().site.update({
+    where: { id: siteId },
+    data: { notifySecretVersion: { increment: 1 }, notifySecretRotatedAt: immediately ? null : new Date() },
+    select: { id: true, notifySecretVersion: true, notifySecretRotatedAt: true },
+  })
+}
+
+// ---- the token check
+
+export type TokenCheck =
+  | { siteId: string; clock: SiteClock; preloaded?: Record<string, unknown> | null }
+  | { limited: true; retryAfterSeconds: number }
+  | null
+
+// the token's own columns in a row that also carries a preloaded read's or a write's: names no table of ours has
+const SITE = 'payin:siteId'
+/** the token's site's sandbox clock offset (lib/sandbox/site-clock.ts), read with the token */
+const CLOCK = 'payin:clockOffsetMs'
+const FOUND = 'payin:found'
+/** whether a write's statement held the site's gate (lib/sandbox/site-write.ts statementGate) */
+const GATE = 'payin:gate'
+const column = (name: string) => Prisma.raw(`"${name}"`)
+
+/**
+ * The token's part of a statement: `ctes` finds the token's row (`t`, none when unknown or revoked)
+ * with its site's clock offset and, with a limit, counts the request in the minute's window (`w`); `columns`
+ * are its answer's, `from` joins them, `withinLimit` is the condition (after a WHERE) of a request within the
+ * limit.
+ */
+function tokenParts(hash: string, defaultPerMinute: number) {
+  if (defaultPerMinute <= 0)
+    return {
+      ctes: Prisma.sql`t AS (
+        SELECT tok."siteId", s."clockOffsetMs" AS off
+        FROM "SiteToken" tok JOIN "Site" s ON s.id = tok."siteId" WHERE tok."tokenHash" = ${hash} AND tok."revokedAt" IS NULL)`,
+      columns: Prisma.sql`t."siteId" AS ${column(SITE)}, t.off AS ${column(CLOCK)}`,
+      from: Prisma.sql`t`,
+      withinLimit: Prisma.empty,
+    }
+  return {
+    ctes: Prisma.sql`t AS (
+        SELECT tok.id, tok."siteId", COALESCE(tok."rateLimitPerMinute", ${defaultPerMinute}::int) AS lim, s."clockOffsetMs" AS off
+        FROM "SiteToken" tok JOIN "Site" s ON s.id = tok."siteId" WHERE tok."tokenHash" = ${hash} AND tok."revokedAt" IS NULL
+      ), w AS (
+        INSERT INTO "RateWindow" ("tokenRef", "windowStart", count)
+        SELECT id, date_trunc('minute', now()), 1 FROM t
+        ON CONFLICT ("tokenRef", "windowStart") DO UPDATE SET count = "RateWindow".count + 1
+        RETURNING count
+      )`,
+    columns: Prisma.sql`t."siteId" AS ${column(SITE)}, t.off AS ${column(CLOCK)}, t.lim AS "payin:lim", w.count AS "payin:count",
+        EXTRACT(EPOCH FROM date_trunc('minute', now()) + interval '1 minute' - now())::float8 AS "payin:retryAfter"`,
+    from: Prisma.sql`t CROSS JOIN w`,
+    withinLimit: Prisma.sql` AND NOT (t.lim > 0 AND w.count > t.lim)`,
+  }
+}
+
+/**
+ * a counted request over its token's limit: the seconds to the window's end; otherwise null (and, now and then, old
+ * windows go)
+ */
+function overLimit(row: Record<string, unknown>): { limited: true; retryAfterSeconds: number } | null {
+  const lim = row['payin:lim'] as number | undefined
+  if (lim === undefined) return null // no limit: nothing counted
+  if (lim > 0 && (row['payin:count'] as number) > lim)
+    return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(row['payin:retryAfter'] as number)) }
+  forgetOldWindowsNowAndThen()
+  return null
+}
+
+/** a row's own columns (the preloaded read's, or the write's), in their order, without the token check's */
+function ownColumns<T>(row: Record<string, unknown>): T {
+  const own: Record<string, unknown> = {}
+  for (const k of Object.keys(row)) if (!k.startsWith('payin:')) own[k] = row[k]
+  return own as T
+}
+
+/**
+ * The site of the bearer token of SHA-256 `hash` (lib/sites/site-tokens.ts checkToken), the request counted against
+ * the token's per-minute limit, in one statement; `preload`, a read of at most one row in the same statement.
+ */
+export async function checkTokenHash(hash: string, defaultPerMinute: number, preload?: Sql): Promise<TokenCheck> {
+  const p = tokenParts(hash, defaultPerMinute)
+  // on every API request: a prepared statement on the pool, not through Prisma's runtime
+  const rider = preload
+    ? Prisma.sql`, r.* FROM ${p.from} LEFT JOIN LATERAL (SELECT true AS ${column(FOUND)}, q.* FROM (${prismaSql(preload)}) q LIMIT 1) r ON true`
+    : Prisma.sql` FROM ${p.from}`
+  const [row] = await sqlRows<Record<string, unknown>>(Prisma.sql`WITH ${p.ctes} SELECT ${p.columns}${rider}`)
+  if (!row) return null
+  const limited = overLimit(row)
+  if (limited) return limited
+  return {
+    siteId: row[SITE] as string,
+    clock: clockOf(row[CLOCK] as bigint),
+    ...(preload ? { preloaded: row[FOUND] === true ? ownColumns<Record<string, unknown>>(row) : null } : {}),
+  }
+}
+
+/**
+ * Now and then (one request in a thousand) the windows long past are deleted, apart from the request:
+ * its answer (and a write it already made) does not depend on that clean-up, which may fail alone.
+ */
+function forgetOldWindowsNowAndThen(): void {
+  if (Math.random() >= 0.001) return
+  db().$executeRaw`DELETE FROM "RateWindow" WHERE "windowStart" < now() - interval '10 minutes'`.catch((e: Error) =>
+    logLine({ level: 'warn', kind: 'database', message: `old rate-limit windows not deleted: ${e.message}` }),
+  )
+}
+
+export type TokenWrite<T> =
+  | { rows: T[]; clock: SiteClock }
+  | { unauthorized: true }
+  | { limited: true; retryAfterSeconds: number }
+  | { forbidden: true }
+  | { clockMoved: SiteClock }
+
+/** lib/sites/site-tokens.ts writeWithTokenCheck's statement, for the token of SHA-256 `hash` */
+export async function writeWithTokenHashCheck<T>(
+  hash: string,
+  defaultPerMinute: number,
+  siteId: string,
+  clock: SiteClock,
+  ctes: Sql,
+  result: string,
+): Promise<TokenWrite<T>> {
+  // the statement's snapshot precedes its gate: it can tell a clock that a reset set back only by the
+  // offset, which a write on real time compares with 0 (statementGate)
+  if (clock.offsetMs !== 0) throw new Error('a write in the token check is made on real time only')
+  const p = tokenParts(hash, defaultPerMinute)
+  const rows = await sqlRows<Record<string, unknown>>(Prisma.sql`
+    WITH ${p.ctes}, ${statementGate(siteId)},
+    gate AS (SELECT t.off FROM ${p.from} WHERE t."siteId" = ${siteId}${p.withinLimit}${stillOnClock('t.off', clock)}${gateIsOpen}),
+    ${prismaSql(ctes)}
+    SELECT ${p.columns}, (SELECT open FROM site_gate) AS ${column(GATE)}, r.* FROM ${p.from} LEFT JOIN (SELECT true AS ${column(FOUND)}, x.* FROM ${Prisma.raw(result)} x) r ON true`)
+  const first = rows[0]
+  if (!first) return { unauthorized: true }
+  const limited = overLimit(first)
+  if (limited) return limited
+  if (first[SITE] !== siteId) return { forbidden: true }
+  const siteClock = clockOf(first[CLOCK] as bigint)
+  if (siteClock.offsetMs !== clock.offsetMs || first[GATE] === false) return { clockMoved: siteClock }
+  return { rows: rows.filter((row) => row[FOUND] === true).map((row) => ownColumns<T>(row)), clock: siteClock }
+}
