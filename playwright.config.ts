@@ -5,7 +5,8 @@ import { defineConfig } from '@playwright/test'
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
-  workers: 1,
+  // two spec files at a time: a journey mostly waits on the page and the server (each works on sites of its own)
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   timeout: 60_000,

@@ -17,6 +17,7 @@ import {
 import pg from 'pg'
 import { lint } from './lint.ts'
 import { printReport, runStress } from './stress.ts'
+import { phaseReport, timed } from './test-timing.ts'
 
 const log = (line: string) => console.log(`[test] ${line}`)
 const PORT = Number(process.env.TEST_PORT || 3999)
@@ -71,15 +72,85 @@ const files = (dir: string) =>
         .map((f) => path.join(dir, f))
     : []
 
-const totals = { passed: 0, failed: 0 }
+// The HTTP test files run this many at a time against the one server. Each file works on sites of its own
+// (and starts instances on ports of its own), and most of a file's time is spent waiting (on the server, on
+// PostgreSQL, on an instance starting, on the sandbox's delays): five at once keep two cores busy.
+const HTTP_CONCURRENCY = 5
+// The longest HTTP files (about 10–50 s each, the rest 1–5 s), started first so that the run does not end on
+// one of them alone; the others follow by name. An order only: no file depends on another.
+const LONG_HTTP_FILES = [
+  'prototype-keys',
+  'fuzz',
+  'notifications',
+  'readme-examples',
+  'dev-mode',
+  'scheduler-backlog',
+  'embedded-pg-auth',
+  'graceful-shutdown',
+  'site-command',
+  'readiness',
+]
+/** the files, the long ones (by their place in LONG_HTTP_FILES) first */
+const longFirst = (testFiles: string[]) => {
+  const rank = (f: string) => {
+    const i = LONG_HTTP_FILES.indexOf(path.basename(f, '.test.ts'))
+    return i < 0 ? LONG_HTTP_FILES.length : i
+  }
+  return [...testFiles].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+}
+// The pass on PostgreSQL 15 leaves out the files whose subject is the HTTP layer and never the database
+// (message framing, headers, media types, body limits, the request log, the validation fuzzers, the page's
+// script budget, the OpenAPI document), and the development-mode test, which runs on an embedded
+// PostgreSQL 18 of its own whatever the pass: on PostgreSQL 15 they would test the same thing again. Their
+// statements are those of the files that stay (creating and reading payments and bills).
+const NOT_ON_PG15 = [
+  'dev-mode',
+  'front-door',
+  'fuzz',
+  'hostile-bytes',
+  'media-types',
+  'message-framing',
+  'openapi',
+  'output-masking',
+  'page-weight',
+  'prototype-keys',
+  'request-bodies',
+  'request-log',
+  'security-headers',
+]
 
-/**
- * runs node's test runner on the files (with `imports` loaded into each test process) and adds its counts to the totals
- */
-function nodeTests(label: string, testFiles: string[], env: Record<string, string>, imports: string[] = []): void {
-  if (!testFiles.length) return
+const totals = { passed: 0, failed: 0 }
+// each node test run's file timings (tests/support/file-timings.ts), listed at the end
+const TIMINGS_DIR = path.resolve(process.env.TEST_TIMINGS_DIR || 'data/test-timings')
+const fileTimings: { label: string; file: string }[] = []
+
+interface NodeTestOptions {
+  /** modules loaded into each test process */
+  imports?: string[]
+  /** how many files run at once (2 unless said) */
+  concurrency?: number
+}
+
+/** runs node's test runner on the files, in their order, and adds its counts to the totals */
+async function nodeTests(
+  label: string,
+  testFiles: string[],
+  env: Record<string, string>,
+  o: NodeTestOptions = {},
+): Promise<void> {
+  if (testFiles.length) await timed(label, () => nodeTestRun(label, testFiles, env, o))
+}
+
+function nodeTestRun(
+  label: string,
+  testFiles: string[],
+  env: Record<string, string>,
+  { imports = [], concurrency = 2 }: NodeTestOptions,
+): void {
   const before = { ...totals }
   log(`${label}: ${testFiles.length} file(s)`)
+  const timings = path.join(TIMINGS_DIR, `${label.replace(/\W+/g, '-')}.txt`)
+  fileTimings.push({ label, file: timings })
   const r = spawnSync(
     process.execPath,
     [
@@ -88,7 +159,10 @@ function nodeTests(label: string, testFiles: string[], env: Record<string, strin
       ...imports.flatMap((m) => ['--import', m]),
       '--test',
       '--test-reporter=spec',
-      '--test-concurrency=2',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./tests/support/file-timings.ts',
+      `--test-reporter-destination=${timings}`,
+      `--test-concurrency=${concurrency}`,
       '--test-timeout=180000',
       ...testFiles,
     ],
@@ -237,32 +311,40 @@ async function durabilityCheck(url: string): Promise<void> {
 async function main(): Promise<number> {
   fs.rmSync(SERVER_LOG_DIR, { recursive: true, force: true })
   fs.mkdirSync(SERVER_LOG_DIR, { recursive: true })
+  fs.rmSync(TIMINGS_DIR, { recursive: true, force: true })
+  fs.mkdirSync(TIMINGS_DIR, { recursive: true })
   process.env.SERVER_LOG_DIR = SERVER_LOG_DIR
   // formatting, ESLint and the dependency rules (scripts/lint.ts, `npm run lint`): one line each when clean
   log('lint (npm run lint)')
-  if (!lint()) totals.failed += 1
+  if (!(await timed('lint', lint))) totals.failed += 1
   else totals.passed += 1
-  log('type check (tsc --noEmit)')
-  if (spawnSync('node_modules/.bin/tsc', ['--noEmit'], { stdio: 'inherit' }).status !== 0) totals.failed += 1
-  else totals.passed += 1
-
-  nodeTests('unit tests', files('tests/unit'), {})
+  await nodeTests('unit tests', files('tests/unit'), {})
 
   // the production dependencies against the registry's advisories (passes as "not checked" where the
   // registry does not serve them)
   if (!partial) {
     log('dependency audit (npm audit --omit=dev)')
-    const audit = spawnSync(process.execPath, ['scripts/audit.mjs'], { encoding: 'utf8' })
+    const audit = await timed('dependency audit', () =>
+      spawnSync(process.execPath, ['scripts/audit.mjs'], { encoding: 'utf8' }),
+    )
     process.stdout.write(audit.stdout + audit.stderr)
     if (audit.status !== 0) totals.failed += 1
     else if (!/not checked/.test(audit.stdout)) totals.passed += 1
   }
 
   log('production build (npm run build)')
-  execFileSync('npm', ['run', 'build', '--silent'], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-  })
+  await timed('production build', () =>
+    execFileSync('npm', ['run', 'build', '--silent'], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      // the type check below is the build's own (next.config.mjs): run once, not twice
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PAYIN_BUILD_SKIP_TYPE_CHECK: '1' },
+    }),
+  )
+  // after the build, which writes the route types Next.js's check would include (next-env.d.ts)
+  log('type check (tsc --noEmit)')
+  const tsc = await timed('type check', () => spawnSync('node_modules/.bin/tsc', ['--noEmit'], { stdio: 'inherit' }))
+  if (tsc.status !== 0) totals.failed += 1
+  else totals.passed += 1
 
   // PostgreSQL 15 ready (or known to be out) before the long run on 18, not after it
   if (onPg15) {
@@ -271,18 +353,19 @@ async function main(): Promise<number> {
       log(
         `the HTTP tests on PostgreSQL 15 are left out: ${PG15.binDir} is missing and only root installs it (apt-get install postgresql-15; CI runs as root)`,
       )
-    } else ensurePostgres15()
+    } else await timed('PostgreSQL 15 binaries', ensurePostgres15)
   }
   if (onPg18) {
     await stopEmbeddedPostgres(PG, 'immediate').catch(() => {})
     fs.rmSync(PG.dataDir, { recursive: true, force: true })
     fs.rmSync(embeddedPasswordFile(PG.dataDir), { force: true })
-    const { url } = await startEmbeddedPostgres(PG)
+    const { url } = await timed('PostgreSQL 18 start', () => startEmbeddedPostgres(PG))
     try {
-      await applyMigrations(url)
+      await timed('migrations', () => applyMigrations(url))
       log(`database ready: ${redactDatabaseUrl(url)}`)
       await httpTests({
         label: 'HTTP tests',
+        files: files('tests/http'),
         databaseUrl: url,
         serverLog: SERVER_LOG,
         browser: !partial || onlyE2e.length > 0,
@@ -302,6 +385,8 @@ async function main(): Promise<number> {
  */
 async function httpTests(o: {
   label: string
+  /** the HTTP test files of the pass */
+  files: string[]
   databaseUrl: string
   serverLog: string
   browser: boolean
@@ -337,31 +422,32 @@ async function httpTests(o: {
   })
   fs.closeSync(out)
   try {
-    await waitForHealth(server, o.serverLog)
+    await timed(`server start (${o.label})`, () => waitForHealth(server, o.serverLog))
     log(`server ready on ${BASE_URL} (log: ${path.relative(process.cwd(), o.serverLog)})`)
-    // SERVER_PGID: the server's process group, whose memory a test watches; TEST_PG_PORT: where tests
-    // that start an embedded database of their own put it (beside it); TEST_PG_BIN_DIR: the PostgreSQL
-    // binaries of the pass (PostgreSQL 15's), for the tests that make data folders
+    // TEST_PG_PORT: where tests that start an embedded database of their own put it (beside it);
+    // TEST_PG_BIN_DIR: the PostgreSQL binaries of the pass (PostgreSQL 15's), for the tests that make data folders
     const testEnv = {
       BASE_URL,
       DATABASE_URL: o.databaseUrl,
       SECRET_KEY: secret,
       MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS,
       SERVER_LOG: o.serverLog,
-      SERVER_PGID: String(server.pid),
       TEST_PG_PORT: String(PG.port),
       METRICS_TOKEN: serverEnv.METRICS_TOKEN,
       ...(o.binDir ? { TEST_PG_BIN_DIR: o.binDir } : {}),
     }
     // the page-weight test loads the payment page in Chromium
-    if (files('tests/http').some((f) => f.includes('page-weight'))) ensureChromium()
+    if (o.files.some((f) => f.includes('page-weight'))) ensureChromium()
     // the README's examples run with curl
-    if (files('tests/http').some((f) => f.includes('readme-examples'))) ensureDebianPackage('/usr/bin/curl', 'curl')
+    if (o.files.some((f) => f.includes('readme-examples'))) ensureDebianPackage('/usr/bin/curl', 'curl')
     // the domain's services called directly on the same database, no HTTP between (tests/service)
-    nodeTests(o.label.replace('HTTP', 'service'), files('tests/service'), testEnv)
+    await nodeTests(o.label.replace('HTTP', 'service'), files('tests/service'), testEnv)
     // every answer the HTTP tests receive is checked against the OpenAPI document (tests/support/openapi-check.ts)
-    nodeTests(o.label, files('tests/http'), testEnv, ['./tests/support/openapi-check.ts'])
-    if (o.browser) browserTests(testEnv)
+    await nodeTests(o.label, longFirst(o.files), testEnv, {
+      imports: ['./tests/support/openapi-check.ts'],
+      concurrency: HTTP_CONCURRENCY,
+    })
+    if (o.browser) await timed('browser tests', () => browserTests(testEnv))
   } finally {
     await stopServer(server)
   }
@@ -378,13 +464,15 @@ async function afterTheHttpTests(url: string): Promise<void> {
     await admin.end()
     await applyMigrations(stressUrl)
     log('stress test (two instances, one killed with SIGKILL half-way)')
-    const report = await runStress({
-      databaseUrl: stressUrl,
-      requests: Number(process.env.STRESS_REQUESTS || 2000),
-      clients: 16,
-      ports: [PORT + 10, PORT + 20],
-      log: (line) => log(`stress: ${line}`),
-    })
+    const report = await timed('stress test', () =>
+      runStress({
+        databaseUrl: stressUrl,
+        requests: Number(process.env.STRESS_REQUESTS || 2000),
+        clients: 16,
+        ports: [PORT + 10, PORT + 20],
+        log: (line) => log(`stress: ${line}`),
+      }),
+    )
     printReport(report, (line) => log(`stress: ${line}`))
     if (report.violations.length) totals.failed += 1
     else totals.passed += 1
@@ -393,12 +481,16 @@ async function afterTheHttpTests(url: string): Promise<void> {
     totals.failed += 1
   }
   try {
-    await durabilityCheck(stressUrl)
+    await timed('durability', () => durabilityCheck(stressUrl))
   } catch (e) {
     console.error(e)
     totals.failed += 1
   }
-  nodeTests('after the suite', files('tests/after'), { DATABASE_URL: url, STRESS_DATABASE_URL: stressUrl, SERVER_LOG })
+  await nodeTests('after the suite', files('tests/after'), {
+    DATABASE_URL: url,
+    STRESS_DATABASE_URL: stressUrl,
+    SERVER_LOG,
+  })
 }
 
 /**
@@ -412,17 +504,19 @@ async function httpTestsOnPostgres15(): Promise<void> {
   fs.rmSync(PG15.dataDir, { recursive: true, force: true })
   fs.rmSync(embeddedPasswordFile(PG15.dataDir), { force: true })
   try {
-    const { url } = await startEmbeddedPostgres(PG15)
+    const { url } = await timed('PostgreSQL 15 start', () => startEmbeddedPostgres(PG15))
     const admin = new pg.Client({ connectionString: url })
     await admin.connect()
     const version = (await admin.query<{ server_version: string }>('SHOW server_version').finally(() => admin.end()))
       .rows[0].server_version
     if (!version.startsWith('15.')) throw new Error(`${PG15.binDir} runs PostgreSQL ${version}, not 15`)
-    await applyMigrations(url)
+    await timed('migrations (PostgreSQL 15)', () => applyMigrations(url))
     log(`PostgreSQL ${version} ready (${PG15.binDir}): ${redactDatabaseUrl(url)}`)
     const serverLog = SERVER_LOG.replace(/(\.log)?$/, '-pg15$1')
     await httpTests({
       label: 'HTTP tests on PostgreSQL 15',
+      // the files TEST_ONLY names, else all but NOT_ON_PG15's
+      files: files('tests/http').filter((f) => only.length || !NOT_ON_PG15.includes(path.basename(f, '.test.ts'))),
       databaseUrl: url,
       serverLog,
       browser: pg15Only && onlyE2e.length > 0,
@@ -430,12 +524,16 @@ async function httpTestsOnPostgres15(): Promise<void> {
     })
     // no card number in that database or that server's log either
     if (!partial)
-      nodeTests('after the suite on PostgreSQL 15', files('tests/after'), { DATABASE_URL: url, SERVER_LOG: serverLog })
+      await nodeTests('after the suite on PostgreSQL 15', files('tests/after'), {
+        DATABASE_URL: url,
+        SERVER_LOG: serverLog,
+      })
   } finally {
     await stopEmbeddedPostgres(PG15)
   }
 }
 
+const started = performance.now()
 main()
   .catch((e) => {
     console.error(e)
@@ -443,6 +541,21 @@ main()
     return 1
   })
   .then((code) => {
+    log('time by phase (wall, and CPU of every process the run started):')
+    for (const line of phaseReport((performance.now() - started) / 1000)) log(`  ${line}`)
+    for (const { label, file } of fileTimings) {
+      const slowest = fs.existsSync(file)
+        ? fs
+            .readFileSync(file, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => l.split(' '))
+            .sort((a, b) => Number(b[0]) - Number(a[0]))
+            .slice(0, 8)
+        : []
+      if (slowest.length)
+        log(`slowest files of ${label}: ${slowest.map(([s, f]) => `${path.basename(f)} ${s} s`).join(', ')}`)
+    }
     console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed`)
     process.exit(code)
   })

@@ -1,16 +1,17 @@
 // Bodies are read up to 64 KiB and no further, whatever the transfer encoding: chunked posts of
 // several MiB to every kind of endpoint (API, payment page, emulated 3-D Secure pages) are refused with
-// 413 (or the connection is closed), and the server's memory does not grow by their size.
+// 413 (or the connection is closed), and the server's memory does not grow by their size (measured on an
+// instance of this file's own: the suite's server also serves the files running beside this one).
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import http from 'node:http'
-import { before, test } from 'node:test'
+import { after, before, test } from 'node:test'
 import { BASE_URL, billRequest, client, newSite, uid } from '../support/api.ts'
+import { startInstance, type Instance } from '../support/instances.ts'
 import { assertDocumented } from '../support/openapi-check.ts'
 
-/** resident memory of the server's process group, in bytes (Linux /proc) */
-function serverRss(): number {
-  const pgid = Number(process.env.SERVER_PGID)
+/** resident memory of a process group (an instance's), in bytes (Linux /proc) */
+function groupRss(pgid: number): number {
   let total = 0
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
@@ -35,8 +36,9 @@ function chunkedPost(
   headers: Record<string, string>,
   mib: number,
   method = 'POST',
+  base = BASE_URL,
 ): Promise<number | 'closed'> {
-  const url = new URL(path, BASE_URL)
+  const url = new URL(path, base)
   return new Promise((resolve, reject) => {
     let done = false
     const finish = (r: number | 'closed' | Error) => {
@@ -89,9 +91,14 @@ function chunkedPost(
 
 let invoiceUid: string
 let api: ReturnType<typeof client>
+let instance: Instance | undefined
 before(async () => {
   api = client(await newSite('bodies'))
   invoiceUid = (await api.put(`/bills/${uid('bill')}`, billRequest())).body.invoiceUid
+})
+after(async () => {
+  instance?.kill()
+  await instance?.exited
 })
 
 test('chunked posts of several MiB are refused at 64 KiB everywhere, and the server does not hold them', async (t) => {
@@ -108,21 +115,28 @@ test('chunked posts of several MiB are refused at 64 KiB everywhere, and the ser
       'PUT',
     ],
   ]
+  // the instance serves these requests alone, as the suite's server would (no scheduler, no worker)
+  instance = await startInstance(Number(new URL(BASE_URL).port) + 185, {
+    SCHEDULER: 'off',
+    PAGE_CLIENT_ATTEMPTS: '100000',
+  })
+  const rss = () => groupRss(instance!.proc.pid!)
   // every path served once with a small body first: what loading its code costs is not counted
-  for (const [path, headers, method] of targets) await chunkedPost(path, headers, 0, method)
-  const before = serverRss()
-  assert.ok(before > 0, 'the server process group is found (SERVER_PGID, set by npm test)')
+  for (const [path, headers, method] of targets) await chunkedPost(path, headers, 0, method, instance.base)
+  const before = rss()
+  assert.ok(before > 0, "the instance's process group is found")
   for (const [path, headers, method] of targets) {
     // six at once per endpoint, 6 MiB each
-    const answers = await Promise.all(Array.from({ length: 6 }, () => chunkedPost(path, headers, 6, method)))
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => chunkedPost(path, headers, 6, method, instance!.base)),
+    )
     for (const a of answers) assert.ok(a === 413 || a === 'closed', `${path}: ${a}`)
   }
-  const grown = serverRss() - before
+  const grown = rss() - before
   t.diagnostic(
     `server memory: ${Math.round(before / 1048576)} MiB before, grown by ${(grown / 1048576).toFixed(1)} MiB after 180 MiB of posts`,
   )
-  // a server that buffered them would grow by far more than this (another test file runs beside this
-  // one: the bound leaves room for its load)
+  // a server that buffered them would grow by far more than this
   assert.ok(grown < 32 * 1024 * 1024, `the server grew by ${Math.round(grown / 1048576)} MiB`)
 })
 
