@@ -15,8 +15,14 @@ import { gateIsOpen, statementGate, stillOnClock } from '../sandbox/site-write'
  * hands it on without importing Prisma)
  */
 export type Sql = { readonly sql: string; readonly values: unknown[] }
-/** the fragment `f` given as Sql: every one is Prisma.sql's (the endpoints build them so) */
-const prismaSql = (f: Sql) => f as Prisma.Sql
+/**
+ * the fragment `f` given as Sql, which must be Prisma.sql's (the endpoints build them so): a look-alike object would be
+ * spliced in as a bind parameter, not as SQL, so it is refused
+ */
+function prismaSql(f: Sql): Prisma.Sql {
+  if (!(f instanceof Prisma.Sql)) throw new TypeError("a statement's fragment must be built with Prisma.sql")
+  return f
+}
 
 /** whether the site exists */
 export async function siteExists(siteId: string): Promise<boolean> {
