@@ -6,6 +6,7 @@
 import { db, sqlRows, type Tx } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
 import { settings } from '../config'
+import type { TokenCheck, TokenWrite } from '../http/api-route'
 import { logLine } from '../log/log-line'
 import { clockOf, REAL_TIME, type SiteClock } from '../sandbox/site-clock'
 import { gateIsOpen, statementGate, stillOnClock } from '../sandbox/site-write'
@@ -176,10 +177,8 @@ export async function bumpSecretVersion(siteId: string, immediately: boolean) {
 
 // ---- the token check
 
-export type TokenCheck =
-  | { siteId: string; clock: SiteClock; preloaded?: Record<string, unknown> | null }
-  | { limited: true; retryAfterSeconds: number }
-  | null
+// what a check and a write in it answer: the shapes the route wrapper (lib/http/api-route.ts) takes
+export type { TokenCheck, TokenWrite } from '../http/api-route'
 
 // the token's own columns in a row that also carries a preloaded read's or a write's: names no table of ours has
 const SITE = 'payin:siteId'
@@ -274,13 +273,6 @@ function forgetOldWindowsNowAndThen(): void {
     logLine({ level: 'warn', kind: 'database', message: `old rate-limit windows not deleted: ${e.message}` }),
   )
 }
-
-export type TokenWrite<T> =
-  | { rows: T[]; clock: SiteClock }
-  | { unauthorized: true }
-  | { limited: true; retryAfterSeconds: number }
-  | { forbidden: true }
-  | { clockMoved: SiteClock }
 
 /** lib/sites/site-tokens.ts writeWithTokenCheck's statement, for the token of SHA-256 `hash` */
 export async function writeWithTokenHashCheck<T>(

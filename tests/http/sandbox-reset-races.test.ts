@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import { assertErrorShape, BASE_URL, cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
-import { freshDatabase, sql } from '../support/db.ts'
+import { freshDatabase, lockSessions, sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 
 const port = Number(new URL(BASE_URL).port)
@@ -38,18 +38,7 @@ async function untilWaiting(watcher: pg.Client, holder: pg.Client, n: number): P
 }
 
 // the test's own sessions: one holds the locks a step is made to wait for, the other watches who waits
-let holder: pg.Client
-let watcher: pg.Client
-before(async () => {
-  holder = new pg.Client({ connectionString: process.env.DATABASE_URL })
-  watcher = new pg.Client({ connectionString: process.env.DATABASE_URL })
-  await holder.connect()
-  await watcher.connect()
-})
-after(async () => {
-  await holder?.end()
-  await watcher?.end()
-})
+const sessions = lockSessions()
 
 describe('the sandbox reset and concurrent writes of the site', () => {
   test('a reset while a capture of the site is being written finishes (no 500), leaving no capture of a deleted payment', async () => {
@@ -58,16 +47,16 @@ describe('the sandbox reset and concurrent writes of the site', () => {
     const paymentId = uid('held')
     assert.equal((await api.put(`/payments/${paymentId}`, twoStepPayment())).body.status.value, 'COMPLETED')
     // the capture's transaction holds the payment's row for a while (here: as long as this session does)
-    await holder.query('BEGIN')
-    await holder.query(`SELECT id FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2 FOR UPDATE`, [
+    await sessions.holder.query('BEGIN')
+    await sessions.holder.query(`SELECT id FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2 FOR UPDATE`, [
       site.siteId,
       paymentId,
     ])
     const capture = api.put(`/payments/${paymentId}/captures/${uid('cap')}`, {})
-    await untilWaiting(watcher, holder, 1)
+    await untilWaiting(sessions.watcher, sessions.holder, 1)
     const reset = api.post('/sandbox/reset', { confirm: site.siteId })
-    await untilWaiting(watcher, holder, 2)
-    await holder.query('COMMIT')
+    await untilWaiting(sessions.watcher, sessions.holder, 2)
+    await sessions.holder.query('COMMIT')
     const [c, r] = await Promise.all([capture, reset])
     assert.equal(c.status, 200, c.text)
     assert.equal(r.status, 200, r.text)
@@ -86,17 +75,17 @@ describe('the sandbox reset and concurrent writes of the site', () => {
     assert.equal((await api.put(`/payments/${held}`, twoStepPayment())).body.status.value, 'COMPLETED')
     assert.equal((await api.put(`/payments/${held}/captures/${uid('cap')}`, {})).status, 200)
     // the reset waits at its captures (this session holds one) after it has deleted the notifications
-    await holder.query('BEGIN')
-    await holder.query(`SELECT id FROM "Capture" WHERE "siteId" = $1 FOR UPDATE`, [site.siteId])
+    await sessions.holder.query('BEGIN')
+    await sessions.holder.query(`SELECT id FROM "Capture" WHERE "siteId" = $1 FOR UPDATE`, [site.siteId])
     const reset = api.post('/sandbox/reset', { confirm: site.siteId })
-    await untilWaiting(watcher, holder, 1)
+    await untilWaiting(sessions.watcher, sessions.holder, 1)
     // a payment made now waits for the reset (the gate of a write of the site: lib/sandbox/site-write.ts)
     const during = uid('during')
     const making = api.put(`/payments/${during}`, cardPayment())
-    const waiting = untilWaiting(watcher, holder, 2)
+    const waiting = untilWaiting(sessions.watcher, sessions.holder, 2)
     waiting.catch(() => {}) // answered by `making` when the payment did not wait
     await Promise.race([making, waiting])
-    await holder.query('COMMIT')
+    await sessions.holder.query('COMMIT')
     assert.equal((await reset).status, 200)
     const made = await making
     assert.equal(made.body.status.value, 'COMPLETED', made.text)
@@ -157,10 +146,10 @@ describe('writes that start while a reset runs', () => {
     const held = await api.newPayment(twoStepPayment())
     assert.equal((await api.post('/sandbox/clock/advance', { seconds: 30 * 86400 })).status, 200)
     // the reset takes the site's gate, then waits at the site's bills (this session holds one)
-    await holder.query('BEGIN')
-    await holder.query(`SELECT id FROM "Bill" WHERE "siteId" = $1 FOR UPDATE`, [site.siteId])
+    await sessions.holder.query('BEGIN')
+    await sessions.holder.query(`SELECT id FROM "Bill" WHERE "siteId" = $1 FOR UPDATE`, [site.siteId])
     const reset = api.post('/sandbox/reset', { confirm: site.siteId })
-    await untilWaiting(watcher, holder, 1)
+    await untilWaiting(sessions.watcher, sessions.holder, 1)
     // writes of the site made now: a 3-D Secure payment (due in 15 minutes of the site's time), a bill, a capture
     const payId = uid('during')
     const billId = uid('bill')
@@ -174,10 +163,10 @@ describe('writes that start while a reset runs', () => {
     const paid = api.put(`/payments/${paidId}`, cardPayment())
     // each waits behind the reset (or, past the gate, has answered already on the old clock)
     const settled = Promise.all([payment, bill, capture, paid])
-    const waiting = untilWaiting(watcher, holder, 5)
+    const waiting = untilWaiting(sessions.watcher, sessions.holder, 5)
     waiting.catch(() => {}) // answered by `settled` when the writes did not wait
     await Promise.race([settled, waiting])
-    await holder.query('COMMIT')
+    await sessions.holder.query('COMMIT')
     assert.equal((await reset).status, 200)
     const [p, b, c, done] = await settled
     assert.equal(p.status, 200, p.text)

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import { BASE_URL, billRequest, cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
-import { freshDatabase, sql } from '../support/db.ts'
+import { freshDatabase, lockSessions, sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { receiver } from '../support/notification-receiver.ts'
 import { notifyTo, WORKER_ENV } from '../support/notify-site.ts'
@@ -58,18 +58,7 @@ function track(requests: Record<string, Promise<{ status: number; text: string; 
 }
 
 describe('writes of a site wait for its gate, held as a reset holds it', () => {
-  let holder: pg.Client
-  let watcher: pg.Client
-  before(async () => {
-    holder = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    watcher = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await holder.connect()
-    await watcher.connect()
-  })
-  after(async () => {
-    await holder?.end()
-    await watcher?.end()
-  })
+  const sessions = lockSessions()
 
   test('payments (one statement or a transaction), capture, refund, completion, bill, due change, resend', async () => {
     const site = await newSite('gate')
@@ -91,7 +80,7 @@ describe('writes of a site wait for its gate, held as a reset holds it', () => {
     ])
     assert.ok(notification, 'the paid payment has its notification')
 
-    await holdGate(holder, site.siteId)
+    await holdGate(sessions.holder, site.siteId)
     let released = false
     try {
       // the 3-D Secure challenge's expiry falls due (the scheduler passes over a site whose gate is held)
@@ -109,8 +98,8 @@ describe('writes of a site wait for its gate, held as a reset holds it', () => {
         'due change (a read)': api.get(`/payments/${due}`),
         resend: api.post(`/notifications/${notification.id}/resend`),
       })
-      await untilGateWaiters(watcher, site.siteId, Object.keys(writes.all).length, writes.answered)
-      await holder.query('COMMIT')
+      await untilGateWaiters(sessions.watcher, site.siteId, Object.keys(writes.all).length, writes.answered)
+      await sessions.holder.query('COMMIT')
       released = true
       const answers = Object.fromEntries(
         await Promise.all(Object.entries(writes.all).map(async ([name, p]) => [name, await p] as const)),
@@ -124,47 +113,36 @@ describe('writes of a site wait for its gate, held as a reset holds it', () => {
       assert.equal(answers['due change (a read)'].body.status.value, 'DECLINED')
       assert.equal(answers.resend.body.state, 'PENDING')
     } finally {
-      if (!released) await holder.query('ROLLBACK')
+      if (!released) await sessions.holder.query('ROLLBACK')
     }
   })
 })
 
 describe("a clock advance waits for the site's gate, and gives up on a write that never ends", () => {
-  let holder: pg.Client
-  let watcher: pg.Client
-  before(async () => {
-    holder = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    watcher = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await holder.connect()
-    await watcher.connect()
-  })
-  after(async () => {
-    await holder?.end()
-    await watcher?.end()
-  })
+  const sessions = lockSessions()
 
   test('held by a reset: the advance waits, then moves the clock', async () => {
     const api = client(await newSite('gate-advance'))
-    await holdGate(holder, api.site.siteId)
+    await holdGate(sessions.holder, api.site.siteId)
     let released = false
     try {
       const advance = track({ 'clock advance': api.post('/sandbox/clock/advance', { seconds: 60 }) })
-      await untilGateWaiters(watcher, api.site.siteId, 1, advance.answered)
-      await holder.query('COMMIT')
+      await untilGateWaiters(sessions.watcher, api.site.siteId, 1, advance.answered)
+      await sessions.holder.query('COMMIT')
       released = true
       const answer = await advance.all['clock advance']
       assert.equal(answer.status, 200, answer.text)
       assert.equal(answer.body.offsetSeconds, 60)
     } finally {
-      if (!released) await holder.query('ROLLBACK')
+      if (!released) await sessions.holder.query('ROLLBACK')
     }
   })
 
   test('held by a write left open: 503, and the clock has not moved', async () => {
     const api = client(await newSite('gate-stuck'))
     // a write of the site that does not end: its transaction holds the gate shared
-    await holder.query('BEGIN')
-    await holder.query('SELECT pg_advisory_xact_lock_shared($1::int4, hashtext($2))::text', [
+    await sessions.holder.query('BEGIN')
+    await sessions.holder.query('SELECT pg_advisory_xact_lock_shared($1::int4, hashtext($2))::text', [
       SITE_GATE,
       api.site.siteId,
     ])
@@ -173,7 +151,7 @@ describe("a clock advance waits for the site's gate, and gives up on a write tha
       assert.equal(answer.status, 503, answer.text)
       assert.equal(answer.body.errorCode, 'service.unavailable')
     } finally {
-      await holder.query('ROLLBACK')
+      await sessions.holder.query('ROLLBACK')
     }
     const clock = await api.get('/sandbox/clock')
     assert.equal(clock.body.offsetSeconds, 0)

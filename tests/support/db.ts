@@ -1,5 +1,6 @@
 // Direct database access for tests that move stored time back (no waiting 15 minutes or days) or that
 // check what was written.
+import { after, before } from 'node:test'
 import pg from 'pg'
 
 export async function sql<T extends pg.QueryResultRow = any>(text: string, params: unknown[] = []): Promise<T[]> {
@@ -41,4 +42,24 @@ export async function dropDatabase(name: string): Promise<void> {
   } finally {
     await admin.end()
   }
+}
+
+/**
+ * Two sessions of the test's own on the suite's database, connected before the tests of the file (or of the describe
+ * this is called in) and ended after them: `holder` holds the locks a step is made to wait for, `watcher` sees who
+ * waits (pg_locks).
+ */
+export function lockSessions(): { readonly holder: pg.Client; readonly watcher: pg.Client } {
+  const s = {} as { holder: pg.Client; watcher: pg.Client }
+  before(async () => {
+    s.holder = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    s.watcher = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    await s.holder.connect()
+    await s.watcher.connect()
+  })
+  after(async () => {
+    await s.holder?.end()
+    await s.watcher?.end()
+  })
+  return s
 }
