@@ -2,17 +2,10 @@
 import Link from 'next/link'
 import { shownAmount, shownTime } from '@/lib/i18n/format'
 import type { Lang } from '@/lib/i18n/languages'
+import type { PaymentListRow } from '@/lib/payments/payment-store'
 
-export interface PaymentTableRow {
-  paymentId: string
-  createdAt: Date
-  amountMinor: bigint
-  currency: string
-  status: string
-  statusReason: string | null
-  methodType: string
-  maskedPan: string | null
-}
+/** a row of the table: the payment list's, its bill aside */
+export type PaymentTableRow = Omit<PaymentListRow, 'billId'>
 
 /** the column heads; without `method`, no method column */
 export interface PaymentTableLabels {

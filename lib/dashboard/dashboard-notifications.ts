@@ -6,7 +6,12 @@
 import { ApiError } from '../http/api-error'
 import { withPaymentToken } from '../payments/notification-body'
 import { resendNotification } from '../notifications/notification-resend'
-import { listSiteNotifications, notificationPayment, siteNotification } from '../notifications/notification-store'
+import {
+  listSiteNotifications,
+  notificationPayment,
+  siteNotification,
+  type NotificationListSqlRow,
+} from '../notifications/notification-store'
 import { auditOf } from './audit-store'
 import { paymentTime } from '../time/wire-time'
 import { auditableUrl, recordAudit } from './dashboard-audit'
@@ -15,19 +20,11 @@ import { decodeCursor, pageOf, UUID } from './dashboard-cursor'
 
 export const NOTIFICATIONS_PAGE_SIZE = 20
 
-export interface NotificationListRow {
-  id: string
-  type: string
-  resourceId: string
-  /** the site's id of the payment the notification tells of (itself, or the capture's or refund's) */
-  paymentId: string | null
-  status: string
-  url: string
-  state: string
-  attempts: number
-  createdAt: Date
-  lastAttempt: NotificationAttemptRow | null
-}
+/** a row of the list: the store's, its last attempt's columns as one object */
+export type NotificationListRow = Omit<
+  NotificationListSqlRow,
+  'lastAt' | 'lastHttpStatus' | 'lastDurationMs' | 'lastError'
+> & { lastAttempt: NotificationAttemptRow | null }
 
 /** one delivery attempt: its time, the receiver's status (none when it did not answer), how long, why it failed */
 export interface NotificationAttemptRow {

@@ -175,6 +175,7 @@ export interface NotificationListSqlRow {
   id: string
   type: string
   resourceId: string
+  /** the site's id of the payment the notification tells of (itself, or the capture's or refund's) */
   paymentId: string | null
   status: string
   url: string
