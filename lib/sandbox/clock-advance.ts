@@ -5,37 +5,21 @@
 // (lib/scheduler/time-driven-changes.ts) applies, for that site, every change the jump made due, before
 // the advance answers: a test reads the outcome right after. Notification retries that fell due are
 // taken by the delivery workers at their next poll.
-import { setTimeout as sleep } from 'node:timers/promises'
-import { fieldError, serviceUnavailable, validationError } from '../http/api-error'
+import { fieldError, validationError } from '../http/api-error'
 import { applyDueChanges } from '../scheduler/time-driven-changes'
 import { paymentTime } from '../time/wire-time'
 import { addClockOffset, raiseClockOffset, siteClock } from '../sites/site-store'
 import { clockAt, type SiteClock } from './site-clock'
-import { CLOCK_MOVE_LOCK_WAIT, isLockTimeout, siteClockMove } from './site-write'
+import { siteClockMove, type Tx } from './site-write'
 
 /** how far ahead of real time a site's clock may run: ten years of 365 days */
 export const MAX_CLOCK_OFFSET_MS = 3650 * 86_400_000
 
 export type ClockMove = { seconds: number } | { to: Date }
 
-/**
- * The one statement that moves the clock, behind the gate. A write of the site holding the gate for longer than
- * CLOCK_MOVE_LOCK_WAIT (a transaction left open) makes it give up, let the site run for a moment and ask again, as
- * a reset does; at the third time a 503 with the clock unmoved, not a request that waits — with every write of the
- * site queued behind it — for as long as that write does.
- */
-async function moveClock(siteId: string, update: Parameters<typeof siteClockMove<{ offset: bigint }[]>>[1]) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await siteClockMove(siteId, update, { lockWait: CLOCK_MOVE_LOCK_WAIT })
-    } catch (e) {
-      if (!isLockTimeout(e)) throw e
-      if (attempt >= 3)
-        throw serviceUnavailable("The site's writes kept the clock waiting; it did not move: try again when they pause")
-      await sleep(Math.random() * 20 * attempt)
-    }
-  }
-}
+/** the one statement that moves the clock, behind the gate (a 503 with the clock unmoved when it stays shut) */
+const moveClock = (siteId: string, update: (tx: Tx) => Promise<{ offset: bigint }[]>) =>
+  siteClockMove(siteId, update, "The site's writes kept the clock waiting; it did not move: try again when they pause")
 
 /**
  * Moves the site's clock forward (400 when the move is not forward or goes past the limit) and applies what fell due;

@@ -22,7 +22,7 @@ import * as paymentStore from '../payments/payment-store'
 import * as refundStore from '../payments/refund-store'
 import * as billStore from '../settlement/bill-store'
 import * as siteStore from '../sites/site-store'
-import { CLOCK_MOVE_LOCK_WAIT, isLockTimeout, isRetryable, siteClockMove } from './site-write'
+import { isRetryable, siteClockMove } from './site-write'
 
 export interface ResetCounts {
   payments: number
@@ -38,6 +38,9 @@ export interface ResetCounts {
  */
 const DATA_ACTIONS = ['capture', 'refund', 'bill', 'resend']
 
+/** a reset kept out by the site's writes (its gate held too long, or every race lost): the 503's words */
+const BUSY = "The site's writes kept the reset waiting; nothing was deleted: try again when they pause"
+
 /** a reset that lost a race to a concurrent write of the site: started again, up to this many times */
 const ATTEMPTS = 10
 
@@ -46,21 +49,13 @@ const isForeignKeyViolation = (e: unknown) =>
   (e as { code?: string })?.code === 'P2003' ||
   /foreign key constraint|violates foreign key/i.test(String((e as Error)?.message ?? ''))
 
-// A reset that waited for the site's gate in vain (lib/sandbox/site-write.ts CLOCK_MOVE_LOCK_WAIT) lets the
-// site run for a moment and asks again; at the last a 503 says nothing was deleted (not a 500, nor a request
-// that hangs for as long as the write does). The writes queued behind it meanwhile go on.
-
 export async function resetSandbox(siteId: string): Promise<ResetCounts> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await resetOnce(siteId)
     } catch (e) {
-      const lockTimeout = isLockTimeout(e)
-      if (!(lockTimeout || isRetryable(e) || isForeignKeyViolation(e))) throw e
-      if (attempt >= (lockTimeout ? 3 : ATTEMPTS))
-        throw serviceUnavailable(
-          "The site's writes kept the reset waiting; nothing was deleted: try again when they pause",
-        )
+      if (!(isRetryable(e) || isForeignKeyViolation(e))) throw e
+      if (attempt >= ATTEMPTS) throw serviceUnavailable(BUSY)
       await sleep(Math.random() * 20 * attempt)
     }
   }
@@ -83,6 +78,6 @@ function resetOnce(siteId: string): Promise<ResetCounts> {
       await siteStore.deleteSiteData(tx, siteId)
       return { payments, bills, captures, refunds, notifications }
     },
-    { lockWait: CLOCK_MOVE_LOCK_WAIT },
+    BUSY,
   )
 }

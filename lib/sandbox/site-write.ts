@@ -20,12 +20,17 @@
 // siteWrite. The scheduler passes over a site whose gate is closed (gateOpenFor). SANDBOX_CLOCK=off: no
 // clock to move, no reset: no gate, and every site on real time.
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { settings } from '../config'
 import { db, withRetry, type Tx } from '../db/client'
+
+// the transaction a write's work is given
+export type { Tx }
 
 // a write that lost a race to another (a deadlock, a serialization failure): what the retries here retry
 export { isRetryable } from '../db/client'
 import { Prisma } from '../generated/prisma/client'
+import { serviceUnavailable } from '../http/api-error'
 import { clockAt, REAL_TIME, type SiteClock } from '../time/clock'
 
 // ---- the site's clock in statements (lib/sandbox/site-clock.ts re-exports these)
@@ -107,14 +112,16 @@ function holdingGate<T>(siteId: string, run: () => Promise<T>): Promise<T> {
 const READ_COMMITTED = { isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted }
 
 /**
- * How long what moves the clock waits for the gate (siteClockMove's `lockWait`): the gate's queue is fair, so it
- * gets in once the writes under way finish; a write stuck for longer (a transaction left open) keeps it out, and
- * the writes queued behind it wait too. Past it the move gives up, having done nothing (isLockTimeout).
+ * How long what moves the clock waits for the gate at a time, and how often it asks: the gate's queue is fair, so
+ * it gets in once the writes under way finish; a write stuck for longer (a transaction left open) keeps it out,
+ * with the writes queued behind it. It then gives up, lets the site run for a moment and asks again; at the last
+ * it answers 503 having done nothing — not a 500, nor a request that waits for as long as that write does.
  */
-export const CLOCK_MOVE_LOCK_WAIT = '2s'
+const CLOCK_MOVE_LOCK_WAIT = '2s'
+const CLOCK_MOVE_TRIES = 3
 
 /** PostgreSQL's lock timeout: what moves the clock waited CLOCK_MOVE_LOCK_WAIT for the gate in vain */
-export const isLockTimeout = (e: unknown) => /lock timeout/i.test(String((e as Error)?.message ?? ''))
+const isLockTimeout = (e: unknown) => /lock timeout/i.test(String((e as Error)?.message ?? ''))
 
 /** how often a write that lost a race (a deadlock, a serialization failure, a unique key taken) is made */
 const ATTEMPTS = 5
@@ -152,18 +159,27 @@ async function enterShared(tx: Tx, siteId: string): Promise<SiteClock> {
 /**
  * What moves the site's clock — a sandbox reset, a clock advance — made in one transaction (READ COMMITTED)
  * holding the site's gate exclusively: the writes under way finish first, those that start meanwhile wait.
- * `lockWait`: how long to wait for the gate (PostgreSQL's lock_timeout; unbounded without), after which the
- * transaction fails with PostgreSQL's lock timeout error, having done nothing.
+ * Waits for the gate CLOCK_MOVE_LOCK_WAIT at a time, CLOCK_MOVE_TRIES times, then throws a 503 saying `busy`.
  */
-export async function siteClockMove<T>(siteId: string, work: (tx: Tx) => Promise<T>, o: { lockWait?: string } = {}) {
-  return holdingGate(siteId, () => clockMoveTransaction(siteId, work, o))
+export async function siteClockMove<T>(siteId: string, work: (tx: Tx) => Promise<T>, busy: string): Promise<T> {
+  return holdingGate(siteId, async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await clockMoveTransaction(siteId, work)
+      } catch (e) {
+        if (!isLockTimeout(e)) throw e
+        if (attempt >= CLOCK_MOVE_TRIES) throw serviceUnavailable(busy)
+        await sleep(Math.random() * 20 * attempt)
+      }
+    }
+  })
 }
 
-function clockMoveTransaction<T>(siteId: string, work: (tx: Tx) => Promise<T>, o: { lockWait?: string }) {
+function clockMoveTransaction<T>(siteId: string, work: (tx: Tx) => Promise<T>) {
   return db().$transaction(async (tx) => {
-    if (o.lockWait) await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${o.lockWait}'`)
+    await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${CLOCK_MOVE_LOCK_WAIT}'`)
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(${gateKey(siteId)})::text`
-    if (o.lockWait) await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = 0`)
+    await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = 0`)
     return work(tx)
   }, READ_COMMITTED)
 }

@@ -78,12 +78,16 @@ describe("the payments' stores", () => {
     const reset = await paidSite()
     const kept = await paidSite()
     // in the reset's order and transaction (lib/sandbox/sandbox-reset.ts), its other tables left as they are
-    const counts = await siteClockMove(reset.siteId, async (tx) => ({
-      captures: await captureStore.deleteSiteData(tx, reset.siteId),
-      refunds: await refundStore.deleteSiteData(tx, reset.siteId),
-      tokens: await tokenStore.deleteSiteData(tx, reset.siteId),
-      payments: await paymentStore.deleteSiteData(tx, reset.siteId),
-    }))
+    const counts = await siteClockMove(
+      reset.siteId,
+      async (tx) => ({
+        captures: await captureStore.deleteSiteData(tx, reset.siteId),
+        refunds: await refundStore.deleteSiteData(tx, reset.siteId),
+        tokens: await tokenStore.deleteSiteData(tx, reset.siteId),
+        payments: await paymentStore.deleteSiteData(tx, reset.siteId),
+      }),
+      'busy',
+    )
     assert.deepEqual(counts, { captures: 1, refunds: 1, tokens: 1, payments: 1 })
     assert.equal(await paymentStore.readPaymentRow(reset.siteId, reset.paymentId), undefined)
     assert.deepEqual(await captureStore.capturesOfPayment(reset.row.id), [])

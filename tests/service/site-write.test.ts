@@ -24,7 +24,7 @@ test("a site's write opened inside another site write is refused, of the same si
     /opened inside one of site/,
   )
   await assert.rejects(
-    siteWrite(a, () => siteClockMove(a, async () => 'inner')),
+    siteWrite(a, () => siteClockMove(a, async () => 'inner', 'busy')),
     /opened inside one of site/,
   )
   await assert.rejects(
