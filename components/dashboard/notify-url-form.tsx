@@ -33,10 +33,9 @@ export function NotifyUrlForm({ initial, t }: { initial: string; t: SettingsMess
   const router = useRouter()
   const [saved, setSaved] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
-  const { register, handleSubmit, formState, setError, reset } = useForm<Values>({
-    resolver: zodResolver(schema),
-    defaultValues: { url: initial },
-  })
+  // no default value for the form: the field starts from its own (the page's `initial`), which the form then reads,
+  // so that what was typed before the script took the page over is kept rather than reset to `initial`
+  const { register, handleSubmit, formState, setError, reset } = useForm<Values>({ resolver: zodResolver(schema) })
   const error = formState.errors.url?.message
 
   const onSubmit = async (v: Values) => {
@@ -64,6 +63,7 @@ export function NotifyUrlForm({ initial, t }: { initial: string; t: SettingsMess
         autoComplete="off"
         spellCheck={false}
         placeholder="https://shop.example/payin-hook"
+        defaultValue={initial}
         aria-invalid={!!error}
         aria-describedby={error ? 'notify-url-help notify-url-error' : 'notify-url-help'}
         {...register('url', { onChange: () => setSaved(false) })}
