@@ -16,6 +16,7 @@ export default defineConfig(
     '.next*/',
     'data/',
     'lib/generated/',
+    '**/*.generated.ts',
     'public/_pay/',
     'test-results/',
     'playwright-report/',

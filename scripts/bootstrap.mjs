@@ -1,10 +1,12 @@
 // Installs what the project needs, using nothing but Node's own modules (it runs before node_modules
 // exists): `npm ci` when node_modules is missing or older than package-lock.json, then the Prisma
-// client when it is missing or older than the schema. Run first by scripts/launch.mjs, i.e. by every npm script.
+// client when it is missing or older than the schema, then the registries' lists of modules
+// (registries.mjs). Run first by scripts/launch.mjs, i.e. by every npm script.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { writeRegistries } from './registries.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const mtime = (p) => {
@@ -33,6 +35,7 @@ export function bootstrap() {
       env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: '/bin/true', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
     })
   }
+  writeRegistries(root)
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) bootstrap()

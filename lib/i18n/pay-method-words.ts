@@ -1,7 +1,8 @@
 // The payment page's words of its methods (lib/pay-form/methods), joined into the page's dictionary: each
-// language's pay-methods.ts gives every method's parts, and its pay-form.ts puts each part where the page's words
-// have it (all tabs' labels after `method`, then all methods' field words; the field errors after `required`; the
-// refusals after the code's errors), in the order of the methods.
+// language's pay-methods/<method>.ts gives a method's parts (its folder's registered.generated.ts lists them, in
+// file-name order), and its pay-form.ts puts each part where the page's words have it (all tabs' labels after
+// `method`, then all methods' field words; the field errors after `required`; the refusals after the code's
+// errors). Keys are unique across methods, so their order changes no word.
 
 /** a method's words: its tab's label (keyed by the method), its fields', its error codes', its refusal's */
 export interface MethodWords {

@@ -108,7 +108,7 @@ test('each surface writes dates and amounts as it always has', () => {
 test("each payment-page method's words are the page's as given (no key shared), its tab and refusal named", async () => {
   const { payFormMethods } = await import('../../lib/pay-form/methods/index.ts')
   for (const lang of LANGS) {
-    const { payMethods } = (await import(`../../lib/i18n/${lang}/pay-methods.ts`)) as {
+    const { payMethods } = (await import(`../../lib/i18n/${lang}/pay-methods/registered.generated.ts`)) as {
       payMethods: Record<string, Record<string, Record<string, string>>>
     }
     const t = textsOf(lang).payForm as unknown as Record<string, string> & { errors: Record<string, string> }

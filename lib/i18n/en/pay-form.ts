@@ -1,8 +1,8 @@
 // The payment page's words in English (the language every other one is typed against). Field errors travel as
 // codes (the keys of `errors`) from the shared schema and the server; `reasons` names the declines. Each method's
-// words are its part of pay-methods.ts, put in their places here.
+// words are its file in pay-methods/, put in their places here.
 import { joined } from '../pay-method-words'
-import { payMethods } from './pay-methods'
+import { payMethods } from './pay-methods/registered.generated'
 
 export const payForm = {
   title: 'Payment',

@@ -1,7 +1,7 @@
 // The payment page's words in Russian.
 import type { PayFormMessages } from '../en/pay-form'
 import { joined } from '../pay-method-words'
-import { payMethods } from './pay-methods'
+import { payMethods } from './pay-methods/registered.generated'
 
 export const payForm: PayFormMessages = {
   title: 'Оплата',

@@ -26,6 +26,7 @@ export function cardBrand(pan: string): 'Visa' | 'Mastercard' | 'Mir' | null {
 }
 
 export const cardPayForm = definePayFormMethod({
+  position: 10,
   method: 'card',
   type: 'CARD',
   label: 'card',
@@ -118,3 +119,5 @@ export const cardPayForm = definePayFormMethod({
     )
   },
 })
+
+export default cardPayForm

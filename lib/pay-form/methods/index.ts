@@ -1,14 +1,15 @@
-// The payment page's methods: the one list of what the page offers (a module each, beside this file), in the
-// order of its tabs. The first is the page's default: offered on every bill, the only one when a bill's flags
+// The payment page's methods: what the page offers, a module each beside this file (listed in
+// registered.generated.ts, which every npm script writes from the folder), in the order of its tabs. The first is
+// the page's default: offered on every bill, the only one when a bill's flags
 // allow no other (so it must be allowed with every flag: the card). Client-safe, like its modules: the page's
 // browser script bundles it.
-import { cardPayForm } from './card'
-import { mobilePayForm } from './mobile'
+import { inPositionOrder } from '../../registered'
 import type { PayFormMethod } from './pay-method'
+import { modules } from './registered.generated'
 
-export const PAY_FORM_METHODS = [cardPayForm, mobilePayForm] as const
+type Registered = (typeof modules)[number]
 
-type Registered = (typeof PAY_FORM_METHODS)[number]
+export const PAY_FORM_METHODS: readonly Registered[] = inPositionOrder("payment page's methods", modules)
 /** the form's `method` values */
 export type PayFormMethodName = Registered['method']
 /** the fields of every method */
@@ -28,7 +29,10 @@ export const payFormMethodOf = (method: string): PayFormMethod | undefined => by
 /** the page's default method (its first) */
 export const DEFAULT_PAY_FORM_METHOD: PayFormMethod = payFormMethods[0]
 
-type OtherName = Exclude<PayFormMethodName, (typeof PAY_FORM_METHODS)[0]['method']>
+/** the default's `method`: the card, allowed with every flag */
+const DEFAULT_NAME = 'card'
+if (DEFAULT_PAY_FORM_METHOD.method !== DEFAULT_NAME) throw new Error("payment page: the card's tab must come first")
+type OtherName = Exclude<PayFormMethodName, typeof DEFAULT_NAME>
 /**
  * which of the methods besides the default a bill offers, as the page's data carries it: a flag per method
  * named `<method>Allowed` (`mobileAllowed`), the default being always offered

@@ -4,6 +4,7 @@ import { Field } from './field'
 import { definePayFormMethod, onlyDigits } from './pay-method'
 
 export const mobilePayForm = definePayFormMethod({
+  position: 20,
   method: 'mobile',
   type: 'MOBILE',
   label: 'mobile',
@@ -27,3 +28,5 @@ export const mobilePayForm = definePayFormMethod({
     </Field>
   ),
 })
+
+export default mobilePayForm

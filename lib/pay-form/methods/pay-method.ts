@@ -33,6 +33,8 @@ export interface MethodFieldsProps<F extends string = string> {
 }
 
 export interface PayFormMethod<F extends string = string, V extends Record<F, string> = Record<F, string>> {
+  /** its tab's place on the page: ascending, the card's first */
+  position: number
   /** the form's `method` value (its tab's radio value; the posted `method`) */
   method: string
   /** the request's `paymentMethod.type` it pays with: its method in lib/payments/methods */

@@ -1,15 +1,15 @@
-// The registry of payer-authentication flows: the one place a flow is added (its module beside this file). The
+// The registry of payer-authentication flows: a flow is a module beside this file (listed in registered.generated.ts,
+// which every npm script writes from the folder). The
 // payment's first answer starts one (startFlow), the complete request is built of the flows the payer completes,
 // and the lifecycle asks here for a payment's due change (dueChangeOf), which the scheduler applies when it comes.
 import { z } from 'zod'
+import { inPositionOrder } from '../../registered'
 import type { Payment } from '../payment-store'
-import { oneTimeCodeFlow } from './one-time-code'
-import { operatorAnswerFlow } from './operator-answer'
 import type { FlowOutcome, FlowStart, PayerCompletion, PaymentFlow } from './payment-flow'
-import { threeDSFlow } from './three-ds'
+import { modules } from './registered.generated'
 
 /** the flows, in the order the complete request lists what the payer sends */
-export const PAYMENT_FLOWS = [threeDSFlow, oneTimeCodeFlow, operatorAnswerFlow] as const
+export const PAYMENT_FLOWS: readonly (typeof modules)[number][] = inPositionOrder('payment flows', modules)
 
 /** the sandbox's first answers that start a flow (the others are final: approved, declined) */
 export type FlowAnswer = Parameters<(typeof PAYMENT_FLOWS)[number]['start']>[0]

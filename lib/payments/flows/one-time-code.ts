@@ -11,6 +11,7 @@ import { definePaymentFlow } from './payment-flow'
 export const MAX_OTP_ATTEMPTS = 3
 
 export const oneTimeCodeFlow = definePaymentFlow({
+  position: 20,
   answerKind: 'otp',
   authFlows: ['OTP'],
   requirement: {
@@ -61,3 +62,5 @@ export const oneTimeCodeFlow = definePaymentFlow({
   },
   timelineEvent: 'code',
 })
+
+export default oneTimeCodeFlow

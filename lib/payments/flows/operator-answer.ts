@@ -14,6 +14,7 @@ export interface OperatorAnswer {
 const delayMs = () => settings().mobileOperatorDelayMs
 
 export const operatorAnswerFlow = definePaymentFlow({
+  position: 30,
   answerKind: 'operator',
   authFlows: ['OPERATOR_CONFIRM', 'OPERATOR_REJECT'],
   // the payment stores the operator's decision as its flow, applied when it falls due
@@ -28,3 +29,5 @@ export const operatorAnswerFlow = definePaymentFlow({
       ? { kind: 'decline', reason: 'ACQUIRING_INSUFFICIENT_FUNDS' }
       : { kind: 'approve' },
 })
+
+export default operatorAnswerFlow

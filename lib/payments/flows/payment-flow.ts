@@ -41,6 +41,8 @@ export interface PayerCompletion<S extends z.ZodType = z.ZodType> {
 }
 
 export interface PaymentFlow<A extends { kind: string } = { kind: string }, S extends z.ZodType = z.ZodType> {
+  /** its place in the registry's list (the complete request's properties and message): ascending */
+  position: number
   /** the kind of the sandbox's first answer (lib/payments/methods FirstAnswer) that starts it */
   answerKind: A['kind']
   /** the `authFlow` values it stores */

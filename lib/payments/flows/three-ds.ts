@@ -11,6 +11,7 @@ import { definePaymentFlow } from './payment-flow'
 const timeoutMs = () => settings().threeDSTimeoutMs
 
 export const threeDSFlow = definePaymentFlow({
+  position: 10,
   answerKind: 'threeDS',
   authFlows: ['THREE_DS'],
   requirement: {
@@ -53,3 +54,5 @@ export const threeDSFlow = definePaymentFlow({
   },
   timelineEvent: 'threeDS',
 })
+
+export default threeDSFlow

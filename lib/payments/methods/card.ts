@@ -69,6 +69,7 @@ export const storedCard: StoredMethod = {
 export const exampleCard = { type: 'CARD', pan: '4111111111111111', expiryDate: '12/30', cvv2: '123' }
 
 export const cardMethod = definePaymentMethod({
+  position: 10,
   type: 'CARD',
   schema: cardMethodSchema,
   charges: 'a card',
@@ -106,3 +107,5 @@ export const cardMethod = definePaymentMethod({
     },
   },
 })
+
+export default cardMethod

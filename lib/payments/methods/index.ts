@@ -1,18 +1,17 @@
-// The registry of payment methods: the one place a method is added (its module beside this file). Everything that
-// lists or tells the methods apart asks here: the request's union and its "must be one of" message, the flags'
-// rules, the OpenAPI oneOf and examples, the stored types of answers and notifications; the payment page's methods
-// (lib/pay-form/methods) find theirs here by type.
+// The registry of payment methods: a method is a module beside this file (listed in registered.generated.ts, which
+// every npm script writes from the folder). Everything that lists or tells the methods apart asks here: the
+// request's union and its "must be one of" message, the flags' rules, the OpenAPI oneOf and examples, the stored
+// types of answers and notifications; the payment page's methods (lib/pay-form/methods) find theirs here by type.
 import { z } from 'zod'
-import { cardMethod } from './card'
-import { mobileMethod } from './mobile'
+import { inPositionOrder } from '../../registered'
 import type { PaymentMethod, RequestExample, StoredMethod } from './payment-method'
-import { recurrentMethod } from './recurrent'
-import { tokenMethod } from './token'
+import { modules } from './registered.generated'
+
+type RegisteredMethod = (typeof modules)[number]
 
 /** the methods, in the order the API lists them (its errors, the OpenAPI document's oneOf and examples) */
-export const PAYMENT_METHODS = [cardMethod, tokenMethod, recurrentMethod, mobileMethod] as const
+export const PAYMENT_METHODS: readonly RegisteredMethod[] = inPositionOrder('payment methods', modules)
 
-type RegisteredMethod = (typeof PAYMENT_METHODS)[number]
 type RegisteredSchema = RegisteredMethod['schema']
 
 /** a request's paymentMethod, by its type */

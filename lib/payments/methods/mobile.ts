@@ -28,6 +28,7 @@ export const storedMobile: StoredMethod = {
 }
 
 export const mobileMethod = definePaymentMethod({
+  position: 40,
   type: 'MOBILE',
   schema: mobileMethodSchema,
   charges: 'a mobile-operator balance',
@@ -53,3 +54,5 @@ export const mobileMethod = definePaymentMethod({
     },
   },
 })
+
+export default mobileMethod

@@ -72,6 +72,8 @@ export interface RequestExample {
 }
 
 export interface PaymentMethod<S extends MethodSchema = MethodSchema> {
+  /** its place in the API's lists (the `must be one of` message, the OpenAPI oneOf and examples): ascending */
+  position: number
   /** the request's `paymentMethod.type` (its schema's literal) */
   type: z.output<S>['type'] & string
   /** the request's paymentMethod of this type, with its OpenAPI id and descriptions */

@@ -47,6 +47,7 @@ async function recurrentCharge(tx: Tx, siteId: string, firstPaymentId: string, n
 }
 
 export const recurrentMethod = definePaymentMethod({
+  position: 30,
   type: 'RECURRENT',
   schema: recurrentMethodSchema,
   charges: 'a recurrent series',
@@ -74,3 +75,5 @@ export const recurrentMethod = definePaymentMethod({
     },
   },
 })
+
+export default recurrentMethod

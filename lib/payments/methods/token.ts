@@ -42,6 +42,7 @@ export const storedToken: StoredMethod = {
 }
 
 export const tokenMethod = definePaymentMethod({
+  position: 20,
   type: 'TOKEN',
   schema: tokenMethodSchema,
   charges: 'a payment token',
@@ -75,3 +76,5 @@ export const tokenMethod = definePaymentMethod({
     },
   },
 })
+
+export default tokenMethod
