@@ -1,8 +1,7 @@
 // The payment page's methods: what the page offers, a module each beside this file (listed in
 // registered.generated.ts, which every npm script writes from the folder), in the order of its tabs. The first is
-// the page's default: offered on every bill, the only one when a bill's flags
-// allow no other (so it must be allowed with every flag: the card). Client-safe, like its modules: the page's
-// browser script bundles it.
+// the page's default: offered on every bill, the only one when a bill's flags allow no other (so it must be allowed
+// with every flag: the card). Client-safe, like its modules: the page's browser script bundles it.
 import { inPositionOrder } from '../../registered'
 import type { PayFormMethod } from './pay-method'
 import { modules } from './registered.generated'

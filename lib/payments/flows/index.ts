@@ -1,7 +1,7 @@
 // The registry of payer-authentication flows: a flow is a module beside this file (listed in registered.generated.ts,
-// which every npm script writes from the folder). The
-// payment's first answer starts one (startFlow), the complete request is built of the flows the payer completes,
-// and the lifecycle asks here for a payment's due change (dueChangeOf), which the scheduler applies when it comes.
+// which every npm script writes from the folder). The payment's first answer starts one (startFlow), the complete
+// request is built of the flows the payer completes, and the lifecycle asks here for a payment's due change
+// (dueChangeOf), which the scheduler applies when it comes.
 import { z } from 'zod'
 import { inPositionOrder } from '../../registered'
 import type { Payment } from '../payment-store'
