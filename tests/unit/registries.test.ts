@@ -37,20 +37,19 @@ test("every module in a registry's folder is registered, in the order of its pos
       `${folder}: not in position order`,
     )
   }
-  // the order the API has always listed (its "must be one of" message) and the page's tabs, the card first
-  assert.deepEqual(
-    PAYMENT_METHODS.map((m) => m.type),
-    ['CARD', 'TOKEN', 'RECURRENT', 'MOBILE'],
-  )
-  assert.deepEqual(
-    PAY_FORM_METHODS.map((m) => m.method),
-    ['card', 'mobile'],
-  )
+  // the order the API has always listed (its "must be one of" message) and the page's tabs, the card first; a
+  // method added later finds its place by its position
+  const known = (names: string[], of: string[]) => names.filter((n) => of.includes(n))
+  const types = PAYMENT_METHODS.map((m) => m.type)
+  assert.deepEqual(known(types, ['CARD', 'TOKEN', 'RECURRENT', 'MOBILE']), ['CARD', 'TOKEN', 'RECURRENT', 'MOBILE'])
+  const tabs = PAY_FORM_METHODS.map((m) => m.method)
+  assert.deepEqual(known(tabs, ['card', 'mobile']), ['card', 'mobile'])
+  assert.equal(tabs[0], 'card')
 })
 
 test('each page method has its words in every language, in a file named by its method', () => {
   const languages = fs.readdirSync('lib/i18n').filter((d) => fs.existsSync(`lib/i18n/${d}/pay-methods`))
-  assert.deepEqual(languages.sort(), ['en', 'ru'])
+  assert.ok(languages.includes('en') && languages.includes('ru'), `pay-methods/ of ${languages.join(', ')}`)
   for (const lang of languages)
     assert.deepEqual(
       modulesIn(`lib/i18n/${lang}/pay-methods`).map((f) => f.replace(/\.ts$/, '')),
