@@ -1,7 +1,7 @@
 // The dashboard's pages as a merchant sees them, with a little of everything in them: each page opens
 // with its heading, fits the screen without sideways scrolling (1280 px and 360 px), and is captured.
-// The captures go to test-results/dashboard-screenshots/, or to SCREENSHOTS_DIR when it is set: the
-// README's pictures come from `SCREENSHOTS_DIR=docs/dashboard TEST_E2E=dashboard-screenshots npm test`.
+// The captures go to test-results/dashboard-screenshots/, or to SCREENSHOTS_DIR when it is set: the pictures of
+// docs/merchants/dashboard.md come from `SCREENSHOTS_DIR=docs/dashboard TEST_E2E=dashboard-screenshots npm test`.
 import { expect, test, type Page } from '@playwright/test'
 import path from 'node:path'
 import { cardPayment, client, newSite, rub, twoStepPayment, uid } from '../tests/support/api.ts'

@@ -1,7 +1,7 @@
 // npm run audit: `npm audit --omit=dev` against the registry's advisory database. Every finding fails
 // the check unless security/audit-exceptions.json lists its advisory (GHSA id or URL) with the reason it
-// does not apply, and the README repeats that reason. When the registry does not serve the advisory
-// endpoint (some mirrors answer 405), the check says so and passes: it cannot tell either way.
+// does not apply, and docs/operators/security.md repeats that reason. When the registry does not serve the
+// advisory endpoint (some mirrors answer 405), the check says so and passes: it cannot tell either way.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 

@@ -32,7 +32,7 @@ function createMetrics(): Metrics {
     labelNames: ['method', 'route', 'status'],
     registers: [registry],
   })
-  // Bounded whatever clients send (README: Metrics and readiness): a label set of a histogram costs 15
+  // Bounded whatever clients send (docs/operators/metrics-and-logs.md): a label set of a histogram costs 15
   // lines of every scrape, and a client can make method × route × status vary at will (a page answers any
   // method; any route refuses one with a 4xx). So: by status class, not status, and by method only for
   // the API's successful answers, whose (method, route) pairs are the API's own (it answers any other

@@ -1,10 +1,13 @@
-// The README's shell examples run as printed, in order, from a fresh start: a database of their own
-// (migrated, with the demo site and a token, as `npm start` leaves it) and an instance of the service on
-// it, with the default settings the README describes. Only the host (http://localhost:3000) and the tokens
-// npm start makes (the demo site's sk_…, and data/metrics.token) are replaced; the shell has no setting of the
-// suite's, only DATABASE_URL and SECRET_KEY, so the site command reaches this database. Each command must
-// exit 0, each of its curl requests answer the status its comment names (else 2xx), the answer's
-// status be the one named, and an answer printed in a ```json block match it (tests/support/readme-examples.ts).
+// The shell examples of README.md and of every page under docs/ run as printed, each page's in order in a
+// shell of its own, from a fresh start: a database of their own (migrated, with the demo site and a token,
+// as `npm start` leaves it) and an instance of the service on it, on a port of the suite's, with the default
+// settings the pages describe. Only the host (http://localhost:3000, which the pages name only where they
+// export BASE) and the tokens npm start makes (the demo site's, kept in data/demo.token, and
+// data/metrics.token) are replaced; the shell has no setting of the suite's, only DATABASE_URL and
+// SECRET_KEY, so the site command reaches this database. Each command must exit 0, each of its curl requests
+// answer the status its comment names (else 2xx), the answer's status be the one named, and an answer
+// printed in a ```json block match it (tests/support/readme-examples.ts). Blocks marked
+// `<!-- readme-examples: skip -->` are not run.
 // The instance runs no notification worker, so the examples' https://shop.example URLs are never
 // looked up or connected to.
 import assert from 'node:assert/strict'
@@ -20,6 +23,7 @@ import { dropDatabase, freshDatabase } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import {
   differences,
+  docFiles,
   readmeCommands,
   readmeText,
   withService,
@@ -107,47 +111,61 @@ async function runInBash(commands: ExampleCommand[], env: Record<string, string>
   }
 }
 
-test("the README's examples run as printed, in order, on a fresh start", { timeout: 10 * 60_000 }, async () => {
-  // the demo site's token, as npm start prints it at the first start
-  const created = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/site.ts', 'create', 'demo'],
-    {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      encoding: 'utf8',
-    },
-  )
-  const token = created.stdout.trimEnd().split('\n').at(-1)!
-  assert.match(token, /^sk_/)
-
-  const text = withService(readmeText(), { base, token, metricsToken })
-  const commands = readmeCommands(text)
-  assert.ok(commands.length >= 30, `only ${commands.length} commands found in the README`)
-  const ran = await runInBash(commands, { DATABASE_URL: databaseUrl, SECRET_KEY: process.env.SECRET_KEY! })
-
-  const problems: string[] = []
-  commands.forEach((c, i) => {
-    const r = ran[i]
-    const where = `README line ${c.line}: ${c.text.split('\n')[0].slice(0, 100)}`
-    const say = (what: string) => problems.push(`${where}\n  ${what}\n  output: ${r.stdout.slice(0, 600)}`)
-    if (r.exitCode !== 0) say(`exit code ${r.exitCode}`)
-    for (const status of r.httpStatuses) {
-      if (c.httpStatus !== undefined ? status !== c.httpStatus : status < 200 || status > 299)
-        say(`HTTP ${status}, the README says ${c.httpStatus ?? '2xx'}`)
-    }
-    if (c.statusValue === undefined && !c.shown) return
-    let answer: any
-    try {
-      answer = JSON.parse(r.stdout)
-    } catch {
-      return say('the answer is not JSON')
-    }
-    if (c.statusValue !== undefined && answer?.status?.value !== c.statusValue)
-      say(`status ${answer?.status?.value}, the README says ${c.statusValue}`)
-    if (c.statusReason !== undefined && answer?.status?.reason !== c.statusReason)
-      say(`reason ${answer?.status?.reason}, the README says ${c.statusReason}`)
-    if (c.shown) for (const d of differences(answer, c.shown.json)) say(`as printed at line ${c.shown.line}: ${d}`)
+/** the demo site's token, as npm start makes it at the first start */
+let demoToken: Promise<string> | undefined
+function demoSiteToken(): Promise<string> {
+  demoToken ??= promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/site.ts', 'create', 'demo'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+  }).then((created) => {
+    const token = created.stdout.trimEnd().split('\n').at(-1)!
+    assert.match(token, /^sk_/)
+    return token
   })
-  if (problems.length)
-    assert.fail(`the README's examples do not run as printed (${problems.length}):\n${problems.join('\n')}`)
+  return demoToken
+}
+
+const pages = docFiles().map((file) => ({
+  file,
+  commands: readmeCommands(withService(readmeText(file), { base, token: 'sk_', metricsToken })),
+}))
+
+test('the pages hold enough examples to run', () => {
+  const count = pages.reduce((n, p) => n + p.commands.length, 0)
+  assert.ok(count >= 30, `only ${count} commands found in README.md and docs/`)
 })
+
+for (const { file, commands: listed } of pages.filter((p) => p.commands.length)) {
+  test(`${file}: its examples run as printed, in order, on a fresh start`, { timeout: 10 * 60_000 }, async () => {
+    const token = await demoSiteToken()
+    const commands = readmeCommands(withService(readmeText(file), { base, token, metricsToken }))
+    assert.equal(commands.length, listed.length)
+    const ran = await runInBash(commands, { DATABASE_URL: databaseUrl, SECRET_KEY: process.env.SECRET_KEY! })
+
+    const problems: string[] = []
+    commands.forEach((c, i) => {
+      const r = ran[i]
+      const where = `${file} line ${c.line}: ${c.text.split('\n')[0].slice(0, 100)}`
+      const say = (what: string) => problems.push(`${where}\n  ${what}\n  output: ${r.stdout.slice(0, 600)}`)
+      if (r.exitCode !== 0) say(`exit code ${r.exitCode}`)
+      for (const status of r.httpStatuses) {
+        if (c.httpStatus !== undefined ? status !== c.httpStatus : status < 200 || status > 299)
+          say(`HTTP ${status}, the page says ${c.httpStatus ?? '2xx'}`)
+      }
+      if (c.statusValue === undefined && !c.shown) return
+      let answer: any
+      try {
+        answer = JSON.parse(r.stdout)
+      } catch {
+        return say('the answer is not JSON')
+      }
+      if (c.statusValue !== undefined && answer?.status?.value !== c.statusValue)
+        say(`status ${answer?.status?.value}, the page says ${c.statusValue}`)
+      if (c.statusReason !== undefined && answer?.status?.reason !== c.statusReason)
+        say(`reason ${answer?.status?.reason}, the page says ${c.statusReason}`)
+      if (c.shown) for (const d of differences(answer, c.shown.json)) say(`as printed at line ${c.shown.line}: ${d}`)
+    })
+    if (problems.length)
+      assert.fail(`${file}: the examples do not run as printed (${problems.length}):\n${problems.join('\n')}`)
+  })
+}

@@ -1,7 +1,7 @@
-// The README's shell examples, read as a newcomer reads them: every ```sh block of the sections from
-// "Sites and tokens" through "The API", in order, split into commands, with what the README says each
-// answers. tests/http/readme-examples.test.ts runs them against a fresh database; tests/unit checks
-// the reading itself.
+// The documentation's shell examples, read as a newcomer reads them: every ```sh block of README.md and of
+// every docs/**/*.md, in order, split into commands, with what the page says each answers.
+// tests/http/readme-examples.test.ts runs each page's commands against a fresh database, in a shell of
+// their own; tests/unit checks the reading itself.
 //
 // What a command is expected to answer comes from the comment lines right after it:
 //   # 400 {"errorCode":…}              the HTTP status of the command's curl request(s) (a status
@@ -9,11 +9,13 @@
 //   # status COMPLETED, reason X …     the answer's status.value (and status.reason)
 //   # {…,"status":{"value":"WAITING"…   the same, from a JSON fragment
 // Without a status line a curl request must answer 2xx. A ```json block right after a ```sh block is
-// the answer of that block's last command, as printed (see matchesShown).
+// the answer of that block's last command, as printed (see matchesShown). A ```sh block right after the
+// line `<!-- readme-examples: skip -->` is not run: it shows an interface the service does not have yet.
 import fs from 'node:fs'
+import path from 'node:path'
 
 export interface ExampleCommand {
-  /** the README line the command starts on */
+  /** the line of its page the command starts on */
   line: number
   text: string
   /** the HTTP status its curl requests answer; 2xx when not given */
@@ -22,40 +24,49 @@ export interface ExampleCommand {
   statusValue?: string
   /** the answer's status.reason */
   statusReason?: string
-  /** the answer as printed in the README (a ```json block right after the command's block, for its last command) */
+  /** the answer as printed on the page (a ```json block right after the command's block, for its last command) */
   shown?: { line: number; json: unknown }
 }
 
-/** the first and last (excluded) level-2 headings whose sections hold the examples that run */
-export const RUN_FROM = '## The two commands'
-export const RUN_UNTIL = '## Dashboard'
-/** the commands of those sections that are not run: starting the service and the suite itself */
-const NOT_RUN = /^npm (start|test|run (dev|build|db:migration))\b/
+/** the marker, alone on the line before a ```sh block (blank lines between allowed), of a block that is not run */
+export const SKIP_MARKER = '<!-- readme-examples: skip -->'
+/** the commands that are not run: starting the service, its suite, its bench or its tools (settings before them too) */
+const NOT_RUN =
+  /^(?:[A-Z_]+=\S*\s+)*npm (?:start|test|run (?:dev|build|bench|db:migration|test:stress|audit|lint|format|openapi))\b/
 
-export function readmeText(path = 'README.md'): string {
-  return fs.readFileSync(path, 'utf8')
+/** the pages whose examples run: README.md, then every .md file under docs/, in path order */
+export function docFiles(root = '.'): string[] {
+  const docs = fs
+    .readdirSync(path.join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => path.join('docs', f).split(path.sep).join('/'))
+    .sort()
+  return ['README.md', ...docs]
+}
+
+export function readmeText(file = 'README.md', root = '.'): string {
+  return fs.readFileSync(path.join(root, file), 'utf8')
 }
 
 /**
- * The README as it runs against another service than a newcomer's `npm start`: the service at `base`
- * instead of http://localhost:3000, the demo token `npm start` printed, and the metrics token it keeps in
- * data/metrics.token.
+ * A page as it runs against another service than a newcomer's `npm start`: the service at `base` instead of
+ * http://localhost:3000 (in the `export BASE=…` line and in the answers printed), the demo token `npm start`
+ * printed and kept in data/demo.token, and the metrics token it keeps in data/metrics.token.
  */
 export function withService(text: string, o: { base: string; token: string; metricsToken: string }): string {
   return text
     .replaceAll('http://localhost:3000', o.base)
     .replaceAll('TOKEN=sk_…', `TOKEN=${o.token}`)
+    .replaceAll('$(cat data/demo.token)', o.token)
     .replaceAll('$(cat data/metrics.token)', o.metricsToken)
 }
 
-/** the commands, in README order */
+/** the commands of a page, in its order */
 export function readmeCommands(text: string): ExampleCommand[] {
   const lines = text.split('\n')
-  const start = lines.indexOf(RUN_FROM)
-  const end = lines.indexOf(RUN_UNTIL)
-  if (start < 0 || end < start) throw new Error(`README: the sections from "${RUN_FROM}" to "${RUN_UNTIL}" are missing`)
+  const end = lines.length
   const commands: ExampleCommand[] = []
-  let i = start
+  let i = 0
   while (i < end) {
     if (lines[i] !== '```sh') {
       i++
@@ -64,7 +75,12 @@ export function readmeCommands(text: string): ExampleCommand[] {
     const first = i + 1
     let close = first
     while (close < end && lines[close] !== '```') close++
-    const block = splitCommands(lines.slice(first, close), first + 1).filter((c) => !NOT_RUN.test(c.text))
+    let before = i - 1
+    while (before >= 0 && lines[before].trim() === '') before--
+    const skipped = before >= 0 && lines[before].trim() === SKIP_MARKER
+    const block = skipped
+      ? []
+      : splitCommands(lines.slice(first, close), first + 1).filter((c) => !NOT_RUN.test(c.text))
     commands.push(...block)
     i = close + 1
     // a ```json block right after (blank lines between) is the answer of the block's last command
@@ -77,7 +93,7 @@ export function readmeCommands(text: string): ExampleCommand[] {
       try {
         block.at(-1)!.shown = { line: j + 2, json: JSON.parse(body) }
       } catch (e) {
-        throw new Error(`README line ${j + 2}: the answer shown is not JSON: ${(e as Error).message}`, {
+        throw new Error(`line ${j + 2}: the answer shown is not JSON: ${(e as Error).message}`, {
           cause: e,
         })
       }
@@ -141,7 +157,7 @@ export function splitCommands(lines: string[], firstLine: number): ExampleComman
     }
   }
   if (current)
-    throw new Error(`README line ${current.line}: a command is not closed (a quote or a \\ at the end of the block)`)
+    throw new Error(`line ${current.line}: a command is not closed (a quote or a \\ at the end of the block)`)
   return out
 }
 

@@ -1,8 +1,17 @@
-// How the README check reads the README (tests/support/readme-examples.ts): commands over several lines,
-// comments, the answers they name, and the printed answers compared loosely where the README abbreviates.
+// How the examples check reads README.md and docs/ (tests/support/readme-examples.ts): commands over several
+// lines, comments, the answers they name, blocks marked not to run, and the printed answers compared loosely
+// where a page abbreviates.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { differences, readmeCommands, readmeText, splitCommands, withService } from '../support/readme-examples.ts'
+import {
+  differences,
+  docFiles,
+  readmeCommands,
+  readmeText,
+  SKIP_MARKER,
+  splitCommands,
+  withService,
+} from '../support/readme-examples.ts'
 
 test('a command goes on over a trailing backslash and a newline inside quotes; # starts a comment', () => {
   const cmds = splitCommands(
@@ -72,14 +81,54 @@ test('a printed answer matches where the README abbreviates, and nowhere else', 
   assert.equal(differences(withoutFlags, shown).length, 1, 'a field printed but not answered')
 })
 
-test("the README's examples: enough of them, and no placeholder left to fill in", () => {
-  const commands = readmeCommands(
-    withService(readmeText(), { base: 'http://127.0.0.1:1', token: 'sk_test', metricsToken: 'm' }),
+test('a block after the skip marker is not run, nor a command that starts the service or its suite', () => {
+  const page = [
+    '```sh',
+    'curl -s "$BASE/a"',
+    '```',
+    SKIP_MARKER,
+    '',
+    '```sh',
+    'npm run webhooks -- listen',
+    '```',
+    '```json',
+    '{"not":"an answer of anything run"}',
+    '```',
+    '```sh',
+    'npm start',
+    'TEST_ONLY=readme npm test',
+    'npm run site -- list',
+    '```',
+  ].join('\n')
+  assert.deepEqual(
+    readmeCommands(page).map((c) => [c.line, c.text, c.shown]),
+    [
+      [2, 'curl -s "$BASE/a"', undefined],
+      [15, 'npm run site -- list', undefined],
+    ],
   )
-  assert.ok(commands.length >= 30, `${commands.length} commands`)
-  for (const c of commands) {
-    assert.ok(!c.text.includes('…'), `README line ${c.line}: a placeholder (…) in a command that runs: ${c.text}`)
-    assert.ok(!/\b20\d\d-\d\d-\d\d/.test(c.text), `README line ${c.line}: a fixed date in a command rots: ${c.text}`)
+})
+
+test("the pages' examples: enough of them, and no placeholder left to fill in", () => {
+  const all = docFiles().flatMap((file) =>
+    readmeCommands(
+      withService(readmeText(file), { base: 'http://127.0.0.1:1', token: 'sk_test', metricsToken: 'm' }),
+    ).map((c) => ({ ...c, where: `${file} line ${c.line}` })),
+  )
+  assert.ok(all.length >= 30, `${all.length} commands`)
+  for (const c of all) {
+    assert.ok(!c.text.includes('…'), `${c.where}: a placeholder (…) in a command that runs: ${c.text}`)
+    assert.ok(!/\b20\d\d-\d\d-\d\d/.test(c.text), `${c.where}: a fixed date in a command rots: ${c.text}`)
   }
-  assert.ok(commands.filter((c) => c.shown).length >= 4, 'the printed answers are compared')
+  assert.ok(all.filter((c) => c.shown).length >= 4, 'the printed answers are compared')
+})
+
+test('the service is named by $BASE: only the line that exports it names a host and port', () => {
+  for (const file of docFiles()) {
+    const commands = readmeCommands(readmeText(file))
+    for (const c of commands.filter((c) => /localhost|127\.0\.0\.1|:3000\b/.test(c.text)))
+      assert.match(c.text, /^export BASE=http:\/\/localhost:3000\/api\b/, `${file} line ${c.line}: ${c.text}`)
+    if (commands.some((c) => c.text.includes('$BASE')))
+      assert.match(commands[0]?.text ?? '', /^export BASE=/, `${file}: its first example exports BASE`)
+  }
 })
