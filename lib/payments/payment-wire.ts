@@ -12,7 +12,7 @@ import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import { FLAGS, idSchema } from '../wire/common-schemas'
 import { absent, alwaysKeeps, openValues, ownFormat, present, whenField } from '../wire/wire-form'
 import { requirementsShape } from './flows'
-import { STORED_METHOD_TYPES, storedMethodOf } from './methods'
+import { STORED_METHOD_TYPES, STORED_METHODS, storedMethodOf } from './methods'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 
 export const PAYMENT_STATUSES = ['WAITING', 'DECLINED', 'COMPLETED'] as const
@@ -50,6 +50,9 @@ const maskedPanSchema = z
   .regex(/^\d{6}\*+\d{4}$/)
   .meta({ description: 'the first six and last four digits', examples: ['411111******1111'] })
 
+/** the stored types whose answers carry the masked card */
+const PAN_TYPES = STORED_METHODS.filter((s) => s.answersPan).map((s) => s.methodType)
+
 export const paymentMethodAnswerSchema = alwaysKeeps(
   z
     .strictObject({
@@ -57,10 +60,15 @@ export const paymentMethodAnswerSchema = alwaysKeeps(
         description:
           "a RECURRENT charge answers CARD (with the series' card); production's bill payments may also answer WALLET",
       }),
-      maskedPan: maskedPanSchema.optional().meta({ description: 'CARD only' }),
+      maskedPan: maskedPanSchema.optional().meta({ description: `${PAN_TYPES.join(', ')} only` }),
     })
     .meta({ id: 'PaymentMethod' }),
-  whenField('type', 'CARD', present('maskedPan'), absent('maskedPan')),
+  whenField(
+    'type',
+    PAN_TYPES.length === 1 ? PAN_TYPES[0] : { enum: PAN_TYPES },
+    present('maskedPan'),
+    absent('maskedPan'),
+  ),
 )
 
 // what each payer-authentication flow asks (lib/payments/flows: threeDS, otp)
@@ -152,7 +160,10 @@ export function renderPayment(p: Payment): PaymentAnswer {
     capturedAmount: wireAmount(p.capturedMinor, p.currency),
     refundedAmount: wireAmount(p.refundedMinor, p.currency),
     // its stored method says what it shows (a token payment answers its type alone)
-    paymentMethod: { type: p.methodType, maskedPan: storedMethodOf(p.methodType)?.answeredPan(p) },
+    paymentMethod: {
+      type: p.methodType,
+      maskedPan: storedMethodOf(p.methodType)?.answersPan ? p.maskedPan || undefined : undefined,
+    },
     status: status(p.status, p.statusChangedAt, p.statusReason),
     customer: (p.customer as PaymentAnswer['customer'] | null) || undefined,
     comment: p.comment || undefined,

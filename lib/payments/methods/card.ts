@@ -61,7 +61,7 @@ export const storedCard: StoredMethod = {
   methodType: 'CARD',
   capturesOnApproval: false,
   issuesTokens: true,
-  answeredPan: (p) => p.maskedPan || undefined,
+  answersPan: true,
   notifiedPan: (p) => p.maskedPan || null,
 }
 

@@ -23,7 +23,7 @@ export const storedMobile: StoredMethod = {
   methodType: 'MOBILE',
   capturesOnApproval: true,
   issuesTokens: false,
-  answeredPan: () => undefined,
+  answersPan: false,
   notifiedPan: () => null,
 }
 

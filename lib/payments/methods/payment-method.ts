@@ -37,8 +37,8 @@ export interface StoredMethod {
   capturesOnApproval: boolean
   /** a COMPLETED payment with flag BIND_PAYMENT_TOKEN (and a customer account) issues a payment token */
   issuesTokens: boolean
-  /** the answer's `paymentMethod.maskedPan` */
-  answeredPan(p: { maskedPan: string | null }): string | undefined
+  /** answers carry the payment's masked card (`paymentMethod.maskedPan`); else the type alone */
+  answersPan: boolean
   /**
    * the card a notification tells of (`paymentMethod.maskedPan`; with it `paymentCardInfo`, and an approved
    * payment's rrn and authCode), or null

@@ -37,7 +37,7 @@ export const storedToken: StoredMethod = {
   capturesOnApproval: false,
   issuesTokens: false,
   // a token payment answers its type alone
-  answeredPan: () => undefined,
+  answersPan: false,
   notifiedPan: (p) => p.maskedPan || null,
 }
 
