@@ -83,8 +83,8 @@ describe('payment validation (400 validation.error)', () => {
   describe('paymentMethod.type', () => {
     // a type no method has (not SBP, the next method to come)
     test('BARTER', () => refused(cardPayment({ paymentMethod: { type: 'BARTER' } }), 'paymentMethod.type'))
-    test('APPLE_PAY_TOKEN', () =>
-      refused(cardPayment({ paymentMethod: { type: 'APPLE_PAY_TOKEN', token: 'x' } }), 'paymentMethod.type'))
+    test('SAMSUNG_PAY', () =>
+      refused(cardPayment({ paymentMethod: { type: 'SAMSUNG_PAY', token: 'x' } }), 'paymentMethod.type'))
   })
 
   test('a missing paymentMethod is refused', async () => {

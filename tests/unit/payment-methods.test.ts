@@ -94,7 +94,7 @@ test("the OpenAPI document's paymentMethod oneOf is the registry's schemas, in i
 })
 
 test('an unknown type is a 400 naming every registered type, in order', () => {
-  assert.deepEqual(problems({ paymentMethod: { type: 'APPLE_PAY_TOKEN' }, amount }), {
+  assert.deepEqual(problems({ paymentMethod: { type: 'SAMSUNG_PAY' }, amount }), {
     'paymentMethod.type': [`must be one of ${METHOD_TYPES.join(', ')}`],
   })
 })
