@@ -2,9 +2,9 @@
 // PKPaymentToken object) or as one string (`paymentToken`). The sandbox cannot decrypt a real token: it takes its
 // test tokens (lib/acquirer/wallet-tokens.ts) in `paymentData.data` or `paymentToken`, and refuses anything else.
 import { z } from 'zod'
-import { walletOutcome, walletTestToken, WALLET_DEVICE_CARDS } from '../../acquirer/wallet-tokens'
-import { definePaymentMethod, type StoredMethod } from './payment-method'
-import { NOT_A_TEST_TOKEN } from './wallet-token'
+import { walletTestToken } from '../../acquirer/wallet-tokens'
+import { definePaymentMethod } from './payment-method'
+import { NOT_A_TEST_TOKEN, storedWallet, walletCharge } from './wallet-token'
 
 const TYPE = 'APPLE_PAY_TOKEN'
 
@@ -50,26 +50,14 @@ const applePayTokenSchema = z
     description: 'an Apple Pay token (in the sandbox, a test token: approved, declined or 3-D Secure by its text)',
   })
 
-export const storedApplePay: StoredMethod = {
-  methodType: TYPE,
-  capturesOnApproval: false,
-  issuesTokens: false,
-  answersPan: true,
-  notifiedPan: (p) => p.maskedPan || null,
-}
-
 const applePayTokenMethod = definePaymentMethod({
   position: 50,
   type: TYPE,
   schema: applePayTokenSchema,
   charges: 'an Apple Pay token',
-  storedAs: storedApplePay,
+  storedAs: storedWallet(TYPE),
   charge: {
-    direct: (m) => ({
-      methodType: TYPE,
-      maskedPan: WALLET_DEVICE_CARDS[TYPE],
-      answer: walletOutcome(walletTestToken(m.paymentData?.data ?? m.paymentToken ?? '')!),
-    }),
+    direct: (m) => walletCharge(TYPE, walletTestToken(m.paymentData?.data ?? m.paymentToken ?? '')!),
   },
   canBindToken: false,
   canStartRecurrent: false,

@@ -2,9 +2,9 @@
 // token's base64, zlib-compressed). The sandbox cannot decrypt a real token: it takes its test tokens
 // (lib/acquirer/wallet-tokens.ts), plain, in base64 or compressed, and refuses anything else.
 import { z } from 'zod'
-import { walletOutcome, walletTestToken, WALLET_DEVICE_CARDS } from '../../acquirer/wallet-tokens'
-import { definePaymentMethod, type StoredMethod } from './payment-method'
-import { NOT_A_TEST_TOKEN } from './wallet-token'
+import { walletTestToken } from '../../acquirer/wallet-tokens'
+import { definePaymentMethod } from './payment-method'
+import { NOT_A_TEST_TOKEN, storedWallet, walletCharge } from './wallet-token'
 
 const TYPE = 'GOOGLE_PAY_TOKEN'
 
@@ -25,26 +25,14 @@ const googlePayTokenSchema = z
     description: 'a Google Pay token (in the sandbox, a test token: approved, declined or 3-D Secure by its text)',
   })
 
-export const storedGooglePay: StoredMethod = {
-  methodType: TYPE,
-  capturesOnApproval: false,
-  issuesTokens: false,
-  answersPan: true,
-  notifiedPan: (p) => p.maskedPan || null,
-}
-
 const googlePayTokenMethod = definePaymentMethod({
   position: 60,
   type: TYPE,
   schema: googlePayTokenSchema,
   charges: 'a Google Pay token',
-  storedAs: storedGooglePay,
+  storedAs: storedWallet(TYPE),
   charge: {
-    direct: (m) => ({
-      methodType: TYPE,
-      maskedPan: WALLET_DEVICE_CARDS[TYPE],
-      answer: walletOutcome(walletTestToken(m.paymentToken)!),
-    }),
+    direct: (m) => walletCharge(TYPE, walletTestToken(m.paymentToken)!),
   },
   canBindToken: false,
   canStartRecurrent: false,
