@@ -1,6 +1,7 @@
 // Browser journeys in Debian's Chromium (/usr/bin/chromium), against the server that
 // scripts/run-tests.ts started (BASE_URL).
 import { defineConfig } from '@playwright/test'
+import { testPorts } from './scripts/test-ports.ts'
 
 export default defineConfig({
   testDir: 'e2e',
@@ -12,7 +13,8 @@ export default defineConfig({
   timeout: 60_000,
   outputDir: 'test-results',
   use: {
-    baseURL: process.env.BASE_URL ?? 'http://127.0.0.1:3999',
+    // run alone (npx playwright test, a server started by hand): where TEST_PORT_BASE and TEST_PORT put it
+    baseURL: process.env.BASE_URL ?? `http://127.0.0.1:${testPorts().server}`,
     trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: {

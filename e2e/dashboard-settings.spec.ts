@@ -3,11 +3,9 @@
 // token" shown once and signing in with it in another browser, revoking the token in use signs out,
 // and Russian on a 360 px screen with no sideways scrolling.
 import { expect, test, type Page } from '@playwright/test'
-import { newSite } from '../tests/support/api.ts'
+import { BASE_URL, newSite } from '../tests/support/api.ts'
 import { sql } from '../tests/support/db.ts'
 import { fitsWidth, signIn } from './dashboard-support.ts'
-
-const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:3999'
 
 async function openSettings(page: Page, heading = 'Settings') {
   await page.getByRole('navigation').getByRole('link', { name: heading }).click()

@@ -2,7 +2,7 @@
 // card's last four digits, capturing and refunding it (the API agrees), a refund over the captured
 // amount refused inline, Russian on a 360 px screen.
 import { expect, test } from '@playwright/test'
-import { client, newSite, rub, twoStepPayment, uid } from '../tests/support/api.ts'
+import { BASE_URL, client, newSite, rub, twoStepPayment, uid } from '../tests/support/api.ts'
 import { sql } from '../tests/support/db.ts'
 import { fitsWidth, signIn } from './dashboard-support.ts'
 import { merchantWebSite } from './support.ts'
@@ -126,10 +126,7 @@ test("another site's payment is not found; a form posted from another origin is 
   const elsewhere = await merchantWebSite()
   try {
     await page.goto(`${elsewhere.origin}/shop`)
-    const target = new URL(
-      `/dashboard/actions/payments/${held}/capture`,
-      process.env.BASE_URL ?? 'http://127.0.0.1:3999',
-    ).toString()
+    const target = new URL(`/dashboard/actions/payments/${held}/capture`, BASE_URL).toString()
     const refused = page.waitForResponse((r) => r.url() === target)
     await page.evaluate((action) => {
       const form = document.createElement('form')

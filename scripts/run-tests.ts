@@ -18,15 +18,23 @@ import pg from 'pg'
 import { lint } from './lint.ts'
 import { printReport, runStress } from './stress.ts'
 import { phaseReport, timed } from './test-timing.ts'
+import { portsLine, testPorts } from './test-ports.ts'
 
 const log = (line: string) => console.log(`[test] ${line}`)
-const PORT = Number(process.env.TEST_PORT || 3999)
-// The suite's PostgreSQL ports (TEST_PG_PORT and the next four) lie below Linux's ephemeral range (32768–60999):
-// a port in it can be taken at any moment by the local end of one of the suite's own outgoing connections, and
-// a database started there then fails with "Address already in use" (it did once in CI, on TEST_PG_PORT + 3).
+// Every port of the run, from TEST_PORT_BASE (default 3999) and its overrides (scripts/test-ports.ts), which refuses
+// one that fetch cannot reach or that lies in the ephemeral range before anything starts
+const PORTS = (() => {
+  try {
+    return testPorts()
+  } catch (e) {
+    console.error(`[test] ${(e as Error).message}`)
+    process.exit(2)
+  }
+})()
+const PORT = PORTS.server
 const PG = {
   dataDir: process.env.TEST_PG_DIR || 'data/test-pg',
-  port: Number(process.env.TEST_PG_PORT || 25439),
+  port: PORTS.pg,
   database: 'payin_test',
 }
 const SERVER_LOG = path.resolve(process.env.TEST_SERVER_LOG || 'data/test-server.log')
@@ -34,11 +42,11 @@ const SERVER_LOG = path.resolve(process.env.TEST_SERVER_LOG || 'data/test-server
 // by the after-suite card-data check with SERVER_LOG (tests/support/server-output.ts)
 const SERVER_LOG_DIR = path.resolve(process.env.TEST_SERVER_LOG_DIR || 'data/test-server-logs')
 const BASE_URL = `http://127.0.0.1:${PORT}`
-// Debian's PostgreSQL 15 (package postgresql-15), on a data folder and port of its own (TEST_PG_PORT + 1 is
-// the development-mode test's embedded database, + 3 the site command test's, + 4 the password test's)
+// Debian's PostgreSQL 15 (package postgresql-15), on a data folder and port of its own (TEST_PG15_PORT, else the
+// suite's PostgreSQL's plus two; the others beside it are the tests' own: PG_OFFSETS in scripts/test-ports.ts)
 const PG15 = {
   dataDir: process.env.TEST_PG15_DIR || 'data/test-pg15',
-  port: Number(process.env.TEST_PG15_PORT || PG.port + 2),
+  port: PORTS.pg15,
   database: 'payin_test',
   binDir: process.env.TEST_PG15_BIN_DIR || '/usr/lib/postgresql/15/bin',
 }
@@ -314,6 +322,7 @@ async function main(): Promise<number> {
   fs.rmSync(TIMINGS_DIR, { recursive: true, force: true })
   fs.mkdirSync(TIMINGS_DIR, { recursive: true })
   process.env.SERVER_LOG_DIR = SERVER_LOG_DIR
+  log(portsLine(PORTS))
   // formatting, ESLint and the dependency rules (scripts/lint.ts, `npm run lint`): one line each when clean
   log('lint (npm run lint)')
   if (!(await timed('lint', lint))) totals.failed += 1
@@ -432,6 +441,7 @@ async function httpTests(o: {
       SECRET_KEY: secret,
       MOBILE_OPERATOR_DELAY_MS: serverEnv.MOBILE_OPERATOR_DELAY_MS,
       SERVER_LOG: o.serverLog,
+      TEST_PORT_BASE: String(PORTS.base),
       TEST_PG_PORT: String(PG.port),
       METRICS_TOKEN: serverEnv.METRICS_TOKEN,
       ...(o.binDir ? { TEST_PG_BIN_DIR: o.binDir } : {}),

@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
+import { PG_OFFSETS, testPorts } from './test-ports.ts'
 
 export interface StressOptions {
   databaseUrl: string
@@ -447,9 +448,12 @@ async function main() {
   const { startEmbeddedPostgres, stopEmbeddedPostgres } = await import('../lib/db/embedded-postgres.ts')
   const fs = await import('node:fs')
   await buildIfChanged()
+  // beside the suite's ports (4101, 4102 and 25449 for the default TEST_PORT_BASE), moved with them
+  const ports = testPorts()
+  const stressPort = Number(process.env.STRESS_PORT || ports.server + 102)
   const pgOpts = {
     dataDir: 'data/stress-pg',
-    port: Number(process.env.STRESS_PG_PORT || 25449),
+    port: Number(process.env.STRESS_PG_PORT || ports.pg + PG_OFFSETS.stress),
     database: 'payin_stress',
   }
   let url = process.env.STRESS_DATABASE_URL
@@ -464,7 +468,7 @@ async function main() {
       databaseUrl: url,
       requests: Number(arg('requests') ?? process.env.STRESS_REQUESTS ?? 5000),
       clients: Number(arg('clients') ?? process.env.STRESS_CLIENTS ?? 24),
-      ports: [Number(process.env.STRESS_PORT || 4101), Number(process.env.STRESS_PORT || 4101) + 1],
+      ports: [stressPort, stressPort + 1],
     })
     printReport(report)
     process.exitCode = report.violations.length ? 1 : 0

@@ -94,7 +94,7 @@ async function writeBill(
 ): Promise<{ created?: Bill; late: FieldErrors | null }> {
   // one instant: the deadline judged on it, the bill created at it
   const now = siteTime.now()
-  const late = newBillProblems(req, now)
+  const late = newBillProblems(req, siteTime, now)
   if (late) return { late }
   const bill = {
     fingerprint: print,

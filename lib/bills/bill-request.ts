@@ -8,12 +8,14 @@ import {
   dateTimeSchema,
   flagsSchema,
   httpUrlSchema,
+  onSiteClock,
   receiptSchema,
   receiptTotalMinor,
   recurrentExpiryProblem,
   recurrentSchema,
 } from '../wire/common-schemas'
 import type { FieldErrors } from '../http/api-error'
+import type { SiteClock } from '../time/clock'
 import { customFieldsSchema } from '../notifications/callback-url'
 
 /** the longest a bill may stay payable */
@@ -82,15 +84,16 @@ export const billRequestSchema = z
 export type BillRequest = z.output<typeof billRequestSchema>
 
 /**
- * What a new bill's deadlines must meet at `now`, its site's time when it is created (not in the schema: an identical
- * replay of a bill answers the bill, also after its deadline has passed); null when they do.
+ * What a new bill's deadlines must meet at `now` on its site's `clock`, when it is created (not in the schema: an
+ * identical replay of a bill answers the bill, also after its deadline has passed); null when they do.
  */
-export function newBillProblems(b: BillRequest, now: Date): FieldErrors | null {
+export function newBillProblems(b: BillRequest, clock: SiteClock, now = clock.now()): FieldErrors | null {
   const problems: FieldErrors = {}
-  if (b.expirationDateTime.getTime() <= now.getTime()) problems.expirationDateTime = ['must be in the future']
+  if (b.expirationDateTime.getTime() <= now.getTime())
+    problems.expirationDateTime = [onSiteClock('must be in the future', clock, now)]
   else if (b.expirationDateTime.getTime() > now.getTime() + MAX_BILL_LIFETIME_MS)
-    problems.expirationDateTime = ['must be at most 45 days ahead']
-  const series = recurrentExpiryProblem(b.recurrent, now)
+    problems.expirationDateTime = [onSiteClock('must be at most 45 days ahead', clock, now)]
+  const series = recurrentExpiryProblem(b.recurrent, clock, now)
   if (series) problems['recurrent.expiryDate'] = [series]
   return Object.keys(problems).length ? problems : null
 }

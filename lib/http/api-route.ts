@@ -324,7 +324,7 @@ async function run<S extends { siteId: string }>(
   const siteAccess = e.access !== 'public' && e.access !== 'payer'
   // parsed before the token check only for a preload or a deferred check (which need them); their problems are still
   // answered after it
-  const preParsed = e.preload || e.deferredAuth ? z.safeParse(e.params, rawParams) : undefined
+  const preParsed = e.preload || e.deferredAuth ? safeParseRequest(e.params, rawParams) : undefined
   const m = siteAccess ? /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '') : null
   const token = m && m[1].length <= 256 ? m[1] : null
   // a deferred check: the body is read first; its problems (and the path's) keep their usual place after the token
@@ -538,9 +538,18 @@ function isOwnOrigin(req: Request, origin: string): boolean {
 }
 
 export function parse<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S> {
-  const r = z.safeParse(schema, value)
+  const r = safeParseRequest(schema, value)
   if (r.success) return r.data
   throw validationError(fieldErrors(r.error))
+}
+
+/**
+ * A request's value parsed with each issue's input reported, which tells an absent field from a present one
+ * (requiredMessage). The issues then carry what was sent (a card number among it): only their messages and paths
+ * leave this module.
+ */
+function safeParseRequest<S extends z.core.$ZodType>(schema: S, value: unknown) {
+  return z.safeParse(schema, value, { reportInput: true })
 }
 
 export function fieldErrors(error: z.core.$ZodError): FieldErrors {
@@ -550,8 +559,23 @@ export function fieldErrors(error: z.core.$ZodError): FieldErrors {
 /** the issues' messages by field path */
 function issueMessages(issues: readonly z.core.$ZodIssue[]): FieldMessages {
   const cause: FieldMessages = new Map()
-  for (const issue of issues) addFieldError(cause, fieldPath(issue.path), issue.message)
+  for (const issue of issues) addFieldError(cause, fieldPath(issue.path), requiredMessage(issue))
   return cause
+}
+
+const REQUIRED = 'is required'
+
+/**
+ * An issue's message, or "is required" when it was raised on an absent field: JSON has no undefined, so a reported
+ * input that is undefined means nothing was sent there. A schema's own message speaks of a present value of the wrong
+ * type or form ("must be an ISO 8601 date-time with an offset"), which misleads when the field is missing. A rule of
+ * the enclosing object (`give either seconds or to`) reports the object as its input and keeps its words, and so does
+ * a message that already says the field is required (`is required for CARD` says more). One rule for every schema;
+ * an issue parsed without reportInput (no input key) keeps its message.
+ */
+function requiredMessage(issue: z.core.$ZodIssue): string {
+  const absent = Object.hasOwn(issue, 'input') && issue.input === undefined
+  return absent && !issue.message.startsWith(REQUIRED) ? REQUIRED : issue.message
 }
 
 /**
@@ -579,7 +603,7 @@ function addFieldError(cause: FieldMessages, key: string, message: string): void
 /** a request body: its schema's problems and its unstorable strings, all named in one 400 */
 function parseBody<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S> {
   const unstorable = unstorableText(value)
-  const r = z.safeParse(schema, value)
+  const r = safeParseRequest(schema, value)
   if (r.success && !unstorable.length) return r.data
   const cause = issueMessages(r.success ? [] : r.error.issues)
   for (const { path, message } of unstorable) addFieldError(cause, fieldPath(path), message)

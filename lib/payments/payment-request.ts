@@ -17,15 +17,21 @@ import { METHOD_TYPES, methodOf, methodRequestSchema, PAYMENT_METHODS, typesThat
 
 /** by `type`; an unknown type (SBP, APPLE_PAY_TOKEN, …) is a 400 on `paymentMethod.type` */
 const paymentMethodSchema = writtenAs(
-  z.looseObject({ type: z.unknown() }, { error: 'is required' }).transform((m, ctx) => {
+  z.looseObject({ type: z.unknown() }, { error: 'must be an object with type' }).transform((m, ctx) => {
     if (!METHOD_TYPES.includes(m.type as never)) {
-      ctx.addIssue({ code: 'custom', path: ['type'], message: `must be one of ${METHOD_TYPES.join(', ')}` })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['type'],
+        message: `must be one of ${METHOD_TYPES.join(', ')}`,
+        input: m.type,
+      })
       return z.NEVER
     }
-    const parsed = methodRequestSchema.safeParse(m)
+    // each issue passed on with its input, which tells an absent field (lib/http/api-route.ts, requiredMessage)
+    const parsed = methodRequestSchema.safeParse(m, { reportInput: true })
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
-        ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message })
+        ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, input: issue.input })
       return z.NEVER
     }
     return parsed.data

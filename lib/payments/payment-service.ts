@@ -64,9 +64,7 @@ export async function createPayment(
   // a series that has ended (on the site's clock, known once the token is checked) cannot start; an
   // identical replay of one started before still answers it
   if (req.recurrent) await auth?.check()
-  const late = req.recurrent
-    ? recurrentExpiryProblem(req.recurrent, (await knownClock(siteId, page, auth)).now())
-    : null
+  const late = req.recurrent ? recurrentExpiryProblem(req.recurrent, await knownClock(siteId, page, auth)) : null
   if (late) {
     const existing = await paymentFingerprint(siteId, paymentId)
     if (existing?.fingerprint !== print) throw fieldError('recurrent.expiryDate', late)

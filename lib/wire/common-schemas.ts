@@ -3,7 +3,8 @@
 import { z } from 'zod'
 import { isKnownCurrency, KNOWN_CURRENCIES, parseAmountValue } from '../money/money'
 import { RawNumber } from '../http/json-text'
-import { parseDateTime } from '../time/wire-time'
+import type { SiteClock } from '../time/clock'
+import { parseDateTime, paymentTime } from '../time/wire-time'
 import { writtenAs } from './wire-form'
 
 /** path ids: 1–200 chars of A-Za-z0-9._:- */
@@ -152,12 +153,23 @@ export const recurrentSchema = z
 export type Recurrent = z.output<typeof recurrentSchema>
 
 /**
+ * A refusal of a time judged on a site's clock, `now` being what it reads. When the clock is not real time (an
+ * advance moved it ahead), the refusal names its reading: a deadline in the future of the client's clock may be
+ * past on the site's, and nothing else would say why. On real time (nearly every site, and every one in
+ * production) the message stays as it was: the client's clock reads the same, and the site's would only add noise.
+ */
+export const onSiteClock = (message: string, clock: SiteClock, now: Date): string =>
+  clock.offsetMs
+    ? `${message}: the site's sandbox clock, advanced ahead of real time, reads ${paymentTime(now)}`
+    : message
+
+/**
  * A new series must end in the future. Checked when a payment or bill is created, not by the schema:
  * an identical replay of one created before its series' end still answers what was created.
  */
-/** a new series' expiryDate judged at `now`, its site's time (the UTC date) */
-export const recurrentExpiryProblem = (r: Recurrent | undefined, now: Date): string | null =>
-  r && r.expiryDate <= now.toISOString().slice(0, 10) ? 'must be in the future' : null
+/** a new series' expiryDate judged at `now` on its site's `clock` (the UTC date) */
+export const recurrentExpiryProblem = (r: Recurrent | undefined, clock: SiteClock, now = clock.now()): string | null =>
+  r && r.expiryDate <= now.toISOString().slice(0, 10) ? onSiteClock('must be in the future', clock, now) : null
 
 /** a non-negative money value in a receipt, rounded down to two decimals; plain notation, no whitespace around */
 const receiptMoney = writtenAs(

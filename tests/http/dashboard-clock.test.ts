@@ -116,7 +116,14 @@ test('New bill counts from the site’s time: a deadline a day after real time i
     asSession(cookie),
   )
   assertError(late, 400, 'validation.error')
-  assert.deepEqual(late.body.cause, { expirationDateTime: ['must be in the future'] })
+  assert.deepEqual(Object.keys(late.body.cause), ['expirationDateTime'])
+  // the form shows the service's words, which name the site's time: two days ahead of the browser's clock
+  const reading = /^must be in the future: the site's sandbox clock, advanced ahead of real time, reads (\S+)$/.exec(
+    late.body.cause.expirationDateTime.join('; '),
+  )
+  assert.ok(reading, late.text)
+  assert.match(reading[1], WIRE_TIME)
+  assert.ok(Math.abs(Date.parse(reading[1]) - Date.now() - 2 * DAY_MS) < 60_000, reading[1])
   const billId = crypto.randomUUID()
   const onTime = await post(`/dashboard/actions/bills/${billId}`, bill(Date.now() + 3 * DAY_MS), asSession(cookie))
   assert.equal(onTime.status, 200, onTime.text)

@@ -13,10 +13,12 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { embeddedPasswordFile, stopEmbeddedPostgres } from '../../lib/db/embedded-postgres.ts'
 import { keepServerOutput } from '../support/server-output.ts'
 import { UndocumentedAnswer } from '../support/openapi-check.ts'
+import { BASE_URL } from '../support/api.ts'
+import { PG_OFFSETS, testPorts } from '../../scripts/test-ports.ts'
 
-const port = Number(new URL(process.env.BASE_URL ?? 'http://127.0.0.1:3999').port) + 90
+const port = Number(new URL(BASE_URL).port) + 90
 const base = `http://127.0.0.1:${port}`
-const pgPort = Number(process.env.TEST_PG_PORT || 25439) + 1
+const pgPort = testPorts().pg + PG_OFFSETS.devMode
 const pgDir = path.resolve(`data/test-dev-pg-${port}`)
 // a route written while the server runs, removed afterwards (and ignored by git if a run is cut short);
 // not under /api: while it discovers a new route the development server answers its own HTML 404 for

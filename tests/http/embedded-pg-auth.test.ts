@@ -15,9 +15,10 @@ import {
   startEmbeddedPostgres,
   stopEmbeddedPostgres,
 } from '../../lib/db/embedded-postgres.ts'
+import { PG_OFFSETS, testPorts } from '../../scripts/test-ports.ts'
 
-// TEST_PG_PORT + 4: + 1 is the development-mode test's database, + 2 PostgreSQL 15's, + 3 the site command test's
-const pgPort = Number(process.env.TEST_PG_PORT || 25439) + 4
+// beside the suite's PostgreSQL port, the others' (PG_OFFSETS in scripts/test-ports.ts)
+const pgPort = testPorts().pg + PG_OFFSETS.password
 // in the pass on PostgreSQL 15, its binaries (TEST_PG_BIN_DIR); else the npm package's
 const binDir = process.env.TEST_PG_BIN_DIR || undefined
 const dataDir = `data/test-pg-auth-${pgPort}`
@@ -198,7 +199,12 @@ describe('a data folder made by an older version (initdb --auth=trust)', () => {
     await open.connect()
     try {
       // another port asked for: the running server's is used
-      const started = await startEmbeddedPostgres({ dataDir, port: pgPort + 100, database, binDir })
+      const started = await startEmbeddedPostgres({
+        dataDir,
+        port: testPorts().pg + PG_OFFSETS.passwordAgain,
+        database,
+        binDir,
+      })
       assert.equal(started.upgraded, true)
       assert.equal(started.startedHere, false)
       assert.equal(started.port, pgPort)

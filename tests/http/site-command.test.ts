@@ -14,6 +14,7 @@ import { assertErrorShape, BASE_URL, cardPayment, client, request, uid } from '.
 import { sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { lastLine, siteCommand, siteOk } from '../support/site-command.ts'
+import { PG_OFFSETS, testPorts } from '../../scripts/test-ports.ts'
 
 const UNKNOWN = 'no-such-site'
 const unknownSiteLine = `no site "${UNKNOWN}" (npm run site -- list shows the sites)\n`
@@ -88,7 +89,7 @@ test('a site that does not exist: one line on stderr naming it, exit code 1, not
 
 describe('without DATABASE_URL: the embedded PostgreSQL of the running server', () => {
   const port = Number(new URL(BASE_URL).port) + 5
-  const pgPort = Number(process.env.TEST_PG_PORT || 25439) + 3
+  const pgPort = testPorts().pg + PG_OFFSETS.siteCommand
   const dataDir = `data/test-site-pg-${port}`
   const pidFile = path.join(dataDir, 'postmaster.pid')
   // the suite's own database stands for another checkout's that owns the default port: the command's

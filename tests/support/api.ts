@@ -2,8 +2,10 @@
 // The server is started by scripts/run-tests.ts; BASE_URL and DATABASE_URL come from it.
 import { randomUUID } from 'node:crypto'
 import { redact } from '../../lib/log/log-line.ts'
+import { testPorts } from '../../scripts/test-ports.ts'
 
-export const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:3999'
+/** the suite's server (run outside scripts/run-tests.ts: where TEST_PORT_BASE and TEST_PORT put it) */
+export const BASE_URL = process.env.BASE_URL ?? `http://127.0.0.1:${testPorts().server}`
 
 /**
  * a new id, the prefix and a UUID. About one UUID in 45 holds 13 digits in a row (hyphens between them), which

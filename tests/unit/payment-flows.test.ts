@@ -118,7 +118,11 @@ test('3-D Secure: a PaRes of this payment approves or declines DECLINED_BY_MPI; 
     'threeDS.pares': ['was not issued for this payment'],
   })
   assert.deepEqual(await fieldErrors(() => complete(tx, p, undefined, now)), {
-    'threeDS.pares': ['is required: the payment awaits 3-D Secure'],
+    // where a PaRes comes from: a client without one (its TermUrl never received the post) is told
+    'threeDS.pares': [
+      'is required: the payment awaits 3-D Secure; send the PaRes that the access-control page ' +
+        '(threeDS.acsUrl of the payment) posted to your TermUrl',
+    ],
   })
   assert.deepEqual(written, [])
 })

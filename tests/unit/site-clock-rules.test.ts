@@ -27,6 +27,7 @@ import { paymentRequestSchema, type PaymentRequest } from '../../lib/payments/pa
 import { paymentRow } from '../../lib/payments/payment-service.ts'
 import { renderPayment } from '../../lib/payments/payment-wire.ts'
 import { clockAt, clockOf, dueOnSiteClock, REAL_TIME, siteOffset } from '../../lib/sandbox/site-clock.ts'
+import { paymentTime } from '../../lib/time/wire-time.ts'
 import { recurrentExpiryProblem } from '../../lib/wire/common-schemas.ts'
 
 // settings are read once per process, on first use (no module reads them on import): the clock on, as by
@@ -36,6 +37,9 @@ process.env.SECRET_KEY ||= 'site-clock-rules-unit-test-key'
 
 const MINUTE = 60_000
 const DAY = 24 * 3600_000
+/** what a refusal on a clock ahead of real time adds, `now` being its reading */
+const onTheSiteClock = (now: Date) =>
+  `: the site's sandbox clock, advanced ahead of real time, reads ${paymentTime(now)}`
 /** how far two readings of "now" in one test may be apart */
 const SLACK = 10_000
 
@@ -222,25 +226,40 @@ describe('1. bill expiry and a new bill’s deadline', () => {
 
   test('"must be in the future": a deadline 2 days ahead of real time is already past on a clock 3 days ahead', () => {
     const req = billRequest(inDays(2))
-    assert.equal(newBillProblems(req, REAL_TIME.now()), null)
-    assert.deepEqual(newBillProblems(req, threeDaysAhead.now()), { expirationDateTime: ['must be in the future'] })
+    assert.equal(newBillProblems(req, REAL_TIME), null)
+    // the refusal names the site's time, the cause a client reading its own clock cannot see
+    const now = threeDaysAhead.now()
+    assert.deepEqual(newBillProblems(req, threeDaysAhead, now), {
+      expirationDateTime: [`must be in the future${onTheSiteClock(now)}`],
+    })
+  })
+
+  test('"must be in the future" on real time stays as it was: the client\'s clock reads the same', () => {
+    assert.deepEqual(newBillProblems(billRequest(inDays(-1)), REAL_TIME), {
+      expirationDateTime: ['must be in the future'],
+    })
   })
 
   test('the 45-day window counts from the site’s time: 47 days ahead of real time is 44 days ahead of a clock 3 days ahead', () => {
     const req = billRequest(inDays(47))
-    assert.deepEqual(newBillProblems(req, REAL_TIME.now()), { expirationDateTime: ['must be at most 45 days ahead'] })
-    assert.equal(newBillProblems(req, threeDaysAhead.now()), null)
+    assert.deepEqual(newBillProblems(req, REAL_TIME), { expirationDateTime: ['must be at most 45 days ahead'] })
+    assert.equal(newBillProblems(req, threeDaysAhead), null)
     // and 50 days ahead of a site 30 days ahead is too far, though 80 days ahead of real time
-    assert.deepEqual(newBillProblems(billRequest(inDays(80)), clockAt(30 * DAY).now()), {
-      expirationDateTime: ['must be at most 45 days ahead'],
+    const thirtyDaysAhead = clockAt(30 * DAY)
+    const now = thirtyDaysAhead.now()
+    assert.deepEqual(newBillProblems(billRequest(inDays(80)), thirtyDaysAhead, now), {
+      expirationDateTime: [`must be at most 45 days ahead${onTheSiteClock(now)}`],
     })
-    assert.equal(newBillProblems(billRequest(inDays(74)), clockAt(30 * DAY).now()), null)
+    assert.equal(newBillProblems(billRequest(inDays(74)), thirtyDaysAhead), null)
   })
 
   test("a new bill's recurrent series must end after the site's today", () => {
     const req = billRequest(inDays(10), { minAuthDay: 1, expiryDate: utcDate(2) })
-    assert.equal(newBillProblems(req, REAL_TIME.now()), null)
-    assert.deepEqual(newBillProblems(req, threeDaysAhead.now()), { 'recurrent.expiryDate': ['must be in the future'] })
+    assert.equal(newBillProblems(req, REAL_TIME), null)
+    const now = threeDaysAhead.now()
+    assert.deepEqual(newBillProblems(req, threeDaysAhead, now), {
+      'recurrent.expiryDate': [`must be in the future${onTheSiteClock(now)}`],
+    })
   })
 })
 
@@ -388,8 +407,11 @@ function recurrentCharge(first: { lastChargeAt: Date; minAuthDay: number; expiry
 describe('5. recurrent series: minAuthDay and expiryDate', () => {
   test('a new series ending tomorrow (UTC) is refused on a clock 3 days ahead, taken on real time', () => {
     const recurrent = { minAuthDay: 1, expiryDate: utcDate(1) }
-    assert.equal(recurrentExpiryProblem(recurrent, REAL_TIME.now()), null)
-    assert.equal(recurrentExpiryProblem(recurrent, threeDaysAhead.now()), 'must be in the future')
+    assert.equal(recurrentExpiryProblem(recurrent, REAL_TIME), null)
+    const now = threeDaysAhead.now()
+    assert.equal(recurrentExpiryProblem(recurrent, threeDaysAhead, now), `must be in the future${onTheSiteClock(now)}`)
+    // on real time the words stay as they were
+    assert.equal(recurrentExpiryProblem({ minAuthDay: 1, expiryDate: utcDate(-1) }, REAL_TIME), 'must be in the future')
   })
 
   test('minAuthDay 2 after a charge yesterday: REATTEMPT_NOT_PERMITTED on real time, charged on a clock 3 days ahead', async () => {

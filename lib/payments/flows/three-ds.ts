@@ -38,15 +38,28 @@ export const threeDSFlow = definePaymentFlow({
     schema: z.object(
       {
         pares: z
-          .string({ error: 'is required' })
-          .min(1, 'is required')
+          .string({
+            error:
+              'is required: the PaRes that the access-control page (threeDS.acsUrl of the payment) posts to ' +
+              'your TermUrl when the payer finishes the challenge',
+          })
+          .min(
+            1,
+            'is required: the PaRes that the access-control page (threeDS.acsUrl of the payment) posts to ' +
+              'your TermUrl when the payer finishes the challenge',
+          )
           .meta({ description: 'the PaRes the access-control page posted to your TermUrl' }),
       },
       { error: 'must be an object with pares' },
     ),
     example: { summary: '3-D Secure', value: { threeDS: { pares: 'eyJwYXltZW50Ijoi…' } } },
     async complete(_tx, p, body) {
-      if (!body) throw fieldError('threeDS.pares', 'is required: the payment awaits 3-D Secure')
+      if (!body)
+        throw fieldError(
+          'threeDS.pares',
+          'is required: the payment awaits 3-D Secure; send the PaRes that the access-control page ' +
+            '(threeDS.acsUrl of the payment) posted to your TermUrl',
+        )
       const pares = readPares(body.pares)
       if (!pares || pares.paymentRef !== p.id) throw fieldError('threeDS.pares', 'was not issued for this payment')
       return pares.passed ? { kind: 'approve' } : { kind: 'decline', reason: 'DECLINED_BY_MPI' }
