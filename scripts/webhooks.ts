@@ -151,8 +151,10 @@ async function main(): Promise<number> {
   }
   const before = previous ?? "none: each operation's callbackUrl only"
   console.log(`listening on ${url} for the notifications of site ${o.siteId} (its URL was ${before})`)
+  const forwarded = o.forward ? ` and it is forwarded to ${o.forward.href}` : ''
   console.log(
-    `each one's Signature and Payin-Signature are verified with the site's signing secret${o.forward ? ` and it is forwarded to ${o.forward.href}` : ''}; Ctrl-C puts the previous URL back`,
+    `each one's Signature and Payin-Signature are verified with the site's signing secret${forwarded}; ` +
+      'Ctrl-C puts the previous URL back',
   )
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {

@@ -220,12 +220,20 @@ export function outgoingPolicy(env: NodeJS.ProcessEnv = process.env): OutgoingPo
 export function policyInWords(policy: OutgoingPolicy, env: Record<string, string | undefined> = process.env): string {
   const base = publicBaseUrlOf(env)
   if (policy.origin === 'local-sandbox')
-    return `receivers on this machine (127.0.0.1, ::1, localhost) allowed: a local sandbox, at ${base} (NOTIFY_ALLOW_NETWORKS= refuses them)`
+    return (
+      `receivers on this machine (127.0.0.1, ::1, localhost) allowed: a local sandbox, at ${base} ` +
+      '(NOTIFY_ALLOW_NETWORKS= refuses them)'
+    )
   if (policy.origin === 'public')
-    return `receivers on this machine and private networks refused: ${base} is not local (NOTIFY_ALLOW_NETWORKS=${LOOPBACK_NETWORKS} allows this machine's)`
+    return (
+      `receivers on this machine and private networks refused: ${base} is not local ` +
+      `(NOTIFY_ALLOW_NETWORKS=${LOOPBACK_NETWORKS} allows this machine's)`
+    )
   const value = (env.NOTIFY_ALLOW_NETWORKS ?? '').trim()
   const loopback = addressRefusal('127.0.0.1', policy) === null || addressRefusal('::1', policy) === null
-  return `receivers on this machine ${loopback ? 'allowed' : 'refused'}: NOTIFY_ALLOW_NETWORKS=${value} allows ${value ? 'those networks' : 'no private network'}`
+  const allows = value ? 'those networks' : 'no private network'
+  const verdict = loopback ? 'allowed' : 'refused'
+  return `receivers on this machine ${verdict}: NOTIFY_ALLOW_NETWORKS=${value} allows ${allows}`
 }
 
 /** null when the IP address may be connected to, else the reason ('private address'; also for what is not an IP) */

@@ -18,7 +18,7 @@ after(async () => {
   await closeDb()
 })
 
-test('made with the site: kept in its file (0600), which works as a bearer token; a restart says where it is', async () => {
+test('made with the site: kept in its file (0600), a working bearer token; a restart says where it is', async () => {
   const siteId = uid('demo-token')
   const file = demoTokenFile(siteId, dir)
   assert.equal(path.basename(file), `demo-${siteId}.token`)
@@ -57,7 +57,8 @@ test('made with the site: kept in its file (0600), which works as a bearer token
   assert.deepEqual(stale, { state: 'stale' })
   assert.equal(
     demoTokenLine(siteId, file, stale),
-    `demo site token: ${file} holds no active token of ${siteId} (revoked, or another database's); make another with: npm run site -- create ${siteId}`,
+    `demo site token: ${file} holds no active token of ${siteId} (revoked, or another database's); ` +
+      `make another with: npm run site -- create ${siteId}`,
   )
   // lost
   fs.rmSync(file)

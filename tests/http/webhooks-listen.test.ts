@@ -182,7 +182,7 @@ function listen(args: string[]) {
 const listeningUrl = (output: string) => /listening on (http:\/\/127\.0\.0\.1:\d+\/) /.exec(output)?.[1]
 
 describe('npm run webhooks -- listen', () => {
-  test('one verified line per notification, forwarded unchanged; a changed body BAD; the previous URL back after SIGTERM', async () => {
+  test('a verified line per notification, forwarded as is; a changed body BAD; old URL back on SIGTERM', async () => {
     const site = await localSite('hooks-listen')
     const api = client(site, '/api', localBase)
     const secret = lastLine(await siteOk(['notify', site.siteId, 'https://shop.example/previous-hook'], localEnv))

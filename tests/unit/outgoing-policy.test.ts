@@ -902,7 +902,7 @@ test('isLoopbackUrl: localhost and loopback literals, nothing else', () => {
     assert.equal(isLoopbackUrl(u), false, u)
 })
 
-test('delivery on a local sandbox: a name resolving to loopback is called; one resolving to 10.0.0.1 is not', async () => {
+test('delivery on a local sandbox: a name resolving to loopback is called, one resolving to 10.0.0.1 not', async () => {
   const r = await receiver()
   try {
     const dns = stubLookup({ 'shop.test': ['127.0.0.1'], 'inside.test': ['10.0.0.1'] })

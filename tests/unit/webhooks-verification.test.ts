@@ -11,11 +11,13 @@ import { settings as ruSettings } from '../../lib/i18n/ru/settings.ts'
 
 const body =
   '{"payment":{"type":"PAYMENT","paymentId":"order-1001","createdDateTime":"2026-11-23T12:04:05+00:00",' +
-  '"amount":{"value":60.50,"currency":"RUB"},"status":{"value":"SUCCESS","changedDateTime":"2026-11-23T12:04:05+00:00"},' +
+  '"amount":{"value":60.50,"currency":"RUB"},' +
+  '"status":{"value":"SUCCESS","changedDateTime":"2026-11-23T12:04:05+00:00"},' +
   '"billId":"b-1","customFields":{},"flags":["SALE"]},"type":"PAYMENT","version":"1"}'
 const refund =
-  '{"refund":{"type":"REFUND","refundId":"ref-1","paymentId":"order-1001","createdDateTime":"2026-11-23T12:05:00+03:00",' +
-  '"amount":{"value":10.00,"currency":"EUR"},"status":{"value":"DECLINE","changedDateTime":"2026-11-23T12:05:00+03:00"},' +
+  '{"refund":{"type":"REFUND","refundId":"ref-1","paymentId":"order-1001",' +
+  '"createdDateTime":"2026-11-23T12:05:00+03:00","amount":{"value":10.00,"currency":"EUR"},' +
+  '"status":{"value":"DECLINE","changedDateTime":"2026-11-23T12:05:00+03:00"},' +
   '"flags":[]},"type":"REFUND","version":"1"}'
 const secrets: SiteSecrets = { current: 'whsec_current', previous: null, previousUntil: null }
 const now = new Date('2026-11-23T12:04:06Z')
