@@ -59,7 +59,7 @@ export function readSettings(env: Record<string, string | undefined> = process.e
   }
   return {
     port,
-    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl: publicBaseUrlOf(env),
     timeZone,
     secretKey: env.SECRET_KEY ?? '',
     databasePoolSize: Math.max(1, Number(env.DATABASE_POOL_SIZE ?? 10) || 10),
@@ -86,6 +86,11 @@ export function readSettings(env: Record<string, string | undefined> = process.e
       windowSeconds: Math.min(positive(env.DASHBOARD_SIGN_IN_WINDOW_SECONDS, 900, true), 1e9),
     },
   }
+}
+
+/** the service's public origin: PUBLIC_BASE_URL, else http://localhost:$PORT (no trailing slash) */
+export function publicBaseUrlOf(env: Record<string, string | undefined> = process.env): string {
+  return (env.PUBLIC_BASE_URL || `http://localhost:${Number(env.PORT ?? 3000)}`).replace(/\/+$/, '')
 }
 
 /** the shortest METRICS_TOKEN taken: a bearer token anyone who reaches the port may guess at */

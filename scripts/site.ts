@@ -9,6 +9,8 @@
 //                                                  NOTIFY_SECRET_GRACE_HOURS more (not at all with --now, after a leak)
 // Same settings as the server: DATABASE_URL, else the embedded PostgreSQL under data/ (EMBEDDED_PG_DIR) on
 // the port the running server's database listens on (started on EMBEDDED_PG_PORT when none runs).
+// A notification URL is checked as the server checks it, from the same settings (PUBLIC_BASE_URL, PORT,
+// NOTIFY_ALLOW_NETWORKS): loopback receivers pass on a local sandbox unless NOTIFY_ALLOW_NETWORKS says otherwise.
 // A site that does not exist is one line on stderr and exit code 1.
 import { openDatabase, secretKey } from './database.ts'
 
@@ -61,11 +63,9 @@ async function run(sites: typeof import('../lib/sites/site-tokens.ts')): Promise
     let secrets
     if (command === 'notify') {
       secrets = await notify.setNotifyUrl(siteId, url === 'off' ? null : url).catch((e: unknown) => {
-        // the rule's own words, and which networks this command's environment allows (the server's may differ)
+        // the rule's own words, and how this command decided: as a server with its environment would
         if (e instanceof notify.NotifyUrlRefused)
-          throw new Error(
-            `${e.message} (networks allowed by NOTIFY_ALLOW_NETWORKS in this command's environment: ${process.env.NOTIFY_ALLOW_NETWORKS || 'none'})`,
-          )
+          throw new Error(`${e.message}; decided as the server does, from the same settings: ${notify.policyNow()}`)
         throw e
       })
       console.log(

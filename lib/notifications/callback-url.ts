@@ -1,19 +1,26 @@
 // Where a merchant may ask for notifications to go: an absolute http(s) URL whose host is not a
 // literal address the service refuses to call (loopback, private, link-local, … — see
-// outgoing-policy.ts; NOTIFY_ALLOW_NETWORKS opens named networks). A host name is checked again on
-// the address it resolves to, at every delivery.
+// outgoing-policy.ts; NOTIFY_ALLOW_NETWORKS opens named networks, and a local sandbox loopback). A host
+// name is checked again on the address it resolves to, at every delivery.
 import { z } from 'zod'
 import { httpUrlSchema } from '../wire/common-schemas'
-import { literalHostRefusal, outgoingPolicy, type OutgoingPolicy } from './outgoing-policy'
+import { LOOPBACK_NETWORKS, literalHostRefusal, outgoingPolicy, type OutgoingPolicy } from './outgoing-policy'
 
 let policy: OutgoingPolicy | undefined
 /** this process's policy, read from the environment once */
 export const processPolicy = (): OutgoingPolicy => (policy ??= outgoingPolicy())
 
+/**
+ * The field message of a refused notification URL: the contract's words, then the setting that allows such receivers
+ * (one fixed text, so that the dashboard's languages can put it into their words).
+ */
+export const PRIVATE_ADDRESS_REFUSAL =
+  'must not point to a private address (the service calls one only in the networks its NOTIFY_ALLOW_NETWORKS ' +
+  `names, set before it starts: e.g. NOTIFY_ALLOW_NETWORKS=${LOOPBACK_NETWORKS} for a receiver on its own machine)`
+
 /** the refusal of a notification URL at request time, or null */
 export function callbackUrlRefusal(url: string): string | null {
-  const refusal = literalHostRefusal(url, processPolicy())
-  return refusal ? `must not point to a ${refusal}` : null
+  return literalHostRefusal(url, processPolicy()) ? PRIVATE_ADDRESS_REFUSAL : null
 }
 
 export const callbackUrlSchema = httpUrlSchema.superRefine((url, ctx) => {

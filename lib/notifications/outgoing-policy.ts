@@ -42,14 +42,20 @@
 // - NAT64 64:ff9b::/96 (globally reachable per IANA: on an IPv6-only network with DNS64 every IPv4 host
 //   is reached this way) is refused when the IPv4 address it carries is.
 // Every refusal reads 'private address', so the merchant-visible log never tells which class answered.
-// NOTIFY_ALLOW_NETWORKS (comma-separated CIDRs, default none) allows listed networks even so, e.g.
-// `127.0.0.0/8` for a receiver on the developer's machine. The check is made on the addresses a name
-// resolves to (before connecting; refused ones are dropped) and again on the socket's remote address
-// at connect, before a byte is sent, so a name cannot rebind between the check and the connection.
+// NOTIFY_ALLOW_NETWORKS (comma-separated CIDRs) allows listed networks even so, e.g. `127.0.0.0/8` for a
+// receiver on the developer's machine; set (even empty), it alone decides. Unset, a local sandbox (its
+// public base URL, PUBLIC_BASE_URL or http://localhost:$PORT, on localhost or a loopback address: `npm
+// start` on a developer's machine) allows loopback receivers (127.0.0.0/8, ::1, names resolving there),
+// so that a shop's webhook on the same machine works out of the box; a service with a public base URL
+// allows none. Private, link-local (metadata) and the other classes stay refused either way.
+// The check is made on the addresses a name resolves to (before connecting; refused ones are dropped) and
+// again on the socket's remote address at connect, before a byte is sent, so a name cannot rebind between
+// the check and the connection.
 import dns from 'node:dns'
 import http from 'node:http'
 import https from 'node:https'
 import net, { type LookupFunction } from 'node:net'
+import { publicBaseUrlOf } from '../config'
 
 /** the one reason given for every refused address */
 const REFUSED = 'private address'
@@ -68,8 +74,13 @@ export interface Network {
 }
 
 export interface OutgoingPolicy {
-  /** networks called even if in a refused class (NOTIFY_ALLOW_NETWORKS) */
+  /** networks called even if in a refused class (NOTIFY_ALLOW_NETWORKS, or loopback for a local sandbox) */
   readonly allow: readonly Network[]
+  /**
+   * why `allow` is what it is: NOTIFY_ALLOW_NETWORKS is set ('setting'); unset, the service is a local sandbox
+   * ('local-sandbox': loopback allowed) or has a public base URL ('public': nothing allowed)
+   */
+  readonly origin: 'setting' | 'local-sandbox' | 'public'
 }
 
 const V4_BITS = 0xffffffffn
@@ -160,13 +171,37 @@ function refused(a: Address): boolean {
   return !inNetwork(a, GLOBAL_UNICAST) || REFUSED_V6.some((n) => inNetwork(a, n))
 }
 
-/** the policy of NOTIFY_ALLOW_NETWORKS; throws on an entry that is not a CIDR network */
+/** the loopback networks a local sandbox calls: 127.0.0.0/8 and ::1 (and what names resolve to there) */
+export const LOOPBACK_NETWORKS = '127.0.0.0/8,::1/128'
+
+/** whether a URL's host is localhost or a loopback address (127.0.0.0/8, ::1, ::ffff:127.x.x.x) */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string
+  try {
+    host = new URL(url).hostname
+  } catch {
+    return false
+  }
+  if (host === 'localhost') return true
+  const a = parseAddress(host.startsWith('[') ? host.slice(1, -1) : host)
+  return a !== null && networks(LOOPBACK_NETWORKS.split(',')).some((n) => inNetwork(unmapped(a), n))
+}
+
+/**
+ * the policy of the environment: NOTIFY_ALLOW_NETWORKS when set (empty: nothing allowed); unset, loopback for a local
+ * sandbox (public base URL on localhost or a loopback address), else nothing. Throws on an entry that is not a CIDR
+ * network.
+ */
 export function outgoingPolicy(env: NodeJS.ProcessEnv = process.env): OutgoingPolicy {
-  const entries = (env.NOTIFY_ALLOW_NETWORKS ?? '')
-    .split(',')
+  if (env.NOTIFY_ALLOW_NETWORKS === undefined)
+    return isLoopbackUrl(publicBaseUrlOf(env))
+      ? { allow: networks(LOOPBACK_NETWORKS.split(',')), origin: 'local-sandbox' }
+      : { allow: [], origin: 'public' }
+  const entries = env.NOTIFY_ALLOW_NETWORKS.split(',')
     .map((e) => e.trim())
     .filter(Boolean)
   return {
+    origin: 'setting',
     allow: entries.map((entry) => {
       const n = parseNetwork(entry)
       if (!n)
@@ -176,6 +211,29 @@ export function outgoingPolicy(env: NodeJS.ProcessEnv = process.env): OutgoingPo
       return n
     }),
   }
+}
+
+/**
+ * The policy in words, for the start banner and the commands that set notification URLs: whether receivers on this
+ * machine (loopback) are allowed, and which setting decides.
+ */
+export function policyInWords(policy: OutgoingPolicy, env: Record<string, string | undefined> = process.env): string {
+  const base = publicBaseUrlOf(env)
+  if (policy.origin === 'local-sandbox')
+    return (
+      `receivers on this machine (127.0.0.1, ::1, localhost) allowed: a local sandbox, at ${base} ` +
+      '(NOTIFY_ALLOW_NETWORKS= refuses them)'
+    )
+  if (policy.origin === 'public')
+    return (
+      `receivers on this machine and private networks refused: ${base} is not local ` +
+      `(NOTIFY_ALLOW_NETWORKS=${LOOPBACK_NETWORKS} allows this machine's)`
+    )
+  const value = (env.NOTIFY_ALLOW_NETWORKS ?? '').trim()
+  const loopback = addressRefusal('127.0.0.1', policy) === null || addressRefusal('::1', policy) === null
+  const allows = value ? 'those networks' : 'no private network'
+  const verdict = loopback ? 'allowed' : 'refused'
+  return `receivers on this machine ${verdict}: NOTIFY_ALLOW_NETWORKS=${value} allows ${allows}`
 }
 
 /** null when the IP address may be connected to, else the reason ('private address'; also for what is not an IP) */

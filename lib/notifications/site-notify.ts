@@ -3,9 +3,10 @@
 // (scripts/site.ts) and the dashboard's settings (lib/dashboard/dashboard-settings.ts) both come here,
 // so one rule decides which URLs a site may have.
 import { settings } from '../config'
-import { bumpSecretVersion, siteNotifyRow, siteSecretRow, updateNotifyUrl } from '../sites/site-store'
+import { bumpSecretVersion, replaceNotifyUrl, siteNotifyRow, siteSecretRow, updateNotifyUrl } from '../sites/site-store'
 import { SiteNotFound } from '../sites/site-tokens'
-import { callbackUrlSchema } from './callback-url'
+import { callbackUrlSchema, processPolicy } from './callback-url'
+import { policyInWords } from './outgoing-policy'
 import { siteSecrets, type SiteSecrets } from './signing'
 
 /**
@@ -30,6 +31,9 @@ export function checkedNotifyUrl(url: string | null): string | null {
   if (!parsed.success) throw new NotifyUrlRefused(parsed.error.issues[0].message)
   return trimmed
 }
+
+/** which receivers this process's rule allows, in words (the start banner, the commands' refusals) */
+export const policyNow = (): string => policyInWords(processPolicy())
 
 async function siteOf(siteId: string) {
   const site = await siteSecretRow(siteId)
@@ -65,6 +69,24 @@ export async function setNotifyUrl(siteId: string, url: string | null): Promise<
   await siteOf(siteId)
   await updateNotifyUrl(siteId, checked)
   return notifySecrets(siteId)
+}
+
+/**
+ * Points the site's notifications at `url` for a while (the local listener), by setNotifyUrl's rule; answers the URL it
+ * replaced (null: none), for putBackNotifyUrl.
+ */
+export async function borrowNotifyUrl(siteId: string, url: string): Promise<{ previous: string | null }> {
+  const { url: previous } = await notifySettings(siteId)
+  await setNotifyUrl(siteId, url)
+  return { previous }
+}
+
+/**
+ * Puts back the URL borrowNotifyUrl replaced, as it was (it passed the rule of whoever set it), unless the site's URL
+ * was changed since (then the newer choice stays): whether it did.
+ */
+export async function putBackNotifyUrl(siteId: string, borrowed: string, previous: string | null): Promise<boolean> {
+  return replaceNotifyUrl(siteId, borrowed, previous)
 }
 
 /**

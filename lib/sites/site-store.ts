@@ -166,6 +166,12 @@ export async function updateNotifyUrl(siteId: string, url: string | null): Promi
   await db().site.update({ where: { id: siteId }, data: { notifyUrl: url } })
 }
 
+/** sets the site's URL to `to` only while it is still `from`; whether it did */
+export async function replaceNotifyUrl(siteId: string, from: string, to: string | null): Promise<boolean> {
+  const { count } = await db().site.updateMany({ where: { id: siteId, notifyUrl: from }, data: { notifyUrl: to } })
+  return count === 1
+}
+
 /** a new secret version; the previous one signs on from now, unless `immediately` */
 export async function bumpSecretVersion(siteId: string, immediately: boolean) {
   return db().site.update({

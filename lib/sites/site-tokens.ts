@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { SiteClock } from '../sandbox/site-clock'
 import {
+  activeTokenOf,
   checkTokenHash,
   insertSite,
   insertToken,
@@ -47,6 +48,11 @@ export async function issueToken(siteId: string): Promise<string> {
   const token = `sk_${randomBytes(32).toString('base64url')}`
   await insertToken(siteId, hashToken(token), tokenHint(token))
   return token
+}
+
+/** whether the token is an active (not revoked) token of the site; counted by no rate limit */
+export async function isActiveToken(siteId: string, token: string): Promise<boolean> {
+  return (await activeTokenOf(siteId, hashToken(token))) !== null
 }
 
 /**

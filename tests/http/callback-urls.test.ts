@@ -1,5 +1,5 @@
 // Where notifications may go, checked when the merchant names the address: the suite's server allows
-// no network (NOTIFY_ALLOW_NETWORKS unset), so a callbackUrl or a bill's invoice_callback_url whose
+// no network (NOTIFY_ALLOW_NETWORKS set empty), so a callbackUrl or a bill's invoice_callback_url whose
 // host is a literal loopback, private, link-local, unspecified … address is a 400 and nothing is
 // written. These tests never connect anywhere: each refused address is refused before any delivery.
 // (A host name that resolves to such an address is refused at delivery: tests/unit/outgoing-policy.)

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { createHash, randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import { after, test } from 'node:test'
+import { PRIVATE_ADDRESS_REFUSAL } from '../../lib/notifications/callback-url.ts'
 import { BASE_URL, cardPayment, client, newSite, request, uid, type Answer } from '../support/api.ts'
 import { asSession, assertError, dashboardPage, ORIGIN, post, signIn } from '../support/dashboard.ts'
 import { sql } from '../support/db.ts'
@@ -88,7 +89,7 @@ test('the notification URL: set and cleared as the API then uses it; a refused o
     { url: 'http://10.1.2.3/hook' },
     asSession(cookie),
   )
-  assert.deepEqual(refused.body.cause, { url: ['must not point to a private address'] })
+  assert.deepEqual(refused.body.cause, { url: [PRIVATE_ADDRESS_REFUSAL] })
   assertError(
     await post('/dashboard/actions/settings/notify-url', { url: 5 }, asSession(cookie)),
     400,
@@ -125,13 +126,13 @@ test('the notification URL: set and cleared as the API then uses it; a refused o
     `${hint} notify-url ${url}: set`,
     // kept as parsed (an address written the URL standard's way), credentials never
     ...['http://127.0.0.1:8080/hook', 'http://169.254.169.254/latest', 'http://[::ffff:a00:1]/x'].map(
-      (u) => `${hint} notify-url ${u}: refused: must not point to a private address`,
+      (u) => `${hint} notify-url ${u}: refused: ${PRIVATE_ADDRESS_REFUSAL}`,
     ),
     `${hint} notify-url ftp://files.example/x: refused: must be an absolute http(s) URL`,
     // not a URL: not kept at all
     `${hint} notify-url (not a URL): refused: must be an absolute http(s) URL`,
     `${hint} notify-url https://shop.example/${'x'.repeat(300 - 'https://shop.example/'.length)}: refused: must be at most 2048 characters`,
-    `${hint} notify-url http://10.1.2.3/hook: refused: must not point to a private address`,
+    `${hint} notify-url http://10.1.2.3/hook: refused: ${PRIVATE_ADDRESS_REFUSAL}`,
     `${hint} notify-url (none): cleared`,
   ])
 })

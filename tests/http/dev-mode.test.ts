@@ -25,10 +25,13 @@ const pgDir = path.resolve(`data/test-dev-pg-${port}`)
 // it for a moment, which under /api the answers' check refuses at once (an API error is the JSON Error),
 // and what is tested here is hot reload, not the API
 const probeDir = path.resolve('app/dev-reload-probe')
+// where the start keeps its demo site's token (scripts/demo-site.ts: beside data/demo.token, never over it)
+const tokenFile = path.join('data', 'demo-dev-demo.token')
 
 fs.rmSync(pgDir, { recursive: true, force: true })
 fs.rmSync(embeddedPasswordFile(pgDir), { force: true })
 fs.rmSync(probeDir, { recursive: true, force: true }) // left by a run cut short
+fs.rmSync(tokenFile, { force: true })
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   PORT: String(port),
@@ -71,6 +74,7 @@ after(async () => {
   await stopEmbeddedPostgres({ dataDir: pgDir })
   fs.rmSync(pgDir, { recursive: true, force: true })
   fs.rmSync(embeddedPasswordFile(pgDir), { force: true })
+  fs.rmSync(tokenFile, { force: true })
 })
 
 /** waits until `check` answers something other than undefined (the dev server compiles on demand) */
@@ -99,8 +103,22 @@ test(
     assert.match(output, /Node\.js 2[6-9]|Node\.js [3-9]\d/, 'the launcher names the runtime')
     assert.match(output, /embedded PostgreSQL started on 127\.0\.0\.1:\d+/)
     assert.match(output, /listening on 127\.0\.0\.1:\d+ \(development mode\)/)
-    const token = /demo site token \(shown once\): (\S+)/.exec(output)?.[1]
+    // the token, printed once and kept in a file only its owner reads; the start ends with a framed summary
+    const token = /demo site token: (sk_\S+) \(shown once, and kept in data\/demo-dev-demo\.token,/.exec(output)?.[1]
     assert.ok(token, output)
+    assert.equal(fs.readFileSync(tokenFile, 'utf8'), `${token}\n`)
+    assert.equal(fs.statSync(tokenFile).mode & 0o777, 0o600)
+    assert.match(output, /notification receivers: receivers on this machine \(127\.0\.0\.1, ::1, localhost\) allowed/)
+    const summary = await until('the summary', async () => /┌─+┐\n[^]*?\n└─+┘/.exec(output)?.[0])
+    for (const line of [
+      `API         ${base}/api`,
+      `dashboard   ${base}/dashboard`,
+      'site id     dev-demo',
+      `token       ${token}`,
+      `export BASE=${base}/api SITE=dev-demo TOKEN=$(cat ${tokenFile})`,
+      'npm run webhooks -- listen --site dev-demo',
+    ])
+      assert.ok(summary.includes(line), `${line}\n${summary}`)
 
     // the front door runs in development mode too
     const bad = await fetch(`${base}/api/sites/%zz/payments/x`)

@@ -11,14 +11,20 @@ import net, { type LookupFunction } from 'node:net'
 import { test } from 'node:test'
 import {
   addressRefusal,
+  isLoopbackUrl,
   literalHostRefusal,
   outgoingPolicy,
+  policyInWords,
   postNotification,
   type PostOptions,
 } from '../../lib/notifications/outgoing-policy.ts'
 
-/** the policy of NOTIFY_ALLOW_NETWORKS = `networks` (unset when undefined) */
-const policyOf = (networks?: string) => outgoingPolicy({ NODE_ENV: 'test', NOTIFY_ALLOW_NETWORKS: networks })
+/**
+ * the policy of NOTIFY_ALLOW_NETWORKS = `networks` (unset when undefined) on a service with a public base URL (a local
+ * sandbox's default, loopback allowed, is tested at the end)
+ */
+const policyOf = (networks?: string) =>
+  outgoingPolicy({ NODE_ENV: 'test', PUBLIC_BASE_URL: 'https://payin.example', NOTIFY_ALLOW_NETWORKS: networks })
 const none = policyOf()
 const loopbackAllowed = policyOf('127.0.0.0/8')
 
@@ -818,4 +824,114 @@ test('only http(s); connection errors are told without the body', async () => {
   })
   assert.equal(unknown.error, 'could not connect: getaddrinfo ENOTFOUND nowhere.test')
   assert.deepEqual(g.violations, [])
+})
+
+// A local sandbox (its public base URL on localhost or a loopback address, as `npm start` and `npm run dev` by
+// default): loopback receivers allowed while NOTIFY_ALLOW_NETWORKS is unset; set (even empty), it alone decides.
+const localOf = (env: Record<string, string | undefined>) => outgoingPolicy({ NODE_ENV: 'test', ...env })
+
+test('the default by public base URL: loopback allowed on a local sandbox, nothing on a public service', () => {
+  for (const env of [
+    {},
+    { PORT: '4000' },
+    { PUBLIC_BASE_URL: 'http://localhost:3000' },
+    { PUBLIC_BASE_URL: 'http://127.0.0.1:4999/' },
+    { PUBLIC_BASE_URL: 'http://127.8.9.10' },
+    { PUBLIC_BASE_URL: 'http://[::1]:3000' },
+    { PUBLIC_BASE_URL: 'http://[::ffff:127.0.0.1]:3000' },
+  ])
+    assert.equal(localOf(env).origin, 'local-sandbox', JSON.stringify(env))
+  for (const env of [
+    { PUBLIC_BASE_URL: 'https://payin.example' },
+    { PUBLIC_BASE_URL: 'http://localhost.example:3000' },
+    { PUBLIC_BASE_URL: 'http://10.0.0.5:3000' },
+    { PUBLIC_BASE_URL: 'http://0.0.0.0:3000' },
+    { PUBLIC_BASE_URL: 'http://[::]:3000' },
+  ]) {
+    const p = localOf(env)
+    assert.equal(p.origin, 'public', JSON.stringify(env))
+    assert.deepEqual(p.allow, [])
+    assert.match(policyInWords(p, env), /refused: .* is not local \(NOTIFY_ALLOW_NETWORKS=127\.0\.0\.0\/8,::1\/128/)
+  }
+  // set, even empty, the setting alone decides
+  assert.deepEqual(localOf({ NOTIFY_ALLOW_NETWORKS: '' }), { origin: 'setting', allow: [] })
+  assert.equal(addressRefusal('127.0.0.1', localOf({ NOTIFY_ALLOW_NETWORKS: '10.0.0.0/8' })), 'private address')
+  assert.equal(addressRefusal('127.0.0.1', localOf({ NOTIFY_ALLOW_NETWORKS: '127.0.0.1' })), null)
+  assert.match(policyInWords(localOf({ NOTIFY_ALLOW_NETWORKS: '' }), { NOTIFY_ALLOW_NETWORKS: '' }), /machine refused/)
+  // a malformed one still throws, on a local sandbox too
+  assert.throws(() => localOf({ NOTIFY_ALLOW_NETWORKS: 'localhost' }), /NOTIFY_ALLOW_NETWORKS/)
+})
+
+test('a local sandbox allows loopback alone: private, link-local (metadata) and the other classes stay refused', () => {
+  const local = localOf({})
+  assert.match(policyInWords(local, {}), /this machine \(127\.0\.0\.1, ::1, localhost\) allowed: a local sandbox/)
+  for (const a of ['127.0.0.1', '127.200.3.4', '::1', '::ffff:127.0.0.1', '0:0:0:0:0:0:0:1', '8.8.8.8'])
+    assert.equal(addressRefusal(a, local), null, a)
+  for (const a of [
+    '10.0.0.1',
+    '172.16.0.1',
+    '192.168.1.20',
+    '169.254.169.254',
+    'fe80::1',
+    'fc00::1',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
+    '::127.0.0.1',
+    '::ffff:0:7f00:1',
+    '64:ff9b::a00:1',
+  ])
+    assert.equal(addressRefusal(a, local), 'private address', a)
+  assert.equal(literalHostRefusal('http://[::1]:3000/hook', local), null)
+  assert.equal(literalHostRefusal('http://2130706433/hook', local), null)
+  assert.equal(literalHostRefusal('http://169.254.169.254/latest', local), 'private address')
+})
+
+test('isLoopbackUrl: localhost and loopback literals, nothing else', () => {
+  for (const u of [
+    'http://localhost:3000',
+    'http://LOCALHOST/x',
+    'http://127.0.0.1',
+    'http://[::1]:1',
+    'http://0x7f.1/',
+  ])
+    assert.equal(isLoopbackUrl(u), true, u)
+  for (const u of ['http://localhost.example', 'http://10.0.0.1', 'http://[::]', 'not a url', 'http://example.com'])
+    assert.equal(isLoopbackUrl(u), false, u)
+})
+
+test('delivery on a local sandbox: a name resolving to loopback is called, one resolving to 10.0.0.1 not', async () => {
+  const r = await receiver()
+  try {
+    const dns = stubLookup({ 'shop.test': ['127.0.0.1'], 'inside.test': ['10.0.0.1'] })
+    const g = guardedConnections()
+    const post = (url: string) =>
+      postNotification(url, body, headers, {
+        ...base,
+        policy: localOf({ PUBLIC_BASE_URL: 'http://localhost:3000' }),
+        lookup: dns.lookup,
+        createConnection: g.createConnection,
+      })
+    const shop = await post(`http://shop.test:${r.port}/hook`)
+    assert.deepEqual([shop.httpStatus, shop.error], [200, null])
+    const inside = await post(`http://inside.test:${r.port}/hook`)
+    assert.deepEqual([inside.httpStatus, inside.error], [null, 'refused: private address'])
+    assert.deepEqual(g.connected, ['127.0.0.1'])
+    assert.deepEqual(g.violations, [])
+    assert.equal(r.requests.length, 1)
+    // on a public service the same loopback name is refused, nothing connected
+    const publicPost = await postNotification(`http://shop.test:${r.port}/hook`, body, headers, {
+      ...base,
+      policy: localOf({ PUBLIC_BASE_URL: 'https://payin.example' }),
+      lookup: dns.lookup,
+      createConnection: g.createConnection,
+    })
+    assert.deepEqual([publicPost.httpStatus, publicPost.error], [null, 'refused: private address'])
+    assert.deepEqual(g.connected, ['127.0.0.1'])
+    assert.equal(r.requests.length, 1)
+  } finally {
+    await r.close()
+  }
 })

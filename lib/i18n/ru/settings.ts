@@ -13,7 +13,13 @@ export const settings: SettingsMessages = {
   urlReasons: {
     'must be an absolute http(s) URL': 'должен быть полным адресом http(s)',
     'must be at most 2048 characters': 'должен быть не длиннее 2048 символов',
+    // the message of earlier versions, still in older audit entries
     'must not point to a private address': 'не должен указывать на внутренний адрес сети',
+    ['must not point to a private address (the service calls one only in the networks its NOTIFY_ALLOW_NETWORKS ' +
+    'names, set before it starts: e.g. NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128 for a receiver on its own machine)']:
+      'не должен указывать на внутренний адрес сети (сервис обращается к таким адресам только в сетях, названных в ' +
+      'его настройке NOTIFY_ALLOW_NETWORKS до запуска: например, NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128 для ' +
+      'получателя на той же машине)',
   },
   save: 'Сохранить',
   saving: 'Сохранение…',

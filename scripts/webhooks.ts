@@ -1,0 +1,182 @@
+// npm run webhooks -- listen [--port N] [--site <siteId>] [--forward URL]
+// A notification receiver on this machine, for trying a shop's webhooks: it listens on 127.0.0.1 (port N, or any
+// free one), points the site's notifications at itself (default the demo site, DEMO_SITE_ID) the way
+// `npm run site -- notify` does, verifies both signatures of each notification with the site's secret and
+// prints one line per notification:
+//   PAYMENT order-1001 SUCCESS 100.00 RUB signature OK
+// answering 200. --forward URL (on this machine) passes each one on, body and headers as received, and prints
+// the answer's status. Ctrl-C (SIGINT), SIGTERM or SIGHUP puts the site's previous URL back (none, if it had none),
+// unless the URL was changed meanwhile.
+// Same settings as the server and the site command: the database (DATABASE_URL, else the embedded PostgreSQL
+// under data/), SECRET_KEY (else data/secret.key), and the rule for notification URLs (PUBLIC_BASE_URL, PORT,
+// NOTIFY_ALLOW_NETWORKS: a local sandbox calls loopback receivers unless NOTIFY_ALLOW_NETWORKS says otherwise).
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { isLoopbackUrl } from '../lib/notifications/outgoing-policy.ts'
+import { openDatabase, secretKey } from './database.ts'
+
+const USAGE = 'usage: npm run webhooks -- listen [--port N] [--site <siteId>] [--forward URL]'
+/** the largest body read: notifications are a few kilobytes */
+const MAX_BODY_BYTES = 1024 * 1024
+/** how long a forward may take before it counts as failed */
+const FORWARD_TIMEOUT_MS = 10_000
+
+interface Options {
+  port: number
+  siteId: string
+  forward: URL | null
+}
+
+/** the command line's options, or what is wrong with it */
+function options(argv: string[]): Options | string {
+  const [command, ...rest] = argv
+  if (command !== 'listen') return USAGE
+  const o: Options = { port: 0, siteId: process.env.DEMO_SITE_ID || 'demo', forward: null }
+  for (let i = 0; i < rest.length; i++) {
+    const [flag, inline] = rest[i].split(/=(.*)/s, 2)
+    const value = inline ?? rest[++i]
+    if (value === undefined) return `${flag} needs a value\n${USAGE}`
+    if (flag === '--port') {
+      o.port = Number(value)
+      if (!/^\d+$/.test(value) || o.port > 65535) return `--port ${value}: a port number (0: any free one)`
+    } else if (flag === '--site') o.siteId = value
+    else if (flag === '--forward') {
+      if (!/^https?:\/\//i.test(value) || !isLoopbackUrl(value))
+        return `--forward ${value}: an http(s) URL on this machine (localhost, 127.0.0.1 or [::1])`
+      o.forward = new URL(value)
+    } else return `${rest[i]}: unknown\n${USAGE}`
+  }
+  return o
+}
+
+/** the request's body, up to MAX_BODY_BYTES */
+function bodyOf(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > MAX_BODY_BYTES) return req.destroy(new Error(`a body over ${MAX_BODY_BYTES} bytes`))
+      chunks.push(c)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}
+
+/** posts the body to `target` with the headers as received (Host made the target's); the answer's status, or why not */
+function forward(target: URL, req: http.IncomingMessage, body: Buffer): Promise<string> {
+  const headers: string[] = []
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    headers.push(req.rawHeaders[i], req.rawHeaders[i].toLowerCase() === 'host' ? target.host : req.rawHeaders[i + 1])
+  return new Promise((resolve) => {
+    const out = http.request(target, { method: req.method, headers, agent: false, timeout: FORWARD_TIMEOUT_MS })
+    out.on('response', (res) => {
+      res.resume()
+      resolve(String(res.statusCode))
+    })
+    out.on('timeout', () => out.destroy(new Error(`no answer within ${FORWARD_TIMEOUT_MS} ms`)))
+    out.on('error', (e) => resolve(`failed: ${e.message}`))
+    out.end(body)
+  })
+}
+
+async function main(): Promise<number> {
+  const o = options(process.argv.slice(2))
+  if (typeof o === 'string') {
+    console.error(o)
+    return 2
+  }
+  const database = await openDatabase((line) => console.error(line))
+  secretKey()
+  const { closeDb } = await import('../lib/db/client.ts')
+  const { SiteNotFound } = await import('../lib/sites/site-tokens.ts')
+  const notify = await import('../lib/notifications/site-notify.ts')
+  const { checkNotification, notificationLine } = await import('../lib/notifications/notification-check.ts')
+  let stopping = false
+  const done = async (code: number) => {
+    await closeDb()
+    await database.release()
+    return code
+  }
+
+  const server = http.createServer(async (req, res) => {
+    if (req.method !== 'POST') return res.writeHead(405, { Allow: 'POST' }).end()
+    try {
+      const body = await bodyOf(req)
+      const secrets = await notify.notifySecrets(o.siteId)
+      const check = checkNotification(
+        body.toString('utf8'),
+        { signature: req.headers.signature as string, payinSignature: req.headers['payin-signature'] as string },
+        [secrets.current, ...(secrets.previous ? [secrets.previous] : [])],
+      )
+      console.log(notificationLine(check))
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok')
+      if (o.forward) {
+        const s = check.summary
+        console.log(
+          `${s ? `${s.type} ${s.id}` : 'it'} forwarded to ${o.forward.href}: ${await forward(o.forward, req, body)}`,
+        )
+      }
+    } catch (e) {
+      if (stopping) return
+      console.error(`a request to ${req.url} could not be read: ${(e as Error).message}`)
+      if (!res.headersSent) res.writeHead(500).end()
+    }
+  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(o.port, '127.0.0.1', resolve)
+    })
+  } catch (e) {
+    const inUse = (e as NodeJS.ErrnoException).code === 'EADDRINUSE'
+    console.error(
+      inUse ? `port ${o.port} is in use: choose another (--port N), or leave --port out for any free one` : String(e),
+    )
+    return done(1)
+  }
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+
+  let previous: string | null
+  try {
+    ;({ previous } = await notify.borrowNotifyUrl(o.siteId, url))
+  } catch (e) {
+    server.close()
+    if (e instanceof SiteNotFound) console.error(`no site "${e.siteId}" (npm run site -- list shows the sites)`)
+    else if (e instanceof notify.NotifyUrlRefused)
+      console.error(`${e.message}; decided as the server does, from the same settings: ${notify.policyNow()}`)
+    else throw e
+    return done(1)
+  }
+  const before = previous ?? "none: each operation's callbackUrl only"
+  console.log(`listening on ${url} for the notifications of site ${o.siteId} (its URL was ${before})`)
+  const forwarded = o.forward ? ` and it is forwarded to ${o.forward.href}` : ''
+  console.log(
+    `each one's Signature and Payin-Signature are verified with the site's signing secret${forwarded}; ` +
+      'Ctrl-C puts the previous URL back',
+  )
+
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    // a Ctrl-C reaches npm, the launcher and this process, and the launcher passes it on too: every one is caught
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => resolve(s))
+  })
+  stopping = true
+  server.close()
+  server.closeAllConnections()
+  const restored = await notify.putBackNotifyUrl(o.siteId, url, previous)
+  console.log(
+    restored
+      ? `${signal}: notifications of ${o.siteId} go to ${previous ?? "each operation's callbackUrl only"} again`
+      : `${signal}: the notification URL of ${o.siteId} was changed meanwhile, and is left as it is`,
+  )
+  return done(0)
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e instanceof Error ? e.message : e)
+    process.exit(1)
+  },
+)
