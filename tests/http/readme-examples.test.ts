@@ -13,22 +13,12 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { after, before, test } from 'node:test'
 import { promisify } from 'node:util'
 import { BASE_URL } from '../support/api.ts'
 import { dropDatabase, freshDatabase } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
-import {
-  differences,
-  docFiles,
-  readmeCommands,
-  readmeText,
-  withService,
-  type ExampleCommand,
-} from '../support/readme-examples.ts'
+import { docFiles, problemsOf, readmeCommands, readmeText, runInBash, withService } from '../support/readme-examples.ts'
 
 const port = Number(new URL(BASE_URL).port) + 200
 const base = `http://127.0.0.1:${port}`
@@ -62,55 +52,6 @@ after(async () => {
   await dropDatabase(database)
 })
 
-interface Ran {
-  exitCode: number
-  stdout: string
-  httpStatuses: number[]
-}
-
-/** runs the commands in one bash session (variables carry over), each one's output and curl statuses kept apart */
-async function runInBash(commands: ExampleCommand[], env: Record<string, string>): Promise<Ran[]> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payin-readme-'))
-  try {
-    const script = [
-      // every curl request's status, written to the command's own stderr file
-      `curl() { command curl --max-time 60 -w '%{stderr}\\n@@HTTP %{http_code}\\n' "$@"; }`,
-      ...commands.flatMap((c, i) => [
-        `printf '\\n@@BEGIN ${i}\\n'`,
-        '{',
-        c.text,
-        `} 2>"${dir}/err.${i}"`,
-        `printf '\\n@@END ${i} %d\\n' $?`,
-      ]),
-    ].join('\n')
-    fs.writeFileSync(path.join(dir, 'readme.sh'), script)
-    const { stdout } = await promisify(execFile)('bash', [path.join(dir, 'readme.sh')], {
-      // a newcomer's shell: none of the suite's settings, only where the commands reach the database
-      env: {
-        PATH: process.env.PATH!,
-        HOME: process.env.HOME ?? os.tmpdir(),
-        LANG: 'C.UTF-8',
-        ...env,
-      } as unknown as NodeJS.ProcessEnv,
-      encoding: 'utf8',
-      maxBuffer: 16 * 1024 * 1024,
-      timeout: 10 * 60_000,
-    })
-    return commands.map((_, i) => {
-      const m = new RegExp(`\\n@@BEGIN ${i}\\n([\\s\\S]*?)\\n@@END ${i} (\\d+)\\n`).exec(stdout)
-      assert.ok(m, `command ${i} did not run:\n${stdout.slice(-2000)}`)
-      const err = fs.readFileSync(path.join(dir, `err.${i}`), 'utf8')
-      return {
-        stdout: m[1],
-        exitCode: Number(m[2]),
-        httpStatuses: [...err.matchAll(/^@@HTTP (\d{3})$/gm)].map((s) => Number(s[1])),
-      }
-    })
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-}
-
 /** the demo site's token, as npm start makes it at the first start */
 let demoToken: Promise<string> | undefined
 function demoSiteToken(): Promise<string> {
@@ -142,29 +83,7 @@ for (const { file, commands: listed } of pages.filter((p) => p.commands.length))
     assert.equal(commands.length, listed.length)
     const ran = await runInBash(commands, { DATABASE_URL: databaseUrl, SECRET_KEY: process.env.SECRET_KEY! })
 
-    const problems: string[] = []
-    commands.forEach((c, i) => {
-      const r = ran[i]
-      const where = `${file} line ${c.line}: ${c.text.split('\n')[0].slice(0, 100)}`
-      const say = (what: string) => problems.push(`${where}\n  ${what}\n  output: ${r.stdout.slice(0, 600)}`)
-      if (r.exitCode !== 0) say(`exit code ${r.exitCode}`)
-      for (const status of r.httpStatuses) {
-        if (c.httpStatus !== undefined ? status !== c.httpStatus : status < 200 || status > 299)
-          say(`HTTP ${status}, the page says ${c.httpStatus ?? '2xx'}`)
-      }
-      if (c.statusValue === undefined && !c.shown) return
-      let answer: any
-      try {
-        answer = JSON.parse(r.stdout)
-      } catch {
-        return say('the answer is not JSON')
-      }
-      if (c.statusValue !== undefined && answer?.status?.value !== c.statusValue)
-        say(`status ${answer?.status?.value}, the page says ${c.statusValue}`)
-      if (c.statusReason !== undefined && answer?.status?.reason !== c.statusReason)
-        say(`reason ${answer?.status?.reason}, the page says ${c.statusReason}`)
-      if (c.shown) for (const d of differences(answer, c.shown.json)) say(`as printed at line ${c.shown.line}: ${d}`)
-    })
+    const problems = problemsOf(file, commands, ran)
     if (problems.length)
       assert.fail(`${file}: the examples do not run as printed (${problems.length}):\n${problems.join('\n')}`)
   })

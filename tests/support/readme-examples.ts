@@ -11,8 +11,12 @@
 // Without a status line a curl request must answer 2xx. A ```json block right after a ```sh block is
 // the answer of that block's last command, as printed (see matchesShown). A ```sh block right after the
 // line `<!-- readme-examples: skip -->` is not run: it shows an interface the service does not have yet.
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
 
 export interface ExampleCommand {
   /** the line of its page the command starts on */
@@ -30,9 +34,10 @@ export interface ExampleCommand {
 
 /** the marker, alone on the line before a ```sh block (blank lines between allowed), of a block that is not run */
 export const SKIP_MARKER = '<!-- readme-examples: skip -->'
-/** the commands that are not run: starting the service, its suite, its bench or its tools (settings before them too) */
+/** the commands that are not run: starting the service, its suite, its bench or its tools, the webhook listener (which
+ * runs until stopped: tests/http/quick-start.test.ts runs it), settings before them too */
 const NOT_RUN =
-  /^(?:[A-Z_]+=\S*\s+)*npm (?:start|test|run (?:dev|build|bench|db:migration|test:stress|audit|lint|format|openapi))\b/
+  /^(?:[A-Z_]+=\S*\s+)*npm (?:start|test|run (?:dev|build|bench|db:migration|test:stress|audit|lint|format|openapi|webhooks))\b/
 
 /** the pages whose examples run: README.md, then every .md file under docs/, in path order */
 export function docFiles(root = '.'): string[] {
@@ -239,4 +244,81 @@ export function differences(actual: unknown, shown: unknown, at = ''): string[] 
     ]
   }
   return actual === shown ? [] : [`${here}: ${JSON.stringify(actual)} is not ${JSON.stringify(shown)}`]
+}
+
+export interface Ran {
+  exitCode: number
+  stdout: string
+  httpStatuses: number[]
+}
+
+/** runs the commands in one bash session (variables carry over), each one's output and curl statuses kept apart */
+export async function runInBash(commands: ExampleCommand[], env: Record<string, string>): Promise<Ran[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payin-readme-'))
+  try {
+    const script = [
+      // every curl request's status, written to the command's own stderr file
+      `curl() { command curl --max-time 60 -w '%{stderr}\\n@@HTTP %{http_code}\\n' "$@"; }`,
+      ...commands.flatMap((c, i) => [
+        `printf '\\n@@BEGIN ${i}\\n'`,
+        '{',
+        c.text,
+        `} 2>"${dir}/err.${i}"`,
+        `printf '\\n@@END ${i} %d\\n' $?`,
+      ]),
+    ].join('\n')
+    fs.writeFileSync(path.join(dir, 'readme.sh'), script)
+    const { stdout } = await promisify(execFile)('bash', [path.join(dir, 'readme.sh')], {
+      // a newcomer's shell: none of the suite's settings, only where the commands reach the database
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME ?? os.tmpdir(),
+        LANG: 'C.UTF-8',
+        ...env,
+      } as unknown as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 10 * 60_000,
+    })
+    return commands.map((_, i) => {
+      const m = new RegExp(`\\n@@BEGIN ${i}\\n([\\s\\S]*?)\\n@@END ${i} (\\d+)\\n`).exec(stdout)
+      assert.ok(m, `command ${i} did not run:\n${stdout.slice(-2000)}`)
+      const err = fs.readFileSync(path.join(dir, `err.${i}`), 'utf8')
+      return {
+        stdout: m[1],
+        exitCode: Number(m[2]),
+        httpStatuses: [...err.matchAll(/^@@HTTP (\d{3})$/gm)].map((s) => Number(s[1])),
+      }
+    })
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** what differs between the commands of a page as printed and as they ran: one message each, empty when none */
+export function problemsOf(file: string, commands: ExampleCommand[], ran: Ran[]): string[] {
+  const problems: string[] = []
+  commands.forEach((c, i) => {
+    const r = ran[i]
+    const where = `${file} line ${c.line}: ${c.text.split('\n')[0].slice(0, 100)}`
+    const say = (what: string) => problems.push(`${where}\n  ${what}\n  output: ${r.stdout.slice(0, 600)}`)
+    if (r.exitCode !== 0) say(`exit code ${r.exitCode}`)
+    for (const status of r.httpStatuses) {
+      if (c.httpStatus !== undefined ? status !== c.httpStatus : status < 200 || status > 299)
+        say(`HTTP ${status}, the page says ${c.httpStatus ?? '2xx'}`)
+    }
+    if (c.statusValue === undefined && !c.shown) return
+    let answer: any
+    try {
+      answer = JSON.parse(r.stdout)
+    } catch {
+      return say('the answer is not JSON')
+    }
+    if (c.statusValue !== undefined && answer?.status?.value !== c.statusValue)
+      say(`status ${answer?.status?.value}, the page says ${c.statusValue}`)
+    if (c.statusReason !== undefined && answer?.status?.reason !== c.statusReason)
+      say(`reason ${answer?.status?.reason}, the page says ${c.statusReason}`)
+    if (c.shown) for (const d of differences(answer, c.shown.json)) say(`as printed at line ${c.shown.line}: ${d}`)
+  })
+  return problems
 }
