@@ -16,15 +16,22 @@ const MODULE_FOLDERS = ['lib/payments/methods', 'lib/payments/flows', 'lib/pay-f
 const WORDS_FOLDER = 'pay-methods'
 const REFERENCE_LANGUAGE = 'en'
 
-const identifier = (name) => name.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase())
+/** the module's name in the generated file: its file name in camelCase, `_`-prefixed where that is no identifier */
+const identifier = (name) => {
+  const camel = name.replace(/[-.]([a-zA-Z0-9])/g, (_, c) => c.toUpperCase())
+  return /^[A-Za-z_$][\w$]*$/.test(camel) ? camel : `_${camel.replace(/[^\w$]/g, '_')}`
+}
 const key = (name) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name}'`)
+
+/** a default export, in either form: `export default x`, `export { x as default }` */
+const DEFAULT_EXPORT = /^export\s+default\b|^export\s*\{[^}]*\bas\s+default\b/m
 
 /** the modules of a folder: its .ts/.tsx files with a default export, by file name */
 function modulesIn(folder) {
   return fs
     .readdirSync(folder)
     .filter((f) => /\.tsx?$/.test(f) && f !== 'index.ts' && !f.endsWith('.generated.ts'))
-    .filter((f) => /^export default /m.test(fs.readFileSync(path.join(folder, f), 'utf8')))
+    .filter((f) => DEFAULT_EXPORT.test(fs.readFileSync(path.join(folder, f), 'utf8')))
     .map((f) => f.replace(/\.tsx?$/, ''))
     .sort()
 }

@@ -38,6 +38,24 @@ export function walletTestToken(text: string): string | undefined {
   return undefined
 }
 
+/**
+ * The test token of an Apple Pay token given as one string: a test token as walletTestToken reads it, or the base64
+ * of Apple's PKPaymentToken JSON (what the Go client's ApplePay takes) whose `data` is one.
+ */
+export function applePayTestToken(text: string): string | undefined {
+  const direct = walletTestToken(text)
+  if (direct !== undefined) return direct
+  const t = text.trim()
+  if (!BASE64.test(t) || t.length % 4 !== 0) return undefined
+  try {
+    const token: unknown = JSON.parse(Buffer.from(t, 'base64').toString('utf8'))
+    const data = (token as { data?: unknown } | null)?.data
+    return typeof data === 'string' ? walletTestToken(data) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 function inflated(bytes: Buffer): Buffer | undefined {
   try {
     // a test token is a few bytes: a larger stream is not one (and is not inflated further)

@@ -92,7 +92,7 @@ const aboutPaymentShape = {
   paymentMethod: z
     .strictObject({
       type: openValues(z.enum(STORED_METHOD_TYPES)),
-      maskedPan: z.string().nullable().meta({ description: 'card, token and recurrent payments' }),
+      maskedPan: z.string().nullable().meta({ description: 'the card a payment charged; null when it charged none' }),
       rrn: ownFormat(z.string().regex(/^\d{12}$/))
         .nullable()
         .meta({ description: "an approved card payment's retrieval reference number (sandbox value)" }),
@@ -101,7 +101,9 @@ const aboutPaymentShape = {
         .meta({ description: "an approved card payment's authorisation code (sandbox value)" }),
     })
     .meta({ id: 'NotificationPaymentMethod' }),
-  paymentCardInfo: cardInfoSchema.optional().meta({ description: 'cards (also of token and recurrent payments)' }),
+  paymentCardInfo: cardInfoSchema
+    .optional()
+    .meta({ description: 'of the card a payment charged, when it charged one' }),
   customer: customerAnswerSchema.meta({ description: '{} when none' }),
   customFields: z.record(z.string(), z.string()).meta({ description: "the bill's customFields; {} when none" }),
 }

@@ -15,7 +15,7 @@ import { callbackUrlSchema } from '../notifications/callback-url'
 import { refTo, writtenAs } from '../wire/wire-form'
 import { METHOD_TYPES, methodOf, methodRequestSchema, PAYMENT_METHODS, typesThat } from './methods'
 
-/** by `type`; an unknown type (SBP, APPLE_PAY_TOKEN, …) is a 400 on `paymentMethod.type` */
+/** by `type`; a type no registered method has (SBP today, …) is a 400 on `paymentMethod.type` */
 const paymentMethodSchema = writtenAs(
   z.looseObject({ type: z.unknown() }, { error: 'must be an object with type' }).transform((m, ctx) => {
     if (!METHOD_TYPES.includes(m.type as never)) {

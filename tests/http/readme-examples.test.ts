@@ -1,7 +1,7 @@
 // The shell examples of README.md and of every page under docs/ run as printed, each page's in order in a
-// shell of its own, from a fresh start: a database of their own (migrated, with the demo site and a token,
-// as `npm start` leaves it) and an instance of the service on it, on a port of the suite's, with the default
-// settings the pages describe. Only the host (http://localhost:3000, which the pages name only where they
+// shell of its own, the pages one after the other (in path order) on one fresh start: one database (migrated,
+// with the demo site and a token, as `npm start` leaves it; the pages share it, so their ids differ) and an
+// instance of the service on it, on a port of the suite's, with the default settings the pages describe. Only the host (http://localhost:3000, which the pages name only where they
 // export BASE) and the tokens npm start makes (the demo site's, kept in data/demo.token, and
 // data/metrics.token) are replaced; the shell has no setting of the suite's, only DATABASE_URL and
 // SECRET_KEY, so the site command reaches this database. Each command must exit 0, each of its curl requests

@@ -71,6 +71,17 @@ describe('wallet tokens', () => {
     assert.equal(approved.body.status.value, 'COMPLETED')
   })
 
+  test("an Apple Pay token as one string: the base64 of Apple's PKPaymentToken JSON; a null header is taken", async () => {
+    const pk = { ...applePay('sandbox-approved').paymentData, header: null }
+    const asString = { type: 'APPLE_PAY_TOKEN', paymentToken: Buffer.from(JSON.stringify(pk)).toString('base64') }
+    const r = await api.put(`/payments/${uid('apple')}`, pay(asString))
+    assert.equal(r.status, 200, r.text)
+    assert.equal(r.body.status.value, 'COMPLETED')
+    const nullHeader = await api.put(`/payments/${uid('apple')}`, pay({ type: 'APPLE_PAY_TOKEN', paymentData: pk }))
+    assert.equal(nullHeader.status, 200, nullHeader.text)
+    assert.equal(nullHeader.body.status.value, 'COMPLETED')
+  })
+
   test('the 3-D Secure test token asks for 3-D Secure, as a card does', async () => {
     const r = await api.put(`/payments/${uid('gpay')}`, pay(googlePay('sandbox-3ds')))
     assert.equal(r.status, 200, r.text)

@@ -132,3 +132,21 @@ test('the service is named by $BASE: only the line that exports it names a host 
       assert.match(commands[0]?.text ?? '', /^export BASE=/, `${file}: its first example exports BASE`)
   }
 })
+
+test('every shell example of the pages is a ```sh block the check reads (no ```bash, no trailing space, no CRLF)', () => {
+  for (const file of docFiles()) {
+    const text = readmeText(file)
+    assert.ok(!text.includes('\r'), `${file}: CRLF line ends hide its examples from the check`)
+    text.split('\n').forEach((line, i) => {
+      if (/^\s*```\s*(?:sh|bash|shell|zsh|console)\b/i.test(line))
+        assert.equal(line, '```sh', `${file} line ${i + 1}: write shell examples as \`\`\`sh, or the check skips them`)
+    })
+  }
+})
+
+test('the skip marker is used sparingly: each page lists at most two blocks the check does not run', () => {
+  for (const file of docFiles()) {
+    const skipped = readmeText(file).split(SKIP_MARKER).length - 1
+    assert.ok(skipped <= 2, `${file}: ${skipped} blocks marked not to run`)
+  }
+})

@@ -23,6 +23,19 @@ const modulesIn = (folder: string) =>
     .filter((f) => /\.tsx?$/.test(f) && f !== 'index.ts' && !f.endsWith('.generated.ts'))
     .filter((f) => /^export default /m.test(fs.readFileSync(path.join(folder, f), 'utf8')))
 
+test('every file that defines a method, flow or page method is registered (a definition without its export is not)', () => {
+  for (const [folder, define, list] of [
+    ['lib/payments/methods', 'definePaymentMethod(', PAYMENT_METHODS],
+    ['lib/payments/flows', 'definePaymentFlow(', PAYMENT_FLOWS],
+    ['lib/pay-form/methods', 'definePayFormMethod(', PAY_FORM_METHODS],
+  ] as const) {
+    const defining = fs
+      .readdirSync(folder)
+      .filter((f) => /\.tsx?$/.test(f) && fs.readFileSync(path.join(folder, f), 'utf8').includes(`= ${define}`))
+    assert.equal(list.length, defining.length, `${folder}: ${defining.join(', ')} define ${list.length} registered`)
+  }
+})
+
 test("every module in a registry's folder is registered, in the order of its position", () => {
   for (const [folder, list] of [
     ['lib/payments/methods', PAYMENT_METHODS],
@@ -81,6 +94,8 @@ test('a module added to a folder is listed by the next run; a file without a def
     }
     put('lib/payments/methods/card.ts', 'export default {}\n')
     put('lib/payments/methods/faster-payments.ts', 'const m = {}\n\nexport default m\n')
+    put('lib/payments/methods/named.ts', 'const m = {}\nexport { m as default }\n')
+    put('lib/payments/methods/3ds-only.ts', 'export default\n  {}\n')
     put('lib/pay-form/methods/card.tsx', 'export default {}\n')
     put('lib/i18n/en/pay-methods/card.ts', 'export default {}\n')
     put('lib/i18n/ru/pay-methods/card.ts', 'export default {}\n')
@@ -90,11 +105,11 @@ test('a module added to a folder is listed by the next run; a file without a def
     const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8')
     assert.match(
       read('lib/payments/methods/registered.generated.ts'),
-      /import fasterPayments from '.\/faster-payments'/,
+      /import fasterPayments from '.\/faster-payments'\nimport named from '.\/named'/,
     )
     assert.match(
       read('lib/payments/methods/registered.generated.ts'),
-      /export const modules = \[card, fasterPayments\]/,
+      /export const modules = \[_3dsOnly, card, fasterPayments, named\]/,
     )
     assert.match(read('lib/payments/flows/registered.generated.ts'), /export const modules = \[\] as const/)
     assert.match(read('lib/pay-form/methods/registered.generated.ts'), /export const modules = \[card\] as const/)
@@ -112,7 +127,10 @@ test('a module added to a folder is listed by the next run; a file without a def
     assert.equal(fs.statSync(file).mtimeMs, 0)
     put('lib/payments/methods/voucher.ts', 'export default {}\n')
     writeRegistries(root)
-    assert.match(read('lib/payments/methods/registered.generated.ts'), /\[card, fasterPayments, voucher\]/)
+    assert.match(
+      read('lib/payments/methods/registered.generated.ts'),
+      /\[_3dsOnly, card, fasterPayments, named, voucher\]/,
+    )
   } finally {
     fs.rmSync(root, { recursive: true, force: true })
   }

@@ -2,7 +2,8 @@
 // PKPaymentToken object) or as one string (`paymentToken`). The sandbox cannot decrypt a real token: it takes its
 // test tokens (lib/acquirer/wallet-tokens.ts) in `paymentData.data` or `paymentToken`, and refuses anything else.
 import { z } from 'zod'
-import { walletTestToken } from '../../acquirer/wallet-tokens'
+import { applePayTestToken, walletTestToken } from '../../acquirer/wallet-tokens'
+import { present } from '../../wire/wire-form'
 import { definePaymentMethod } from './payment-method'
 import { NOT_A_TEST_TOKEN, storedWallet, walletCharge } from './wallet-token'
 
@@ -14,7 +15,7 @@ const applePayTokenSchema = z
     paymentData: z
       .object(
         {
-          version: z.string().max(16).optional(),
+          version: z.string().max(16).nullish(),
           data: z
             .string({ error: 'is required in paymentData' })
             .max(8192, 'is too long')
@@ -22,8 +23,8 @@ const applePayTokenSchema = z
               description: 'the encrypted payment data; in the sandbox, a test token',
               examples: ['sandbox-approved'],
             }),
-          header: z.record(z.string(), z.string().max(1024)).optional(),
-          signature: z.string().max(8192).optional(),
+          header: z.record(z.string(), z.string().max(1024).nullable()).nullish(),
+          signature: z.string().max(8192).nullish(),
         },
         { error: 'must be a JSON object (a PKPaymentToken)' },
       )
@@ -33,7 +34,11 @@ const applePayTokenSchema = z
       .string()
       .max(16384, 'is too long')
       .optional()
-      .meta({ description: 'the token as one string: a test token, or its base64' }),
+      .meta({
+        description:
+          "the token as one string: a test token, its base64, or the base64 of Apple's PKPaymentToken JSON " +
+          '(what the Go client takes)',
+      }),
   })
   .superRefine((m, ctx) => {
     if (m.paymentData && m.paymentToken !== undefined)
@@ -42,12 +47,17 @@ const applePayTokenSchema = z
       ctx.addIssue({ code: 'custom', path: ['paymentData'], message: `or paymentToken is required for ${TYPE}` })
     else if (m.paymentData && !walletTestToken(m.paymentData.data))
       ctx.addIssue({ code: 'custom', path: ['paymentData', 'data'], message: NOT_A_TEST_TOKEN })
-    else if (m.paymentToken !== undefined && !walletTestToken(m.paymentToken))
+    else if (m.paymentToken !== undefined && !applePayTestToken(m.paymentToken))
       ctx.addIssue({ code: 'custom', path: ['paymentToken'], message: NOT_A_TEST_TOKEN })
   })
   .meta({
     id: 'ApplePayTokenPaymentMethod',
     description: 'an Apple Pay token (in the sandbox, a test token: approved, declined or 3-D Secure by its text)',
+    // the refinement above, for the document: one of the two forms
+    oneOf: [
+      { type: 'object', ...present('paymentData') },
+      { type: 'object', ...present('paymentToken') },
+    ],
   })
 
 const applePayTokenMethod = definePaymentMethod({
@@ -57,7 +67,8 @@ const applePayTokenMethod = definePaymentMethod({
   charges: 'an Apple Pay token',
   storedAs: storedWallet(TYPE),
   charge: {
-    direct: (m) => walletCharge(TYPE, walletTestToken(m.paymentData?.data ?? m.paymentToken ?? '')!),
+    direct: (m) =>
+      walletCharge(TYPE, (m.paymentData ? walletTestToken(m.paymentData.data) : applePayTestToken(m.paymentToken!))!),
   },
   canBindToken: false,
   canStartRecurrent: false,
