@@ -411,8 +411,8 @@ async function httpTests(o: {
     MOBILE_OPERATOR_DELAY_MS: '1500',
     // notification tests start instances with workers of their own
     NOTIFICATIONS_WORKER: 'off',
-    // every refused class refused, loopback included (as a service with a public base URL refuses them): a local
-    // sandbox's default, loopback allowed, is tested on instances of its own (tests/http/webhooks-listen.test.ts)
+    // every refused class refused, loopback included (the default), whatever the shell that runs the suite exports:
+    // loopback allowed is tested on instances of their own (tests/http/notifications, webhooks-listen)
     NOTIFY_ALLOW_NETWORKS: '',
     // every payer of the suite comes from 127.0.0.1: the per-client limit of the payment page is tested
     // on an instance of its own (tests/http/page-attempts.test.ts)

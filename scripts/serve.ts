@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process'
 import { buildIfChanged } from './app-build.ts'
 import { settings } from '../lib/config.ts'
-import { outgoingPolicy, policyInWords } from '../lib/notifications/outgoing-policy.ts'
+import { outgoingPolicy, receiversOnThisMachine } from '../lib/notifications/outgoing-policy.ts'
 import { metricsToken, openDatabase, secretKey } from './database.ts'
 import { demoSiteAtStart, demoTokenFile, demoTokenLine, startSummary } from './demo-site.ts'
 
@@ -23,7 +23,7 @@ async function main() {
   try {
     settings()
     // a malformed NOTIFY_ALLOW_NETWORKS too; the server decides from the same environment
-    receivers = policyInWords(outgoingPolicy())
+    receivers = receiversOnThisMachine(outgoingPolicy(), dev ? 'npm run dev' : 'npm start')
   } catch (e) {
     console.error(`[payin] ${(e as Error).message}`)
     process.exit(1)
@@ -64,7 +64,7 @@ async function main() {
   log(
     `notifications: npm run site -- notify ${demo} <url> sets where they go; npm run site -- secret ${demo} shows their signing secret`,
   )
-  log(`notification receivers: ${receivers}`)
+  log(receivers)
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {

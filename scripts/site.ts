@@ -9,8 +9,8 @@
 //                                                  NOTIFY_SECRET_GRACE_HOURS more (not at all with --now, after a leak)
 // Same settings as the server: DATABASE_URL, else the embedded PostgreSQL under data/ (EMBEDDED_PG_DIR) on
 // the port the running server's database listens on (started on EMBEDDED_PG_PORT when none runs).
-// A notification URL is checked as the server checks it, from the same settings (PUBLIC_BASE_URL, PORT,
-// NOTIFY_ALLOW_NETWORKS): loopback receivers pass on a local sandbox unless NOTIFY_ALLOW_NETWORKS says otherwise.
+// A notification URL is checked as the server checks it, from the same setting, NOTIFY_ALLOW_NETWORKS (default
+// none: loopback receivers pass only with e.g. NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128).
 // A site that does not exist is one line on stderr and exit code 1.
 import { openDatabase, secretKey } from './database.ts'
 

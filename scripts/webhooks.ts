@@ -8,11 +8,13 @@
 // the answer's status. Ctrl-C (SIGINT), SIGTERM or SIGHUP puts the site's previous URL back (none, if it had none),
 // unless the URL was changed meanwhile.
 // Same settings as the server and the site command: the database (DATABASE_URL, else the embedded PostgreSQL
-// under data/), SECRET_KEY (else data/secret.key), and the rule for notification URLs (PUBLIC_BASE_URL, PORT,
-// NOTIFY_ALLOW_NETWORKS: a local sandbox calls loopback receivers unless NOTIFY_ALLOW_NETWORKS says otherwise).
+// under data/) and SECRET_KEY (else data/secret.key). Its own URL is set whatever NOTIFY_ALLOW_NETWORKS says in
+// this shell: the service that delivers decides by its own setting. When it refuses (it calls loopback only with
+// NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128, the contract's default being none), the refused attempt is recorded,
+// and the listener, looking at most once a second, says once how to start the service.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { isLoopbackUrl } from '../lib/notifications/outgoing-policy.ts'
+import { isLoopbackUrl, LOOPBACK_NETWORKS } from '../lib/notifications/outgoing-policy.ts'
 import { openDatabase, secretKey } from './database.ts'
 
 const USAGE = 'usage: npm run webhooks -- listen [--port N] [--site <siteId>] [--forward URL]'
@@ -20,6 +22,12 @@ const USAGE = 'usage: npm run webhooks -- listen [--port N] [--site <siteId>] [-
 const MAX_BODY_BYTES = 1024 * 1024
 /** how long a forward may take before it counts as failed */
 const FORWARD_TIMEOUT_MS = 10_000
+/** how often the deliveries to the listener are looked at for a refused one */
+const REFUSAL_POLL_MS = 1000
+/** said once, when a delivery to the listener is recorded as refused by the service's policy */
+const REFUSED_BY_SERVICE =
+  'the service refused to call this listener (a private address to it): start the service with ' +
+  `NOTIFY_ALLOW_NETWORKS=${LOOPBACK_NETWORKS}`
 
 interface Options {
   port: number
@@ -139,13 +147,13 @@ async function main(): Promise<number> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
 
   let previous: string | null
+  // refusals to this URL before this run (an earlier listener's on the same port) tell nothing of this one
+  const refusedBefore = await notify.refusedDeliveriesTo(o.siteId, url)
   try {
     ;({ previous } = await notify.borrowNotifyUrl(o.siteId, url))
   } catch (e) {
     server.close()
     if (e instanceof SiteNotFound) console.error(`no site "${e.siteId}" (npm run site -- list shows the sites)`)
-    else if (e instanceof notify.NotifyUrlRefused)
-      console.error(`${e.message}; decided as the server does, from the same settings: ${notify.policyNow()}`)
     else throw e
     return done(1)
   }
@@ -157,11 +165,29 @@ async function main(): Promise<number> {
       'Ctrl-C puts the previous URL back',
   )
 
+  // a refused delivery is recorded by the service that tried: looked for until one is found, or the listener stops
+  let poll: NodeJS.Timeout | undefined
+  let looking: Promise<void> = Promise.resolve()
+  const lookForRefusal = () => {
+    looking = notify.refusedDeliveriesTo(o.siteId, url).then(
+      (refused) => {
+        if (refused > refusedBefore) console.error(REFUSED_BY_SERVICE)
+        else if (!stopping) poll = setTimeout(lookForRefusal, REFUSAL_POLL_MS)
+      },
+      (e: Error) => {
+        if (!stopping) console.error(`the deliveries to this listener could not be read: ${e.message}`)
+      },
+    )
+  }
+  poll = setTimeout(lookForRefusal, REFUSAL_POLL_MS)
+
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     // a Ctrl-C reaches npm, the launcher and this process, and the launcher passes it on too: every one is caught
     for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => resolve(s))
   })
   stopping = true
+  clearTimeout(poll)
+  await looking
   server.close()
   server.closeAllConnections()
   const restored = await notify.putBackNotifyUrl(o.siteId, url, previous)

@@ -1,7 +1,7 @@
 // Where a merchant may ask for notifications to go: an absolute http(s) URL whose host is not a
 // literal address the service refuses to call (loopback, private, link-local, … — see
-// outgoing-policy.ts; NOTIFY_ALLOW_NETWORKS opens named networks, and a local sandbox loopback). A host
-// name is checked again on the address it resolves to, at every delivery.
+// outgoing-policy.ts; NOTIFY_ALLOW_NETWORKS opens named networks). A host name is checked again on
+// the address it resolves to, at every delivery.
 import { z } from 'zod'
 import { httpUrlSchema } from '../wire/common-schemas'
 import { LOOPBACK_NETWORKS, literalHostRefusal, outgoingPolicy, type OutgoingPolicy } from './outgoing-policy'

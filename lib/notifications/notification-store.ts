@@ -163,6 +163,14 @@ export async function siteNotification(siteId: string, notificationId: string) {
 }
 
 /**
+ * how many of the site's delivery attempts to `url` were recorded with `error` (the local listener's look for the
+ * service refusing to call it); by url and error, not by time, which on a site's clock may be anything
+ */
+export async function attemptsWithError(siteId: string, url: string, error: string): Promise<number> {
+  return db().notificationAttempt.count({ where: { error, notification: { siteId, url } } })
+}
+
+/**
  * the payment (its row) a notification's resource belongs to: its own row for PAYMENT, the capture's or refund's
  * payment otherwise
  */

@@ -42,12 +42,9 @@
 // - NAT64 64:ff9b::/96 (globally reachable per IANA: on an IPv6-only network with DNS64 every IPv4 host
 //   is reached this way) is refused when the IPv4 address it carries is.
 // Every refusal reads 'private address', so the merchant-visible log never tells which class answered.
-// NOTIFY_ALLOW_NETWORKS (comma-separated CIDRs) allows listed networks even so, e.g. `127.0.0.0/8` for a
-// receiver on the developer's machine; set (even empty), it alone decides. Unset, a local sandbox (its
-// public base URL, PUBLIC_BASE_URL or http://localhost:$PORT, on localhost or a loopback address: `npm
-// start` on a developer's machine) allows loopback receivers (127.0.0.0/8, ::1, names resolving there),
-// so that a shop's webhook on the same machine works out of the box; a service with a public base URL
-// allows none. Private, link-local (metadata) and the other classes stay refused either way.
+// NOTIFY_ALLOW_NETWORKS (comma-separated CIDRs, default none) allows listed networks even so, e.g.
+// `127.0.0.0/8,::1/128` for a receiver on the developer's machine; unset or empty, nothing is allowed, whatever
+// the service's public base URL (the contract's default: a sandbox on a laptop refuses loopback like any other).
 // The check is made on the addresses a name resolves to (before connecting; refused ones are dropped) and
 // again on the socket's remote address at connect, before a byte is sent, so a name cannot rebind between
 // the check and the connection.
@@ -74,13 +71,8 @@ export interface Network {
 }
 
 export interface OutgoingPolicy {
-  /** networks called even if in a refused class (NOTIFY_ALLOW_NETWORKS, or loopback for a local sandbox) */
+  /** networks called even if in a refused class (NOTIFY_ALLOW_NETWORKS) */
   readonly allow: readonly Network[]
-  /**
-   * why `allow` is what it is: NOTIFY_ALLOW_NETWORKS is set ('setting'); unset, the service is a local sandbox
-   * ('local-sandbox': loopback allowed) or has a public base URL ('public': nothing allowed)
-   */
-  readonly origin: 'setting' | 'local-sandbox' | 'public'
 }
 
 const V4_BITS = 0xffffffffn
@@ -171,7 +163,7 @@ function refused(a: Address): boolean {
   return !inNetwork(a, GLOBAL_UNICAST) || REFUSED_V6.some((n) => inNetwork(a, n))
 }
 
-/** the loopback networks a local sandbox calls: 127.0.0.0/8 and ::1 (and what names resolve to there) */
+/** the loopback networks, as NOTIFY_ALLOW_NETWORKS names them to allow receivers on the service's own machine */
 export const LOOPBACK_NETWORKS = '127.0.0.0/8,::1/128'
 
 /** whether a URL's host is localhost or a loopback address (127.0.0.0/8, ::1, ::ffff:127.x.x.x) */
@@ -188,20 +180,15 @@ export function isLoopbackUrl(url: string): boolean {
 }
 
 /**
- * the policy of the environment: NOTIFY_ALLOW_NETWORKS when set (empty: nothing allowed); unset, loopback for a local
- * sandbox (public base URL on localhost or a loopback address), else nothing. Throws on an entry that is not a CIDR
- * network.
+ * the policy of NOTIFY_ALLOW_NETWORKS (unset or empty: nothing allowed); throws on an entry that is not a CIDR
+ * network
  */
 export function outgoingPolicy(env: NodeJS.ProcessEnv = process.env): OutgoingPolicy {
-  if (env.NOTIFY_ALLOW_NETWORKS === undefined)
-    return isLoopbackUrl(publicBaseUrlOf(env))
-      ? { allow: networks(LOOPBACK_NETWORKS.split(',')), origin: 'local-sandbox' }
-      : { allow: [], origin: 'public' }
-  const entries = env.NOTIFY_ALLOW_NETWORKS.split(',')
+  const entries = (env.NOTIFY_ALLOW_NETWORKS ?? '')
+    .split(',')
     .map((e) => e.trim())
     .filter(Boolean)
   return {
-    origin: 'setting',
     allow: entries.map((entry) => {
       const n = parseNetwork(entry)
       if (!n)
@@ -213,27 +200,54 @@ export function outgoingPolicy(env: NodeJS.ProcessEnv = process.env): OutgoingPo
   }
 }
 
+/** whether the policy calls receivers on this machine (127.0.0.1 or ::1) */
+export const allowsLoopback = (policy: OutgoingPolicy): boolean =>
+  addressRefusal('127.0.0.1', policy) === null || addressRefusal('::1', policy) === null
+
 /**
- * The policy in words, for the start banner and the commands that set notification URLs: whether receivers on this
- * machine (loopback) are allowed, and which setting decides.
+ * The policy in words, for the commands that set notification URLs: whether receivers on this machine (loopback) are
+ * allowed, and what NOTIFY_ALLOW_NETWORKS (which alone decides) says.
  */
 export function policyInWords(policy: OutgoingPolicy, env: Record<string, string | undefined> = process.env): string {
-  const base = publicBaseUrlOf(env)
-  if (policy.origin === 'local-sandbox')
+  if (env.NOTIFY_ALLOW_NETWORKS === undefined)
     return (
-      `receivers on this machine (127.0.0.1, ::1, localhost) allowed: a local sandbox, at ${base} ` +
-      '(NOTIFY_ALLOW_NETWORKS= refuses them)'
-    )
-  if (policy.origin === 'public')
-    return (
-      `receivers on this machine and private networks refused: ${base} is not local ` +
+      'receivers on this machine refused: NOTIFY_ALLOW_NETWORKS unset (the default) allows no private network ' +
       `(NOTIFY_ALLOW_NETWORKS=${LOOPBACK_NETWORKS} allows this machine's)`
     )
-  const value = (env.NOTIFY_ALLOW_NETWORKS ?? '').trim()
-  const loopback = addressRefusal('127.0.0.1', policy) === null || addressRefusal('::1', policy) === null
+  const value = env.NOTIFY_ALLOW_NETWORKS.trim()
   const allows = value ? 'those networks' : 'no private network'
-  const verdict = loopback ? 'allowed' : 'refused'
+  const verdict = allowsLoopback(policy) ? 'allowed' : 'refused'
   return `receivers on this machine ${verdict}: NOTIFY_ALLOW_NETWORKS=${value} allows ${allows}`
+}
+
+/**
+ * The start banner's line on receivers on this machine: allowed or refused, and, on a service whose public base URL is
+ * local (a developer's machine) and that refuses them, the command that starts it allowing them (`start`: `npm start`
+ * or `npm run dev`), the networks already allowed kept.
+ */
+export function receiversOnThisMachine(
+  policy: OutgoingPolicy,
+  start: string,
+  env: Record<string, string | undefined> = process.env,
+): string {
+  // as the policy reads it, so that the command shown is one a shell takes whole
+  const value = (env.NOTIFY_ALLOW_NETWORKS ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .join(',')
+  const setting =
+    env.NOTIFY_ALLOW_NETWORKS === undefined
+      ? 'NOTIFY_ALLOW_NETWORKS unset, the default'
+      : `NOTIFY_ALLOW_NETWORKS=${value}${value ? '' : ', none'}`
+  const line = 'notification receivers on this machine'
+  if (allowsLoopback(policy)) return `${line}: allowed (${setting}); npm run webhooks -- listen receives them here`
+  if (!isLoopbackUrl(publicBaseUrlOf(env))) return `${line}: refused (${setting})`
+  const allowing = value ? `${value},${LOOPBACK_NETWORKS}` : LOOPBACK_NETWORKS
+  return (
+    `${line}: refused (${setting}); to receive them here (npm run webhooks -- listen), start with ` +
+    `NOTIFY_ALLOW_NETWORKS=${allowing} ${start}`
+  )
 }
 
 /** null when the IP address may be connected to, else the reason ('private address'; also for what is not an IP) */
@@ -277,7 +291,9 @@ export interface PostOutcome {
 }
 
 const REFUSED_CODE = 'ERR_NOTIFY_REFUSED_ADDRESS'
-const refusedError = (): Error => Object.assign(new Error(`refused: ${REFUSED}`), { code: REFUSED_CODE })
+/** the error an attempt to a refused address is recorded with */
+export const REFUSED_ATTEMPT = `refused: ${REFUSED}`
+const refusedError = (): Error => Object.assign(new Error(REFUSED_ATTEMPT), { code: REFUSED_CODE })
 
 /** `lookup` with the refused addresses dropped, answering in the form it is asked (one address, or all) */
 function guardedLookup(lookup: LookupFunction, policy: OutgoingPolicy): LookupFunction {
@@ -360,7 +376,7 @@ export async function postNotification(
       else check()
     })
     req.on('error', (e: NodeJS.ErrnoException) =>
-      finish(null, e?.code === REFUSED_CODE ? `refused: ${REFUSED}` : `could not connect: ${describe(e)}`),
+      finish(null, e?.code === REFUSED_CODE ? REFUSED_ATTEMPT : `could not connect: ${describe(e)}`),
     )
     req.on('response', (res) => {
       const status = res.statusCode ?? null

@@ -1,12 +1,15 @@
 // A site's notification settings: its URL, and the secret that signs its notifications (it exists
 // from the site's creation; the merchant can see it at any time and rotate it). The site command
 // (scripts/site.ts) and the dashboard's settings (lib/dashboard/dashboard-settings.ts) both come here,
-// so one rule decides which URLs a site may have.
+// so one rule decides which URLs a site may have; the local listener (scripts/webhooks.ts) alone sets its own
+// loopback URL without it, the delivering service's rule deciding at delivery.
 import { settings } from '../config'
+import { httpUrlSchema } from '../wire/common-schemas'
 import { bumpSecretVersion, replaceNotifyUrl, siteNotifyRow, siteSecretRow, updateNotifyUrl } from '../sites/site-store'
 import { SiteNotFound } from '../sites/site-tokens'
 import { callbackUrlSchema, processPolicy } from './callback-url'
-import { policyInWords } from './outgoing-policy'
+import { attemptsWithError } from './notification-store'
+import { isLoopbackUrl, policyInWords, REFUSED_ATTEMPT } from './outgoing-policy'
 import { siteSecrets, type SiteSecrets } from './signing'
 
 /**
@@ -72,13 +75,22 @@ export async function setNotifyUrl(siteId: string, url: string | null): Promise<
 }
 
 /**
- * Points the site's notifications at `url` for a while (the local listener), by setNotifyUrl's rule; answers the URL it
- * replaced (null: none), for putBackNotifyUrl.
+ * Points the site's notifications at `url` for a while: the local listener's own URL on this machine (loopback), which
+ * it sets whatever this process's NOTIFY_ALLOW_NETWORKS (the server that delivers decides, by its own setting; a
+ * refused delivery is recorded, and refusedDeliveriesTo finds it). Any other URL is NotifyUrlRefused. Answers the URL
+ * it replaced (null: none), for putBackNotifyUrl.
  */
 export async function borrowNotifyUrl(siteId: string, url: string): Promise<{ previous: string | null }> {
+  if (!httpUrlSchema.safeParse(url).success || !isLoopbackUrl(url))
+    throw new NotifyUrlRefused("must be an http(s) URL on this machine (the listener's own)")
   const { url: previous } = await notifySettings(siteId)
-  await setNotifyUrl(siteId, url)
+  await updateNotifyUrl(siteId, url)
   return { previous }
+}
+
+/** how many deliveries of the site's notifications to `url` were refused by the delivering service's policy */
+export async function refusedDeliveriesTo(siteId: string, url: string): Promise<number> {
+  return attemptsWithError(siteId, url, REFUSED_ATTEMPT)
 }
 
 /**

@@ -44,6 +44,7 @@ const env: NodeJS.ProcessEnv = {
 }
 delete env.DATABASE_URL // the embedded database, as on a developer's machine
 delete env.PAYIN_LAUNCHED
+delete env.NOTIFY_ALLOW_NETWORKS // the default, as on a developer's machine
 const dev = spawn('npm', ['run', 'dev', '--silent'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
 let output = ''
 dev.stdout.on('data', (d) => (output += d))
@@ -108,7 +109,17 @@ test(
     assert.ok(token, output)
     assert.equal(fs.readFileSync(tokenFile, 'utf8'), `${token}\n`)
     assert.equal(fs.statSync(tokenFile).mode & 0o777, 0o600)
-    assert.match(output, /notification receivers: receivers on this machine \(127\.0\.0\.1, ::1, localhost\) allowed/)
+    // loopback refused by default (the contract's), the line saying how to start allowing the local listener
+    assert.ok(
+      output
+        .split('\n')
+        .includes(
+          '[payin] notification receivers on this machine: refused (NOTIFY_ALLOW_NETWORKS unset, the default); to ' +
+            'receive them here (npm run webhooks -- listen), start with NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128 ' +
+            'npm run dev',
+        ),
+      output,
+    )
     const summary = await until('the summary', async () => /┌─+┐\n[^]*?\n└─+┘/.exec(output)?.[0])
     for (const line of [
       `API         ${base}/api`,

@@ -1,11 +1,14 @@
-// Webhooks to the developer's own machine. A local sandbox (public base URL on localhost or a loopback address,
-// NOTIFY_ALLOW_NETWORKS unset) calls loopback receivers; a service with a public base URL refuses them, its error
-// naming NOTIFY_ALLOW_NETWORKS; private and metadata addresses stay refused either way. The API, the delivery
-// worker and the site command decide alike, from the same settings.
-// `npm run webhooks -- listen` (scripts/webhooks.ts), as a child process against an instance of the service with a
-// delivery worker: it points the site's notifications at itself, prints one verified line per notification,
-// reports a changed body as BAD, forwards each one unchanged, and puts the site's previous URL back on SIGTERM and
-// SIGINT. The local instance has a database of its own, so its worker takes no other test's notifications.
+// Webhooks to the developer's own machine, as the contract has it: loopback is a refused destination unless
+// NOTIFY_ALLOW_NETWORKS allows it (default none), whatever the public base URL. A local instance started with the
+// default refuses a loopback callbackUrl with the 400 that names the setting; one started with
+// NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128 accepts it, and still refuses private and metadata addresses. The API,
+// the delivery worker and the site command decide alike, each from its own NOTIFY_ALLOW_NETWORKS.
+// `npm run webhooks -- listen` (scripts/webhooks.ts), as a child process whose own environment never has the
+// setting, against instances with a delivery worker: it points the site's notifications at itself whatever its
+// shell says; against the allowing instance it prints one verified line per notification, reports a changed body as
+// BAD, forwards each one unchanged, and puts the site's previous URL back on SIGTERM and SIGINT; against the default
+// instance it tells, once, that the service refused to call it and how to start the service. Each instance has a
+// database of its own, so its worker takes no other test's (nor the other instance's) notifications.
 import assert from 'node:assert/strict'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -14,8 +17,9 @@ import net from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import pg from 'pg'
 import { PRIVATE_ADDRESS_REFUSAL } from '../../lib/notifications/callback-url.ts'
+import { LOOPBACK_NETWORKS } from '../../lib/notifications/outgoing-policy.ts'
 import { signatureHeaders } from '../../lib/notifications/signing.ts'
-import { BASE_URL, cardPayment, client, newSite, request, rub, twoStepPayment, uid } from '../support/api.ts'
+import { BASE_URL, cardPayment, client, request, rub, twoStepPayment, uid } from '../support/api.ts'
 import { dropDatabase, freshDatabase } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { receiver, verifiesEveryWay } from '../support/notification-receiver.ts'
@@ -25,46 +29,67 @@ import { lastLine, siteCommand, siteOk } from '../support/site-command.ts'
 // the shell's setting, if any, would decide instead of the default under test
 delete process.env.NOTIFY_ALLOW_NETWORKS
 const port = Number(new URL(BASE_URL).port)
-const localPort = port + 260
-const localBase = `http://127.0.0.1:${localPort}`
-const database = `payin_hooks_${randomBytes(4).toString('hex')}`
-let databaseUrl = ''
-let local: Instance | undefined
-let publicService: Instance | undefined
-/** what the local service, the site command and the listener share: the same database and settings */
-let localEnv: NodeJS.ProcessEnv = { ...process.env }
+const WORKER = {
+  NOTIFICATIONS_WORKER: 'on',
+  NOTIFY_POLL_MS: '100',
+  NOTIFY_RETRY_DELAYS_MS: '300,300,300,300,300',
+  NOTIFY_TIMEOUT_MS: '2000',
+}
+/** what the listener prints when the service refused to call it */
+const REFUSED_BY_SERVICE =
+  'the service refused to call this listener (a private address to it): start the service with ' +
+  'NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128'
+
+/** a local instance with its own database; `env`: the environment of its site commands and listeners */
+interface Local {
+  base: string
+  databaseUrl: string
+  env: NodeJS.ProcessEnv
+  instance?: Instance
+}
+const local = (on: number): Local => ({
+  base: `http://127.0.0.1:${on}`,
+  databaseUrl: '',
+  env: { ...process.env },
+})
+/** started with NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128 */
+const allowing = local(port + 260)
+/** started with the default (NOTIFY_ALLOW_NETWORKS unset) */
+const byDefault = local(port + 265)
+const databases = [allowing, byDefault].map(() => `payin_hooks_${randomBytes(4).toString('hex')}`)
 
 before(async () => {
-  databaseUrl = await freshDatabase(database)
-  localEnv = { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_BASE_URL: localBase, PORT: String(localPort) }
-  ;[local, publicService] = await Promise.all([
-    startInstance(localPort, {
-      DATABASE_URL: databaseUrl,
-      PUBLIC_BASE_URL: localBase,
-      NOTIFICATIONS_WORKER: 'on',
-      NOTIFY_POLL_MS: '100',
-      NOTIFY_RETRY_DELAYS_MS: '300,300,300,300,300',
-      NOTIFY_TIMEOUT_MS: '2000',
+  await Promise.all(
+    [allowing, byDefault].map(async (l, i) => {
+      l.databaseUrl = await freshDatabase(databases[i])
+      const port = new URL(l.base).port
+      // as on a developer's machine: the service's own settings; no NOTIFY_ALLOW_NETWORKS (deleted above)
+      l.env = { ...process.env, DATABASE_URL: l.databaseUrl, PUBLIC_BASE_URL: l.base, PORT: port }
+      const setting: Record<string, string> = l === allowing ? { NOTIFY_ALLOW_NETWORKS: LOOPBACK_NETWORKS } : {}
+      l.instance = await startInstance(Number(port), {
+        DATABASE_URL: l.databaseUrl,
+        PUBLIC_BASE_URL: l.base,
+        ...WORKER,
+        ...setting,
+      })
     }),
-    // on the suite's database, no worker
-    startInstance(port + 265, { PUBLIC_BASE_URL: 'https://payin.example', SCHEDULER: 'off' }),
-  ])
+  )
 })
 
 after(async () => {
-  for (const instance of [local, publicService]) instance?.kill('SIGTERM')
-  await Promise.all([local?.exited, publicService?.exited])
-  await dropDatabase(database)
+  for (const l of [allowing, byDefault]) l.instance?.kill('SIGTERM')
+  await Promise.all([allowing.instance?.exited, byDefault.instance?.exited])
+  await Promise.all(databases.map((d) => dropDatabase(d)))
 })
 
-/** a site with a token on the local service's database, made by the site command */
-async function localSite(prefix: string): Promise<{ siteId: string; token: string }> {
+/** a site with a token on the instance's database, made by the site command */
+async function localSite(l: Local, prefix: string): Promise<{ siteId: string; token: string }> {
   const siteId = uid(prefix)
-  return { siteId, token: lastLine(await siteOk(['create', siteId], localEnv)) }
+  return { siteId, token: lastLine(await siteOk(['create', siteId], l.env)) }
 }
 
-async function notifyUrlOf(siteId: string): Promise<string | null> {
-  const c = new pg.Client({ connectionString: databaseUrl })
+async function notifyUrlOf(l: Local, siteId: string): Promise<string | null> {
+  const c = new pg.Client({ connectionString: l.databaseUrl })
   await c.connect()
   try {
     return (await c.query('SELECT "notifyUrl" FROM "Site" WHERE id = $1', [siteId])).rows[0].notifyUrl
@@ -73,13 +98,51 @@ async function notifyUrlOf(siteId: string): Promise<string | null> {
   }
 }
 
-describe('the local-sandbox default', () => {
-  test('a local sandbox accepts loopback receivers, and still refuses private and metadata addresses', async () => {
-    const api = client(await localSite('hooks-local'), '/api', localBase)
+const inADay = () => new Date(Date.now() + 86_400_000).toISOString()
+
+describe("the contract's default: loopback refused unless NOTIFY_ALLOW_NETWORKS allows it", () => {
+  test('a default-started local instance refuses loopback callback URLs, the 400 naming the setting', async () => {
+    const api = client(await localSite(byDefault, 'hooks-default'), '/api', byDefault.base)
+    for (const url of ['http://127.0.0.1:9/hook', 'http://[::1]:9/hook', 'http://127.8.9.10/hook']) {
+      const r = await api.put(`/payments/${uid('pay')}`, cardPayment({ callbackUrl: url }))
+      assert.equal(r.status, 400, `${url}: ${r.text}`)
+      assert.deepEqual(r.body.cause, { callbackUrl: [PRIVATE_ADDRESS_REFUSAL] }, url)
+      assert.match(r.body.cause.callbackUrl[0], /NOTIFY_ALLOW_NETWORKS=127\.0\.0\.0\/8,::1\/128/)
+      const bill = await api.put(`/bills/${uid('bill')}`, {
+        amount: rub('3.00'),
+        expirationDateTime: inADay(),
+        customFields: { invoice_callback_url: url },
+      })
+      assert.equal(bill.status, 400, `${url}: ${bill.text}`)
+      assert.ok(bill.text.includes('NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128'), bill.text)
+    }
+    // the site command, with the same (default) settings, refuses too, saying what decides
+    const siteId = api.site.siteId
+    const refused = await siteCommand(['notify', siteId, 'http://127.0.0.1:9/hook'], byDefault.env)
+    assert.equal(refused.code, 1)
+    assert.match(refused.stderr, /the notification URL must not point to a private address/)
+    assert.match(
+      refused.stderr,
+      new RegExp(
+        'receivers on this machine refused: NOTIFY_ALLOW_NETWORKS unset \\(the default\\) allows no private network ' +
+          "\\(NOTIFY_ALLOW_NETWORKS=127\\.0\\.0\\.0/8,::1/128 allows this machine's\\)",
+      ),
+    )
+    assert.equal(await notifyUrlOf(byDefault, siteId), null)
+    // the setting, in the command's environment, allows it there
+    await siteOk(['notify', siteId, 'http://127.0.0.1:9/hook'], {
+      ...byDefault.env,
+      NOTIFY_ALLOW_NETWORKS: LOOPBACK_NETWORKS,
+    })
+    assert.equal(await notifyUrlOf(byDefault, siteId), 'http://127.0.0.1:9/hook')
+  })
+
+  test('NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128: loopback accepted; private and metadata still refused', async () => {
+    const api = client(await localSite(allowing, 'hooks-allowing'), '/api', allowing.base)
     for (const url of ['http://127.0.0.1:9/hook', 'http://[::1]:9/hook', 'http://localhost:9/hook']) {
       const r = await api.put(`/bills/${uid('bill')}`, {
         amount: rub('3.00'),
-        expirationDateTime: new Date(Date.now() + 86_400_000).toISOString(),
+        expirationDateTime: inADay(),
         customFields: { invoice_callback_url: url },
       })
       assert.equal(r.status, 200, `${url}: ${r.text}`)
@@ -94,46 +157,32 @@ describe('the local-sandbox default', () => {
       assert.equal(r.status, 400, url)
       assert.deepEqual(r.body.cause, { callbackUrl: [PRIVATE_ADDRESS_REFUSAL] }, url)
     }
-    // the site command decides as the server does, from the same settings
+    // the site command decides by its own environment's setting
     const siteId = api.site.siteId
-    await siteOk(['notify', siteId, 'http://127.0.0.1:9/hook'], localEnv)
-    assert.equal(await notifyUrlOf(siteId), 'http://127.0.0.1:9/hook')
-    const metadata = await siteCommand(['notify', siteId, 'http://169.254.169.254/latest'], localEnv)
+    const withSetting = { ...allowing.env, NOTIFY_ALLOW_NETWORKS: LOOPBACK_NETWORKS }
+    await siteOk(['notify', siteId, 'http://127.0.0.1:9/hook'], withSetting)
+    assert.equal(await notifyUrlOf(allowing, siteId), 'http://127.0.0.1:9/hook')
+    const metadata = await siteCommand(['notify', siteId, 'http://169.254.169.254/latest'], withSetting)
     assert.equal(metadata.code, 1)
     assert.match(metadata.stderr, /private address .*NOTIFY_ALLOW_NETWORKS=/)
-    // NOTIFY_ALLOW_NETWORKS set, even empty, alone decides
+    // set empty, it allows nothing
     const none = await siteCommand(['notify', siteId, 'http://127.0.0.1:8/hook'], {
-      ...localEnv,
+      ...allowing.env,
       NOTIFY_ALLOW_NETWORKS: '',
     })
     assert.equal(none.code, 1)
     assert.match(none.stderr, /receivers on this machine refused: NOTIFY_ALLOW_NETWORKS= allows no private network/)
-    assert.equal(await notifyUrlOf(siteId), 'http://127.0.0.1:9/hook')
-  })
-
-  test('a service with a public base URL refuses loopback receivers, naming NOTIFY_ALLOW_NETWORKS', async () => {
-    const site = await newSite('hooks-public')
-    const api = client(site, '/api', publicService!.base)
-    for (const url of ['http://127.0.0.1:8080/hook', 'http://[::1]:3000/hook']) {
-      const r = await api.put(`/payments/${uid('pay')}`, cardPayment({ callbackUrl: url }))
-      assert.equal(r.status, 400, url)
-      assert.deepEqual(r.body.cause, { callbackUrl: [PRIVATE_ADDRESS_REFUSAL] }, url)
-      assert.match(r.body.cause.callbackUrl[0], /NOTIFY_ALLOW_NETWORKS=127\.0\.0\.0\/8,::1\/128/)
-    }
-    const byCommand = await siteCommand(['notify', site.siteId, 'http://127.0.0.1:8080/hook'], {
-      ...process.env,
-      PUBLIC_BASE_URL: 'https://payin.example',
-    })
-    assert.equal(byCommand.code, 1)
-    assert.match(byCommand.stderr, /the notification URL must not point to a private address/)
-    assert.match(byCommand.stderr, /https:\/\/payin\.example is not local \(NOTIFY_ALLOW_NETWORKS=127\.0\.0\.0\/8/)
+    assert.equal(await notifyUrlOf(allowing, siteId), 'http://127.0.0.1:9/hook')
   })
 })
 
-/** the listener as a child process, its output read line by line as it comes */
-function listen(args: string[]) {
+/**
+ * the listener as a child process on the instance's database, its output read line by line as it comes; `env`: its
+ * environment (the instance's settings, no NOTIFY_ALLOW_NETWORKS)
+ */
+function listen(l: Local, args: string[], env: NodeJS.ProcessEnv = l.env) {
   const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/webhooks.ts', 'listen', ...args], {
-    env: localEnv,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -183,16 +232,16 @@ const listeningUrl = (output: string) => /listening on (http:\/\/127\.0\.0\.1:\d
 
 describe('npm run webhooks -- listen', () => {
   test('a verified line per notification, forwarded as is; a changed body BAD; old URL back on SIGTERM', async () => {
-    const site = await localSite('hooks-listen')
-    const api = client(site, '/api', localBase)
-    const secret = lastLine(await siteOk(['notify', site.siteId, 'https://shop.example/previous-hook'], localEnv))
+    const site = await localSite(allowing, 'hooks-listen')
+    const api = client(site, '/api', allowing.base)
+    const secret = lastLine(await siteOk(['notify', site.siteId, 'https://shop.example/previous-hook'], allowing.env))
     const shop = receiver()
     const shopUrl = `${await shop.start()}/payin-hook`
-    const listener = listen(['--site', site.siteId, '--forward', shopUrl])
+    const listener = listen(allowing, ['--site', site.siteId, '--forward', shopUrl])
     try {
       const url = await listener.until('listening', listeningUrl)
       assert.match(listener.lines().join('\n'), /its URL was https:\/\/shop\.example\/previous-hook\)/)
-      assert.equal(await notifyUrlOf(site.siteId), url)
+      assert.equal(await notifyUrlOf(allowing, site.siteId), url)
 
       // payments of every kind: approved, declined, authorised then captured, refunded
       const paid = await api.newPayment(cardPayment({ amount: rub('100.00') }))
@@ -215,6 +264,8 @@ describe('npm run webhooks -- listen', () => {
         events(out).length >= 5 && forwards(out).length >= 5 ? true : undefined,
       )
       assert.deepEqual(events(listener.lines().join('\n')).sort(), expected.sort())
+      // delivered: no refusal told
+      assert.ok(!listener.lines().join('\n').includes('refused to call this listener'), listener.lines().join('\n'))
       // each delivered once, answered 200
       const outbox = (await api.get('/notifications')).body as { state: string; rawBody: string; attempts: number }[]
       assert.equal(outbox.length, 5)
@@ -251,7 +302,7 @@ describe('npm run webhooks -- listen', () => {
         listener.lines().at(-1)!,
         /^SIGTERM: notifications of .* go to https:\/\/shop\.example\/previous-hook again$/,
       )
-      assert.equal(await notifyUrlOf(site.siteId), 'https://shop.example/previous-hook')
+      assert.equal(await notifyUrlOf(allowing, site.siteId), 'https://shop.example/previous-hook')
     } finally {
       listener.proc.kill('SIGKILL')
       shop.close()
@@ -259,24 +310,28 @@ describe('npm run webhooks -- listen', () => {
   })
 
   test('--port: listens there; a site without a URL has none again after SIGINT; a port in use is told', async () => {
-    const site = await localSite('hooks-port')
+    const site = await localSite(allowing, 'hooks-port')
     const free = net.createServer().listen(0, '127.0.0.1')
     await once(free, 'listening')
     const chosen = (free.address() as net.AddressInfo).port
     // taken: the listener says so and exits, the site's URL untouched
-    const busy = listen(['--site', site.siteId, '--port', String(chosen)])
+    const busy = listen(allowing, ['--site', site.siteId, '--port', String(chosen)])
     assert.equal(await busy.exited, 1)
     assert.match(busy.lines().join('\n'), new RegExp(`port ${chosen} is in use`))
-    assert.equal(await notifyUrlOf(site.siteId), null)
+    assert.equal(await notifyUrlOf(allowing, site.siteId), null)
     await new Promise((r) => free.close(r))
 
-    const listener = listen(['--site', site.siteId, '--port', String(chosen)])
+    // its own shell's setting refusing loopback changes nothing: the service delivering decides
+    const listener = listen(allowing, ['--site', site.siteId, '--port', String(chosen)], {
+      ...allowing.env,
+      NOTIFY_ALLOW_NETWORKS: '',
+    })
     try {
       const url = await listener.until('listening', listeningUrl)
       assert.equal(url, `http://127.0.0.1:${chosen}/`)
       assert.match(listener.lines().join('\n'), /its URL was none/)
-      assert.equal(await notifyUrlOf(site.siteId), url)
-      const api = client(site, '/api', localBase)
+      assert.equal(await notifyUrlOf(allowing, site.siteId), url)
+      const api = client(site, '/api', allowing.base)
       const paid = await api.newPayment(cardPayment({ amount: rub('7.00') }))
       await listener.until('the notification', (out) =>
         out.includes(`PAYMENT ${paid} SUCCESS 7.00 RUB signature OK`) ? true : undefined,
@@ -287,17 +342,53 @@ describe('npm run webhooks -- listen', () => {
         listener.lines().at(-1)!,
         /^SIGINT: notifications of .* go to each operation's callbackUrl only again$/,
       )
-      assert.equal(await notifyUrlOf(site.siteId), null)
+      assert.equal(await notifyUrlOf(allowing, site.siteId), null)
+    } finally {
+      listener.proc.kill('SIGKILL')
+    }
+  })
+
+  test('against a service that refuses loopback: its URL set all the same, the refusal told once', async () => {
+    const site = await localSite(byDefault, 'hooks-refused')
+    const api = client(site, '/api', byDefault.base)
+    const listener = listen(byDefault, ['--site', site.siteId])
+    try {
+      const url = await listener.until('listening', listeningUrl)
+      // set whatever the listener's own (default) setting: the service that delivers decides
+      assert.equal(await notifyUrlOf(byDefault, site.siteId), url)
+      const paid = await api.newPayment(cardPayment({ amount: rub('9.00') }))
+      // the service's delivery attempt, refused by its policy and recorded as such, is what the listener reports
+      await listener.until('the refusal told', (out) => (out.includes(REFUSED_BY_SERVICE) ? true : undefined))
+      const outbox = (await api.get('/notifications')).body as {
+        resourceId: string
+        url: string
+        attemptLog: { httpStatus?: number; error?: string }[]
+      }[]
+      assert.deepEqual(
+        outbox.map((n) => [n.resourceId, n.url]),
+        [[paid, url]],
+      )
+      assert.ok(outbox[0].attemptLog.length >= 1)
+      for (const a of outbox[0].attemptLog)
+        assert.deepEqual([a.httpStatus, a.error], [undefined, 'refused: private address'])
+      // a second notification, refused too, is not told again
+      await api.newPayment(cardPayment({ amount: rub('8.00') }))
+      listener.proc.kill('SIGTERM')
+      assert.equal(await listener.exited, 0)
+      const out = listener.lines()
+      assert.equal(out.filter((l) => l === REFUSED_BY_SERVICE).length, 1, out.join('\n'))
+      assert.ok(!out.some((l) => / signature (OK|BAD)/.test(l)), out.join('\n'))
+      assert.equal(await notifyUrlOf(byDefault, site.siteId), null)
     } finally {
       listener.proc.kill('SIGKILL')
     }
   })
 
   test('a site that does not exist, or a --forward off this machine: one line, exit code 1 or 2', async () => {
-    const missing = listen(['--site', uid('no-such-site')])
+    const missing = listen(allowing, ['--site', uid('no-such-site')])
     assert.equal(await missing.exited, 1)
     assert.match(missing.lines().join('\n'), /no site "no-such-site-.*" \(npm run site -- list shows the sites\)/)
-    const far = listen(['--forward', 'https://shop.example/hook'])
+    const far = listen(allowing, ['--forward', 'https://shop.example/hook'])
     assert.equal(await far.exited, 2)
     assert.match(far.lines().join('\n'), /an http\(s\) URL on this machine/)
   })

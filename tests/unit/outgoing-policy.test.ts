@@ -14,17 +14,18 @@ import {
   isLoopbackUrl,
   literalHostRefusal,
   outgoingPolicy,
+  LOOPBACK_NETWORKS,
   policyInWords,
   postNotification,
+  receiversOnThisMachine,
   type PostOptions,
 } from '../../lib/notifications/outgoing-policy.ts'
 
 /**
- * the policy of NOTIFY_ALLOW_NETWORKS = `networks` (unset when undefined) on a service with a public base URL (a local
- * sandbox's default, loopback allowed, is tested at the end)
+ * the policy of NOTIFY_ALLOW_NETWORKS = `networks` (unset when undefined), on a service whose public base URL is local
+ * (http://localhost:3000, as `npm start` on a developer's machine): the setting alone decides
  */
-const policyOf = (networks?: string) =>
-  outgoingPolicy({ NODE_ENV: 'test', PUBLIC_BASE_URL: 'https://payin.example', NOTIFY_ALLOW_NETWORKS: networks })
+const policyOf = (networks?: string) => outgoingPolicy({ NODE_ENV: 'test', NOTIFY_ALLOW_NETWORKS: networks })
 const none = policyOf()
 const loopbackAllowed = policyOf('127.0.0.0/8')
 
@@ -826,45 +827,52 @@ test('only http(s); connection errors are told without the body', async () => {
   assert.deepEqual(g.violations, [])
 })
 
-// A local sandbox (its public base URL on localhost or a loopback address, as `npm start` and `npm run dev` by
-// default): loopback receivers allowed while NOTIFY_ALLOW_NETWORKS is unset; set (even empty), it alone decides.
-const localOf = (env: Record<string, string | undefined>) => outgoingPolicy({ NODE_ENV: 'test', ...env })
+// The contract's default: NOTIFY_ALLOW_NETWORKS unset (or empty) allows nothing, loopback included, whatever the
+// public base URL (a sandbox on a developer's machine too); set, it alone decides.
+const withBase = (env: Record<string, string | undefined>) => outgoingPolicy({ NODE_ENV: 'test', ...env })
+const LOCAL_BASES = [
+  {},
+  { PORT: '4000' },
+  { PUBLIC_BASE_URL: 'http://localhost:3000' },
+  { PUBLIC_BASE_URL: 'http://127.0.0.1:4999/' },
+  { PUBLIC_BASE_URL: 'http://[::1]:3000' },
+]
 
-test('the default by public base URL: loopback allowed on a local sandbox, nothing on a public service', () => {
-  for (const env of [
-    {},
-    { PORT: '4000' },
-    { PUBLIC_BASE_URL: 'http://localhost:3000' },
-    { PUBLIC_BASE_URL: 'http://127.0.0.1:4999/' },
-    { PUBLIC_BASE_URL: 'http://127.8.9.10' },
-    { PUBLIC_BASE_URL: 'http://[::1]:3000' },
-    { PUBLIC_BASE_URL: 'http://[::ffff:127.0.0.1]:3000' },
-  ])
-    assert.equal(localOf(env).origin, 'local-sandbox', JSON.stringify(env))
-  for (const env of [
-    { PUBLIC_BASE_URL: 'https://payin.example' },
-    { PUBLIC_BASE_URL: 'http://localhost.example:3000' },
-    { PUBLIC_BASE_URL: 'http://10.0.0.5:3000' },
-    { PUBLIC_BASE_URL: 'http://0.0.0.0:3000' },
-    { PUBLIC_BASE_URL: 'http://[::]:3000' },
-  ]) {
-    const p = localOf(env)
-    assert.equal(p.origin, 'public', JSON.stringify(env))
-    assert.deepEqual(p.allow, [])
-    assert.match(policyInWords(p, env), /refused: .* is not local \(NOTIFY_ALLOW_NETWORKS=127\.0\.0\.0\/8,::1\/128/)
-  }
-  // set, even empty, the setting alone decides
-  assert.deepEqual(localOf({ NOTIFY_ALLOW_NETWORKS: '' }), { origin: 'setting', allow: [] })
-  assert.equal(addressRefusal('127.0.0.1', localOf({ NOTIFY_ALLOW_NETWORKS: '10.0.0.0/8' })), 'private address')
-  assert.equal(addressRefusal('127.0.0.1', localOf({ NOTIFY_ALLOW_NETWORKS: '127.0.0.1' })), null)
-  assert.match(policyInWords(localOf({ NOTIFY_ALLOW_NETWORKS: '' }), { NOTIFY_ALLOW_NETWORKS: '' }), /machine refused/)
-  // a malformed one still throws, on a local sandbox too
-  assert.throws(() => localOf({ NOTIFY_ALLOW_NETWORKS: 'localhost' }), /NOTIFY_ALLOW_NETWORKS/)
+test('NOTIFY_ALLOW_NETWORKS unset or empty allows nothing, whatever the base URL; set, it alone decides', () => {
+  for (const base of [...LOCAL_BASES, { PUBLIC_BASE_URL: 'https://payin.example' }])
+    for (const setting of [{}, { NOTIFY_ALLOW_NETWORKS: '' }, { NOTIFY_ALLOW_NETWORKS: ' , ' }]) {
+      const env = { ...base, ...setting }
+      const p = withBase(env)
+      assert.deepEqual(p, { allow: [] }, JSON.stringify(env))
+      for (const a of ['127.0.0.1', '127.200.3.4', '::1', '::ffff:127.0.0.1', '0:0:0:0:0:0:0:1'])
+        assert.equal(addressRefusal(a, p), 'private address', `${a} ${JSON.stringify(env)}`)
+      for (const url of ['http://127.0.0.1:9/hook', 'http://[::1]:3000/hook', 'http://2130706433/hook'])
+        assert.equal(literalHostRefusal(url, p), 'private address', `${url} ${JSON.stringify(env)}`)
+      assert.equal(addressRefusal('8.8.8.8', p), null)
+    }
+  // the refusal in words names the setting and the value that allows this machine's receivers
+  assert.equal(
+    policyInWords(withBase({}), {}),
+    'receivers on this machine refused: NOTIFY_ALLOW_NETWORKS unset (the default) allows no private network ' +
+      "(NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128 allows this machine's)",
+  )
+  assert.equal(
+    policyInWords(withBase({ NOTIFY_ALLOW_NETWORKS: '' }), { NOTIFY_ALLOW_NETWORKS: '' }),
+    'receivers on this machine refused: NOTIFY_ALLOW_NETWORKS= allows no private network',
+  )
+  const set = { NOTIFY_ALLOW_NETWORKS: LOOPBACK_NETWORKS }
+  assert.equal(
+    policyInWords(withBase(set), set),
+    'receivers on this machine allowed: NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128 allows those networks',
+  )
+  assert.equal(addressRefusal('127.0.0.1', withBase({ NOTIFY_ALLOW_NETWORKS: '10.0.0.0/8' })), 'private address')
+  assert.equal(addressRefusal('127.0.0.1', withBase({ NOTIFY_ALLOW_NETWORKS: '127.0.0.1' })), null)
+  // a malformed one throws, on a local service too
+  assert.throws(() => withBase({ NOTIFY_ALLOW_NETWORKS: 'localhost' }), /NOTIFY_ALLOW_NETWORKS/)
 })
 
-test('a local sandbox allows loopback alone: private, link-local (metadata) and the other classes stay refused', () => {
-  const local = localOf({})
-  assert.match(policyInWords(local, {}), /this machine \(127\.0\.0\.1, ::1, localhost\) allowed: a local sandbox/)
+test('loopback networks allowed: loopback alone; private, link-local (metadata) and the rest stay refused', () => {
+  const local = withBase({ NOTIFY_ALLOW_NETWORKS: LOOPBACK_NETWORKS })
   for (const a of ['127.0.0.1', '127.200.3.4', '::1', '::ffff:127.0.0.1', '0:0:0:0:0:0:0:1', '8.8.8.8'])
     assert.equal(addressRefusal(a, local), null, a)
   for (const a of [
@@ -889,6 +897,42 @@ test('a local sandbox allows loopback alone: private, link-local (metadata) and 
   assert.equal(literalHostRefusal('http://169.254.169.254/latest', local), 'private address')
 })
 
+test("the start banner's line: refused by default, with the command that allows this machine's receivers", () => {
+  const line = (env: Record<string, string | undefined>, start = 'npm start') =>
+    receiversOnThisMachine(withBase(env), start, env)
+  for (const env of LOCAL_BASES)
+    assert.equal(
+      line(env),
+      'notification receivers on this machine: refused (NOTIFY_ALLOW_NETWORKS unset, the default); to receive them ' +
+        'here (npm run webhooks -- listen), start with NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128 npm start',
+      JSON.stringify(env),
+    )
+  assert.equal(
+    line({ NOTIFY_ALLOW_NETWORKS: '' }, 'npm run dev'),
+    'notification receivers on this machine: refused (NOTIFY_ALLOW_NETWORKS=, none); to receive them here ' +
+      '(npm run webhooks -- listen), start with NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128 npm run dev',
+  )
+  // networks already allowed are kept in the command, written as a shell takes them
+  assert.equal(
+    line({ NOTIFY_ALLOW_NETWORKS: ' 10.0.0.0/8 , fd00::/8' }),
+    'notification receivers on this machine: refused (NOTIFY_ALLOW_NETWORKS=10.0.0.0/8,fd00::/8); to receive them ' +
+      'here (npm run webhooks -- listen), start with NOTIFY_ALLOW_NETWORKS=10.0.0.0/8,fd00::/8,127.0.0.0/8,::1/128 ' +
+      'npm start',
+  )
+  // allowed: said so, with the listener
+  for (const value of [LOOPBACK_NETWORKS, '127.0.0.1', '::1/128'])
+    assert.equal(
+      line({ NOTIFY_ALLOW_NETWORKS: value }),
+      `notification receivers on this machine: allowed (NOTIFY_ALLOW_NETWORKS=${value}); ` +
+        'npm run webhooks -- listen receives them here',
+    )
+  // a service with a public base URL: refused, and no advice to start it otherwise
+  assert.equal(
+    line({ PUBLIC_BASE_URL: 'https://payin.example' }),
+    'notification receivers on this machine: refused (NOTIFY_ALLOW_NETWORKS unset, the default)',
+  )
+})
+
 test('isLoopbackUrl: localhost and loopback literals, nothing else', () => {
   for (const u of [
     'http://localhost:3000',
@@ -902,34 +946,34 @@ test('isLoopbackUrl: localhost and loopback literals, nothing else', () => {
     assert.equal(isLoopbackUrl(u), false, u)
 })
 
-test('delivery on a local sandbox: a name resolving to loopback is called, one resolving to 10.0.0.1 not', async () => {
+test('delivery: a name resolving to loopback is refused by default, called once allowed; 10.0.0.1 never', async () => {
   const r = await receiver()
   try {
     const dns = stubLookup({ 'shop.test': ['127.0.0.1'], 'inside.test': ['10.0.0.1'] })
     const g = guardedConnections()
-    const post = (url: string) =>
+    const post = (url: string, policy: ReturnType<typeof outgoingPolicy>) =>
       postNotification(url, body, headers, {
         ...base,
-        policy: localOf({ PUBLIC_BASE_URL: 'http://localhost:3000' }),
+        policy,
         lookup: dns.lookup,
         createConnection: g.createConnection,
       })
-    const shop = await post(`http://shop.test:${r.port}/hook`)
+    // the default on a local service: refused before connecting
+    const byDefault = await post(
+      `http://shop.test:${r.port}/hook`,
+      withBase({ PUBLIC_BASE_URL: 'http://localhost:3000' }),
+    )
+    assert.deepEqual([byDefault.httpStatus, byDefault.error], [null, 'refused: private address'])
+    assert.deepEqual(g.connected, [])
+    assert.equal(r.requests.length, 0)
+    // NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128: called; a name resolving to a private address is not
+    const allowing = withBase({ NOTIFY_ALLOW_NETWORKS: LOOPBACK_NETWORKS })
+    const shop = await post(`http://shop.test:${r.port}/hook`, allowing)
     assert.deepEqual([shop.httpStatus, shop.error], [200, null])
-    const inside = await post(`http://inside.test:${r.port}/hook`)
+    const inside = await post(`http://inside.test:${r.port}/hook`, allowing)
     assert.deepEqual([inside.httpStatus, inside.error], [null, 'refused: private address'])
     assert.deepEqual(g.connected, ['127.0.0.1'])
     assert.deepEqual(g.violations, [])
-    assert.equal(r.requests.length, 1)
-    // on a public service the same loopback name is refused, nothing connected
-    const publicPost = await postNotification(`http://shop.test:${r.port}/hook`, body, headers, {
-      ...base,
-      policy: localOf({ PUBLIC_BASE_URL: 'https://payin.example' }),
-      lookup: dns.lookup,
-      createConnection: g.createConnection,
-    })
-    assert.deepEqual([publicPost.httpStatus, publicPost.error], [null, 'refused: private address'])
-    assert.deepEqual(g.connected, ['127.0.0.1'])
     assert.equal(r.requests.length, 1)
   } finally {
     await r.close()
