@@ -10,7 +10,7 @@
 //   # {…,"status":{"value":"WAITING"…   the same, from a JSON fragment
 // Without a status line a curl request must answer 2xx. A ```json block right after a ```sh block is
 // the answer of that block's last command, as printed (see matchesShown). A ```sh block right after the
-// line `<!-- readme-examples: skip -->` is not run: it shows an interface the service does not have yet.
+// line `<!-- readme-examples: skip -->` is not run: it needs a service started otherwise than the pages' own.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
