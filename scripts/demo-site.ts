@@ -38,6 +38,8 @@ export async function demoSiteAtStart(siteId: string, file: string): Promise<Dem
   let kept: string
   try {
     kept = fs.readFileSync(file, 'utf8').trim()
+    // readable by its owner alone, also when it was copied in or its mode was changed since
+    fs.chmodSync(file, 0o600)
   } catch {
     return { state: 'missing' }
   }

@@ -74,7 +74,8 @@ async function main() {
   }
   process.on('SIGINT', () => stop('SIGTERM'))
   process.on('SIGTERM', () => stop('SIGTERM'))
-  const code = await new Promise<number>((resolve) => server.on('exit', (c) => resolve(c ?? 0)))
+  // 'close', not 'exit': the server's last output lines are still in the pipe at its exit
+  const code = await new Promise<number>((resolve) => server.on('close', (c) => resolve(c ?? 0)))
   await database.release()
   process.exit(code)
 }

@@ -13,6 +13,7 @@
 // NOTIFY_ALLOW_NETWORKS=127.0.0.0/8,::1/128, the contract's default being none), the refused attempt is recorded,
 // and the listener, looking at most once a second, says once how to start the service.
 import http from 'node:http'
+import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { isLoopbackUrl, LOOPBACK_NETWORKS } from '../lib/notifications/outgoing-policy.ts'
 import { openDatabase, secretKey } from './database.ts'
@@ -78,7 +79,8 @@ function forward(target: URL, req: http.IncomingMessage, body: Buffer): Promise<
   for (let i = 0; i < req.rawHeaders.length; i += 2)
     headers.push(req.rawHeaders[i], req.rawHeaders[i].toLowerCase() === 'host' ? target.host : req.rawHeaders[i + 1])
   return new Promise((resolve) => {
-    const out = http.request(target, { method: req.method, headers, agent: false, timeout: FORWARD_TIMEOUT_MS })
+    const client = target.protocol === 'https:' ? https : http
+    const out = client.request(target, { method: req.method, headers, agent: false, timeout: FORWARD_TIMEOUT_MS })
     out.on('response', (res) => {
       res.resume()
       resolve(String(res.statusCode))

@@ -27,7 +27,11 @@ export interface NotificationCheck {
 }
 
 const hmacHex = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex')
-const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+/** equal in constant time; lengths compared as bytes (a header may carry non-ASCII characters) */
+const same = (a: string, b: string) => {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)]
+  return x.length === y.length && timingSafeEqual(x, y)
+}
 
 const ID_FIELDS: Record<string, string> = { PAYMENT: 'paymentId', CAPTURE: 'captureId', REFUND: 'refundId' }
 

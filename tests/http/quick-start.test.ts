@@ -95,14 +95,14 @@ test('the quick start runs as printed, and the listener prints the webhook it sh
   )
   let output = ''
   const waiters = new Set<() => void>()
-  const exited = new Promise<number | null>((resolve) => listener.on('exit', resolve))
+  const exited = new Promise<number | null>((resolve) => listener.on('close', resolve))
   const read = (d: Buffer) => {
     output += d
     for (const w of waiters) w()
   }
   listener.stdout.on('data', read)
   listener.stderr.on('data', read)
-  listener.on('exit', () => {
+  listener.on('close', () => {
     keepServerOutput('quick-start-listener', output)
     for (const w of waiters) w()
   })

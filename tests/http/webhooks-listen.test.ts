@@ -187,14 +187,14 @@ function listen(l: Local, args: string[], env: NodeJS.ProcessEnv = l.env) {
   })
   let output = ''
   const changed = new Set<() => void>()
-  const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)))
+  const exited = new Promise<number | null>((r) => proc.on('close', (code) => r(code)))
   const read = (d: Buffer) => {
     output += d
     for (const f of changed) f()
   }
   proc.stdout!.on('data', read)
   proc.stderr!.on('data', read)
-  proc.on('exit', () => {
+  proc.on('close', () => {
     keepServerOutput('webhooks-listen', output)
     for (const f of changed) f()
   })
@@ -266,8 +266,14 @@ describe('npm run webhooks -- listen', () => {
       assert.deepEqual(events(listener.lines().join('\n')).sort(), expected.sort())
       // delivered: no refusal told
       assert.ok(!listener.lines().join('\n').includes('refused to call this listener'), listener.lines().join('\n'))
-      // each delivered once, answered 200
-      const outbox = (await api.get('/notifications')).body as { state: string; rawBody: string; attempts: number }[]
+      // each delivered once, answered 200 (recorded by the service just after the listener answered: waited for)
+      type Row = { state: string; rawBody: string; attempts: number }
+      let outbox: Row[] = []
+      for (let tries = 0; tries < 300; tries++) {
+        outbox = (await api.get('/notifications')).body as Row[]
+        if (outbox.length === 5 && outbox.every((n) => n.state !== 'PENDING')) break
+        await new Promise((r) => setTimeout(r, 100))
+      }
       assert.equal(outbox.length, 5)
       assert.deepEqual(
         outbox.map((n) => [n.state, n.attempts]),

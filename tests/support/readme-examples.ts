@@ -30,6 +30,8 @@ export interface ExampleCommand {
   statusReason?: string
   /** the answer as printed on the page (a ```json block right after the command's block, for its last command) */
   shown?: { line: number; json: unknown }
+  /** `"key":value` pairs its comments print (`# {…,"status":{"value":"WAITING"}…`): each must be in the answer */
+  pairs?: { key: string; value: unknown }[]
 }
 
 /** the marker, alone on the line before a ```sh block (blank lines between allowed), of a block that is not run */
@@ -171,7 +173,19 @@ const STATUS_LINE =
   /^#\s+(?:([1-5]\d\d)(?=\s*$|\s+[{[]|\s+[a-z]+\.[a-z.-]+)\s*)?(?:status ([A-Z][A-Z_]+)(?:, reason ([A-Z][A-Z_0-9]+))?)?/
 const STATUS_FRAGMENT = /"status":\{"value":"([A-Z_]+)"(?:,[^}]*?"reason":"([A-Z_0-9]+)")?/
 
+/** a printed `"key":value` with a plain value (string, number, boolean, null) */
+const PAIR = /"([^"\\]+)":("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)(?=[,}\]\s]|$)/g
+
+/** a comment that prints (a part of) the answer: `# {…`, `# [{…`, `# 400 {…` */
+const ANSWER_COMMENT = /^#\s+(?:[1-5]\d\d\s+)?[{[]/
+
 function annotate(c: ExampleCommand, comment: string): void {
+  for (const [, key, text] of ANSWER_COMMENT.test(comment) || c.pairs ? comment.matchAll(PAIR) : []) {
+    const value: unknown = JSON.parse(text)
+    // abbreviated, or a value that differs run to run (a date-time, a UUID)
+    if (typeof value === 'string' && (value.includes('…') || DATE_TIME.test(value) || UUID_ONLY.test(value))) continue
+    ;(c.pairs ??= []).push({ key, value })
+  }
   const m = STATUS_LINE.exec(comment)
   if (m?.[1] && c.httpStatus === undefined) c.httpStatus = Number(m[1])
   if (m?.[2] && c.statusValue === undefined) {
@@ -188,6 +202,14 @@ function annotate(c: ExampleCommand, comment: string): void {
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?[+-]\d{2}:\d{2}$/
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g
+const UUID_ONLY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** whether `key` holds `value` anywhere in the answer (at any depth) */
+export function holdsPair(answer: unknown, key: string, value: unknown): boolean {
+  if (Array.isArray(answer)) return answer.some((a) => holdsPair(a, key, value))
+  if (answer === null || typeof answer !== 'object') return false
+  return Object.entries(answer).some(([k, v]) => (k === key && v === value) || holdsPair(v, key, value))
+}
 
 /**
  * Where the answer differs from the one printed (empty: it is as printed). The keys must be the same;
@@ -307,7 +329,7 @@ export function problemsOf(file: string, commands: ExampleCommand[], ran: Ran[])
       if (c.httpStatus !== undefined ? status !== c.httpStatus : status < 200 || status > 299)
         say(`HTTP ${status}, the page says ${c.httpStatus ?? '2xx'}`)
     }
-    if (c.statusValue === undefined && !c.shown) return
+    if (c.statusValue === undefined && !c.shown && !c.pairs) return
     let answer: any
     try {
       answer = JSON.parse(r.stdout)
@@ -319,6 +341,9 @@ export function problemsOf(file: string, commands: ExampleCommand[], ran: Ran[])
     if (c.statusReason !== undefined && answer?.status?.reason !== c.statusReason)
       say(`reason ${answer?.status?.reason}, the page says ${c.statusReason}`)
     if (c.shown) for (const d of differences(answer, c.shown.json)) say(`as printed at line ${c.shown.line}: ${d}`)
+    for (const p of c.pairs ?? [])
+      if (!holdsPair(answer, p.key, p.value))
+        say(`its comment prints "${p.key}":${JSON.stringify(p.value)}, not in the answer`)
   })
   return problems
 }

@@ -85,3 +85,10 @@ test("the refusal naming NOTIFY_ALLOW_NETWORKS is in the dashboard's Russian wor
   )
   assert.match(ruSettings.urlReasons[PRIVATE_ADDRESS_REFUSAL] ?? '', /^не должен .*NOTIFY_ALLOW_NETWORKS/)
 })
+
+test('a signature with a non-ASCII character, as long as a real one, is BAD, not an exception', () => {
+  const headers = { ...signed(body), signature: `é${'a'.repeat(63)}` }
+  const check = checkNotification(body, headers, [secrets.current], now.getTime())
+  assert.equal(check.problems.length, 1, JSON.stringify(check.problems))
+  assert.match(check.problems[0], /Signature/)
+})
