@@ -14,7 +14,7 @@
 // and the listener, looking at most once a second, says once how to start the service.
 import http from 'node:http'
 import https from 'node:https'
-import type { AddressInfo } from 'node:net'
+import net, { type AddressInfo } from 'node:net'
 import { isLoopbackUrl, LOOPBACK_NETWORKS } from '../lib/notifications/outgoing-policy.ts'
 import { openDatabase, secretKey } from './database.ts'
 
@@ -56,6 +56,22 @@ function options(argv: string[]): Options | string {
     } else return `${rest[i]}: unknown\n${USAGE}`
   }
   return o
+}
+
+/** whether something listens at a URL on this machine (a TCP connection within a second; loopback only) */
+function answers(loopbackUrl: string): Promise<boolean> {
+  const u = new URL(loopbackUrl)
+  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80))
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port, timeout: 1000 })
+    const end = (ok: boolean) => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.once('connect', () => end(true))
+    socket.once('timeout', () => end(false))
+    socket.once('error', () => end(false))
+  })
 }
 
 /** the request's body, up to MAX_BODY_BYTES */
@@ -192,10 +208,15 @@ async function main(): Promise<number> {
   await looking
   server.close()
   server.closeAllConnections()
-  const restored = await notify.putBackNotifyUrl(o.siteId, url, previous)
+  // a previous URL on this machine that no longer answers is a listener stopped without putting its own back
+  // (killed, or stopped before a later one): none is put back instead of a dead address
+  const dead = previous !== null && isLoopbackUrl(previous) && !(await answers(previous))
+  const back = dead ? null : previous
+  const restored = await notify.putBackNotifyUrl(o.siteId, url, back)
+  if (dead) console.log(`its previous URL, ${previous}, answers no more (a stopped listener's?): none is put back`)
   console.log(
     restored
-      ? `${signal}: notifications of ${o.siteId} go to ${previous ?? "each operation's callbackUrl only"} again`
+      ? `${signal}: notifications of ${o.siteId} go to ${back ?? "each operation's callbackUrl only"} again`
       : `${signal}: the notification URL of ${o.siteId} was changed meanwhile, and is left as it is`,
   )
   return done(0)

@@ -354,6 +354,30 @@ describe('npm run webhooks -- listen', () => {
     }
   })
 
+  test("a previous URL on this machine that answers no more (a killed listener's) is not put back", async () => {
+    const site = await localSite(allowing, 'hooks-dead')
+    // a port nothing listens on any more
+    const gone = net.createServer().listen(0, '127.0.0.1')
+    await once(gone, 'listening')
+    const dead = `http://127.0.0.1:${(gone.address() as net.AddressInfo).port}/`
+    await new Promise((r) => gone.close(r))
+    await siteOk(['notify', site.siteId, dead], { ...allowing.env, NOTIFY_ALLOW_NETWORKS: '127.0.0.0/8,::1/128' })
+    const listener = listen(allowing, ['--site', site.siteId])
+    try {
+      await listener.until('listening', listeningUrl)
+      listener.proc.kill('SIGTERM')
+      assert.equal(await listener.exited, 0)
+      assert.ok(
+        listener
+          .lines()
+          .includes(`its previous URL, ${dead}, answers no more (a stopped listener's?): none is put back`),
+      )
+      assert.equal(await notifyUrlOf(allowing, site.siteId), null)
+    } finally {
+      listener.proc.kill('SIGKILL')
+    }
+  })
+
   test('against a service that refuses loopback: its URL set all the same, the refusal told once', async () => {
     const site = await localSite(byDefault, 'hooks-refused')
     const api = client(site, '/api', byDefault.base)
