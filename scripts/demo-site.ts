@@ -76,10 +76,11 @@ export function startSummary(o: { base: string; siteId: string; file: string; to
     missing: `printed at the first start (npm run site -- create ${o.siteId} makes another)`,
     stale: `${o.file} holds none that works (npm run site -- create ${o.siteId} makes one)`,
   }[o.token.state]
-  const tokenInShell =
+  // without a token that works, the first step makes one and keeps it where the next start looks (0600 from then)
+  const makeToken =
     o.token.state === 'made' || o.token.state === 'kept'
-      ? `$(cat ${o.file})`
-      : `$(npm run --silent site -- create ${o.siteId} | tail -n 1)`
+      ? []
+      : [`  npm run --silent site -- create ${o.siteId} | tail -n 1 > ${o.file}   (a new token, kept)`]
   const listen = `npm run webhooks -- listen${o.siteId === 'demo' ? '' : ` --site ${o.siteId}`}`
   return framed([
     'Payin sandbox is running',
@@ -88,7 +89,8 @@ export function startSummary(o: { base: string; siteId: string; file: string; to
     `  site id     ${o.siteId}`,
     `  token       ${tokenShown}`,
     'Next, in another terminal:',
-    `  export BASE=${o.base}/api SITE=${o.siteId} TOKEN=${tokenInShell}`,
+    ...makeToken,
+    `  export BASE=${o.base}/api SITE=${o.siteId} TOKEN=$(cat ${o.file})`,
     `  ${listen}   (shows each notification, its signatures verified)`,
   ])
 }

@@ -4,10 +4,12 @@
 // database is replaced. The framed summary that ends a start names the service, the dashboard, the site, the token
 // and the next commands. (A real `npm run dev` start does all this too: tests/http/dev-mode.test.ts.)
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, test } from 'node:test'
+import { promisify } from 'node:util'
 import { demoSiteAtStart, demoTokenFile, demoTokenLine, framed, startSummary } from '../../scripts/demo-site.ts'
 import { BASE_URL, request, uid } from '../support/api.ts'
 
@@ -64,11 +66,17 @@ test('made with the site: kept in its file (0600), a working bearer token; a res
   fs.rmSync(file)
   const missing = await demoSiteAtStart(siteId, file)
   assert.deepEqual(missing, { state: 'missing' })
-  assert.ok(
-    startSummary({ base: BASE_URL, siteId, file, token: missing }).includes(
-      `TOKEN=$(npm run --silent site -- create ${siteId} | tail -n 1)`,
-    ),
-  )
+  const lost = startSummary({ base: BASE_URL, siteId, file, token: missing })
+  const make = `npm run --silent site -- create ${siteId} | tail -n 1 > ${file}`
+  assert.ok(lost.includes(`${make}   (a new token, kept)`), lost)
+  assert.ok(lost.includes(`TOKEN=$(cat ${file})`), lost)
+  // the command as printed keeps a token that works, which the next start finds
+  await promisify(execFile)('bash', [
+    '-c',
+    make.replace('npm run --silent site --', `${process.execPath} --import tsx scripts/site.ts`),
+  ])
+  assert.deepEqual(await demoSiteAtStart(siteId, file), { state: 'kept' })
+  assert.equal((fs.statSync(file).mode & 0o777).toString(8), '600')
 })
 
 test('the summary: a frame as wide as its longest line, the token of the first start in it', () => {
