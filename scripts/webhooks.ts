@@ -167,6 +167,12 @@ async function main(): Promise<number> {
   let previous: string | null
   // refusals to this URL before this run (an earlier listener's on the same port) tell nothing of this one
   const refusedBefore = await notify.refusedDeliveriesTo(o.siteId, url)
+  // caught before the site's URL is borrowed: a stop signal from then on (even before the listener says it is up)
+  // puts the previous URL back, instead of ending the process with the URL still borrowed
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    // a Ctrl-C reaches npm, the launcher and this process, and the launcher passes it on too: every one is caught
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => resolve(s))
+  })
   try {
     ;({ previous } = await notify.borrowNotifyUrl(o.siteId, url))
   } catch (e) {
@@ -199,10 +205,7 @@ async function main(): Promise<number> {
   }
   poll = setTimeout(lookForRefusal, REFUSAL_POLL_MS)
 
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    // a Ctrl-C reaches npm, the launcher and this process, and the launcher passes it on too: every one is caught
-    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => resolve(s))
-  })
+  const signal = await stopSignal
   stopping = true
   clearTimeout(poll)
   await looking
