@@ -97,6 +97,14 @@ function forward(target: URL, req: http.IncomingMessage, body: Buffer): Promise<
   return new Promise((resolve) => {
     const client = target.protocol === 'https:' ? https : http
     const out = client.request(target, { method: req.method, headers, agent: false, timeout: FORWARD_TIMEOUT_MS })
+    // a name (localhost) is resolved by the system: the address connected to must be this machine's too
+    out.on('socket', (socket) =>
+      socket.once('connect', () => {
+        const address = (socket as net.Socket).remoteAddress ?? ''
+        if (!isLoopbackUrl(net.isIPv6(address) ? `http://[${address}]/` : `http://${address}/`))
+          socket.destroy(new Error(`${address} is not on this machine`))
+      }),
+    )
     out.on('response', (res) => {
       res.resume()
       resolve(String(res.statusCode))

@@ -5,7 +5,14 @@
 // loopback URL without it, the delivering service's rule deciding at delivery.
 import { settings } from '../config'
 import { httpUrlSchema } from '../wire/common-schemas'
-import { bumpSecretVersion, replaceNotifyUrl, siteNotifyRow, siteSecretRow, updateNotifyUrl } from '../sites/site-store'
+import {
+  bumpSecretVersion,
+  replaceNotifyUrl,
+  siteNotifyRow,
+  siteSecretRow,
+  swapNotifyUrl,
+  updateNotifyUrl,
+} from '../sites/site-store'
 import { SiteNotFound } from '../sites/site-tokens'
 import { callbackUrlSchema, processPolicy } from './callback-url'
 import { attemptsWithError } from './notification-store'
@@ -83,9 +90,9 @@ export async function setNotifyUrl(siteId: string, url: string | null): Promise<
 export async function borrowNotifyUrl(siteId: string, url: string): Promise<{ previous: string | null }> {
   if (!httpUrlSchema.safeParse(url).success || !isLoopbackUrl(url))
     throw new NotifyUrlRefused("must be an http(s) URL on this machine (the listener's own)")
-  const { url: previous } = await notifySettings(siteId)
-  await updateNotifyUrl(siteId, url)
-  return { previous }
+  const swapped = await swapNotifyUrl(siteId, url)
+  if (!swapped) throw new SiteNotFound(siteId)
+  return swapped
 }
 
 /** how many deliveries of the site's notifications to `url` were refused by the delivering service's policy */

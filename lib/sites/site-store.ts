@@ -166,6 +166,19 @@ export async function updateNotifyUrl(siteId: string, url: string | null): Promi
   await db().site.update({ where: { id: siteId }, data: { notifyUrl: url } })
 }
 
+/**
+ * sets the site's URL and answers the one it replaced, by one statement (a change made meanwhile is not lost);
+ * undefined when there is no such site
+ */
+export async function swapNotifyUrl(siteId: string, url: string): Promise<{ previous: string | null } | undefined> {
+  const [row] = await db().$queryRaw<{ previous: string | null }[]>`
+    UPDATE "Site" s SET "notifyUrl" = ${url}
+    FROM (SELECT id, "notifyUrl" FROM "Site" WHERE id = ${siteId} FOR UPDATE) old
+    WHERE s.id = old.id
+    RETURNING old."notifyUrl" AS previous`
+  return row
+}
+
 /** sets the site's URL to `to` only while it is still `from`; whether it did */
 export async function replaceNotifyUrl(siteId: string, from: string, to: string | null): Promise<boolean> {
   const { count } = await db().site.updateMany({ where: { id: siteId, notifyUrl: from }, data: { notifyUrl: to } })
