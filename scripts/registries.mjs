@@ -26,8 +26,8 @@ const key = (name) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name}'`)
 /** a default export, in either form: `export default x`, `export { x as default }` */
 const DEFAULT_EXPORT = /^export\s+default\b|^export\s*\{[^}]*\bas\s+default\b/m
 
-/** the modules of a folder: its .ts/.tsx files with a default export, by file name */
-function modulesIn(folder) {
+/** the modules of a folder: its .ts/.tsx files with a default export, by file name (no extension) */
+export function modulesIn(folder) {
   return fs
     .readdirSync(folder)
     .filter((f) => /\.tsx?$/.test(f) && f !== 'index.ts' && !f.endsWith('.generated.ts'))

@@ -15,7 +15,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import net, { type AddressInfo } from 'node:net'
-import { isLoopbackUrl, LOOPBACK_NETWORKS } from '../lib/notifications/outgoing-policy.ts'
+import { isLoopbackAddress, isLoopbackUrl, LOOPBACK_NETWORKS } from '../lib/notifications/outgoing-policy.ts'
 import { openDatabase, secretKey } from './database.ts'
 
 const USAGE = 'usage: npm run webhooks -- listen [--port N] [--site <siteId>] [--forward URL]'
@@ -101,8 +101,7 @@ function forward(target: URL, req: http.IncomingMessage, body: Buffer): Promise<
     out.on('socket', (socket) =>
       socket.once('connect', () => {
         const address = (socket as net.Socket).remoteAddress ?? ''
-        if (!isLoopbackUrl(net.isIPv6(address) ? `http://[${address}]/` : `http://${address}/`))
-          socket.destroy(new Error(`${address} is not on this machine`))
+        if (!isLoopbackAddress(address)) socket.destroy(new Error(`${address} is not on this machine`))
       }),
     )
     out.on('response', (res) => {

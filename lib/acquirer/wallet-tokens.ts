@@ -22,6 +22,10 @@ export const WALLET_DEVICE_CARDS = { APPLE_PAY_TOKEN: '411111******1111', GOOGLE
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/
 
+/** the bytes of a text in standard base64 (padded), or undefined when it is not that */
+const base64Bytes = (t: string): Buffer | undefined =>
+  BASE64.test(t) && t.length % 4 === 0 ? Buffer.from(t, 'base64') : undefined
+
 /**
  * The test token a wallet token's text stands for, or undefined: the text itself, or its base64, or the base64 of
  * its zlib stream (how the Go client sendtips/qiwi sends Google Pay tokens).
@@ -29,8 +33,8 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/
 export function walletTestToken(text: string): string | undefined {
   const t = text.trim()
   if (Object.hasOwn(WALLET_TEST_TOKENS, t)) return t
-  if (!BASE64.test(t) || t.length % 4 !== 0) return undefined
-  const bytes = Buffer.from(t, 'base64')
+  const bytes = base64Bytes(t)
+  if (!bytes) return undefined
   for (const decoded of [bytes, inflated(bytes)]) {
     const name = decoded?.toString('utf8').trim()
     if (name !== undefined && Object.hasOwn(WALLET_TEST_TOKENS, name)) return name
@@ -45,10 +49,10 @@ export function walletTestToken(text: string): string | undefined {
 export function applePayTestToken(text: string): string | undefined {
   const direct = walletTestToken(text)
   if (direct !== undefined) return direct
-  const t = text.trim()
-  if (!BASE64.test(t) || t.length % 4 !== 0) return undefined
+  const bytes = base64Bytes(text.trim())
+  if (!bytes) return undefined
   try {
-    const token: unknown = JSON.parse(Buffer.from(t, 'base64').toString('utf8'))
+    const token: unknown = JSON.parse(bytes.toString('utf8'))
     const data = (token as { data?: unknown } | null)?.data
     return typeof data === 'string' ? walletTestToken(data) : undefined
   } catch {

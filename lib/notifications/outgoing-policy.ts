@@ -166,6 +166,14 @@ function refused(a: Address): boolean {
 /** the loopback networks, as NOTIFY_ALLOW_NETWORKS names them to allow receivers on the service's own machine */
 export const LOOPBACK_NETWORKS = '127.0.0.0/8,::1/128'
 
+const LOOPBACK = networks(LOOPBACK_NETWORKS.split(','))
+
+/** whether an IP address (a socket's remote address, a URL's literal host) is a loopback one, IPv4-mapped too */
+export function isLoopbackAddress(address: string): boolean {
+  const a = parseAddress(address)
+  return a !== null && LOOPBACK.some((n) => inNetwork(unmapped(a), n))
+}
+
 /** whether a URL's host is localhost or a loopback address (127.0.0.0/8, ::1, ::ffff:127.x.x.x) */
 export function isLoopbackUrl(url: string): boolean {
   let host: string
@@ -174,9 +182,7 @@ export function isLoopbackUrl(url: string): boolean {
   } catch {
     return false
   }
-  if (host === 'localhost') return true
-  const a = parseAddress(host.startsWith('[') ? host.slice(1, -1) : host)
-  return a !== null && networks(LOOPBACK_NETWORKS.split(',')).some((n) => inNetwork(unmapped(a), n))
+  return host === 'localhost' || isLoopbackAddress(host.startsWith('[') ? host.slice(1, -1) : host)
 }
 
 /**

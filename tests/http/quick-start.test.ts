@@ -4,16 +4,14 @@
 // the quick start in a shell of its own, each answering as printed; and the listener printing the line step 6
 // shows, both signatures verified. On SIGTERM the listener puts the demo site's notification URL back (none).
 import assert from 'node:assert/strict'
-import { execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { after, before, test } from 'node:test'
-import { promisify } from 'node:util'
-import pg from 'pg'
 import { BASE_URL } from '../support/api.ts'
 import { dropDatabase, freshDatabase } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { problemsOf, readmeCommands, readmeText, runInBash, withService } from '../support/readme-examples.ts'
-import { keepServerOutput } from '../support/server-output.ts'
+import { lastLine, siteOk } from '../support/site-command.ts'
+import { listeningUrl, siteNotifyUrl, startListener } from '../support/webhooks-listener.ts'
 
 const port = Number(new URL(BASE_URL).port) + 270
 const base = `http://127.0.0.1:${port}`
@@ -74,56 +72,18 @@ after(async () => {
 
 test('the quick start runs as printed, and the listener prints the webhook it shows, verified', async () => {
   // what the first npm start makes: the demo site and its token
-  const created = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/site.ts', 'create', 'demo'],
-    {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      encoding: 'utf8',
-    },
-  )
-  const token = created.stdout.trimEnd().split('\n').at(-1)!
+  const token = lastLine(await siteOk(['create', 'demo'], { ...process.env, DATABASE_URL: databaseUrl }))
   assert.match(token, /^sk_/)
 
   // step 3, in its own terminal: the command as printed
-  const listenLine = /^npm run webhooks -- (listen.*)$/m.exec(quickStart)
+  const listenLine = /^npm run webhooks -- listen(.*)$/m.exec(quickStart)
   assert.ok(listenLine, 'the quick start runs the listener')
-  const listener = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/webhooks.ts', ...listenLine[1].split(/\s+/).filter(Boolean)],
-    { env: shellEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  let output = ''
-  const waiters = new Set<() => void>()
-  const exited = new Promise<number | null>((resolve) => listener.on('close', resolve))
-  const read = (d: Buffer) => {
-    output += d
-    for (const w of waiters) w()
-  }
-  listener.stdout.on('data', read)
-  listener.stderr.on('data', read)
-  listener.on('close', () => {
-    keepServerOutput('quick-start-listener', output)
-    for (const w of waiters) w()
-  })
+  const listener = startListener(listenLine[1].split(/\s+/).filter(Boolean), shellEnv(), 'quick-start-listener')
   /** resolves once the listener's output holds `text`; rejects if it exits first */
-  const printed = (text: string) =>
-    new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (output.includes(text)) {
-          waiters.delete(check)
-          resolve()
-        } else if (listener.exitCode !== null) {
-          waiters.delete(check)
-          reject(new Error(`the listener exited without printing "${text}":\n${output}`))
-        }
-      }
-      waiters.add(check)
-      check()
-    })
+  const printed = (text: string) => listener.until(`"${text}"`, (out) => (out.includes(text) ? true : undefined))
 
   try {
-    await printed('listening on http://127.0.0.1:')
+    await listener.until('listening', listeningUrl)
 
     // every other command of the quick start, in one shell, as printed
     const commands = readmeCommands(withService(quickStart, { base, token, metricsToken: '' }))
@@ -138,16 +98,9 @@ test('the quick start runs as printed, and the listener prints the webhook it sh
     assert.match(shown[1], /signature OK$/)
     await printed(shown[1])
   } finally {
-    if (listener.exitCode === null) listener.kill('SIGTERM')
-    await exited
+    if (listener.proc.exitCode === null) listener.proc.kill('SIGTERM')
+    await listener.exited
   }
-  assert.match(output, /notifications of demo go to each operation's callbackUrl only again/)
-  const c = new pg.Client({ connectionString: databaseUrl })
-  await c.connect()
-  try {
-    const { rows } = await c.query('SELECT "notifyUrl" FROM "Site" WHERE id = $1', ['demo'])
-    assert.equal(rows[0].notifyUrl, null, "the demo site's URL is put back: none")
-  } finally {
-    await c.end()
-  }
+  assert.match(listener.lines().join('\n'), /notifications of demo go to each operation's callbackUrl only again/)
+  assert.equal(await siteNotifyUrl(databaseUrl, 'demo'), null, "the demo site's URL is put back: none")
 })

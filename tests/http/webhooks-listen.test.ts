@@ -10,12 +10,10 @@
 // instance it tells, once, that the service refused to call it and how to start the service. Each instance has a
 // database of its own, so its worker takes no other test's (nor the other instance's) notifications.
 import assert from 'node:assert/strict'
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import net from 'node:net'
 import { after, before, describe, test } from 'node:test'
-import pg from 'pg'
 import { PRIVATE_ADDRESS_REFUSAL } from '../../lib/notifications/callback-url.ts'
 import { LOOPBACK_NETWORKS } from '../../lib/notifications/outgoing-policy.ts'
 import { signatureHeaders } from '../../lib/notifications/signing.ts'
@@ -23,8 +21,8 @@ import { BASE_URL, cardPayment, client, request, rub, twoStepPayment, uid } from
 import { dropDatabase, freshDatabase } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { receiver, verifiesEveryWay } from '../support/notification-receiver.ts'
-import { keepServerOutput } from '../support/server-output.ts'
 import { lastLine, siteCommand, siteOk } from '../support/site-command.ts'
+import { listeningUrl, siteNotifyUrl, startListener } from '../support/webhooks-listener.ts'
 
 // the shell's setting, if any, would decide instead of the default under test
 delete process.env.NOTIFY_ALLOW_NETWORKS
@@ -88,15 +86,7 @@ async function localSite(l: Local, prefix: string): Promise<{ siteId: string; to
   return { siteId, token: lastLine(await siteOk(['create', siteId], l.env)) }
 }
 
-async function notifyUrlOf(l: Local, siteId: string): Promise<string | null> {
-  const c = new pg.Client({ connectionString: l.databaseUrl })
-  await c.connect()
-  try {
-    return (await c.query('SELECT "notifyUrl" FROM "Site" WHERE id = $1', [siteId])).rows[0].notifyUrl
-  } finally {
-    await c.end()
-  }
-}
+const notifyUrlOf = (l: Local, siteId: string) => siteNotifyUrl(l.databaseUrl, siteId)
 
 const inADay = () => new Date(Date.now() + 86_400_000).toISOString()
 
@@ -176,59 +166,8 @@ describe("the contract's default: loopback refused unless NOTIFY_ALLOW_NETWORKS 
   })
 })
 
-/**
- * the listener as a child process on the instance's database, its output read line by line as it comes; `env`: its
- * environment (the instance's settings, no NOTIFY_ALLOW_NETWORKS)
- */
-function listen(l: Local, args: string[], env: NodeJS.ProcessEnv = l.env) {
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/webhooks.ts', 'listen', ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  const changed = new Set<() => void>()
-  const exited = new Promise<number | null>((r) => proc.on('close', (code) => r(code)))
-  const read = (d: Buffer) => {
-    output += d
-    for (const f of changed) f()
-  }
-  proc.stdout!.on('data', read)
-  proc.stderr!.on('data', read)
-  proc.on('close', () => {
-    keepServerOutput('webhooks-listen', output)
-    for (const f of changed) f()
-  })
-  return {
-    proc,
-    exited,
-    lines: () => output.split('\n').filter(Boolean),
-    /** resolves with what `pick` finds in the output, once it does (checked at each output) */
-    until<T>(what: string, pick: (output: string) => T | undefined, ms = 30_000): Promise<T> {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const found = pick(output)
-          if (found !== undefined) {
-            changed.delete(check)
-            clearTimeout(timer)
-            resolve(found)
-          } else if (proc.exitCode !== null) {
-            changed.delete(check)
-            clearTimeout(timer)
-            reject(new Error(`the listener exited (${proc.exitCode}) before ${what}:\n${output}`))
-          }
-        }
-        const timer = setTimeout(() => {
-          changed.delete(check)
-          reject(new Error(`${what}: not within ${ms} ms\n${output}`))
-        }, ms)
-        changed.add(check)
-        check()
-      })
-    },
-  }
-}
-
-const listeningUrl = (output: string) => /listening on (http:\/\/127\.0\.0\.1:\d+\/) /.exec(output)?.[1]
+/** the listener on the instance's database; `env`: its environment (the instance's, no NOTIFY_ALLOW_NETWORKS) */
+const listen = (l: Local, args: string[], env: NodeJS.ProcessEnv = l.env) => startListener(args, env, 'webhooks-listen')
 
 describe('npm run webhooks -- listen', () => {
   test('a verified line per notification, forwarded as is; a changed body BAD; old URL back on SIGTERM', async () => {

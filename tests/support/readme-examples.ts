@@ -202,7 +202,7 @@ function annotate(c: ExampleCommand, comment: string): void {
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?[+-]\d{2}:\d{2}$/
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g
-const UUID_ONLY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const UUID_ONLY = new RegExp(`^${UUID.source}$`)
 
 /** whether `key` holds `value` anywhere in the answer (at any depth) */
 export function holdsPair(answer: unknown, key: string, value: unknown): boolean {

@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 // @ts-expect-error: a plain .mjs module (it runs before node_modules exists)
-import { writeRegistries } from '../../scripts/registries.mjs'
+import { modulesIn, writeRegistries } from '../../scripts/registries.mjs'
 
 process.env.SECRET_KEY = 'registries-unit-test-key'
 
@@ -15,13 +15,6 @@ const { inPositionOrder } = await import('../../lib/registered.ts')
 const { PAYMENT_METHODS } = await import('../../lib/payments/methods/index.ts')
 const { PAYMENT_FLOWS } = await import('../../lib/payments/flows/index.ts')
 const { PAY_FORM_METHODS } = await import('../../lib/pay-form/methods/index.ts')
-
-/** the files of a folder whose default export is a module, without their extension */
-const modulesIn = (folder: string) =>
-  fs
-    .readdirSync(folder)
-    .filter((f) => /\.tsx?$/.test(f) && f !== 'index.ts' && !f.endsWith('.generated.ts'))
-    .filter((f) => /^export default /m.test(fs.readFileSync(path.join(folder, f), 'utf8')))
 
 test('every file that defines a method, flow or page method is registered (a definition without its export is not)', () => {
   for (const [folder, define, list] of [
@@ -65,7 +58,7 @@ test('each page method has its words in every language, in a file named by its m
   assert.ok(languages.includes('en') && languages.includes('ru'), `pay-methods/ of ${languages.join(', ')}`)
   for (const lang of languages)
     assert.deepEqual(
-      modulesIn(`lib/i18n/${lang}/pay-methods`).map((f) => f.replace(/\.ts$/, '')),
+      modulesIn(`lib/i18n/${lang}/pay-methods`),
       PAY_FORM_METHODS.map((m) => m.method).sort(),
       `${lang}: the page methods' words`,
     )
