@@ -8,7 +8,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { codeFormSchema, payFormSchema } from '@/lib/pay-form/form-schema'
-import { DEFAULT_PAY_FORM_METHOD, offeredIn, payFormMethodOf, payFormMethods } from '@/lib/pay-form/methods'
+import { offeredIn, payFormMethodOf, payFormMethods } from '@/lib/pay-form/methods'
 import { Field } from '@/lib/pay-form/methods/field'
 import type { PayFormInput } from '@/lib/pay-form/methods/pay-method'
 import { errorText } from '@/lib/i18n/code-words'
@@ -32,8 +32,10 @@ const FORM_FIELDS = [...payFormMethods.flatMap((m) => m.fields), 'amount', 'meth
 
 export function PaymentForm(data: PaymentFormData) {
   const { t, invoiceUid, currency, amountLabel, declinedReason, clockOffsetMs } = data
-  // the methods the bill offers: tabs when more than one
+  // the methods the bill offers: tabs when more than one; the first is chosen until the payer picks another (the page
+  // shows no form on a bill that offers none)
   const offered = offeredIn(data)
+  const first = offered[0] ?? payFormMethods[0]
   const schema = useMemo(
     () => payFormSchema({ openAmount: amountLabel === null, clockOffsetMs }),
     [amountLabel, clockOffsetMs],
@@ -42,8 +44,8 @@ export function PaymentForm(data: PaymentFormData) {
     resolver: zodResolver(schema, undefined, { raw: true }),
     // no defaults for what the payer can have typed or chosen before the page's script took the form over
     // (it runs at the first interaction, see pages/pay/[invoiceUid].tsx): read from the inputs, not wiped.
-    // Without the method choice the method is the default one (the card).
-    defaultValues: offered.length > 1 ? {} : { method: DEFAULT_PAY_FORM_METHOD.method },
+    // Without the method choice the method is the one offered.
+    defaultValues: offered.length > 1 ? {} : { method: first.method },
     mode: 'onTouched',
   })
   const { register, handleSubmit, watch, setValue, getValues, setError, formState } = form
@@ -74,7 +76,7 @@ export function PaymentForm(data: PaymentFormData) {
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the script takes the form over
   }, [])
-  const method = payFormMethodOf(watch('method') ?? '') ?? DEFAULT_PAY_FORM_METHOD
+  const method = payFormMethodOf(watch('method') ?? '') ?? first
   const base = `/pay/${invoiceUid}`
 
   /** what the server said to do next */
@@ -135,7 +137,7 @@ export function PaymentForm(data: PaymentFormData) {
     setGeneralError('')
     setDeclined(undefined)
     setStatus(t.processing)
-    const m = payFormMethodOf(values.method) ?? DEFAULT_PAY_FORM_METHOD
+    const m = payFormMethodOf(values.method) ?? first
     const sent = { method: m.method, ...Object.fromEntries(m.fields.map((f) => [f, values[f]])), amount: values.amount }
     // card data leaves the page with this request and is not kept in it
     for (const name of payFormMethods.flatMap((pm) => pm.notKept ?? [])) setValue(name, '')
@@ -230,12 +232,7 @@ export function PaymentForm(data: PaymentFormData) {
           <div className="pay-methods">
             {offered.map((m) => (
               <label key={m.method}>
-                <input
-                  type="radio"
-                  value={m.method}
-                  defaultChecked={m === DEFAULT_PAY_FORM_METHOD}
-                  {...register('method')}
-                />{' '}
+                <input type="radio" value={m.method} defaultChecked={m === first} {...register('method')} />{' '}
                 {t[m.label]}
               </label>
             ))}

@@ -139,8 +139,8 @@ export interface MobileOptions {
  * amount when the bill asks for one), then presses Pay.
  *
  * Expects: the payment form of a bill that may be paid from a mobile balance (the page offers the choice
- * "Card" / "Mobile balance"; bills that bind a card token or start a recurrent series are card only, and
- * then this throws).
+ * "Card" / "Mobile balance", or the phone number alone when the bill's billPaymentMethodsType lists MOBILE only;
+ * bills that bind a card token or start a recurrent series are card only, and then this throws).
  *
  * Returns once the page has answered Pay, on whichever screen comes next (see TEST_PHONES):
  * - the code step ("Confirmation code"; most numbers): go on with enterCode;
@@ -155,10 +155,11 @@ export interface MobileOptions {
  */
 export async function payFromMobile(page: Page, phone: string, options: MobileOptions = {}): Promise<void> {
   await openForm(page, 'payFromMobile', options.amount)
+  // a bill whose page offers the mobile balance alone shows its phone field with no choice of method
   const mobileMethod = page.getByRole('radio', { name: text.mobileMethod })
-  if ((await mobileMethod.count()) === 0)
+  if ((await mobileMethod.count()) > 0) await mobileMethod.check()
+  else if ((await page.getByLabel(text.phone).count()) === 0)
     throw new Error('payFromMobile: this payment page offers no "Mobile balance": the bill can be paid by card only')
-  await mobileMethod.check()
   await page.getByLabel(text.phone).fill(phone)
   await pressAndWait(page, 'payFromMobile', payButton(page), () => afterPay(page))
 }

@@ -69,6 +69,15 @@ export const billRoute = apiRoute({
             failedUrl: 'https://shop.example/sorry',
           },
         },
+        methods: {
+          summary: 'Its page offers the mobile balance only',
+          value: {
+            amount: { value: '3.00', currency: 'RUB' },
+            expirationDateTime: '2026-11-29T10:15:30Z',
+            flags: ['SALE'],
+            billPaymentMethodsType: ['MOBILE'],
+          },
+        },
       },
       responseExamples: { created: { summary: 'Created', value: billExample } },
     },

@@ -102,6 +102,7 @@ async function writeBill(
     amountMinor: req.amount.value ?? null,
     comment: req.comment ?? null,
     flags: req.flags,
+    paymentMethods: req.billPaymentMethodsType ?? [],
     successUrl: req.successUrl ?? null,
     failedUrl: req.failedUrl ?? null,
     customer: req.customer,

@@ -23,6 +23,24 @@ export const MAX_BILL_LIFETIME_MS = 45 * 24 * 3600_000
 
 const returnUrl = httpUrlSchema
 
+/**
+ * the ways to pay a bill may limit its page to (production's `billPaymentMethodsType`): the page offers those of its
+ * methods listed (QIWI_WALLET is taken, never offered: the sandbox has no wallet)
+ */
+export const BILL_PAYMENT_METHODS = ['CARD', 'SBP', 'MOBILE', 'QIWI_WALLET'] as const
+
+const billPaymentMethodsSchema = z
+  .array(z.enum(BILL_PAYMENT_METHODS, { error: `must be one of ${BILL_PAYMENT_METHODS.join(', ')}` }), {
+    error: 'must be an array',
+  })
+  .min(1, 'must not be empty')
+  // duplicates folded and one order, as flags: the same list written differently is the same bill
+  .transform((list) => BILL_PAYMENT_METHODS.filter((m) => list.includes(m)))
+  .meta({
+    description:
+      "the methods the payment page may offer, of those it has (QIWI_WALLET is accepted, never offered: the sandbox has no wallet); absent: all of them. Not in the bill's answers (production's leave it out)",
+  })
+
 export const billRequestSchema = z
   .object(
     {
@@ -38,6 +56,7 @@ export const billRequestSchema = z
       }),
       comment: commentSchema.optional(),
       flags: flagsSchema.optional().default([]),
+      billPaymentMethodsType: billPaymentMethodsSchema.optional(),
       successUrl: returnUrl.optional().meta({
         description:
           "where the payment page sends the payer after a payment (billId and invoiceUid appended); absent: the page's own result",

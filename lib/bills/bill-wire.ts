@@ -61,7 +61,10 @@ export const billSchema = z
   .meta({ id: 'Bill', description: 'the bill as it is now' })
 export type BillAnswer = z.input<typeof billSchema>
 
-/** the bill as answered at `now`, its site's time */
+/**
+ * the bill as answered at `now`, its site's time; without its billPaymentMethodsType, as production's answer to a
+ * request with it (its documented bill PUT) leaves it out
+ */
 export function renderBill(b: Bill, now: Date): BillAnswer {
   const state = billState(b, now)
   return {

@@ -39,14 +39,22 @@ function paidWith(m: PayFormMethod) {
   return method
 }
 
-/**
- * whether the page offers the method on this bill: bills whose payments must issue a token or start a series take
- * only the methods that can (a card)
- */
-export const offeredOn = (bill: Pick<Bill, 'flags'>, m: PayFormMethod) => allowedWithFlags(paidWith(m), bill.flags)
+/** what of a bill decides the methods its page offers: its flags and its list of methods (billPaymentMethodsType) */
+type OfferingBill = Pick<Bill, 'flags'> & { paymentMethods?: string[] | null }
 
-/** the page's methods offered on this bill, in the order of its tabs */
-export const offeredMethods = (bill: Pick<Bill, 'flags'>) => payFormMethods.filter((m) => offeredOn(bill, m))
+/** whether the bill's list of methods names the page's method (a bill without one lists every method) */
+const listedOn = (bill: OfferingBill, m: PayFormMethod) =>
+  !bill.paymentMethods?.length || bill.paymentMethods.includes(m.type)
+
+/**
+ * whether the page offers the method on this bill: one its list names (all when it has none), and of those, when its
+ * payments must issue a token or start a series, only the methods that can (a card)
+ */
+export const offeredOn = (bill: OfferingBill, m: PayFormMethod) =>
+  listedOn(bill, m) && allowedWithFlags(paidWith(m), bill.flags)
+
+/** the page's methods offered on this bill, in the order of its tabs (none: the page says it cannot be paid here) */
+export const offeredMethods = (bill: OfferingBill) => payFormMethods.filter((m) => offeredOn(bill, m))
 
 /** a return URL with billId and invoiceUid appended */
 export function returnUrl(base: string, bill: Pick<Bill, 'billId' | 'invoiceUid'>): string {
@@ -124,6 +132,8 @@ export async function startAttempt(invoiceUid: string, input: unknown, clientAdd
   const form = parse(payFormSchema({ openAmount: bill.amountMinor === null, clockOffsetMs: clock.offsetMs }), input)
   // the page's method the payer picked, and the registered method it pays with (lib/payments/methods)
   const pageMethod = payFormMethodOf(form.method)!
+  // a method the bill's list leaves out, whatever its flags; then one its flags exclude
+  if (!listedOn(bill, pageMethod)) throw validationError({ method: ['method.unavailable'] })
   if (!offeredOn(bill, pageMethod)) throw validationError({ method: [`${form.method}.unavailable`] })
   const amountMinor = bill.amountMinor ?? form.amountMinor
   if (amountMinor === undefined) throw validationError({ amount: ['required'] })

@@ -4,7 +4,7 @@ import { chooseLanguage } from '../i18n/choose-language'
 import type { PayFormMessages } from '../i18n/en/pay-form'
 import { payPageAmount, payPageDeadline } from '../i18n/format'
 import { textsOf, type Lang } from '../i18n/languages'
-import { offeredOn, pageState, returnUrl } from './form-service'
+import { offeredMethods, offeredOn, pageState, returnUrl } from './form-service'
 import { offeredFlags, type OfferedFlags } from './methods'
 
 /** what the payment form (components/pay/payment-form.tsx) is rendered with, on the server and in the browser */
@@ -25,6 +25,8 @@ export type PayPageView = { lang: Lang; t: PayFormMessages } & (
   | { view: 'not-found' }
   | { view: 'expired' }
   | { view: 'paid'; successUrl: string | null }
+  /** a bill whose list of methods leaves the page none it has (QIWI_WALLET only, say) */
+  | { view: 'no-method' }
   | {
       view: 'form'
       siteId: string
@@ -48,6 +50,7 @@ export async function payPageView(
   if (state === 'PAID')
     return { lang, t, view: 'paid', successUrl: bill.successUrl ? returnUrl(bill.successUrl, bill) : null }
   if (state === 'EXPIRED') return { lang, t, view: 'expired' }
+  if (!offeredMethods(bill).length) return { lang, t, view: 'no-method' }
   const amount = bill.amountMinor === null ? null : payPageAmount(bill.amountMinor, bill.currency, lang)
   return {
     lang,

@@ -22,6 +22,8 @@ export interface NewBill {
   amountMinor: number | bigint | null
   comment: string | null
   flags: string[]
+  /** the methods its payment page may offer; empty: all */
+  paymentMethods: string[]
   successUrl: string | null
   failedUrl: string | null
   customer: unknown
@@ -48,10 +50,10 @@ export async function insertBill(
   const client = tx ?? db()
   const onClock = o.held ? Prisma.empty : Prisma.sql`${stillOnClock('s."clockOffsetMs"', siteTime)}${gateIsOpen}`
   const [created] = await client.$queryRaw<Bill[]>`${o.held ? Prisma.empty : Prisma.sql`WITH ${statementGate(siteId)}`}
-    INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "successUrl", "failedUrl",
-      customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt")
+    INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "paymentMethods",
+      "successUrl", "failedUrl", customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt")
     SELECT ${o.ids[0]}::uuid, ${siteId}::text, ${billId}::text, ${o.ids[1]}::uuid, ${b.fingerprint}::text, ${b.currency}::text, ${b.amountMinor}::bigint,
-      ${b.comment}::text, ${b.flags}::text[], ${b.successUrl}::text, ${b.failedUrl}::text, ${jsonParam(b.customer)}::jsonb,
+      ${b.comment}::text, ${b.flags}::text[], ${b.paymentMethods}::text[], ${b.successUrl}::text, ${b.failedUrl}::text, ${jsonParam(b.customer)}::jsonb,
       ${jsonParam(b.recurrent)}::jsonb, ${jsonParam(b.receipt)}::jsonb, ${jsonParam(b.customFields)}::jsonb, 'CREATED', ${now}::timestamptz, ${now}::timestamptz,
       ${b.expiresAt}::timestamptz
     FROM "Site" s WHERE s.id = ${siteId}${onClock}

@@ -77,6 +77,8 @@ export default function PayPage(props: Props) {
             </ResultScreen>
           ) : props.view === 'expired' ? (
             <ResultScreen tone="bad" title={t.expiredTitle} text={t.expiredText} />
+          ) : props.view === 'no-method' ? (
+            <ResultScreen tone="bad" title={t.noMethodTitle} text={t.noMethodText} />
           ) : (
             <>
               <h1>{t.title}</h1>

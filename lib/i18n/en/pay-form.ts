@@ -28,6 +28,8 @@ export const payForm = {
   backToMerchant: 'Return to the merchant',
   expiredTitle: 'This bill has expired',
   expiredText: 'The time to pay this bill is over. Ask the merchant for a new one.',
+  noMethodTitle: 'This bill cannot be paid here',
+  noMethodText: 'None of the ways to pay this bill is offered on this page. Ask the merchant for another way to pay.',
   notFoundTitle: 'Bill not found',
   notFoundText: 'Check the link, or ask the merchant for a new one.',
   secure: 'Card details go straight to the payment service and are never stored.',
@@ -42,6 +44,7 @@ export const payForm = {
     'code.invalid': 'Enter the code from the message',
     'code.wrong': 'Wrong code. Attempts left: {n}',
     ...joined(payMethods, 'refusals'),
+    'method.unavailable': 'This bill cannot be paid this way',
     'bill.paused':
       'Too many unsuccessful attempts to pay this bill. For your security, paying is paused: try again in {n} min.',
     'client.slowed': 'Too many payment attempts. Try again in {n} min.',

@@ -1,7 +1,7 @@
 // The payment page's methods: what the page offers, a module each beside this file (listed in
-// registered.generated.ts, which every npm script writes from the folder), in the order of its tabs. The first is
-// the page's default: offered on every bill, the only one when a bill's flags allow no other (so it must be allowed
-// with every flag: the card). Client-safe, like its modules: the page's browser script bundles it.
+// registered.generated.ts, which every npm script writes from the folder), in the order of its tabs. A bill offers
+// those its list of methods names (all when it has none) and its flags allow; the first it offers is the form's
+// default. Client-safe, like its modules: the page's browser script bundles it.
 import { inPositionOrder } from '../../registered'
 import type { PayFormMethod } from './pay-method'
 import { modules } from './registered.generated'
@@ -25,25 +25,18 @@ if (new Set(payFormMethods.flatMap((m) => m.fields)).size !== payFormMethods.fla
 /** the page's method of a form `method` value, or undefined */
 export const payFormMethodOf = (method: string): PayFormMethod | undefined => byName.get(method)
 
-/** the page's default method (its first) */
-export const DEFAULT_PAY_FORM_METHOD: PayFormMethod = payFormMethods[0]
-
-/** the default's `method`: the card, allowed with every flag */
-const DEFAULT_NAME = 'card'
-if (DEFAULT_PAY_FORM_METHOD.method !== DEFAULT_NAME) throw new Error("payment page: the card's tab must come first")
-type OtherName = Exclude<PayFormMethodName, typeof DEFAULT_NAME>
 /**
- * which of the methods besides the default a bill offers, as the page's data carries it: a flag per method
- * named `<method>Allowed` (`mobileAllowed`), the default being always offered
+ * which of the methods a bill offers, as the page's data carries it: a flag per method named `<method>Allowed`
+ * (`cardAllowed`, `mobileAllowed`)
  */
-export type OfferedFlags = { [K in OtherName as `${K}Allowed`]: boolean }
+export type OfferedFlags = { [K in PayFormMethodName as `${K}Allowed`]: boolean }
 
 const allowedKey = (m: PayFormMethod) => `${m.method}Allowed`
 
-/** the page data's flags of the methods `offered` (each method besides the default, in the registry's order) */
+/** the page data's flags of the methods `offered` (each method, in the registry's order) */
 export const offeredFlags = (offered: (m: PayFormMethod) => boolean) =>
-  Object.fromEntries(payFormMethods.slice(1).map((m) => [allowedKey(m), offered(m)])) as OfferedFlags
+  Object.fromEntries(payFormMethods.map((m) => [allowedKey(m), offered(m)])) as OfferedFlags
 
-/** the methods the page's data offers, in the order of the tabs */
+/** the methods the page's data offers, in the order of the tabs (the first is the form's default) */
 export const offeredIn = (data: OfferedFlags) =>
-  payFormMethods.filter((m) => m === DEFAULT_PAY_FORM_METHOD || (data as Record<string, boolean>)[allowedKey(m)])
+  payFormMethods.filter((m) => (data as Record<string, boolean>)[allowedKey(m)])

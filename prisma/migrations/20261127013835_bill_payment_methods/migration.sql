@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Bill" ADD COLUMN     "paymentMethods" TEXT[] DEFAULT ARRAY[]::TEXT[];
