@@ -17,6 +17,8 @@ export const DECLINE_REASONS = [
   'BILL_EXPIRED',
   'REATTEMPT_NOT_PERMITTED',
   'RECURRENT_EXPIRED',
+  'SBP_DECLINED_BY_PAYER',
+  'SBP_QR_EXPIRED',
 ] as const
 export type DeclineReason = (typeof DECLINE_REASONS)[number]
 

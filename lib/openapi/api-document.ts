@@ -11,6 +11,13 @@
 // describes exactly what this service sends, and the HTTP tests hold every answer to it
 // (tests/support/openapi-check.ts).
 import { sandboxClockAdvanceRoute, sandboxClockRoute, sandboxResetRoute } from '../sandbox/sandbox-endpoints'
+import {
+  qrCodePaymentsRoute,
+  qrCodeRoute,
+  qrCodesRoute,
+  sandboxSbpDeclineRoute,
+  sandboxSbpPayRoute,
+} from '../sbp/qr-code-endpoints'
 import { z } from 'zod'
 import { billDetailsRoute, billRoute } from '../billing/bill-endpoints'
 import { healthRoute } from '../health'
@@ -85,6 +92,11 @@ export const API_ROUTES: Record<string, ApiRoute> = {
   '/sites/{siteId}/sandbox/clock': sandboxClockRoute,
   '/sites/{siteId}/sandbox/clock/advance': sandboxClockAdvanceRoute,
   '/sites/{siteId}/sandbox/reset': sandboxResetRoute,
+  '/sites/{siteId}/sbp/qrCodes': qrCodesRoute,
+  '/sites/{siteId}/sbp/qrCodes/{qrCodeUid}': qrCodeRoute,
+  '/sites/{siteId}/sbp/qrCodes/{qrCodeUid}/payments': qrCodePaymentsRoute,
+  '/sites/{siteId}/sandbox/sbp/{qrCodeUid}/pay': sandboxSbpPayRoute,
+  '/sites/{siteId}/sandbox/sbp/{qrCodeUid}/decline': sandboxSbpDeclineRoute,
   '/health': healthRoute,
   '/ready': readinessRoute,
   '/metrics': metricsRoute,
@@ -99,6 +111,10 @@ const TAGS = [
     name: 'Payments',
     description:
       'Card, token, recurrent and mobile-balance payments; payer authentication (3-D Secure, one-time codes).',
+  },
+  {
+    name: 'SBP',
+    description: 'Faster Payments System QR codes, paid in the sandbox bank app, and FPS tokens.',
   },
   { name: 'Captures', description: 'The second step of a two-step payment.' },
   { name: 'Refunds', description: 'Partial and full refunds, and reversals of uncaptured payments.' },
@@ -308,6 +324,7 @@ const PATH_PARAMETERS: Record<string, string> = {
   refundId: "the merchant's id of the refund, unique within the site",
   billId: "the merchant's id of the bill, unique within the site",
   notificationId: 'the notification (its notificationId in the list)',
+  qrCodeUid: "the id of the SBP QR code, unique within the site (an SBP payment's code: its requirements.sbp.qrcId)",
 }
 
 /** a path parameter (components.parameters, by its name: one name, one schema) */

@@ -77,6 +77,7 @@ export const PATH_EXAMPLES: Record<string, string> = {
   refundId: 'ref-1',
   billId: 'bill-42',
   notificationId: '6a1f0c2e-8b3d-4e5f-9a7b-1c2d3e4f5a6b',
+  qrCodeUid: 'qr-1001',
 }
 
 /** a shell word in single quotes */

@@ -44,6 +44,8 @@ const REASON_MESSAGES: Record<DeclineReason, string> = {
   BILL_EXPIRED: 'The bill has expired',
   REATTEMPT_NOT_PERMITTED: 'Too early for the next charge of the recurrent series',
   RECURRENT_EXPIRED: 'The recurrent series has expired',
+  SBP_DECLINED_BY_PAYER: 'The payer declined the payment in their bank app',
+  SBP_QR_EXPIRED: 'The QR code expired before the payer paid',
 }
 
 const notificationAmountSchema = z
@@ -99,6 +101,7 @@ const aboutPaymentShape = {
       authCode: ownFormat(z.string().regex(/^\d{6}$/))
         .nullable()
         .meta({ description: "an approved card payment's authorisation code (sandbox value)" }),
+      phone: z.string().optional().meta({ description: "SBP: the payer's phone" }),
     })
     .meta({ id: 'NotificationPaymentMethod' }),
   paymentCardInfo: cardInfoSchema
@@ -113,6 +116,7 @@ export const paymentNotificationSchema = z
     payment: z.strictObject({
       type: z.literal('PAYMENT'),
       paymentId: z.string(),
+      qrCodeUid: z.string().optional().meta({ description: 'SBP: the QR code the payer paid (or declined)' }),
       createdDateTime: notificationTimeSchema,
       amount: notificationAmountSchema,
       status: paymentStatusSchema,
@@ -223,6 +227,7 @@ function aboutPayment(p: Payment): AboutPayment {
       maskedPan: card,
       rrn: approved ? digitsOf('rrn', p.id, 12) : null,
       authCode: approved ? digitsOf('auth-code', p.id, 6) : null,
+      ...method?.methodFields?.(p),
     },
     paymentCardInfo: card ? cardInfoOf(card) : undefined,
     customer: (p.customer as AboutPayment['customer'] | null) ?? {},
@@ -267,6 +272,7 @@ export function paymentNotificationBody(p: Payment): string {
   const own: Omit<PaymentObject, keyof AboutPayment | 'flags' | 'tokenData'> = {
     type: 'PAYMENT',
     paymentId: p.paymentId,
+    ...storedMethodOf(p.methodType)?.notifiedFields?.(p),
     createdDateTime: notificationTime(p.createdAt),
     amount: amountOf(p.amountMinor, p.currency),
     status: statusOf(p.status, p.statusChangedAt, p.statusReason, 'DECLINED'),

@@ -25,5 +25,11 @@ export function directInstrument(req: PaymentRequest, now: Date): Instrument | n
 export async function resolveInstrument(tx: Tx, siteId: string, req: PaymentRequest, now: Date): Promise<Instrument> {
   const { charge } = methodOfRequest(req)
   if ('direct' in charge) return charge.direct(req.paymentMethod, now)
-  return charge.lookup(tx, req.paymentMethod, { siteId, account: req.customer?.account, now })
+  return charge.lookup(tx, req.paymentMethod, {
+    siteId,
+    account: req.customer?.account,
+    now,
+    amountMinor: req.amount.value,
+    comment: req.comment,
+  })
 }

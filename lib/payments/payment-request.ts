@@ -13,7 +13,7 @@ import {
 } from '../wire/common-schemas'
 import { callbackUrlSchema } from '../notifications/callback-url'
 import { refTo, writtenAs } from '../wire/wire-form'
-import { METHOD_TYPES, methodOf, methodRequestSchema, PAYMENT_METHODS, typesThat } from './methods'
+import { listed, METHOD_TYPES, methodOf, methodRequestSchema, PAYMENT_METHODS, typesThat } from './methods'
 
 /** by `type`; a type no registered method has (SBP today, …) is a 400 on `paymentMethod.type` */
 const paymentMethodSchema = writtenAs(
@@ -79,6 +79,12 @@ export const paymentRequestSchema = z
         code: 'custom',
         path: ['customer', 'account'],
         message: `is required for ${method.type} payments: ${method.needsCustomerAccount}`,
+      })
+    if (method.currencies && !method.currencies.includes(p.amount.currency))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount', 'currency'],
+        message: `must be ${listed([...method.currencies], 'or')} for ${method.type} payments`,
       })
     if (p.flags.includes('BIND_PAYMENT_TOKEN') && !method.canBindToken)
       ctx.addIssue({

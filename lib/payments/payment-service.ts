@@ -212,7 +212,7 @@ export function paymentRow(
   bill: { id: string; billId: string; customFields?: JsonValue },
   now: Date,
 ): Payment {
-  const id = randomUUID()
+  const id = instrument.paymentRef ?? randomUUID()
   const amountMinor = BigInt(req.amount.value)
   const firstOfSeries = req.flags.includes('RECURRENT_FIRST')
   const row: Payment = {
@@ -248,6 +248,7 @@ export function paymentRow(
     seriesRef: instrument.seriesRef ?? null,
     callbackUrl: req.callbackUrl ?? null,
     pageAttemptKey: null,
+    methodData: instrument.methodData ?? null,
   }
   switch (answer.kind) {
     case 'approved':

@@ -49,12 +49,12 @@ function paymentInsert(p: Payment, gated = false): Prisma.Sql {
   const values = Prisma.sql`${p.id}::uuid, ${p.siteId}, ${p.paymentId}, ${p.billRef}::uuid, ${p.billId}, ${p.fingerprint}, ${p.methodType}, ${p.maskedPan}, ${p.flags}::text[], ${p.currency},
       ${p.amountMinor}, ${p.capturedMinor}, ${p.refundedMinor}, ${p.reversed}, ${p.status}, ${p.statusReason}, ${p.statusChangedAt}, ${p.createdAt}, ${p.comment}, ${jsonParam(p.customer)}::jsonb,
       ${jsonParam(p.receipt)}::jsonb, ${jsonParam(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.dueAt}, ${jsonParam(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
-      ${p.seriesRef}::uuid, ${p.callbackUrl}, ${jsonParam(p.customFields)}::jsonb, ${p.pageAttemptKey}`
+      ${p.seriesRef}::uuid, ${p.callbackUrl}, ${jsonParam(p.customFields)}::jsonb, ${p.pageAttemptKey}, ${jsonParam(p.methodData)}::jsonb`
   return Prisma.sql`
     INSERT INTO "Payment" (id, "siteId", "paymentId", "billRef", "billId", fingerprint, "methodType", "maskedPan", flags, currency,
       "amountMinor", "capturedMinor", "refundedMinor", reversed, status, "statusReason", "statusChangedAt", "createdAt", comment, customer,
       receipt, requirements, "authFlow", "otpAttempts", "dueAt", "cardProfile", "recurrentMinAuthDay", "recurrentExpiry",
-      "seriesRef", "callbackUrl", "customFields", "pageAttemptKey")
+      "seriesRef", "callbackUrl", "customFields", "pageAttemptKey", "methodData")
     ${gated ? Prisma.sql`SELECT ${values} FROM gate` : Prisma.sql`VALUES (${values})`}`
 }
 
@@ -132,6 +132,17 @@ export const completePaymentRow = (tx: Tx, id: string, capturedMinor: bigint, at
       capturedMinor,
       dueAt: null,
     },
+  })
+
+/** a payment by its internal id, or null */
+export const readPaymentByRef = (paymentRef: string): Promise<Payment | null> =>
+  db().payment.findUnique({ where: { id: paymentRef } })
+
+/** writes who paid (an SBP payment's payer: their phone and bank details); the row as stored */
+export const setPaymentPayer = (tx: Tx, id: string, methodData: JsonValue, customer: JsonValue): Promise<Payment> =>
+  tx.payment.update({
+    where: { id },
+    data: { methodData: methodData ?? Prisma.DbNull, customer: customer ?? Prisma.DbNull },
   })
 
 /** the number of wrong one-time codes sent for the payment */

@@ -42,6 +42,13 @@ export const customerAnswerSchema = z
     email: z.string().optional(),
     name: z.string().optional(),
     phone: z.string().optional(),
+    // an SBP payment's payer, as their bank tells them
+    bankAccountNumber: z.string().optional().meta({ description: "SBP: the payer's account" }),
+    bic: z.string().optional().meta({ description: "SBP: the payer's bank's BIC" }),
+    lastName: z.string().optional().meta({ description: 'SBP' }),
+    firstName: z.string().optional().meta({ description: 'SBP' }),
+    middleName: z.string().optional().meta({ description: 'SBP' }),
+    bankMemberId: z.string().optional().meta({ description: "SBP: the payer's bank's member id" }),
   })
   .meta({ id: 'Customer' })
 
@@ -61,6 +68,7 @@ export const paymentMethodAnswerSchema = alwaysKeeps(
           "a RECURRENT charge answers CARD (with the series' card); production's bill payments may also answer WALLET",
       }),
       maskedPan: maskedPanSchema.optional().meta({ description: `${PAN_TYPES.join(', ')} only` }),
+      phone: z.string().optional().meta({ description: "SBP: the payer's phone, once they paid or declined" }),
     })
     .meta({ id: 'PaymentMethod' }),
   whenField(
@@ -103,6 +111,14 @@ export const paymentSchema = z
       .optional()
       .meta({ description: 'a COMPLETED BIND_PAYMENT_TOKEN payment: the token it issued' }),
     requirements: requirementsSchema.optional().meta({ description: 'WAITING only' }),
+    qrCode: z
+      .strictObject({
+        qrcId: z.string(),
+        image: z.strictObject({ mediaType: z.string(), content: z.string() }),
+        payload: z.string(),
+      })
+      .optional()
+      .meta({ description: 'a WAITING SBP payment: requirements.sbp again (the contract names it qrCode)' }),
   })
   .meta({ id: 'Payment', description: 'the payment as it is now' })
 alwaysKeeps(
@@ -111,7 +127,7 @@ alwaysKeeps(
     'status',
     { type: 'object', properties: { value: { const: 'WAITING' } } },
     undefined,
-    absent('requirements'),
+    absent('requirements', 'qrCode'),
   ),
 )
 export type PaymentAnswer = z.input<typeof paymentSchema>
@@ -163,6 +179,7 @@ export function renderPayment(p: Payment): PaymentAnswer {
     paymentMethod: {
       type: p.methodType,
       maskedPan: storedMethodOf(p.methodType)?.answersPan ? p.maskedPan || undefined : undefined,
+      ...storedMethodOf(p.methodType)?.methodFields?.(p),
     },
     status: status(p.status, p.statusChangedAt, p.statusReason),
     customer: (p.customer as PaymentAnswer['customer'] | null) || undefined,
@@ -171,6 +188,7 @@ export function renderPayment(p: Payment): PaymentAnswer {
     createdToken: issuesToken(p) ? { token: paymentTokenOf(p.id), name: p.maskedPan ?? '' } : undefined,
     requirements:
       p.requirements && p.status === 'WAITING' ? (p.requirements as PaymentAnswer['requirements']) : undefined,
+    qrCode: p.status === 'WAITING' ? (p.requirements as { sbp?: PaymentAnswer['qrCode'] } | null)?.sbp : undefined,
   }
 }
 

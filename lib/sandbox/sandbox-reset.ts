@@ -1,7 +1,7 @@
 // A sandbox reset (POST …/sandbox/reset): the site's payments, bills, captures, refunds, payment tokens
-// (issued by its payments) and notifications with their attempts, the dashboard's audit entries about
-// them, and its clock's offset, all in one transaction. Its tokens, its notification URL and secret,
-// and the audit of its settings stay.
+// (issued by its payments), SBP QR codes and FPS tokens, and notifications with their attempts, the
+// dashboard's audit entries about them, and its clock's offset, all in one transaction. Its tokens, its
+// notification URL and secret, and the audit of its settings stay.
 //
 // Concurrent writes of the site (a payment, a capture, a refund, a completion, a due change, a bill, a
 // delivery's attempt) are either wholly deleted or wholly kept, and none is dated on the clock the reset
@@ -21,6 +21,7 @@ import * as tokenStore from '../payments/payment-token-store'
 import * as paymentStore from '../payments/payment-store'
 import * as refundStore from '../payments/refund-store'
 import * as billStore from '../settlement/bill-store'
+import * as sbpStore from '../sbp/qr-code-store'
 import * as siteStore from '../sites/site-store'
 import { isRetryable, siteClockMove } from './site-write'
 
@@ -72,6 +73,7 @@ function resetOnce(siteId: string): Promise<ResetCounts> {
       const captures = await captureStore.deleteSiteData(tx, siteId)
       const refunds = await refundStore.deleteSiteData(tx, siteId)
       await tokenStore.deleteSiteData(tx, siteId)
+      await sbpStore.deleteSiteData(tx, siteId)
       const payments = await paymentStore.deleteSiteData(tx, siteId)
       const bills = await billStore.deleteSiteData(tx, siteId)
       await auditStore.deleteSiteData(tx, siteId, DATA_ACTIONS)

@@ -1,6 +1,6 @@
 // The scheduler of time-driven changes: a WAITING payment's flow's due change at its `dueAt` (the flow decides it:
 // lib/payments/flows, e.g. the emulated mobile operator's answer, the 3-D Secure expiry; settle applies it), and
-// bill expiry (a CREATED bill's `expiresAt`). Every instance runs it;
+// bill expiry (a CREATED bill's `expiresAt`) and SBP QR code expiry (lib/sbp). Every instance runs it;
 // each change is taken with FOR UPDATE SKIP LOCKED, so it is applied once, by whichever instance gets
 // it, in a short transaction of its own that also writes its notification. Nothing lives in memory: a
 // change whose instance dies before commit is still due and is taken by the next pass anywhere.
@@ -12,6 +12,7 @@ import { settings } from '../config'
 import { settle } from '../payments/payment-lifecycle'
 import { lockFirstDuePayment } from '../payments/payment-store'
 import { expireBillBatch } from '../settlement/bill-store'
+import { expireQrCodeBatch } from '../sbp/qr-code-store'
 import { clockOf } from '../sandbox/site-clock'
 import { pickedSiteWrite } from '../sandbox/site-write'
 
@@ -88,6 +89,19 @@ export async function expireDueBills(now = new Date(), siteId?: string): Promise
   return expired
 }
 
+/** Writes EXPIRED on the unpaid SBP QR codes past their time (no payment, no notification); how many. */
+export async function expireDueQrCodes(now = new Date(), siteId?: string): Promise<number> {
+  let expired = 0
+  for (const onSiteClock of settings().sandboxClock ? [false, true] : [false]) {
+    for (;;) {
+      const n = await expireQrCodeBatch(now, BILL_BATCH, onSiteClock, siteId)
+      expired += n
+      if (n < BILL_BATCH) break
+    }
+  }
+  return expired
+}
+
 const logError = (what: string) => (e: unknown) => {
   process.stderr.write(`scheduler: ${what}: ${(e as Error)?.message ?? e}\n`)
   return 0
@@ -100,7 +114,8 @@ const logError = (what: string) => (e: unknown) => {
 export async function applyDueChanges(siteId?: string): Promise<number> {
   const payments = await settleDuePayments(new Date(), siteId).catch(logError('payments'))
   const bills = await expireDueBills(new Date(), siteId).catch(logError('bills'))
-  return payments + bills
+  const qrCodes = await expireDueQrCodes(new Date(), siteId).catch(logError('SBP QR codes'))
+  return payments + bills + qrCodes
 }
 
 /** this instance's scheduler: a pass every SCHEDULER_POLL_MS; the returned function stops it */

@@ -103,6 +103,22 @@ const SETUP: Record<string, (api: Api, example: string) => Promise<Record<string
     await ok(api, `/payments/${PATH_EXAMPLES.paymentId}`, asSent(exampleOf('createPayment', 'oneStep')))
     return {}
   },
+  // the bank app's actions and a payment by token act on the example's QR code; the token is bound first
+  paySbpQrCodeByToken: async (api) => {
+    await ok(api, `/sbp/qrCodes/${PATH_EXAMPLES.qrCodeUid}`, asSent(exampleOf('putSbpQrCode', 'dynamic')))
+    await ok(api, '/sbp/qrCodes/bind-1', asSent(exampleOf('putSbpQrCode', 'token')))
+    const bound = await api.post('/sandbox/sbp/bind-1/pay')
+    assert.equal(bound.status, 200, bound.text)
+    return { token: bound.body.token.value }
+  },
+  payInSandboxBankApp: async (api) => {
+    await ok(api, `/sbp/qrCodes/${PATH_EXAMPLES.qrCodeUid}`, asSent(exampleOf('putSbpQrCode', 'dynamic')))
+    return {}
+  },
+  declineInSandboxBankApp: async (api) => {
+    await ok(api, `/sbp/qrCodes/${PATH_EXAMPLES.qrCodeUid}`, asSent(exampleOf('putSbpQrCode', 'dynamic')))
+    return {}
+  },
 }
 
 /** the example with its placeholders filled in */
@@ -144,6 +160,11 @@ test('there are request examples of every operation with a body', () => {
     'completePayment',
     'createBill',
     'createPayment',
+    'createSbpQrCode',
+    'declineInSandboxBankApp',
+    'payInSandboxBankApp',
+    'paySbpQrCodeByToken',
+    'putSbpQrCode',
     'refundPayment',
     'resetSandbox',
   ])

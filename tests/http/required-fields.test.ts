@@ -46,7 +46,7 @@ describe('payments', () => {
     assertCauseIs(await put(cardPayment({ paymentMethod: { pan: '4111111111111111' } })), {
       'paymentMethod.type': REQUIRED,
     })
-    const unknownType = await put(cardPayment({ paymentMethod: { type: 'SBP' } }))
+    const unknownType = await put(cardPayment({ paymentMethod: { type: 'QIWI_WALLET' } }))
     assertErrorShape(unknownType, 400, 'validation.error')
     assert.match(unknownType.body.cause['paymentMethod.type'][0], /^must be one of CARD, /)
     assertCauseIs(await put(cardPayment({ amount: { value: '1.00' } })), { 'amount.currency': REQUIRED })

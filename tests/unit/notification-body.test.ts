@@ -49,6 +49,7 @@ const payment: Payment = {
   callbackUrl: null,
   pageAttemptKey: null,
   customFields: null,
+  methodData: null,
 }
 
 test('a payment: SUCCESS, whole seconds in the service zone, 60.50 as a number, SALE; Signature text as written', () => {

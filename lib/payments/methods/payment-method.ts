@@ -23,6 +23,10 @@ export interface Instrument {
   profile?: CardProfile
   /** the first payment of the recurrent series this charge belongs to */
   seriesRef?: string
+  /** the payment's internal id, when the charge wrote rows that name it (an SBP payment's QR code) */
+  paymentRef?: string
+  /** what the method keeps besides the common columns (Payment.methodData), answered through StoredMethod */
+  methodData?: Record<string, string>
   answer: FirstAnswer
 }
 
@@ -44,6 +48,10 @@ export interface StoredMethod {
    * payment's rrn and authCode), or null
    */
   notifiedPan(p: { maskedPan: string | null }): string | null
+  /** what answers and notifications tell in `paymentMethod` beside the type (an SBP payment's payer phone) */
+  methodFields?(p: { methodData: unknown }): { phone?: string }
+  /** what a PAYMENT notification's object tells beside the common fields (an SBP payment's qrCodeUid) */
+  notifiedFields?(p: { methodData: unknown }): { qrCodeUid?: string }
 }
 
 /** what a charge that reads the database knows besides its method's fields */
@@ -53,6 +61,9 @@ export interface ChargeContext {
   account: string | undefined
   /** the site's time */
   now: Date
+  /** the request's amount in minor units, and its comment */
+  amountMinor: number
+  comment: string | undefined
 }
 
 /**
@@ -83,6 +94,8 @@ export interface PaymentMethod<S extends MethodSchema = MethodSchema> {
   /** how its payments are stored and shown */
   storedAs: StoredMethod
   charge: Charge<z.output<S>>
+  /** the only currencies it pays in (absent: any); another is a 400 on amount.currency */
+  currencies?: readonly string[]
   /** flag BIND_PAYMENT_TOKEN is allowed */
   canBindToken: boolean
   /** flag RECURRENT_FIRST is allowed */

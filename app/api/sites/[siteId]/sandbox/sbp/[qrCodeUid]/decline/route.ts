@@ -1,0 +1,3 @@
+import { sandboxSbpDeclineRoute } from '@/lib/sbp/qr-code-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = sandboxSbpDeclineRoute

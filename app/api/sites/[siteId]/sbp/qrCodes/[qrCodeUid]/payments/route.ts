@@ -1,0 +1,3 @@
+import { qrCodePaymentsRoute } from '@/lib/sbp/qr-code-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = qrCodePaymentsRoute

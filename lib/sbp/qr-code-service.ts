@@ -1,0 +1,220 @@
+// SBP QR codes: created through the API (idempotent per site and qrCodeUid), read, paid or declined in the
+// sandbox bank app (its page, or the sandbox's endpoints without a browser), and paid by an FPS token. A code's
+// payment is written by lib/payments/bank-app-payment.ts in the same transaction as the code's change, so a code
+// is PAYED exactly when its payment is COMPLETED, and paid at most once.
+import { createHash, randomUUID } from 'node:crypto'
+import { fieldError, incorrectInvocation, notFound, requestConflict } from '../http/api-error'
+import {
+  answerPayment,
+  createQrPayment,
+  createTokenPayment,
+  type BankPayer,
+  type PayerAction,
+} from '../payments/bank-app-payment'
+import { findPayment } from '../payments/payment-service'
+import { lockPayment, isDue } from '../payments/payment-lifecycle'
+import { readPaymentByRef, type Payment } from '../payments/payment-store'
+import type { SiteClock } from '../sandbox/site-clock'
+import { siteWrite } from '../sandbox/site-write'
+import { fingerprint, sign } from '../security/keyed-hash'
+import { newQrCodeRow } from './qr-code-issue'
+import type { QrCodeRequest } from './qr-code-request'
+import {
+  attachPayment,
+  insertQrCode,
+  insertSbpToken,
+  isUniqueViolation,
+  withRetry,
+  lockQrCode,
+  readQrCode,
+  sbpTokenByHash,
+  sbpTokenOfQrCode,
+  settleQrCode,
+  type SbpQrCode,
+  type Tx,
+} from './qr-code-store'
+import { belongsToPayment, qrCodeStatus, renderQrCode, type QrCodeAnswer, type QrCodeView } from './qr-code-wire'
+import { DEFAULT_SANDBOX_BANK, payerCustomer, sandboxBankOf, type SandboxBank } from './sandbox-banks'
+
+/** how long an FPS token lasts once bound */
+const TOKEN_LIFETIME_MS = 365 * 24 * 3600_000
+
+/** an FPS token: derived from its QR code (so answers can repeat it), in production's uuid-like form */
+export function fpsTokenOf(qrRef: string): string {
+  const h = Buffer.from(sign('fps-token', qrRef), 'base64url').toString('hex')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`
+}
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex')
+
+/** the code, its payment brought up to date on the site's clock, and its token */
+async function viewOf(qr: SbpQrCode, clock: SiteClock): Promise<QrCodeView> {
+  let payment: Payment | null = qr.paymentRef ? await readPaymentByRef(qr.paymentRef) : null
+  if (payment && isDue(payment, clock.now())) payment = await findPayment(qr.siteId, payment.paymentId, clock, payment)
+  const token = qr.tokenizationAccount ? await sbpTokenOfQrCode(qr.id) : null
+  return { qr, payment, token: token ? { value: fpsTokenOf(qr.id), expiresAt: token.expiresAt } : null }
+}
+
+/**
+ * POST …/sbp/qrCodes (`qrCodeUid` from the body, else generated) and PUT …/sbp/qrCodes/{qrCodeUid}: a new code, or
+ * the same request again: the code as it is now; another request under that uid: 409.
+ */
+export async function createQrCode(siteId: string, pathUid: string | undefined, req: QrCodeRequest) {
+  if (pathUid && req.qrCodeUid !== undefined && req.qrCodeUid !== pathUid)
+    throw fieldError('qrCodeUid', "must be the path's qrCodeUid, or absent")
+  const qrCodeUid = pathUid ?? req.qrCodeUid ?? randomUUID()
+  const { qrCodeUid: _uid, amount, ...rest } = req
+  const print = fingerprint('sbp-qr-code', { ...rest, amount })
+  // the image is drawn before the site's write (the time is set inside, on the site's clock)
+  const drawn = await newQrCodeRow(
+    {
+      siteId,
+      qrCodeUid,
+      fingerprint: print,
+      request: { ...rest, amountMinor: amount?.value ?? null },
+      paymentRef: null,
+    },
+    new Date(),
+  )
+  return withRetry(async () => {
+    try {
+      return await siteWrite(
+        siteId,
+        async (tx, clock) => {
+          const now = clock.now()
+          const qr = await insertQrCode(tx, {
+            ...drawn,
+            createdAt: now,
+            statusChangedAt: now,
+            expiresAt: new Date(now.getTime() + drawn.ttlMinutes * 60_000),
+          })
+          return renderQrCode({ qr, payment: null, token: null }, now, true)
+        },
+        { attempts: 1 },
+      )
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e
+      const existing = await readQrCode(siteId, qrCodeUid)
+      if (!existing) throw e
+      if (existing.fingerprint !== print) throw requestConflict(`QR code ${qrCodeUid}`)
+      return answerOf(existing, true)
+    }
+  })
+}
+
+async function answerOf(qr: SbpQrCode, withImage: boolean): Promise<QrCodeAnswer> {
+  const { siteClock } = await import('../sites/site-store')
+  const clock = await siteClock(qr.siteId)
+  return renderQrCode(await viewOf(qr, clock), clock.now(), withImage)
+}
+
+/** GET …/sbp/qrCodes/{qrCodeUid}: the code as it is now (without its image, as production's) */
+export async function readQrCodeAnswer(siteId: string, qrCodeUid: string, clock: SiteClock): Promise<QrCodeAnswer> {
+  const qr = await readQrCode(siteId, qrCodeUid)
+  if (!qr) throw notFound('QR code')
+  return renderQrCode(await viewOf(qr, clock), clock.now(), false)
+}
+
+/** the bank of a member id the payer chose (absent: the sandbox's first), or a 400 on `field` */
+export function chosenBank(memberId: string | undefined, field: string): SandboxBank {
+  if (memberId === undefined) return DEFAULT_SANDBOX_BANK
+  const bank = sandboxBankOf(memberId)
+  if (!bank) throw fieldError(field, 'is not one of the sandbox banks (see the testing guide)')
+  return bank
+}
+
+const payerOf = (bank: SandboxBank): BankPayer => ({ phone: bank.payer.phone, customer: payerCustomer(bank) })
+
+/** the code's payment (locked and up to date), if it has one */
+async function lockedPaymentOf(tx: Tx, qr: SbpQrCode, now: Date): Promise<Payment | null> {
+  if (!qr.paymentRef) return null
+  const p = await readPaymentByRef(qr.paymentRef)
+  return p ? lockPayment(tx, qr.siteId, p.paymentId, now) : null
+}
+
+/**
+ * What the payer does in the bank app with the site's code: pays it (or binds their account, for a TOKEN code),
+ * or declines it. A code no longer CREATED is a 409. The code as it is then, and where the bank app sends the
+ * payer.
+ */
+export async function actInBankApp(
+  siteId: string,
+  qrCodeUid: string,
+  action: PayerAction,
+  bank: SandboxBank,
+): Promise<{ answer: QrCodeAnswer; qr: SbpQrCode }> {
+  return siteWrite(siteId, async (tx, clock) => {
+    const now = clock.now()
+    const qr = await lockQrCode(tx, siteId, qrCodeUid)
+    if (!qr) throw notFound('QR code')
+    let payment = await lockedPaymentOf(tx, qr, now)
+    const status = qrCodeStatus(qr, payment, now)
+    if (status !== 'CREATED')
+      throw incorrectInvocation(`The QR code is ${status}: it can no longer be paid or declined`)
+    const payer = payerOf(bank)
+    const paid = action === 'pay'
+    if (belongsToPayment(qr)) payment = await answerPayment(tx, payment!, payer, action, now)
+    else if (qr.type === 'DYNAMIC')
+      payment = await createQrPayment(
+        tx,
+        { siteId, qrCodeUid, amountMinor: Number(qr.amountMinor), purpose: qr.paymentPurpose },
+        payer,
+        action,
+        now,
+      )
+    const done = payment ? payment.status === 'COMPLETED' : paid
+    if (done && qr.tokenizationAccount) await bindToken(tx, qr, now)
+    const settled = await settleQrCode(tx, qr.id, {
+      status: done ? 'PAYED' : 'DECLINED',
+      paymentRef: payment?.id ?? null,
+      bankMemberId: bank.memberId,
+      at: now,
+    })
+    const token = done && qr.tokenizationAccount ? { value: fpsTokenOf(qr.id), expiresAt: tokenExpiry(now) } : null
+    return { answer: renderQrCode({ qr: settled, payment, token }, now, false), qr: settled }
+  })
+}
+
+const tokenExpiry = (now: Date) => new Date(now.getTime() + TOKEN_LIFETIME_MS)
+
+async function bindToken(tx: Tx, qr: SbpQrCode, now: Date) {
+  await insertSbpToken(tx, {
+    siteId: qr.siteId,
+    account: qr.tokenizationAccount!,
+    tokenHash: tokenHash(fpsTokenOf(qr.id)),
+    qrRef: qr.id,
+    createdAt: now,
+    expiresAt: tokenExpiry(now),
+  })
+}
+
+/**
+ * POST …/sbp/qrCodes/{qrCodeUid}/payments: the site's DYNAMIC code paid by an FPS token of the site bound to the
+ * account: INIT_PAYMENT_BY_TOKEN at once, PAYED once the emulated bank pays it (the scheduler, after
+ * MOBILE_OPERATOR_DELAY_MS). A token of another site or account, or an expired one: 400.
+ */
+export async function payByToken(
+  siteId: string,
+  qrCodeUid: string,
+  body: { tokenizationAccount: string; token: string },
+) {
+  return siteWrite(siteId, async (tx, clock) => {
+    const now = clock.now()
+    const qr = await lockQrCode(tx, siteId, qrCodeUid)
+    if (!qr) throw notFound('QR code')
+    const token = await sbpTokenByHash(tx, tokenHash(body.token))
+    if (!token || token.siteId !== siteId || token.account !== body.tokenizationAccount)
+      throw fieldError('token', 'is not an FPS token of this site and tokenizationAccount')
+    if (token.expiresAt.getTime() <= now.getTime()) throw fieldError('token', 'has expired')
+    if (qr.type !== 'DYNAMIC' || belongsToPayment(qr))
+      throw incorrectInvocation('Only a DYNAMIC QR code issued through the QR code API can be paid by an FPS token')
+    const status = qrCodeStatus(qr, await lockedPaymentOf(tx, qr, now), now)
+    if (status !== 'CREATED') throw incorrectInvocation(`The QR code is ${status}: it can no longer be paid`)
+    const payment = await createTokenPayment(
+      tx,
+      { siteId, qrCodeUid, amountMinor: Number(qr.amountMinor), purpose: qr.paymentPurpose },
+      now,
+    )
+    const attached = await attachPayment(tx, qr.id, payment.id)
+    return renderQrCode({ qr: attached, payment, token: null }, now, false)
+  })
+}
