@@ -10,6 +10,7 @@ import { listPaymentRows, type Payment, type PaymentListRow } from '../payments/
 import { refundsOfPayment } from '../payments/refund-store'
 import { decodeCursor, pageOf } from './dashboard-cursor'
 import { siteClock } from '../sites/site-store'
+import { sbpPaymentDetails as sbpDetailsOf, type SbpPaymentDetails } from '../sbp/qr-code-service'
 
 export const PAYMENT_STATUSES = ['CREATED', 'WAITING', 'COMPLETED', 'DECLINED'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
@@ -68,6 +69,8 @@ export interface PaymentDetails {
   refunds: { refundId: string; amountMinor: bigint; status: string; statusReason: string | null; createdAt: Date }[]
   audit: { at: Date; actor: string; action: string; outcome: string; detail: unknown }[]
   timeline: TimelineEvent[]
+  /** an SBP payment's code, the payer's bank and the FPS token its code bound (lib/sbp), if any */
+  sbp: SbpPaymentDetails | null
 }
 
 /**
@@ -80,10 +83,11 @@ export async function paymentDetails(siteId: string, paymentId: string): Promise
     throw e
   })
   if (!payment) return null
-  const [captures, refunds, audit] = await Promise.all([
+  const [captures, refunds, audit, sbp] = await Promise.all([
     capturesOfPayment(payment.id),
     refundsOfPayment(payment.id),
     paymentAudit(siteId, payment.id),
+    payment.methodType === 'SBP' ? sbpDetailsOf(payment) : null,
   ])
   // the payment's notifications, and its captures' and refunds'
   const notifications = await notificationsOfResources(siteId, [
@@ -122,6 +126,7 @@ export async function paymentDetails(siteId: string, paymentId: string): Promise
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime())
   return {
     payment,
+    sbp,
     captures: captures.map((c) => ({
       captureId: c.captureId,
       amountMinor: c.amountMinor,

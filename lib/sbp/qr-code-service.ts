@@ -27,6 +27,7 @@ import {
   withRetry,
   lockQrCode,
   readQrCode,
+  readQrCodeOfPayment,
   sbpTokenByHash,
   sbpTokenOfQrCode,
   settleQrCode,
@@ -217,4 +218,26 @@ export async function payByToken(
     const attached = await attachPayment(tx, qr.id, payment.id)
     return renderQrCode({ qr: attached, payment, token: null }, now, false)
   })
+}
+
+/** what the dashboard shows of an SBP payment: its code, the payer's phone and bank, the FPS token its code bound */
+export interface SbpPaymentDetails {
+  qrCodeUid: string
+  phone: string | null
+  bankName: string | null
+  /** the token, masked (its first and last characters): the merchant has it whole from the API */
+  fpsToken: string | null
+}
+
+export async function sbpPaymentDetails(payment: Payment): Promise<SbpPaymentDetails | null> {
+  const qr = await readQrCodeOfPayment(payment.id)
+  if (!qr) return null
+  const bound = qr.tokenizationAccount ? await sbpTokenOfQrCode(qr.id) : null
+  const token = bound ? fpsTokenOf(qr.id) : null
+  return {
+    qrCodeUid: qr.qrCodeUid,
+    phone: ((payment.methodData as { phone?: string } | null) ?? {}).phone ?? null,
+    bankName: qr.bankMemberId ? (sandboxBankOf(qr.bankMemberId)?.name ?? qr.bankMemberId) : null,
+    fpsToken: token ? `${token.slice(0, 8)}…${token.slice(-4)}` : null,
+  }
 }

@@ -59,7 +59,8 @@ async function counts(siteId: string) {
   const [r] = await sql(
     `SELECT (SELECT count(*) FROM "Payment" WHERE "siteId" = $1)::int AS payments, (SELECT count(*) FROM "Refund" WHERE "siteId" = $1)::int AS refunds,
             (SELECT count(*) FROM "Capture" WHERE "siteId" = $1)::int AS captures, (SELECT count(*) FROM "Bill" WHERE "siteId" = $1)::int AS bills,
-            (SELECT count(*) FROM "SiteToken" WHERE "siteId" = $1)::int AS tokens, (SELECT "clockOffsetMs"::text FROM "Site" WHERE id = $1) AS clock`,
+            (SELECT count(*) FROM "SiteToken" WHERE "siteId" = $1)::int AS tokens, (SELECT "clockOffsetMs"::text FROM "Site" WHERE id = $1) AS clock,
+            (SELECT count(*) FROM "SbpQrCode" WHERE "siteId" = $1)::int AS "qrCodes"`,
     [siteId],
   )
   return r
@@ -94,6 +95,16 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       body: { method: 'card', pan: '4000000000001000', expiry: '12/30', cvv: '123' },
     })
     assert.equal(started.status, 200, started.text)
+    const qrCode = uid('qr')
+    assert.equal(
+      (
+        await api.put(`/sbp/qrCodes/${qrCode}`, {
+          amount: { value: '5.00', currency: 'RUB' },
+          qrCode: { type: 'DYNAMIC' },
+        })
+      ).status,
+      200,
+    )
     const session = await signIn(site)
     const bearer = () => ({ Authorization: `Bearer ${site.token}` })
     const payer = () => ({})
@@ -157,6 +168,47 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
         path: () => api_('/sandbox/reset'),
         valid: () => ({ confirm: site.siteId }),
         headers: bearer,
+      },
+      {
+        name: 'SBP QR code create',
+        method: 'POST',
+        path: () => api_('/sbp/qrCodes'),
+        valid: () => ({
+          qrCodeUid: uid('qr'),
+          amount: { value: '5.00', currency: 'RUB' },
+          qrCode: { type: 'DYNAMIC', ttl: 5, image: { mediaType: 'image/png', width: 100, height: 100 } },
+        }),
+        headers: bearer,
+      },
+      {
+        name: 'SBP QR code put',
+        method: 'PUT',
+        path: () => api_(`/sbp/qrCodes/${uid('qr')}`),
+        valid: () => ({ qrCode: { type: 'TOKEN' }, tokenizationAccount: 'a', flags: ['CREATE_TOKEN'] }),
+        headers: bearer,
+      },
+      {
+        name: 'SBP payment by token',
+        method: 'POST',
+        path: () => api_(`/sbp/qrCodes/${qrCode}/payments`),
+        valid: () => ({ tokenizationAccount: 'a', token: 'not-a-token' }),
+        headers: bearer,
+      },
+      {
+        name: 'sandbox bank app pay',
+        method: 'POST',
+        path: () => api_(`/sandbox/sbp/${qrCode}/pay`),
+        valid: () => ({ bankMemberId: '100000000901' }),
+        headers: bearer,
+        optional: true,
+      },
+      {
+        name: 'sandbox bank app decline',
+        method: 'POST',
+        path: () => api_(`/sandbox/sbp/${qrCode}/decline`),
+        valid: () => ({ bankMemberId: '100000000901' }),
+        headers: bearer,
+        optional: true,
       },
       {
         name: 'page attempt',
@@ -318,6 +370,11 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'api/sites/[siteId]/bills/[billId]',
       'api/sites/[siteId]/sandbox/clock/advance',
       'api/sites/[siteId]/sandbox/reset',
+      'api/sites/[siteId]/sbp/qrCodes',
+      'api/sites/[siteId]/sbp/qrCodes/[qrCodeUid]',
+      'api/sites/[siteId]/sbp/qrCodes/[qrCodeUid]/payments',
+      'api/sites/[siteId]/sandbox/sbp/[qrCodeUid]/pay',
+      'api/sites/[siteId]/sandbox/sbp/[qrCodeUid]/decline',
       'pay/[invoiceUid]/attempts',
       'pay/[invoiceUid]/attempts/[attemptId]/code',
       'dashboard/actions/sign-in',

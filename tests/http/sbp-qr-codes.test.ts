@@ -7,6 +7,7 @@ import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
 import { assertErrorShape, assertValidation, client, newSite, request, rub, uid } from '../support/api.ts'
 import { sql } from '../support/db.ts'
+import { dashboardPage, signIn } from '../support/dashboard.ts'
 
 const BILL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/
 const PAYLOAD = /^http:\/\/(localhost|127\.0\.0\.1):\d+\/sbp\/[A-Za-z0-9_-]{22}$/
@@ -372,5 +373,23 @@ describe('SBP QR codes', () => {
     const r = await request('POST', path, { token: stranger.token, body: {} })
     assertErrorShape(r, 403, 'auth.forbidden')
     assert.equal((await api.get(`/sbp/qrCodes/${qrCodeUid}`)).body.qrCode.status, 'CREATED')
+  })
+
+  test("the dashboard's payment shows an SBP payment's code, payer and the FPS token its code bound (masked)", async () => {
+    const site = await newSite('sbp-dash')
+    const own = client(site)
+    const qrCodeUid = uid('qr')
+    await own.put(`/sbp/qrCodes/${qrCodeUid}`, dynamic({ flags: ['CREATE_TOKEN'], tokenizationAccount: 'cust-1' }))
+    const paid = await own.post(`/sandbox/sbp/${qrCodeUid}/pay`, { bankMemberId: '100000000903' })
+    assert.equal(paid.status, 200, paid.text)
+    const token: string = paid.body.token.value
+    const page = await dashboardPage(await signIn(site), `/dashboard/payments/${paid.body.payment.paymentUid}`)
+    assert.equal(page.status, 200)
+    const html = await page.text()
+    assert.match(html, new RegExp(`SBP QR code</dt><dd>${qrCodeUid}<`))
+    assert.match(html, /Payer&#x27;s phone<\/dt><dd>79003334455</)
+    assert.match(html, /Payer&#x27;s bank<\/dt><dd>Demo Digital Bank</)
+    assert.ok(html.includes(`${token.slice(0, 8)}…${token.slice(-4)}`), 'the token, masked')
+    assert.ok(!html.includes(token), 'not the whole token')
   })
 })

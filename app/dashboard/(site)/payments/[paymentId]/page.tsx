@@ -53,6 +53,30 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
               <dd>{p.maskedPan}</dd>
             </>
           )}
+          {d.sbp && (
+            <>
+              <dt>{t.sbpQrCode}</dt>
+              <dd>{d.sbp.qrCodeUid}</dd>
+              {d.sbp.phone && (
+                <>
+                  <dt>{t.payerPhone}</dt>
+                  <dd>{d.sbp.phone}</dd>
+                </>
+              )}
+              {d.sbp.bankName && (
+                <>
+                  <dt>{t.payerBank}</dt>
+                  <dd>{d.sbp.bankName}</dd>
+                </>
+              )}
+              {d.sbp.fpsToken && (
+                <>
+                  <dt>{t.fpsToken}</dt>
+                  <dd>{d.sbp.fpsToken}</dd>
+                </>
+              )}
+            </>
+          )}
           <dt>{t.bill}</dt>
           <dd>{p.billId}</dd>
           <dt>{t.date}</dt>
