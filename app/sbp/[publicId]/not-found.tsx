@@ -11,6 +11,7 @@ export default async function BankAppNotFound() {
   return (
     <>
       <title>{t.notFoundTitle}</title>
+      <meta name="robots" content="noindex" />
       <style dangerouslySetInnerHTML={{ __html: PAY_PAGE_CSS }} />
       <main className="pay" lang={lang}>
         <div className="pay-card">

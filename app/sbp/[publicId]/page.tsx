@@ -6,6 +6,8 @@ import { notFound } from 'next/navigation'
 import { headers } from 'next/headers'
 import { PAY_PAGE_CSS } from '@/components/pay/pay-styles'
 import { ResultScreen } from '@/components/pay/result-screen'
+import { chooseLanguage } from '@/lib/i18n/choose-language'
+import { textsOf } from '@/lib/i18n/languages'
 import { bankAppPath, bankAppView } from '@/lib/sbp/bank-app'
 
 // a stand-in bank, told apart from the payment page at a glance
@@ -16,7 +18,10 @@ const BANK_APP_CSS = `${PAY_PAGE_CSS}
 .pay-methods.sbp-banks { flex-direction:column }
 `
 
-export const metadata = { robots: { index: false } }
+export async function generateMetadata() {
+  const t = textsOf(chooseLanguage((await headers()).get('accept-language'))).sbpBankApp
+  return { title: t.title, robots: { index: false } }
+}
 
 export default async function BankAppPage({ params }: { params: Promise<{ publicId: string }> }) {
   const { publicId } = await params
@@ -96,8 +101,6 @@ export default async function BankAppPage({ params }: { params: Promise<{ public
     )
   return (
     <>
-      <title>{t.title}</title>
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
       <style dangerouslySetInnerHTML={{ __html: BANK_APP_CSS }} />
       <main className="pay" lang={v.lang}>
         <div className="pay-card">
