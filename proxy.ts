@@ -28,12 +28,16 @@ export function proxy(request: NextRequest) {
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
-    // the 3-D Secure hand-off posts to the service's own access-control page
-    `form-action 'self' ${publicOrigin()}`.trim(),
+    // the 3-D Secure hand-off posts to the service's own access-control page. The sandbox bank app's form sets
+    // none: browsers apply it to the redirect that follows its post too, which takes the payer to the QR code's
+    // redirectUrl, the merchant's (as the access-control page's post to TermUrl, lib/acquirer/acs-pages.ts)
+    request.nextUrl.pathname.startsWith('/sbp/') ? '' : `form-action 'self' ${publicOrigin()}`.trim(),
     "frame-ancestors 'none'",
     "base-uri 'none'",
     "object-src 'none'",
-  ].join('; ')
+  ]
+    .filter(Boolean)
+    .join('; ')
   const headers = new Headers(request.headers)
   headers.set('x-trace-id', traceId)
   headers.set('x-request-id', requestId)
@@ -55,7 +59,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // not the API, the access-control pages, the payment page's or the dashboard's endpoints (its state-changing requests
-  // are all under /dashboard/actions/): those answer with headers of their own
-  matcher: ['/((?!api/|partner/|acs|pay/[^/]+/attempts|pay/[^/]+/3ds-return|dashboard/actions/).*)'],
+  // not the API, the access-control pages, the payment page's, the bank app's or the dashboard's endpoints (its
+  // state-changing requests are all under /dashboard/actions/): those answer with headers of their own
+  matcher: ['/((?!api/|partner/|acs|pay/[^/]+/attempts|pay/[^/]+/3ds-return|sbp/[^/]+/act|dashboard/actions/).*)'],
 }

@@ -36,4 +36,7 @@ export const PAY_PAGE_CSS = `body { margin:0 }
 .pay-result.good .pay-icon { color:var(--good) } .pay-result.bad .pay-icon { color:var(--bad) }
 .pay-visually-hidden { position:absolute; width:1px; height:1px; overflow:hidden; clip:rect(0 0 0 0); white-space:nowrap }
 .pay-link { color:var(--accent); font-weight:600 }
+.pay-sbp { text-align:center } .pay-sbp img { max-width:100%; height:auto; image-rendering:pixelated }
+.pay-sbp-open { display:none; padding:.8rem; border-radius:8px; background:var(--accent); color:#fff; font-weight:600; text-decoration:none }
+@media (max-width:40rem) { .pay-sbp-qr { display:none } .pay-sbp-open { display:block } }
 `

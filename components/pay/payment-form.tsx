@@ -12,8 +12,9 @@ import { offeredIn, payFormMethodOf, payFormMethods } from '@/lib/pay-form/metho
 import { Field } from '@/lib/pay-form/methods/field'
 import type { PayFormInput } from '@/lib/pay-form/methods/pay-method'
 import { errorText } from '@/lib/i18n/code-words'
+import { BankAppWait } from './bank-app-wait'
 import type { PayFormMessages } from '@/lib/i18n/en/pay-form'
-import type { NextStep } from '@/lib/pay-form/form-service'
+import type { BankAppStep, NextStep } from '@/lib/pay-form/form-service'
 import type { PaymentFormData } from '@/lib/pay-form/pay-page'
 
 /** where the page puts the form, and the data it was rendered with (for the browser script to take over) */
@@ -24,7 +25,7 @@ export const PAY_FORM_NOTICE = 'pay-form-notice'
 type Stage =
   | { kind: 'form' }
   | { kind: 'otp'; attemptId: string; text: string }
-  | { kind: 'wait'; attemptId: string }
+  | { kind: 'wait'; attemptId: string; bankApp?: BankAppStep }
   | { kind: 'leaving' }
 
 /** the fields a server's answer may name, in the order the first one named takes the focus */
@@ -107,8 +108,8 @@ export function PaymentForm(data: PaymentFormData) {
       setStage({ kind: 'otp', attemptId: step.attemptId, text: step.text })
       setStatus(step.text)
     } else if (step.kind === 'wait') {
-      setStage({ kind: 'wait', attemptId: step.attemptId })
-      setStatus(t.waitingOperator)
+      setStage({ kind: 'wait', attemptId: step.attemptId, bankApp: step.bankApp })
+      setStatus(step.bankApp ? t.sbpWaiting : t.waitingOperator)
     } else {
       setStage({ kind: 'form' })
       setDeclined(step.reason)
@@ -154,7 +155,7 @@ export function PaymentForm(data: PaymentFormData) {
     else setStatus(t.errorSummary)
   }
 
-  // the operator's answer: asked for until it is there
+  // the operator's answer (or the payer's in their bank app): asked for until it is there
   useEffect(() => {
     if (stage.kind !== 'wait') return
     let stopped = false
@@ -248,11 +249,15 @@ export function PaymentForm(data: PaymentFormData) {
         // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler: watch() re-renders, as meant
         watched={(n) => watch(n) ?? ''}
       />
-      <button className="pay-submit" type="submit" disabled={busy}>
-        {amountLabel ? t.payAmount.replace('{amount}', amountLabel) : t.pay}
-      </button>
+      {stage.kind === 'wait' && stage.bankApp ? (
+        <BankAppWait t={t} step={stage.bankApp} />
+      ) : (
+        <button className="pay-submit" type="submit" disabled={busy}>
+          {amountLabel ? t.payAmount.replace('{amount}', amountLabel) : t.pay}
+        </button>
+      )}
       <p className="pay-status" role="status" aria-live="polite" data-testid="status">
-        {stage.kind === 'wait' ? t.waitingOperator : status}
+        {stage.kind === 'wait' ? (stage.bankApp ? t.sbpWaiting : t.waitingOperator) : status}
       </p>
     </form>
   )

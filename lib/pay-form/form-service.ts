@@ -27,8 +27,14 @@ export type NextStep =
   | { kind: 'redirect'; url: string }
   | { kind: 'threeDS'; acsUrl: string; pareq: string; md: string; termUrl: string }
   | { kind: 'otp'; attemptId: string; text: string }
-  | { kind: 'wait'; attemptId: string }
+  | { kind: 'wait'; attemptId: string; bankApp?: BankAppStep }
   | { kind: 'declined'; reason: string }
+
+/** an SBP payment's wait: its QR code (a data: URL of the PNG) and the bank app's link the code stands for */
+export interface BankAppStep {
+  qr: string
+  link: string
+}
 
 type WirePayment = Awaited<ReturnType<typeof readPayment>>
 
@@ -39,19 +45,25 @@ function paidWith(m: PayFormMethod) {
   return method
 }
 
-/** what of a bill decides the methods its page offers: its flags and its list of methods (billPaymentMethodsType) */
-type OfferingBill = Pick<Bill, 'flags'> & { paymentMethods?: string[] | null }
+/**
+ * what of a bill decides the methods its page offers: its flags, its currency (SBP pays roubles only) and its list of
+ * methods (billPaymentMethodsType)
+ */
+type OfferingBill = Pick<Bill, 'flags' | 'currency'> & { paymentMethods?: string[] | null }
 
 /** whether the bill's list of methods names the page's method (a bill without one lists every method) */
 const listedOn = (bill: OfferingBill, m: PayFormMethod) =>
   !bill.paymentMethods?.length || bill.paymentMethods.includes(m.type)
 
+/** whether the method pays in the bill's currency (a method without a list of currencies pays in any) */
+const paysIn = (bill: OfferingBill, m: PayFormMethod) => paidWith(m).currencies?.includes(bill.currency) ?? true
+
 /**
- * whether the page offers the method on this bill: one its list names (all when it has none), and of those, when its
- * payments must issue a token or start a series, only the methods that can (a card)
+ * whether the page offers the method on this bill: one its list names (all when it has none) that pays in its
+ * currency, and of those, when its payments must issue a token or start a series, only the methods that can (a card)
  */
 export const offeredOn = (bill: OfferingBill, m: PayFormMethod) =>
-  listedOn(bill, m) && allowedWithFlags(paidWith(m), bill.flags)
+  listedOn(bill, m) && paysIn(bill, m) && allowedWithFlags(paidWith(m), bill.flags)
 
 /** the page's methods offered on this bill, in the order of its tabs (none: the page says it cannot be paid here) */
 export const offeredMethods = (bill: OfferingBill) => payFormMethods.filter((m) => offeredOn(bill, m))
@@ -90,7 +102,13 @@ async function nextStep(bill: Bill, p: WirePayment, attemptId: string): Promise<
     return bill.failedUrl
       ? { kind: 'redirect', url: returnUrl(bill.failedUrl, bill) }
       : { kind: 'declined', reason: p.status.reason ?? 'other' }
-  const req = p.requirements as { threeDS?: { pareq: string; acsUrl: string }; otp?: string } | undefined
+  const req = p.requirements as
+    | {
+        threeDS?: { pareq: string; acsUrl: string }
+        otp?: string
+        sbp?: { image: { mediaType: string; content: string }; payload: string }
+      }
+    | undefined
   if (req?.threeDS)
     return {
       kind: 'threeDS',
@@ -100,6 +118,14 @@ async function nextStep(bill: Bill, p: WirePayment, attemptId: string): Promise<
       termUrl: `${settings().publicBaseUrl}${pagePath(bill, '/3ds-return')}`,
     }
   if (req?.otp) return { kind: 'otp', attemptId, text: req.otp }
+  if (req?.sbp) {
+    const { image, payload } = req.sbp
+    return {
+      kind: 'wait',
+      attemptId,
+      bankApp: { qr: `data:${image.mediaType};base64,${image.content}`, link: payload },
+    }
+  }
   return { kind: 'wait', attemptId }
 }
 

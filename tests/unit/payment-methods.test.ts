@@ -193,7 +193,7 @@ test('answers show the masked card of CARD alone; notifications that of CARD and
   assert.deepEqual(mobile.flags, ['SALE'])
 })
 
-test("the payment page's card and mobile tabs pay with CARD and MOBILE; a bill's flags exclude MOBILE", async () => {
+test("the payment page's card, mobile and SBP tabs pay with CARD, MOBILE, SBP; flags exclude MOBILE, USD SBP", async () => {
   const { payFormMethods } = await import('../../lib/pay-form/methods/index.ts')
   const { offeredMethods } = await import('../../lib/pay-form/form-service.ts')
   // the known ones (the registry may hold more): the card first, the page's default tab
@@ -203,8 +203,13 @@ test("the payment page's card and mobile tabs pay with CARD and MOBILE; a bill's
   assert.equal(types.get('mobile'), 'MOBILE')
   // every page method pays with a registered method; the default is allowed with every flag
   for (const m of payFormMethods) assert.ok(methodOf(m.type), m.type)
-  const offered = (flags: string[]) => offeredMethods({ flags }).map((m) => m.method)
+  const offered = (flags: string[], currency = 'RUB') => offeredMethods({ flags, currency }).map((m) => m.method)
   assert.deepEqual(offered(['SALE']).slice(0, 2), ['card', 'mobile'])
+  // SBP pays roubles only: its tab is offered on RUB bills alone
+  assert.equal(types.get('sbp'), 'SBP')
+  assert.ok(offered(['SALE']).includes('sbp'))
+  assert.ok(!offered(['SALE'], 'USD').includes('sbp'))
+  assert.deepEqual(offered(['SALE'], 'USD').slice(0, 2), ['card', 'mobile'])
   assert.equal(offered(['SALE', 'BIND_PAYMENT_TOKEN', 'RECURRENT_FIRST'])[0], 'card')
   for (const flag of ['BIND_PAYMENT_TOKEN', 'RECURRENT_FIRST']) assert.ok(!offered([flag]).includes('mobile'), flag)
   assert.equal(storedMethodOf('WALLET'), undefined)

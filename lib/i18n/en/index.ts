@@ -6,8 +6,9 @@ import { dashboard } from './dashboard'
 import { duration } from './duration'
 import { notifications } from './notifications'
 import { payForm } from './pay-form'
+import { sbpBankApp } from './sbp-bank-app'
 import { settings } from './settings'
 
-export const en = { payForm, dashboard, bills, notifications, settings, audit, duration }
+export const en = { payForm, dashboard, bills, notifications, settings, audit, duration, sbpBankApp }
 
 export type Texts = typeof en

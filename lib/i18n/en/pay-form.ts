@@ -60,6 +60,8 @@ export const payForm = {
     INVALID_OTP: 'The confirmation code was entered wrong too many times.',
     BILL_ALREADY_PAID: 'This bill has already been paid.',
     BILL_EXPIRED: 'The time to pay this bill is over.',
+    SBP_DECLINED_BY_PAYER: 'You declined the payment in your bank app.',
+    SBP_QR_EXPIRED: 'The QR code expired before it was paid.',
     other: 'The payment was declined.',
   } as Record<string, string>,
 }

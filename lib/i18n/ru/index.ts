@@ -6,6 +6,7 @@ import { dashboard } from './dashboard'
 import { duration } from './duration'
 import { notifications } from './notifications'
 import { payForm } from './pay-form'
+import { sbpBankApp } from './sbp-bank-app'
 import { settings } from './settings'
 
-export const ru: Texts = { payForm, dashboard, bills, notifications, settings, audit, duration }
+export const ru: Texts = { payForm, dashboard, bills, notifications, settings, audit, duration, sbpBankApp }

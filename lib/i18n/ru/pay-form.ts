@@ -60,6 +60,8 @@ export const payForm: PayFormMessages = {
     INVALID_OTP: 'Код подтверждения введён неверно слишком много раз.',
     BILL_ALREADY_PAID: 'Этот счёт уже оплачен.',
     BILL_EXPIRED: 'Время для оплаты этого счёта вышло.',
+    SBP_DECLINED_BY_PAYER: 'Вы отклонили платёж в приложении банка.',
+    SBP_QR_EXPIRED: 'Срок действия QR-кода истёк до оплаты.',
     other: 'Платёж отклонён.',
   },
 }

@@ -1,0 +1,3 @@
+import { bankAppAction } from '@/lib/sbp/bank-app'
+
+export const POST = bankAppAction

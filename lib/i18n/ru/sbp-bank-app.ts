@@ -1,0 +1,30 @@
+// The sandbox bank app's words in Russian.
+import type { SbpBankAppMessages } from '../en/sbp-bank-app'
+
+export const sbpBankApp: SbpBankAppMessages = {
+  title: 'Тестовое приложение банка',
+  banner: 'Тестовое приложение банка: тестовый банк платёжной песочницы. Настоящие деньги не списываются.',
+  payTo: 'Получатель',
+  amount: 'Сумма',
+  purpose: 'Назначение',
+  linkTo: 'Привязать счёт к',
+  linkText: 'Продавец просит привязать ваш банковский счёт для оплаты в одно касание (Система быстрых платежей).',
+  bank: 'Оплатить из',
+  bankToLink: 'Счёт в банке',
+  pay: 'Оплатить',
+  link: 'Привязать счёт',
+  decline: 'Отклонить',
+  paidTitle: 'Оплачено',
+  paidText: 'Платёж прошёл. Можно вернуться к продавцу.',
+  linkedTitle: 'Счёт привязан',
+  linkedText: 'Теперь продавец может принимать платежи с этого счёта.',
+  declinedTitle: 'Отклонено',
+  declinedText: 'Вы отклонили этот платёж. Деньги не списаны.',
+  expiredTitle: 'Срок действия QR-кода истёк',
+  expiredText: 'Время для оплаты вышло. Попросите у продавца новый код.',
+  pendingTitle: 'Платёж выполняется',
+  pendingText: 'Этот QR-код оплачивается привязанным счётом.',
+  notFoundTitle: 'QR-код не найден',
+  notFoundText: 'Проверьте ссылку или отсканируйте код ещё раз.',
+  backToMerchant: 'Вернуться к продавцу',
+}
