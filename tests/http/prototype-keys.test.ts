@@ -340,7 +340,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       }
     }
     walk('app')
-    // GET-only, form-posted (the emulated 3-D Secure pages and their return) or bodiless routes
+    // GET-only, form-posted (the emulated 3-D Secure pages and their return, the sandbox bank app) or bodiless routes
     const bodiless = new Set([
       'api/[...path]',
       'api/metrics',
@@ -354,6 +354,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'api/sites/[siteId]/notifications/[notificationId]/resend',
       'api/sites/[siteId]/payments/[paymentId]/refunds',
       'pay/[invoiceUid]/3ds-return',
+      'sbp/[publicId]/act',
       'pay/[invoiceUid]/attempts/[attemptId]',
       'acs',
       'acs/result',
