@@ -21,6 +21,8 @@ const TEMPLATES: readonly string[] = [
   '/pay/{invoiceUid}/attempts',
   '/pay/{invoiceUid}/attempts/{attemptId}',
   '/pay/{invoiceUid}/attempts/{attemptId}/code',
+  '/sbp/{publicId}',
+  '/sbp/{publicId}/act',
   '/dashboard',
   '/dashboard/payments',
   '/dashboard/payments/{paymentId}',

@@ -228,6 +228,30 @@ export async function lockFirstDuePayment(
   return onSiteClock
 }
 
+/** a waiting payment whose bill closed: the bill's status and when it closed, with its site's clock offset */
+export type WaitOnClosedBill = Payment & { billStatus: string; billClosedAt: Date; siteOffsetMs: bigint | null }
+
+/**
+ * Locks a WAITING payment of one of `authFlows` whose bill is PAID or EXPIRED (not one of `skip`), behind its site's
+ * gate as every write of the site; undefined when there is none. Such payments are few: the lookup is a range of
+ * the (status, authFlow) index.
+ */
+export async function lockFirstWaitOnClosedBill(
+  tx: Tx,
+  authFlows: readonly string[],
+  skip: string[],
+  siteId?: string,
+): Promise<WaitOnClosedBill | undefined> {
+  if (!authFlows.length) return undefined
+  const [row] = await tx.$queryRaw<WaitOnClosedBill[]>`
+    SELECT p.*, b.status AS "billStatus", b."statusChangedAt" AS "billClosedAt", s."clockOffsetMs" AS "siteOffsetMs"
+    FROM "Payment" p JOIN "Bill" b ON b.id = p."billRef" JOIN "Site" s ON s.id = p."siteId"
+    WHERE p.status = 'WAITING' AND p."authFlow" = ANY(${[...authFlows]}::text[]) AND b.status IN ('PAID', 'EXPIRED')
+      AND NOT (p.id = ANY(${skip}::uuid[]))${ofSite('p', siteId)}${gateOpenFor('p."siteId"')}
+    LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
+  return row
+}
+
 /** a row of the dashboard's payment list */
 export interface PaymentListRow {
   paymentId: string

@@ -28,7 +28,10 @@ export const qrImageRequestSchema = z
   )
   .meta({ id: 'SbpQrImageRequest', description: "the image to draw: the answer's image.content" })
 
-const text = (max: number) => z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`)
+const text = (max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+    .max(max, `must be at most ${max} characters`)
 
 export const qrCodeRequestSchema = z
   .object(
@@ -67,7 +70,7 @@ export const qrCodeRequestSchema = z
         .array(z.enum(QR_CODE_FLAGS, { error: `must be one of ${QR_CODE_FLAGS.join(', ')}` }), {
           error: 'must be an array',
         })
-        .max(1)
+        .max(8, 'must have at most 8 items')
         .optional()
         .transform((f) => (f?.length ? ['CREATE_TOKEN' as const] : [])),
       tokenizationAccount: text(256)
@@ -96,7 +99,7 @@ export const tokenPaymentRequestSchema = z
   .object(
     {
       tokenizationAccount: text(256).min(1, 'must not be empty').meta({ description: 'whose token it is' }),
-      token: z.string({ error: 'is required' }).max(64, 'must be at most 64 characters'),
+      token: text(64),
     },
     { error: 'must be a JSON object' },
   )

@@ -12,13 +12,14 @@ import {
   type PayerAction,
 } from '../payments/bank-app-payment'
 import { findPayment } from '../payments/payment-service'
-import { lockPayment, isDue } from '../payments/payment-lifecycle'
-import { readPaymentByRef, type Payment } from '../payments/payment-store'
+import { decline, isDue, lockPayment } from '../payments/payment-lifecycle'
+import { lockBillOfPayment, readPaymentByRef, type Payment } from '../payments/payment-store'
+import { billState } from '../settlement/bill-for-payment'
 import type { SiteClock } from '../sandbox/site-clock'
 import { siteWrite } from '../sandbox/site-write'
 import { fingerprint, sign } from '../security/keyed-hash'
 import { newQrCodeRow } from './qr-code-issue'
-import type { QrCodeRequest } from './qr-code-request'
+import { QR_TTL, type QrCodeRequest } from './qr-code-request'
 import {
   attachPayment,
   insertQrCode,
@@ -35,7 +36,7 @@ import {
   type Tx,
 } from './qr-code-store'
 import { belongsToPayment, qrCodeStatus, renderQrCode, type QrCodeAnswer, type QrCodeView } from './qr-code-wire'
-import { DEFAULT_SANDBOX_BANK, payerCustomer, sandboxBankOf, type SandboxBank } from './sandbox-banks'
+import { DEFAULT_SANDBOX_BANK, payerCustomer, SANDBOX_BANKS, sandboxBankOf, type SandboxBank } from './sandbox-banks'
 
 /** how long an FPS token lasts once bound */
 const TOKEN_LIFETIME_MS = 365 * 24 * 3600_000
@@ -64,7 +65,12 @@ export async function createQrCode(siteId: string, pathUid: string | undefined, 
     throw fieldError('qrCodeUid', "must be the path's qrCodeUid, or absent")
   const qrCodeUid = pathUid ?? req.qrCodeUid ?? randomUUID()
   const { qrCodeUid: _uid, amount, ...rest } = req
-  const print = fingerprint('sbp-qr-code', { ...rest, amount })
+  // compared after normalisation: an absent ttl is its default
+  const print = fingerprint('sbp-qr-code', {
+    ...rest,
+    qrCode: { ...rest.qrCode, ttl: rest.qrCode.ttl ?? QR_TTL.default },
+    amount,
+  })
   // the image is drawn before the site's write (the time is set inside, on the site's clock)
   const drawn = await newQrCodeRow(
     {
@@ -119,7 +125,8 @@ export async function readQrCodeAnswer(siteId: string, qrCodeUid: string, clock:
 export function chosenBank(memberId: string | undefined, field: string): SandboxBank {
   if (memberId === undefined) return DEFAULT_SANDBOX_BANK
   const bank = sandboxBankOf(memberId)
-  if (!bank) throw fieldError(field, 'is not one of the sandbox banks (see the testing guide)')
+  if (!bank)
+    throw fieldError(field, `must be one of the sandbox banks: ${SANDBOX_BANKS.map((b) => b.memberId).join(', ')}`)
   return bank
 }
 
@@ -143,7 +150,7 @@ export async function actInBankApp(
   action: PayerAction,
   bank: SandboxBank,
 ): Promise<{ answer: QrCodeAnswer; qr: SbpQrCode }> {
-  return siteWrite(siteId, async (tx, clock) => {
+  const done = await siteWrite(siteId, async (tx, clock) => {
     const now = clock.now()
     const qr = await lockQrCode(tx, siteId, qrCodeUid)
     if (!qr) throw notFound('QR code')
@@ -152,9 +159,16 @@ export async function actInBankApp(
     if (status !== 'CREATED')
       throw incorrectInvocation(`The QR code is ${status}: it can no longer be paid or declined`)
     const payer = payerOf(bank)
-    const paid = action === 'pay'
-    if (belongsToPayment(qr)) payment = await answerPayment(tx, payment!, payer, action, now)
-    else if (qr.type === 'DYNAMIC')
+    if (belongsToPayment(qr)) {
+      // a payment whose bill another payment paid, or which expired, is withdrawn rather than paid into a decline
+      const bill = billState(await lockBillOfPayment(tx, payment!.billRef), now)
+      if (bill !== 'CREATED') {
+        payment = await decline(tx, payment!, bill === 'PAID' ? 'BILL_ALREADY_PAID' : 'BILL_EXPIRED', now)
+        await settleQrCode(tx, qr.id, { status: 'DECLINED', paymentRef: payment.id, bankMemberId: null, at: now })
+        return { closedBill: bill }
+      }
+      payment = await answerPayment(tx, payment!, payer, action, now)
+    } else if (qr.type === 'DYNAMIC')
       payment = await createQrPayment(
         tx,
         { siteId, qrCodeUid, amountMinor: Number(qr.amountMinor), purpose: qr.paymentPurpose },
@@ -162,27 +176,33 @@ export async function actInBankApp(
         action,
         now,
       )
-    const done = payment ? payment.status === 'COMPLETED' : paid
-    if (done && qr.tokenizationAccount) await bindToken(tx, qr, now)
+    const paid = payment ? payment.status === 'COMPLETED' : action === 'pay'
+    if (paid && qr.tokenizationAccount) await bindToken(tx, qr, bank, now)
     const settled = await settleQrCode(tx, qr.id, {
-      status: done ? 'PAYED' : 'DECLINED',
+      status: paid ? 'PAYED' : 'DECLINED',
       paymentRef: payment?.id ?? null,
       bankMemberId: bank.memberId,
       at: now,
     })
-    const token = done && qr.tokenizationAccount ? { value: fpsTokenOf(qr.id), expiresAt: tokenExpiry(now) } : null
+    const token = paid && qr.tokenizationAccount ? { value: fpsTokenOf(qr.id), expiresAt: tokenExpiry(now) } : null
     return { answer: renderQrCode({ qr: settled, payment, token }, now, false), qr: settled }
   })
+  if ('closedBill' in done)
+    throw incorrectInvocation(
+      `The bill of the QR code's payment is ${done.closedBill}: the payment was declined, the code can no longer be paid`,
+    )
+  return done
 }
 
 const tokenExpiry = (now: Date) => new Date(now.getTime() + TOKEN_LIFETIME_MS)
 
-async function bindToken(tx: Tx, qr: SbpQrCode, now: Date) {
+async function bindToken(tx: Tx, qr: SbpQrCode, bank: SandboxBank, now: Date) {
   await insertSbpToken(tx, {
     siteId: qr.siteId,
     account: qr.tokenizationAccount!,
     tokenHash: tokenHash(fpsTokenOf(qr.id)),
     qrRef: qr.id,
+    bankMemberId: bank.memberId,
     createdAt: now,
     expiresAt: tokenExpiry(now),
   })
@@ -210,9 +230,12 @@ export async function payByToken(
       throw incorrectInvocation('Only a DYNAMIC QR code issued through the QR code API can be paid by an FPS token')
     const status = qrCodeStatus(qr, await lockedPaymentOf(tx, qr, now), now)
     if (status !== 'CREATED') throw incorrectInvocation(`The QR code is ${status}: it can no longer be paid`)
+    // the payer who bound the token pays
+    const bank = (token.bankMemberId && sandboxBankOf(token.bankMemberId)) || DEFAULT_SANDBOX_BANK
     const payment = await createTokenPayment(
       tx,
       { siteId, qrCodeUid, amountMinor: Number(qr.amountMinor), purpose: qr.paymentPurpose },
+      payerOf(bank),
       now,
     )
     const attached = await attachPayment(tx, qr.id, payment.id)

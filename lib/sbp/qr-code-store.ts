@@ -1,6 +1,8 @@
 // The SBP QR codes' and FPS tokens' tables ("SbpQrCode", "SbpToken"): every statement that reads or writes them.
 // The services (qr-code-service.ts, the SBP payment method) decide and call these, passing the transaction of
-// the site's write (lib/sandbox/site-write.ts siteWrite) where they write.
+// the site's write (lib/sandbox/site-write.ts siteWrite) where they write. A row's `status` is the code's own
+// (CREATED until the payer acts in the bank app, or EXPIRED); once the code has a payment, its status follows the
+// payment's (qr-code-wire.ts qrCodeStatus, the only reading of a code's status for people and answers).
 import { db, type Tx } from '../db/client'
 import { Prisma, type SbpQrCode, type SbpToken } from '../generated/prisma/client'
 import { gateOpenFor } from '../sandbox/site-write'

@@ -9,8 +9,9 @@
 // time has reached it, so an advance of the clock makes changes due at once (the advance runs a pass for
 // its site before it answers; every instance's pass would find them anyway).
 import { settings } from '../config'
-import { settle } from '../payments/payment-lifecycle'
-import { lockFirstDuePayment } from '../payments/payment-store'
+import { AUTH_FLOWS_ENDING_WITH_BILL } from '../payments/flows'
+import { decline, settle } from '../payments/payment-lifecycle'
+import { lockFirstDuePayment, lockFirstWaitOnClosedBill } from '../payments/payment-store'
 import { expireBillBatch } from '../settlement/bill-store'
 import { expireQrCodeBatch } from '../sbp/qr-code-store'
 import { clockOf } from '../sandbox/site-clock'
@@ -89,6 +90,37 @@ export async function expireDueBills(now = new Date(), siteId?: string): Promise
   return expired
 }
 
+/**
+ * Declines the payments waiting on a bill that closed (paid by another payment, or expired) whose flow ends with its
+ * bill (an SBP payment's QR code: lib/payments/flows endsWithBill), dated when the bill closed; how many. One that
+ * fails is logged and left for the next pass.
+ */
+export async function declineWaitsOnClosedBills(siteId?: string): Promise<number> {
+  const failed: string[] = []
+  let declined = 0
+  for (;;) {
+    let taken: string | null = null
+    try {
+      const done = await pickedSiteWrite(async (tx) => {
+        taken = null
+        const row = await lockFirstWaitOnClosedBill(tx, AUTH_FLOWS_ENDING_WITH_BILL, failed, siteId)
+        if (!row) return false
+        const { billStatus, billClosedAt, siteOffsetMs: _offset, ...p } = row
+        taken = p.id
+        const at = new Date(Math.max(billClosedAt.getTime(), p.createdAt.getTime()))
+        await decline(tx, p, billStatus === 'PAID' ? 'BILL_ALREADY_PAID' : 'BILL_EXPIRED', at)
+        return true
+      })
+      if (!done) return declined
+      declined++
+    } catch (e) {
+      if (!taken) throw e
+      process.stderr.write(`scheduler: payment ${taken}: ${(e as Error)?.message ?? e}\n`)
+      failed.push(taken)
+    }
+  }
+}
+
 /** Writes EXPIRED on the unpaid SBP QR codes past their time (no payment, no notification); how many. */
 export async function expireDueQrCodes(now = new Date(), siteId?: string): Promise<number> {
   let expired = 0
@@ -115,7 +147,8 @@ export async function applyDueChanges(siteId?: string): Promise<number> {
   const payments = await settleDuePayments(new Date(), siteId).catch(logError('payments'))
   const bills = await expireDueBills(new Date(), siteId).catch(logError('bills'))
   const qrCodes = await expireDueQrCodes(new Date(), siteId).catch(logError('SBP QR codes'))
-  return payments + bills + qrCodes
+  const waits = await declineWaitsOnClosedBills(siteId).catch(logError('payments on closed bills'))
+  return payments + bills + qrCodes + waits
 }
 
 /** this instance's scheduler: a pass every SCHEDULER_POLL_MS; the returned function stops it */

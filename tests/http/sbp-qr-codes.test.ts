@@ -357,12 +357,14 @@ describe('SBP QR codes', () => {
     const site = await newSite('sbp-reset')
     const own = client(site)
     const qrCodeUid = uid('qr')
-    await own.put(`/sbp/qrCodes/${qrCodeUid}`, dynamic())
-    await own.post(`/sandbox/sbp/${qrCodeUid}/pay`)
+    await own.put(`/sbp/qrCodes/${qrCodeUid}`, dynamic({ flags: ['CREATE_TOKEN'], tokenizationAccount: 'c-2' }))
+    assert.equal((await own.post(`/sandbox/sbp/${qrCodeUid}/pay`)).status, 200)
+    assert.equal((await sql(`SELECT 1 FROM "SbpToken" WHERE "siteId" = $1`, [site.siteId])).length, 1)
     const reset = await own.post('/sandbox/reset', { confirm: site.siteId })
     assert.equal(reset.status, 200, reset.text)
     assertErrorShape(await own.get(`/sbp/qrCodes/${qrCodeUid}`), 404, 'payin.resource.not.found')
     assert.equal((await sql(`SELECT 1 FROM "SbpQrCode" WHERE "siteId" = $1`, [site.siteId])).length, 0)
+    assert.equal((await sql(`SELECT 1 FROM "SbpToken" WHERE "siteId" = $1`, [site.siteId])).length, 0)
   })
 
   test("another site's token cannot read, pay or decline a site's code", async () => {
@@ -372,6 +374,12 @@ describe('SBP QR codes', () => {
     const path = `/api/sites/${api.site.siteId}/sandbox/sbp/${qrCodeUid}/pay`
     const r = await request('POST', path, { token: stranger.token, body: {} })
     assertErrorShape(r, 403, 'auth.forbidden')
+    const declinePath = `/api/sites/${api.site.siteId}/sandbox/sbp/${qrCodeUid}/decline`
+    assertErrorShape(await request('POST', declinePath, { token: stranger.token, body: {} }), 403, 'auth.forbidden')
+    const readPath = `/api/sites/${api.site.siteId}/sbp/qrCodes/${qrCodeUid}`
+    assertErrorShape(await request('GET', readPath, { token: stranger.token }), 403, 'auth.forbidden')
+    // under its own site's path, the stranger finds no such code
+    assertErrorShape(await client(stranger).get(`/sbp/qrCodes/${qrCodeUid}`), 404, 'payin.resource.not.found')
     assert.equal((await api.get(`/sbp/qrCodes/${qrCodeUid}`)).body.qrCode.status, 'CREATED')
   })
 
@@ -391,5 +399,101 @@ describe('SBP QR codes', () => {
     assert.match(html, /Payer&#x27;s bank<\/dt><dd>Demo Digital Bank</)
     assert.ok(html.includes(`${token.slice(0, 8)}…${token.slice(-4)}`), 'the token, masked')
     assert.ok(!html.includes(token), 'not the whole token')
+  })
+
+  test('the same request without ttl and with its default is one code; a repeated flag is folded', async () => {
+    const qrCodeUid = uid('qr')
+    const first = await api.put(`/sbp/qrCodes/${qrCodeUid}`, dynamic({ qrCode: { type: 'DYNAMIC' } }))
+    assert.equal(first.status, 200, first.text)
+    const explicit = await api.put(`/sbp/qrCodes/${qrCodeUid}`, dynamic({ qrCode: { type: 'DYNAMIC', ttl: 4320 } }))
+    assert.equal(explicit.status, 200, explicit.text)
+    assert.equal(explicit.body.qrCode.payload, first.body.qrCode.payload)
+    const twice = await api.put(
+      `/sbp/qrCodes/${uid('qr')}`,
+      dynamic({ flags: ['CREATE_TOKEN', 'CREATE_TOKEN'], tokenizationAccount: 'c-9' }),
+    )
+    assert.equal(twice.status, 200, twice.text)
+    assert.deepEqual(twice.body.flags, ['CREATE_TOKEN'])
+  })
+
+  test('an SBP payment whose bill another payment paid is withdrawn: its code cannot be paid into a decline', async () => {
+    const site = await newSite('sbp-bill')
+    const own = client(site)
+    const billId = uid('bill')
+    const bill = await own.put(`/bills/${billId}`, {
+      amount: rub('12.00'),
+      expirationDateTime: new Date(Date.now() + 3600_000).toISOString(),
+    })
+    assert.equal(bill.status, 200, bill.text)
+    const sbp = async () => {
+      const r = await own.put(`/payments/${uid('sbp')}`, {
+        paymentMethod: { type: 'SBP' },
+        amount: rub('12.00'),
+        billId,
+      })
+      assert.equal(r.status, 200, r.text)
+      assert.equal(r.body.status.value, 'WAITING')
+      return { paymentId: r.body.paymentId as string, qrcId: r.body.requirements.sbp.qrcId as string }
+    }
+    const [first, second] = [await sbp(), await sbp()]
+    const card = await own.put(`/payments/${uid('card')}`, {
+      paymentMethod: { type: 'CARD', pan: '4111111111111111', expiryDate: '12/30', cvv2: '123', holderName: 'A B' },
+      amount: rub('12.00'),
+      flags: ['SALE'],
+      billId,
+    })
+    assert.equal(card.body.status.value, 'COMPLETED', card.text)
+    // the payer who scans the first code is told it is no longer payable; its payment is declined, not completed
+    const refused = await own.post(`/sandbox/sbp/${first.qrcId}/pay`)
+    assertErrorShape(refused, 409, 'payin.incorrect-method-invocation')
+    // (the server's scheduler may have withdrawn it a moment before: the same outcome, told as the code's state)
+    assert.match(refused.body.description, /bill .* is PAID|QR code is DECLINED/)
+    const p = await own.paymentNow(first.paymentId)
+    assert.deepEqual([p.status.value, p.status.reason], ['DECLINED', 'BILL_ALREADY_PAID'])
+    assert.equal((await own.get(`/sbp/qrCodes/${first.qrcId}`)).body.qrCode.status, 'DECLINED')
+    // the second is declined by the scheduler, with nobody reading it (a pass runs with the clock's advance)
+    await own.post('/sandbox/clock/advance', { seconds: 1 })
+    const [row] = await sql(`SELECT status, "statusReason" FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [
+      site.siteId,
+      second.paymentId,
+    ])
+    assert.deepEqual(row, { status: 'DECLINED', statusReason: 'BILL_ALREADY_PAID' })
+    const [{ count }] = await sql(
+      `SELECT count(*)::int AS count FROM "Payment" WHERE "billId" = $1 AND "siteId" = $2 AND status = 'COMPLETED'`,
+      [billId, site.siteId],
+    )
+    assert.equal(count, 1, 'the bill is paid once')
+  })
+
+  test('a payment by FPS token tells the payer who bound the token', async () => {
+    const site = await newSite('sbp-token-payer')
+    const own = client(site)
+    await own.put('/sbp/qrCodes/bind', { qrCode: { type: 'TOKEN' }, tokenizationAccount: 'c-1' })
+    const bound = await own.post('/sandbox/sbp/bind/pay', { bankMemberId: '100000000902' })
+    assert.equal(bound.status, 200, bound.text)
+    await own.put('/sbp/qrCodes/pay', dynamic())
+    const started = await own.post('/sbp/qrCodes/pay/payments', {
+      tokenizationAccount: 'c-1',
+      token: bound.body.token.value,
+    })
+    assert.equal(started.status, 200, started.text)
+    const p = await own.paymentNow(started.body.payment.paymentUid)
+    assert.deepEqual(p.paymentMethod, { type: 'SBP', phone: '79002223344' })
+    assert.equal(p.customer.bankMemberId, '100000000902')
+  })
+
+  test('the scheduler expires a code at its time on real time too, with nobody reading it', async () => {
+    const site = await newSite('sbp-sched')
+    const own = client(site)
+    const qrCodeUid = uid('qr')
+    await own.put(`/sbp/qrCodes/${qrCodeUid}`, dynamic({ qrCode: { type: 'DYNAMIC', ttl: 1 } }))
+    // its time moved into the past, as if a minute had gone by
+    await sql(`UPDATE "SbpQrCode" SET "expiresAt" = now() - interval '1 second' WHERE "siteId" = $1`, [site.siteId])
+    const statusNow = async () =>
+      (await sql(`SELECT status FROM "SbpQrCode" WHERE "siteId" = $1`, [site.siteId]))[0].status
+    // the server's scheduler runs every second: wait for its write (bounded)
+    const deadline = Date.now() + 20_000
+    while ((await statusNow()) !== 'EXPIRED' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+    assert.equal(await statusNow(), 'EXPIRED')
   })
 })

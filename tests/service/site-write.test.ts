@@ -48,11 +48,14 @@ test("the scheduler's bill expiry passes over a site whose gate a reset holds, a
     await holder.query('BEGIN')
     await holder.query('SELECT pg_advisory_xact_lock($1::int4, hashtext($2))::text', [SITE_GATE, siteId])
     assert.equal(await expireDueBills(new Date(), siteId), 0, 'passed over while the reset runs')
+    const held = await db().bill.findFirstOrThrow({ where: { siteId, billId } })
+    assert.equal(held.status, 'CREATED', "nobody's scheduler expired it while the reset ran")
     await holder.query('COMMIT')
   } finally {
     await holder.end()
   }
-  assert.equal(await expireDueBills(new Date(), siteId), 1)
+  // this pass expires it, unless the suite's server's scheduler (every second, every site) got there first
+  assert.ok((await expireDueBills(new Date(), siteId)) <= 1)
   const bill = await db().bill.findFirstOrThrow({ where: { siteId, billId } })
   assert.equal(bill.status, 'EXPIRED')
 })

@@ -44,6 +44,9 @@ export function dueChangeOf(p: Payment): FlowOutcome {
   return flowOf(p.authFlow)?.dueChange?.(p) ?? { kind: 'approve' }
 }
 
+/** the authFlows of the flows that end with their bill (endsWithBill) */
+export const AUTH_FLOWS_ENDING_WITH_BILL: readonly string[] = flows.flatMap((f) => (f.endsWithBill ? f.authFlows : []))
+
 /** the answer's `requirements`: what each flow that asks the payer something asks, by its key */
 export const requirementsShape: Record<string, z.ZodType> = Object.fromEntries(
   flows.flatMap((f) => (f.requirement ? [[f.requirement.key, f.requirement.schema]] : [])),

@@ -60,6 +60,11 @@ export interface PaymentFlow<A extends { kind: string } = { kind: string }, S ex
   dueChange?(p: Payment): FlowOutcome
   /** how the payer finishes it; absent: complete is refused (409), as for an operator's answer */
   completion?: PayerCompletion<S>
+  /**
+   * the payment waits on its bill being open: once another payment pays the bill, or the bill expires, the scheduler
+   * declines it (BILL_ALREADY_PAID, BILL_EXPIRED) instead of leaving the payer something that cannot succeed
+   */
+  endsWithBill?: boolean
   /** the merchant dashboard's timeline event of a payment that entered it */
   timelineEvent?: string
 }

@@ -2,8 +2,8 @@
 // code in their bank app (the sandbox's: lib/sbp), which completes or declines the payment itself. The answer
 // carries the code where production's clients read it (`requirements.sbp`: qrcId, image, payload). Nobody
 // completes it through the API (complete is a 409); its due change is the code's time running out: declined
-// SBP_QR_EXPIRED. A payment by FPS token waits for the emulated bank instead, which pays it after
-// MOBILE_OPERATOR_DELAY_MS (its due change: approved).
+// SBP_QR_EXPIRED; its bill paid by another payment, or expired, declines it too (the scheduler). A payment by FPS
+// token waits for the emulated bank instead, which pays it after MOBILE_OPERATOR_DELAY_MS (its due change: approved).
 import { z } from 'zod'
 import { settings } from '../../config'
 import { definePaymentFlow } from './payment-flow'
@@ -44,6 +44,8 @@ export const sbpBankAppFlow = definePaymentFlow({
           dueAt: new Date(now.getTime() + settings().mobileOperatorDelayMs),
         }
       : { authFlow: 'SBP_QR', requirements: { sbp: { ...answer.qr } }, dueAt: answer.expiresAt },
+  // a code whose bill another payment paid (or which expired) is withdrawn, not left payable
+  endsWithBill: true,
   dueChange: (p) => (p.authFlow === 'SBP_TOKEN' ? { kind: 'approve' } : { kind: 'decline', reason: 'SBP_QR_EXPIRED' }),
 })
 
