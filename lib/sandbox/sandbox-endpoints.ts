@@ -128,7 +128,7 @@ const resetEndpoints = apiRoute({
       errors: [...CLOCK_ERRORS.errors, 'service.unavailable'],
       summary: "Delete the site's test data",
       description: [
-        "Deletes the site's payments, bills, captures, refunds, payment tokens and notifications, and sets its clock back to real time, in one transaction.",
+        "Deletes the site's payments, bills, captures, refunds, payment tokens, SBP QR codes, FPS tokens and notifications, and sets its clock back to real time, in one transaction.",
         'Its API tokens, notification URL and signing secret stay. `confirm` must repeat the site id. Off with SANDBOX_CLOCK=off (404).',
         "Writes of the site under way finish first, and those that arrive meanwhile wait for it; 503 when the site's writes never pause long enough (nothing deleted).",
       ].join(' '),
