@@ -177,7 +177,19 @@ describe('SANDBOX_CLOCK=off', () => {
   test('the clock and reset endpoints are absent, for every method, as an unknown path is', async () => {
     const site = await newSite('clock-off')
     const api = client(site, '/api', off.base)
-    for (const path of ['/sandbox/clock', '/sandbox/clock/advance', '/sandbox/reset'])
+    // the sandbox bank app's endpoints too, for a code that exists
+    await client(site).put('/sbp/qrCodes/qr-off', {
+      amount: { value: '1.00', currency: 'RUB' },
+      qrCode: { type: 'DYNAMIC' },
+    })
+    const paths = [
+      '/sandbox/clock',
+      '/sandbox/clock/advance',
+      '/sandbox/reset',
+      '/sandbox/sbp/qr-off/pay',
+      '/sandbox/sbp/qr-off/decline',
+    ]
+    for (const path of paths)
       for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']) {
         const r = await api.send(
           method,
@@ -186,8 +198,9 @@ describe('SANDBOX_CLOCK=off', () => {
         )
         assertErrorShape(r, 404, 'payin.resource.not.found')
       }
-    // on the suite's server (on) they are there
+    // on the suite's server (on) they are there; the code was left unpaid
     assert.equal((await client(site).get('/sandbox/clock')).status, 200)
+    assert.equal((await client(site).get('/sbp/qrCodes/qr-off')).body.qrCode.status, 'CREATED')
   })
 
   test('every site runs on real time, whatever offset it was given while on', async () => {
