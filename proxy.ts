@@ -48,7 +48,10 @@ export function proxy(request: NextRequest) {
   res.headers.set('Content-Security-Policy', csp)
   res.headers.set('X-Frame-Options', 'DENY')
   res.headers.set('X-Content-Type-Options', 'nosniff')
-  res.headers.set('Referrer-Policy', 'no-referrer')
+  // the sandbox bank app's form posts to its own origin: with no-referrer a browser sends `Origin: null`, which
+  // one without Sec-Fetch-Site (Safari before 16.4) could not tell from a cross-site post; same-origin still
+  // sends nothing to the merchant's redirectUrl
+  res.headers.set('Referrer-Policy', request.nextUrl.pathname.startsWith('/sbp/') ? 'same-origin' : 'no-referrer')
   res.headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()')
   // one log line per page request (not per static asset: Next's, or the payment page's script), under the trace id the
   // payer's browser got;

@@ -72,7 +72,9 @@ test('desktop: the QR code shown; its link opens the bank app, Pay there, and th
   expect(d.payments[0].customer.bankMemberId).toBe('100000000902')
 })
 
-test('a phone (390×844): "Open in bank app", not the QR code; paying there pays the bill', async ({ browser }) => {
+test('a phone (390×844): "Open in bank app", not the QR code; paying there pays the bill and comes back', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true })
   const page = await context.newPage()
   const bill = await m.bill({ amount: rub('9.90') })
@@ -83,9 +85,9 @@ test('a phone (390×844): "Open in bank app", not the QR code; paying there pays
   await openInBankApp(page).click()
   await expect(page.getByText('Sandbox bank app: a test bank')).toBeVisible()
   await page.getByRole('button', { name: 'Pay', exact: true }).click()
-  await expect(page.getByRole('heading', { name: 'Paid' })).toBeVisible()
-  await page.goto(bill.payUrl)
+  // the bank app sends the payer back to the payment page, which shows the bill paid
   await expect(page.getByRole('heading', { name: 'This bill is paid' })).toBeVisible()
+  expect(new URL(page.url()).pathname).toBe(new URL(bill.payUrl).pathname)
   expect((await m.details(bill.billId)).status.value).toBe('PAID')
   await context.close()
 })
@@ -97,7 +99,8 @@ test('declined in the bank app: the payment page says so, and the payer may try 
   const app = await context.newPage()
   await app.goto((await openInBankApp(page).getAttribute('href'))!)
   await app.getByRole('button', { name: 'Decline' }).click()
-  await expect(app.getByRole('heading', { name: 'Declined' })).toBeVisible()
+  // the bank app sends the payer back to the bill's page (the code's redirectUrl)
+  await expect(app).toHaveURL(new RegExp(`${new URL(bill.payUrl).pathname}$`))
 
   await expect(page.getByTestId('declined')).toContainText('You declined the payment in your bank app.')
   await expect(payButton(page)).toBeEnabled()

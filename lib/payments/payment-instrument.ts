@@ -22,7 +22,13 @@ export function directInstrument(req: PaymentRequest, now: Date): Instrument | n
   return 'direct' in charge ? charge.direct(req.paymentMethod, now) : null
 }
 
-export async function resolveInstrument(tx: Tx, siteId: string, req: PaymentRequest, now: Date): Promise<Instrument> {
+export async function resolveInstrument(
+  tx: Tx,
+  siteId: string,
+  req: PaymentRequest,
+  now: Date,
+  payerReturnUrl?: string,
+): Promise<Instrument> {
   const { charge } = methodOfRequest(req)
   if ('direct' in charge) return charge.direct(req.paymentMethod, now)
   return charge.lookup(tx, req.paymentMethod, {
@@ -31,5 +37,6 @@ export async function resolveInstrument(tx: Tx, siteId: string, req: PaymentRequ
     now,
     amountMinor: req.amount.value,
     comment: req.comment,
+    payerReturnUrl,
   })
 }

@@ -41,6 +41,8 @@ export interface PageOrigin {
   attemptKeyHash: string
   /** the bill's site's sandbox clock */
   clock: SiteClock
+  /** the payment page's URL, where a method that leaves the page (an SBP bank app) sends the payer back */
+  payerReturnUrl?: string
   /**
    * called in the payment's transaction with its bill locked, before anything is written: throws to refuse the attempt
    */
@@ -173,7 +175,7 @@ async function insertPaymentInTransaction(
     if (!named) throw notFound('Bill')
     await page.admit(tx, named, now)
   }
-  const instrument = await resolveInstrument(tx, siteId, req, now)
+  const instrument = await resolveInstrument(tx, siteId, req, now, page?.payerReturnUrl)
   let answer: FirstAnswer = instrument.answer
   if (named?.state === 'PAID') answer = { kind: 'declined', reason: 'BILL_ALREADY_PAID' }
   else if (named?.state === 'EXPIRED') answer = { kind: 'declined', reason: 'BILL_EXPIRED' }

@@ -12,6 +12,7 @@ import { chooseLanguage } from '../i18n/choose-language'
 import type { SbpBankAppMessages } from '../i18n/en/sbp-bank-app'
 import { payPageAmount } from '../i18n/format'
 import { textsOf, type Lang } from '../i18n/languages'
+import { readPaymentByRef } from '../payments/payment-store'
 import { siteClock } from '../sites/site-store'
 import { actInBankApp, readQrCodeAnswer } from './qr-code-service'
 import { readQrCodeByPublicId } from './qr-code-store'
@@ -37,6 +38,8 @@ export type BankAppView = { lang: Lang; t: SbpBankAppMessages } & (
       /** a TOKEN code: the payer links their account instead of paying */
       linksAccount: boolean
       status: QrCodeStatus
+      /** DECLINED as its bill closed, not by the payer */
+      withdrawn: boolean
       redirectUrl: string | null
       banks: { memberId: string; name: string }[]
     }
@@ -49,7 +52,15 @@ export async function bankAppView(publicId: string, acceptLanguage: string | nul
   const qr = PUBLIC_ID.test(publicId) ? await readQrCodeByPublicId(publicId) : null
   if (!qr) return { lang, t, view: 'not-found' }
   // the status as the API answers it now: its payment's, or EXPIRED once past its time on the site's clock
-  const answer = await readQrCodeAnswer(qr.siteId, qr.qrCodeUid, await siteClock(qr.siteId))
+  const answer = await readQrCodeAnswer(qr.siteId, qr.qrCodeUid, await siteClock(qr.siteId)).catch((e) => {
+    // deleted by a sandbox reset since it was read
+    if (e instanceof ApiError && e.status === 404) return null
+    throw e
+  })
+  if (!answer) return { lang, t, view: 'not-found' }
+  // a decline the payer did not make: the code was withdrawn as its bill closed (paid another way, or expired)
+  const payment = answer.qrCode.status === 'DECLINED' && qr.paymentRef ? await readPaymentByRef(qr.paymentRef) : null
+  const withdrawn = payment?.statusReason === 'BILL_ALREADY_PAID' || payment?.statusReason === 'BILL_EXPIRED'
   return {
     lang,
     t,
@@ -60,6 +71,7 @@ export async function bankAppView(publicId: string, acceptLanguage: string | nul
     purpose: qr.type === 'TOKEN' ? (qr.tokenizationPurpose ?? null) : qr.paymentPurpose,
     linksAccount: qr.type === 'TOKEN',
     status: answer.qrCode.status as QrCodeStatus,
+    withdrawn,
     redirectUrl: qr.redirectUrl,
     banks: SANDBOX_BANKS.map((b) => ({ memberId: b.memberId, name: b.name })),
   }
@@ -95,7 +107,8 @@ export async function bankAppAction(req: Request, ctx: { params: Promise<{ publi
     if (!qr) throw new Refused(404, 'QR code not found')
     try {
       await actInBankApp(qr.siteId, qr.qrCodeUid, action, bank)
-      if (qr.redirectUrl) location = qr.redirectUrl
+      // as a browser reads it, percent-encoded (a header carries ASCII only)
+      if (qr.redirectUrl) location = new URL(qr.redirectUrl).href
     } catch (e) {
       // paid, declined or expired meanwhile (409), or gone with a sandbox reset (404): the page says what it is now
       if (!(e instanceof ApiError) || e.status >= 500) throw e
@@ -116,7 +129,7 @@ export async function bankAppAction(req: Request, ctx: { params: Promise<{ publi
     'X-Request-Id': requestId,
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
+    'Referrer-Policy': 'same-origin',
   }
   if (status === CLIENT_CLOSED) return new Response(null, { status, headers })
   if (refused)

@@ -59,7 +59,14 @@ export async function newQrCodeRow(c: NewQrCode, now: Date): Promise<SbpQrCode> 
 /** An SBP payment's code, written in the payment's transaction: a DYNAMIC code of its amount, 72 hours. */
 export async function issuePaymentQrCode(
   tx: Tx,
-  p: { siteId: string; paymentRef: string; amountMinor: number; purpose: string | undefined; now: Date },
+  p: {
+    siteId: string
+    paymentRef: string
+    amountMinor: number
+    purpose: string | undefined
+    redirectUrl: string | undefined
+    now: Date
+  },
 ): Promise<SbpQrCode> {
   const row = await newQrCodeRow(
     {
@@ -71,6 +78,7 @@ export async function issuePaymentQrCode(
         qrCode: { type: 'DYNAMIC', image: { ...PAYMENT_QR_IMAGE } },
         amountMinor: p.amountMinor,
         paymentPurpose: p.purpose,
+        redirectUrl: p.redirectUrl,
         flags: [],
       },
       paymentRef: p.paymentRef,

@@ -66,7 +66,8 @@ describe('the sandbox bank app', () => {
     assert.match(csp, /frame-ancestors 'none'/)
     assert.doesNotMatch(csp, /form-action/)
     assert.equal(en.headers.get('x-frame-options'), 'DENY')
-    assert.equal(en.headers.get('referrer-policy'), 'no-referrer')
+    // same-origin: its form's post carries the page's Origin (no-referrer would send `Origin: null`)
+    assert.equal(en.headers.get('referrer-policy'), 'same-origin')
     const ru = await page(path, 'ru-RU,ru;q=0.9')
     assert.match(ru.html, /Тестовое приложение банка/)
     assert.match(ru.html, /1[\s\u00a0]490,00[\s\u00a0]₽/)
@@ -204,5 +205,50 @@ describe('the sandbox bank app', () => {
     })
     assert.equal(notAForm.status, 400)
     assert.equal((await statusOf(qrCodeUid)).qrCode.status, 'CREATED')
+  })
+
+  test('a redirectUrl a header cannot carry as written goes out percent-encoded, after the payment', async () => {
+    for (const redirectUrl of [`${BASE_URL}/api/health?q=€`, `${BASE_URL}/api/заказ?x=1`, `${BASE_URL}/api/café`]) {
+      const { qrCodeUid, path } = await dynamicCode({ redirectUrl })
+      const r = await act(path, { action: 'pay' })
+      assert.equal(r.status, 303, r.text)
+      assert.equal(r.location, new URL(redirectUrl).href)
+      assert.match(r.location!, /^[\x21-\x7e]+$/, 'ASCII only')
+      assert.equal((await statusOf(qrCodeUid)).qrCode.status, 'PAYED')
+    }
+  })
+
+  test('a same-origin post told by its Origin alone (no Sec-Fetch-Site, as older Safari) is taken', async () => {
+    const { qrCodeUid, path } = await dynamicCode()
+    const r = await act(path, { action: 'pay' }, { 'Sec-Fetch-Site': '', Origin: new URL(BASE_URL).origin })
+    assert.equal(r.status, 303, r.text)
+    assert.equal((await statusOf(qrCodeUid)).qrCode.status, 'PAYED')
+  })
+
+  test('a code withdrawn as its bill closed says so, not that the payer declined it', async () => {
+    const billId = uid('bill')
+    const bill = await api.put(`/bills/${billId}`, {
+      amount: rub('5.00'),
+      expirationDateTime: new Date(Date.now() + 3600_000).toISOString(),
+    })
+    assert.equal(bill.status, 200, bill.text)
+    const sbp = await api.put(`/payments/${uid('sbp')}`, {
+      paymentMethod: { type: 'SBP' },
+      amount: rub('5.00'),
+      billId,
+    })
+    const path = pathOf(sbp.body.requirements.sbp.payload)
+    const card = await api.put(`/payments/${uid('card')}`, {
+      paymentMethod: { type: 'CARD', pan: '4111111111111111', expiryDate: '12/30', cvv2: '123', holderName: 'A B' },
+      amount: rub('5.00'),
+      flags: ['SALE'],
+      billId,
+    })
+    assert.equal(card.body.status.value, 'COMPLETED', card.text)
+    const r = await act(path, { action: 'pay' })
+    assert.equal(r.status, 303, r.text)
+    const shown = await page(path)
+    assert.match(shown.html, /No longer payable/)
+    assert.doesNotMatch(shown.html, /You declined this payment/)
   })
 })

@@ -46,7 +46,11 @@ export default async function BankAppPage({ params }: { params: Promise<{ public
     )
   else if (v.status === 'DECLINED')
     body = (
-      <ResultScreen tone="bad" title={t.declinedTitle} text={t.declinedText}>
+      <ResultScreen
+        tone="bad"
+        title={v.withdrawn ? t.withdrawnTitle : t.declinedTitle}
+        text={v.withdrawn ? t.withdrawnText : t.declinedText}
+      >
         {back}
       </ResultScreen>
     )

@@ -18,6 +18,9 @@ export const sbpBankApp = {
   linkedText: 'The merchant can now take payments from this account.',
   declinedTitle: 'Declined',
   declinedText: 'You declined this payment. Nothing was charged.',
+  withdrawnTitle: 'No longer payable',
+  withdrawnText:
+    'The shop no longer takes this payment: its bill was paid another way or has expired. Nothing was charged.',
   expiredTitle: 'This QR code has expired',
   expiredText: 'Its time to pay is over. Ask the merchant for a new one.',
   pendingTitle: 'Payment under way',

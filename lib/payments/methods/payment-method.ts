@@ -64,6 +64,8 @@ export interface ChargeContext {
   /** the request's amount in minor units, and its comment */
   amountMinor: number
   comment: string | undefined
+  /** a payment made on the payment page: the page's URL, where a method that leaves it sends the payer back */
+  payerReturnUrl?: string
 }
 
 /**

@@ -41,7 +41,7 @@ export const sbpMethod = definePaymentMethod({
   storedAs: storedSbp,
   currencies: ['RUB'],
   charge: {
-    async lookup(tx, _m, { siteId, now, amountMinor, comment }) {
+    async lookup(tx, _m, { siteId, now, amountMinor, comment, payerReturnUrl }) {
       // the code names its payment, whose row is written next in this transaction
       const paymentRef = randomUUID()
       const qr = await issuePaymentQrCode(tx, {
@@ -49,6 +49,8 @@ export const sbpMethod = definePaymentMethod({
         paymentRef,
         amountMinor,
         purpose: comment?.slice(0, 140),
+        // paid from the payment page on a phone, the bank app sends the payer back to it
+        redirectUrl: payerReturnUrl,
         now,
       })
       const image = qr.image as { mediaType: string }
