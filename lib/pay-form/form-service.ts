@@ -179,7 +179,7 @@ export async function startAttempt(invoiceUid: string, input: unknown, clientAdd
     const payment = await createPayment(bill.siteId, randomUUID(), request, {
       attemptKeyHash: hash,
       clock,
-      // where a bank app sends the payer back: the bill's page, which then shows the outcome (or goes to successUrl)
+      // where a bank app sends the payer back: the bill's page, which then shows the outcome
       payerReturnUrl: `${settings().publicBaseUrl}${pagePath(bill)}`,
       admit: async (tx, locked, now) => {
         if (locked.state !== 'CREATED') throw new BillClosed()
