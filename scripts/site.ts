@@ -7,6 +7,8 @@
 // npm run site -- rotate-secret <siteId> [--now] makes a new signing secret, printed on the last line; the old one
 // signs for
 //                                                  NOTIFY_SECRET_GRACE_HOURS more (not at all with --now, after a leak)
+// npm run site -- refunds <siteId> postponed|immediate  the site's refund scheme (postponed: refunds wait until
+//                                                  21:00 Moscow time on the site's clock, and can be declined)
 // Same settings as the server: DATABASE_URL, else the embedded PostgreSQL under data/ (EMBEDDED_PG_DIR) on
 // the port the running server's database listens on (started on EMBEDDED_PG_PORT when none runs).
 // A notification URL is checked as the server checks it, from the same setting, NOTIFY_ALLOW_NETWORKS (default
@@ -16,10 +18,10 @@ import { openDatabase, secretKey } from './database.ts'
 
 const [command, siteId, token] = process.argv.slice(2)
 const usage =
-  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId> [--now]'
+  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId> [--now] | refunds <siteId> postponed|immediate'
 
 async function main(): Promise<number> {
-  if (!['create', 'revoke', 'list', 'notify', 'secret', 'rotate-secret'].includes(command ?? '')) {
+  if (!['create', 'revoke', 'list', 'notify', 'secret', 'rotate-secret', 'refunds'].includes(command ?? '')) {
     console.error(usage)
     return 2
   }
@@ -55,6 +57,16 @@ async function run(sites: typeof import('../lib/sites/site-tokens.ts')): Promise
     const n = await sites.revokeToken(siteId, token)
     console.log(n ? `revoked ${n} token(s) of ${siteId}` : `no active token of ${siteId} matches`)
     if (!n) return 1
+  } else if (command === 'refunds') {
+    const scheme = token
+    if (!siteId || (scheme !== 'postponed' && scheme !== 'immediate')) throw new Error(usage)
+    const { setRefundsPostponed } = await import('../lib/sites/site-store.ts')
+    if (!(await setRefundsPostponed(siteId, scheme === 'postponed'))) throw new sites.SiteNotFound(siteId)
+    console.log(
+      scheme === 'postponed'
+        ? `refunds of ${siteId} are postponed: WAITING until 21:00 Moscow time (its clock), declinable until then`
+        : `refunds of ${siteId} complete at once`,
+    )
   } else if (command === 'notify' || command === 'secret' || command === 'rotate-secret') {
     const url = token
     if (!siteId || (command === 'notify' && !url)) throw new Error(usage)

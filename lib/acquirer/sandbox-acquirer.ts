@@ -19,6 +19,7 @@ export const DECLINE_REASONS = [
   'RECURRENT_EXPIRED',
   'SBP_DECLINED_BY_PAYER',
   'SBP_QR_EXPIRED',
+  'REFUND_DECLINED_BY_MERCHANT',
 ] as const
 export type DeclineReason = (typeof DECLINE_REASONS)[number]
 

@@ -11,6 +11,7 @@ export const API_ROUTE_METHODS: Readonly<Record<string, readonly string[]>> = {
   '/sites/{siteId}/payments/{paymentId}/complete': ['POST'],
   '/sites/{siteId}/payments/{paymentId}/captures/{captureId}': ['PUT', 'GET'],
   '/sites/{siteId}/payments/{paymentId}/refunds/{refundId}': ['PUT', 'GET'],
+  '/sites/{siteId}/payments/{paymentId}/refunds/{refundId}/decline': ['POST'],
   '/sites/{siteId}/payments/{paymentId}/refunds': ['GET'],
   '/sites/{siteId}/bills/{billId}': ['PUT', 'GET'],
   '/sites/{siteId}/bills/{billId}/details': ['GET'],

@@ -32,7 +32,14 @@ import {
   refundNotificationSchema,
 } from '../payments/notification-body'
 import { notificationsRoute, resendRoute } from '../api/notification-endpoints'
-import { captureRoute, completeRoute, paymentRoute, refundListRoute, refundRoute } from '../payments/payment-endpoints'
+import {
+  captureRoute,
+  completeRoute,
+  paymentRoute,
+  refundDeclineRoute,
+  refundListRoute,
+  refundRoute,
+} from '../payments/payment-endpoints'
 import {
   answerLeeway,
   exactRules,
@@ -84,6 +91,7 @@ export const API_ROUTES: Record<string, ApiRoute> = {
   '/sites/{siteId}/payments/{paymentId}/complete': completeRoute,
   '/sites/{siteId}/payments/{paymentId}/captures/{captureId}': captureRoute,
   '/sites/{siteId}/payments/{paymentId}/refunds/{refundId}': refundRoute,
+  '/sites/{siteId}/payments/{paymentId}/refunds/{refundId}/decline': refundDeclineRoute,
   '/sites/{siteId}/payments/{paymentId}/refunds': refundListRoute,
   '/sites/{siteId}/bills/{billId}': billRoute,
   '/sites/{siteId}/bills/{billId}/details': billDetailsRoute,

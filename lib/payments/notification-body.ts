@@ -46,6 +46,7 @@ const REASON_MESSAGES: Record<DeclineReason, string> = {
   RECURRENT_EXPIRED: 'The recurrent series has expired',
   SBP_DECLINED_BY_PAYER: 'The payer declined the payment in their bank app',
   SBP_QR_EXPIRED: 'The QR code expired before the payer paid',
+  REFUND_DECLINED_BY_MERCHANT: 'The merchant declined the postponed refund before it was processed',
 }
 
 const notificationAmountSchema = z

@@ -11,7 +11,7 @@ import { listed, methodRequestExamples, PAYMENT_METHODS } from './methods'
 import { paymentRequestSchema } from './payment-request'
 import { createPayment, readPayment } from './payment-service'
 import { paymentRowSql, type Payment } from './payment-store'
-import { listRefunds, readRefund, refundPayment } from './refund-service'
+import { declineRefund, listRefunds, readRefund, refundPayment } from './refund-service'
 import { captureSchema, paymentSchema, refundListSchema, refundSchema } from './payment-wire'
 
 const paymentPath = z.object({ siteId: idSchema, paymentId: idSchema })
@@ -229,6 +229,7 @@ export const refundRoute = apiRoute({
       description: [
         'Refunds a part or all of what was captured; any number of partial refunds. A refund beyond what is left is created DECLINED INVALID_AMOUNT (200).',
         'The whole amount of an authorised, uncaptured payment is a reversal: COMPLETED with `flags: ["REVERSAL"]`, and later captures decline.',
+        "On a site whose refunds are postponed (`npm run site -- refunds <siteId> postponed`), a refund answers WAITING and completes at the next processing time, 21:00 Moscow time on the site's clock; until then it counts against what can be refunded and can be declined.",
       ].join('\n\n'),
       errors: ['payin.resource.not.found', 'payin.request.conflict'],
       requestExamples: { part: { summary: 'A partial refund', value: { amount: rub('40.00') } } },
@@ -254,6 +255,31 @@ export const refundRoute = apiRoute({
       responseExamples: { completed: { summary: 'Refunded', value: refundExample } },
     },
     handle: ({ siteId, params }) => readRefund(siteId, params.paymentId, params.refundId),
+  }),
+})
+
+export const refundDeclineRoute = apiRoute({
+  POST: endpoint({
+    params: refundPath,
+    response: refundSchema,
+    doc: {
+      operationId: 'declineRefund',
+      tag: 'Refunds',
+      summary: 'Decline a postponed refund',
+      description:
+        'A WAITING (postponed) refund not yet processed becomes DECLINED with reason REFUND_DECLINED_BY_MERCHANT, and no longer counts against what can be refunded; its REFUND notification follows. A refund already COMPLETED or DECLINED: 409.',
+      errors: ['payin.resource.not.found', 'payin.incorrect-method-invocation'],
+      responseExamples: {
+        declined: {
+          summary: 'Declined',
+          value: {
+            ...refundExample,
+            status: { value: 'DECLINED', changedDateTime: T, reason: 'REFUND_DECLINED_BY_MERCHANT' },
+          },
+        },
+      },
+    },
+    handle: ({ siteId, params }) => declineRefund(siteId, params.paymentId, params.refundId),
   }),
 })
 

@@ -47,7 +47,12 @@ export async function notifyCapture(tx: Tx, c: Capture, p: Payment): Promise<voi
   )
 }
 
-/** The INSERT of a refund's notification (a refund is final when written), alone or in a larger statement. */
+/** writes a refund's notification, once it is final (a postponed refund's when it is processed or declined) */
+export async function notifyRefund(tx: Tx, r: Refund, p: Payment): Promise<void> {
+  await insertNotification(tx, refundNotificationInsert(r, p))
+}
+
+/** The INSERT of a final refund's notification, alone or in a larger statement. */
 export function refundNotificationInsert(r: Refund, p: Payment): Sql {
   return notificationInsert({
     type: 'REFUND',

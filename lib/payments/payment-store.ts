@@ -162,6 +162,17 @@ export async function setCapturedMinor(tx: Tx, id: string, capturedMinor: bigint
 export const refundTotalsUpdate = (paymentRef: string, amountMinor: bigint, reversal: boolean): Prisma.Sql =>
   Prisma.sql`totals AS (UPDATE "Payment" SET "refundedMinor" = "refundedMinor" + ${amountMinor}${reversal ? Prisma.sql`, reversed = true` : Prisma.empty} WHERE id = ${paymentRef}::uuid),`
 
+/** a declined postponed refund's amount given back to the payment's refundable total */
+export async function unrefund(tx: Tx, paymentRef: string, amountMinor: bigint): Promise<void> {
+  await tx.$executeRaw`UPDATE "Payment" SET "refundedMinor" = "refundedMinor" - ${amountMinor} WHERE id = ${paymentRef}::uuid`
+}
+
+/** a payment by its internal id, locked for the rest of the transaction */
+export async function lockPaymentByRef(tx: Tx, paymentRef: string): Promise<Payment | undefined> {
+  const [row] = await tx.$queryRaw<Payment[]>`SELECT * FROM "Payment" WHERE id = ${paymentRef}::uuid FOR UPDATE`
+  return row
+}
+
 /** when the series' last COMPLETED charge was made, if any */
 export const lastChargeOfSeries = (tx: Tx, seriesRef: string) =>
   tx.payment.findFirst({

@@ -1,8 +1,10 @@
 // The refunds' table ("Refund"): every statement that reads or writes it, the refund's one statement (the payment's
 // totals, the refund and its notification) included. The refund service decides and calls these in the transaction
 // it got from siteWrite.
+import { settings } from '../config'
 import { db, type Tx } from '../db/client'
 import { Prisma, type Refund } from '../generated/prisma/client'
+import { gateOpenFor } from '../sandbox/site-write'
 
 export type { Refund } from '../generated/prisma/client'
 
@@ -18,18 +20,61 @@ export async function insertRefund(
   tx: Tx,
   row: Refund,
   totals: Prisma.Sql | null,
-  notification: Prisma.Sql,
+  notification: Prisma.Sql | null,
 ): Promise<Refund> {
   const [refund] = await tx.$queryRaw<Refund[]>`
       WITH ${totals ?? Prisma.empty}
         refund AS (
-          INSERT INTO "Refund" (id, "siteId", "refundId", "callbackUrl", "paymentRef", fingerprint, currency, "amountMinor", flags, status, "statusReason", "statusChangedAt", "createdAt")
+          INSERT INTO "Refund" (id, "siteId", "refundId", "callbackUrl", "paymentRef", fingerprint, currency, "amountMinor", flags, status, "statusReason", "statusChangedAt", "createdAt", "dueAt")
           VALUES (${row.id}::uuid, ${row.siteId}, ${row.refundId}, ${row.callbackUrl}, ${row.paymentRef}::uuid, ${row.fingerprint}, ${row.currency}, ${row.amountMinor}, ${row.flags}::text[],
-                  ${row.status}, ${row.statusReason}, ${row.statusChangedAt}, ${row.createdAt})
-          RETURNING *),
-        notification AS (${notification})
+                  ${row.status}, ${row.statusReason}, ${row.statusChangedAt}, ${row.createdAt}, ${row.dueAt})
+          RETURNING *)
+        ${notification ? Prisma.sql`, notification AS (${notification})` : Prisma.empty}
       SELECT * FROM refund`
   return refund
+}
+
+/** the site's refund of the payment (by its internal id), locked for the rest of the transaction; undefined if none */
+export async function lockRefund(tx: Tx, paymentRef: string, refundId: string): Promise<Refund | undefined> {
+  const [row] = await tx.$queryRaw<
+    Refund[]
+  >`SELECT * FROM "Refund" WHERE "paymentRef" = ${paymentRef}::uuid AND "refundId" = ${refundId} FOR UPDATE`
+  return row
+}
+
+/** a postponed refund made final: COMPLETED (processed) or DECLINED with its reason, at `at`; the row as stored */
+export const finishRefund = (tx: Tx, id: string, status: 'COMPLETED' | 'DECLINED', reason: string | null, at: Date) =>
+  tx.refund.update({ where: { id }, data: { status, statusReason: reason, statusChangedAt: at, dueAt: null } })
+
+/** a postponed refund due, with its site's clock offset */
+export type DueRefund = Refund & { siteOffsetMs: bigint | null }
+
+/**
+ * Locks the WAITING refund due first (on real time, then of each site whose clock is ahead), not one of `skip`,
+ * behind its site's gate as every write of the site; as lockFirstDuePayment does for payments.
+ */
+export async function lockFirstDueRefund(
+  tx: Tx,
+  now: Date,
+  skip: string[],
+  siteId?: string,
+): Promise<DueRefund | undefined> {
+  const notSkipped = Prisma.sql`NOT (r.id = ANY(${skip}::uuid[]))`
+  const ofSite = siteId ? Prisma.sql` AND r."siteId" = ${siteId}` : Prisma.empty
+  const [onRealTime] = await tx.$queryRaw<DueRefund[]>`
+    SELECT r.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Refund" r JOIN "Site" s ON s.id = r."siteId"
+    WHERE r."dueAt" <= ${now}::timestamptz AND r.status = 'WAITING' AND ${notSkipped}${ofSite}${gateOpenFor('r."siteId"')}
+    ORDER BY r."dueAt" LIMIT 1 FOR UPDATE OF r SKIP LOCKED`
+  if (onRealTime || !settings().sandboxClock) return onRealTime
+  const [onSiteClock] = await tx.$queryRaw<DueRefund[]>`
+    SELECT r.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (
+      SELECT r.* FROM "Refund" r
+      WHERE r."siteId" = ahead.id AND r."dueAt" > ${now}::timestamptz
+        AND r."dueAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'
+        AND r.status = 'WAITING' AND ${notSkipped}${gateOpenFor('r."siteId"')}
+      ORDER BY r."dueAt" LIMIT 1 FOR UPDATE OF r SKIP LOCKED) r
+    WHERE ahead."clockOffsetMs" > 0${siteId ? Prisma.sql` AND ahead.id = ${siteId}` : Prisma.empty} LIMIT 1`
+  return onSiteClock
 }
 
 /** the site's refund of the site's payment, or null */

@@ -320,3 +320,18 @@ export async function writeWithTokenHashCheck<T>(
   if (siteClock.offsetMs !== clock.offsetMs || first[GATE] === false) return { clockMoved: siteClock }
   return { rows: rows.filter((row) => row[FOUND] === true).map((row) => ownColumns<T>(row)), clock: siteClock }
 }
+
+// ---- the site's refund scheme
+
+/** whether the site's refunds are postponed (read in the refund's transaction) */
+export async function refundsPostponed(tx: Tx, siteId: string): Promise<boolean> {
+  const [row] = await tx.$queryRaw<{ postponed: boolean }[]>`
+    SELECT "postponedRefunds" AS postponed FROM "Site" WHERE id = ${siteId}`
+  return row?.postponed ?? false
+}
+
+/** puts the site's refunds on the postponed scheme, or back to immediate; false when there is no such site */
+export async function setRefundsPostponed(siteId: string, postponed: boolean): Promise<boolean> {
+  const { count } = await db().site.updateMany({ where: { id: siteId }, data: { postponedRefunds: postponed } })
+  return count === 1
+}

@@ -353,6 +353,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'api/sites/[siteId]/notifications',
       'api/sites/[siteId]/notifications/[notificationId]/resend',
       'api/sites/[siteId]/payments/[paymentId]/refunds',
+      'api/sites/[siteId]/payments/[paymentId]/refunds/[refundId]/decline',
       'pay/[invoiceUid]/3ds-return',
       'sbp/[publicId]/act',
       'pay/[invoiceUid]/attempts/[attemptId]',

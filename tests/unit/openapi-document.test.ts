@@ -314,6 +314,7 @@ test('every operation documents its errors by status, in the Error shape with th
       'PUT /sites/{siteId}/payments/{paymentId}/captures/{captureId}',
       'GET /sites/{siteId}/payments/{paymentId}/refunds/{refundId}',
       'PUT /sites/{siteId}/payments/{paymentId}/refunds/{refundId}',
+      'POST /sites/{siteId}/payments/{paymentId}/refunds/{refundId}/decline',
       'GET /sites/{siteId}/payments/{paymentId}/refunds',
       'GET /sites/{siteId}/bills/{billId}',
       'PUT /sites/{siteId}/bills/{billId}',

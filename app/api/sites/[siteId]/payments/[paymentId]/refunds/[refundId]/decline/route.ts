@@ -1,0 +1,3 @@
+import { refundDeclineRoute } from '@/lib/payments/payment-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = refundDeclineRoute
