@@ -180,3 +180,17 @@ test("declined card with failedUrl → the shop's failedUrl with billId and invo
   expect(d.status.value).toBe('CREATED')
   expect(outcomes(d.payments)).toEqual([['DECLINED', 'ACQUIRING_DECLINED']])
 })
+
+test("production's test card of month 03: the page says the bank is processing, then the bill is paid", async ({
+  page,
+}) => {
+  const bill = await m.bill()
+  await page.goto(bill.payUrl)
+  // production's test card numbers: month 03 is approved 3 s after the payment
+  await payWithCard(page, { card: '4256 0000 0000 0011', expiry: '03/40' })
+  await expect(page.getByRole('status')).toHaveText('Your bank is processing the payment…')
+  // the page asks for the payment's state each second; the answer comes 3 s after the payment
+  await expect(paidHeading(page)).toBeVisible({ timeout: 15_000 })
+  const d = await m.details(bill.billId)
+  expect(outcomes(d.payments)).toEqual([['COMPLETED', null]])
+})

@@ -109,7 +109,7 @@ export function PaymentForm(data: PaymentFormData) {
       setStatus(step.text)
     } else if (step.kind === 'wait') {
       setStage({ kind: 'wait', attemptId: step.attemptId, bankApp: step.bankApp })
-      setStatus(step.bankApp ? t.sbpWaiting : t.waitingOperator)
+      setStatus(step.bankApp ? t.sbpWaiting : t[method.waiting ?? 'waitingOperator'])
     } else {
       setStage({ kind: 'form' })
       setDeclined(step.reason)
@@ -257,7 +257,7 @@ export function PaymentForm(data: PaymentFormData) {
         </button>
       )}
       <p className="pay-status" role="status" aria-live="polite" data-testid="status">
-        {stage.kind === 'wait' ? (stage.bankApp ? t.sbpWaiting : t.waitingOperator) : status}
+        {stage.kind === 'wait' ? (stage.bankApp ? t.sbpWaiting : t[method.waiting ?? 'waitingOperator']) : status}
       </p>
     </form>
   )

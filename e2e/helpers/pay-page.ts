@@ -68,7 +68,8 @@ const text = {
   confirm: /^(Confirm|Подтвердить)$/,
   paid: /^(This bill is paid|Счёт оплачен)$/,
   expired: /^(This bill has expired|Срок оплаты счёта истёк)$/,
-  waitingForOperator: /Waiting for the operator|Ждём ответа оператора/,
+  // the mobile operator's answer, or the bank's (production's test cards of months 03 and 04)
+  waiting: /Waiting for the operator|Ждём ответа оператора|Your bank is processing|Банк обрабатывает/,
   correctFields: /^(Please correct the highlighted fields\.|Исправьте отмеченные поля\.)$/,
   somethingWrong: /^(Something went wrong\. Please try again\.|Что-то пошло не так\. Попробуйте ещё раз\.)$/,
   passThreeDS: 'Pass authentication',
@@ -113,6 +114,8 @@ export interface CardDetails {
  * - the bank's 3-D Secure page ("3-D Secure check"; card `TEST_CARDS.threeDS`): go on with passThreeDS or
  *   failThreeDS;
  * - the code step ("Confirmation code"; card `TEST_CARDS.oneTimeCode`): go on with enterCode;
+ * - the bank's wait ("Your bank is processing the payment…"; production's test cards of expiry month 03 or 04):
+ *   the page moves on by itself 3 seconds after the payment, to the screens below;
  * - the page's own screens when the bill has no return addresses: "This bill is paid", or the form again with
  *   the decline said in an alert (the payer may try another card).
  *
@@ -235,7 +238,7 @@ function afterPay(page: Page): Waits {
   return {
     ...billScreens(page),
     code: page.getByLabel(text.code).waitFor(),
-    waiting: page.getByRole('status').filter({ hasText: text.waitingForOperator }).waitFor(),
+    waiting: page.getByRole('status').filter({ hasText: text.waiting }).waitFor(),
     // a decline, or the bill paused after failed attempts
     alert: page.getByRole('alert').waitFor(),
   }

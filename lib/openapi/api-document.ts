@@ -477,7 +477,7 @@ const NOTIFICATION_ABOUT_PAYMENT = {
 }
 const NT = '2026-11-23T12:04:05+00:00'
 
-const DESCRIPTION = `The merchant API of the payin sandbox: payments (card, token, recurrent, mobile balance), payer authentication, captures, refunds, bills with a hosted payment page, and the notifications the service posts. No card network is connected: the sandbox acquirer decides every outcome from the card number (see the README's test cards).
+const DESCRIPTION = `The merchant API of the payin sandbox: payments (card, token, recurrent, mobile balance), payer authentication, captures, refunds, bills with a hosted payment page, and the notifications the service posts. No card network is connected: the sandbox acquirer decides every outcome from the card number, and for production's test card numbers from the expiry month and CVV as production's test mode does (see the README's test cards).
 
 Every request but \`/health\`, \`/ready\`, \`/metrics\` (its own token) and \`/openapi.json\` carries \`Authorization: Bearer <token>\` of the site in the path. Bodies are JSON (\`Content-Type: application/json\`, parameters allowed). Unknown fields are ignored. Ids in paths are 1–200 characters of \`A-Za-z0-9._:-\`, chosen by the merchant and unique within the site. A PUT is idempotent: the same id with the same request answers the resource as it is now, with another request it is a 409.
 

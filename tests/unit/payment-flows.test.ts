@@ -157,3 +157,29 @@ test('the dashboard shows entering 3-D Secure and a one-time code, not the opera
     ['threeDS', 'code', undefined],
   )
 })
+
+test("the issuer's delayed answer (production's test cards 03, 04): WAITING 3 s, nothing asked, then its answer", () => {
+  for (const [approved, authFlow] of [
+    [true, 'DELAYED_APPROVAL'],
+    [false, 'DELAYED_DECLINE'],
+  ] as const)
+    assert.deepEqual(startFlow({ kind: 'delayed', approved }, REF, now), {
+      authFlow,
+      requirements: null,
+      dueAt: new Date(now.getTime() + 3000),
+    })
+  assert.deepEqual(dueChangeOf(waiting('DELAYED_APPROVAL')), { kind: 'approve' })
+  assert.deepEqual(dueChangeOf(waiting('DELAYED_DECLINE')), { kind: 'decline', reason: 'ACQUIRING_DECLINED' })
+  const flow = flowOf('DELAYED_DECLINE')!
+  assert.equal(flow.requirement, undefined, 'nothing is asked of the payer')
+  assert.equal(flow.completion, undefined, 'nobody completes it: complete is a 409')
+  assert.equal(flow.dueAfterMs?.(), 3000)
+})
+
+test("CARD's holderName is in the document, optional, with the CVV's note", () => {
+  const card = (apiDocument().components.schemas as Record<string, any>).CardPaymentMethod
+  assert.equal(card.properties.holderName.type, 'string')
+  assert.match(card.properties.holderName.description, /3ds/)
+  assert.match(card.properties.cvv2.description, /849/)
+  assert.ok(!card.required.includes('holderName'))
+})

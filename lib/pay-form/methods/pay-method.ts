@@ -55,6 +55,11 @@ export interface PayFormMethod<F extends string = string, V extends Record<F, st
   values(typed: Record<F, string>): V
   /** the request's paymentMethod, of its type */
   paymentMethod(values: V): { type: string } & Record<string, unknown>
+  /**
+   * what the page says while a payment of it waits with nothing asked of the payer (absent: the mobile operator's
+   * wait, `waitingOperator`)
+   */
+  waiting?: PayFormText
   /** fields cleared once the form is sent, whichever method was sent (a card's data is not kept in the page) */
   notKept?: readonly F[]
   /**

@@ -1,14 +1,17 @@
-// CARD: a card number, expiry and CVV. The sandbox decides by the number (the test-card table); the card
+// CARD: a card number, expiry, CVV and optionally the holder's name. The sandbox decides by the number (the test-card
+// table; production's test cards by their expiry month, and their CVV or holder name for 3-D Secure); the card
 // itself is never stored, logged or answered: the payment keeps its masked number and its profile (outcome
-// class and expiry), which a token or a recurrent series charges again.
+// class and expiry), which a token or a recurrent series charges again. Neither the CVV nor the name is kept.
 import { z } from 'zod'
 import {
+  cardOutcome,
   cardProfile,
   chargeOutcome,
   luhnValid,
   maskPan,
   parseExpiry,
   type CardExpiry,
+  type CardOutcome,
   type CardProfile,
 } from '../../acquirer/sandbox-acquirer'
 import { writtenAs } from '../../wire/wire-form'
@@ -22,7 +25,9 @@ export const cardMethodSchema = z
       .regex(/^\d{13,19}$/, 'must be 13-19 digits')
       .refine(luhnValid, 'is not a valid card number')
       .meta({
-        description: 'the card number, Luhn-valid (the sandbox decides the outcome by it: see the test cards)',
+        description:
+          "the card number, Luhn-valid (the sandbox decides the outcome by it, production's test cards by their " +
+          'expiry month: see the test cards)',
         examples: ['4111111111111111'],
       }),
     expiryDate: writtenAs(
@@ -37,11 +42,26 @@ export const cardMethodSchema = z
       {
         type: 'string',
         pattern: '^(0[1-9]|1[0-2])/\\d{2}$',
-        description: 'MM/YY (a past month declines ACQUIRING_EXPIRED_CARD)',
+        description:
+          "MM/YY (a past month declines ACQUIRING_EXPIRED_CARD; with production's test cards, month 02 declines, " +
+          '03 and 04 answer WAITING and are approved or declined 3 s later)',
         examples: ['12/30'],
       },
     ),
-    cvv2: z.string({ error: 'is required for CARD' }).regex(/^\d{3,4}$/, 'must be 3-4 digits'),
+    cvv2: z
+      .string({ error: 'is required for CARD' })
+      .regex(/^\d{3,4}$/, 'must be 3-4 digits')
+      .meta({ description: "never stored (with production's test cards, 849 asks for 3-D Secure)" }),
+    holderName: z
+      .string({ error: 'must be a string' })
+      .max(256, 'must be at most 256 characters')
+      .optional()
+      .meta({
+        description:
+          "the cardholder's name as on the card; not stored (with production's test cards, a name containing 3ds " +
+          'asks for 3-D Secure)',
+        examples: ['CARDHOLDER NAME'],
+      }),
   })
   .meta({
     id: 'CardPaymentMethod',
@@ -50,11 +70,10 @@ export const cardMethodSchema = z
 
 const CARD_OTP_TEXT = "Enter the one-time code sent to the cardholder's phone"
 
-/** the sandbox's first answer to charging a card now (also through its token or its recurrent series) */
-export function cardAnswer(profile: CardProfile, now: Date): FirstAnswer {
-  const o = chargeOutcome(profile, now)
-  return o.kind === 'otp' ? { kind: 'otp', text: CARD_OTP_TEXT } : o
-}
+const answerOf = (o: CardOutcome): FirstAnswer => (o.kind === 'otp' ? { kind: 'otp', text: CARD_OTP_TEXT } : o)
+
+/** the sandbox's first answer to charging a card's profile now (through its token or its recurrent series) */
+export const cardAnswer = (profile: CardProfile, now: Date): FirstAnswer => answerOf(chargeOutcome(profile, now))
 
 /** a card payment's row; also a recurrent charge's, which charges its series' card */
 export const storedCard: StoredMethod = {
@@ -76,8 +95,14 @@ export const cardMethod = definePaymentMethod({
   storedAs: storedCard,
   charge: {
     direct(m, now) {
-      const profile = cardProfile(m.pan, m.expiryDate)
-      return { methodType: storedCard.methodType, maskedPan: maskPan(m.pan), profile, answer: cardAnswer(profile, now) }
+      // the CVV and the holder's name decide the answer alone (production's 3-D Secure rule); the profile has neither
+      const answer = answerOf(cardOutcome(m.pan, m.expiryDate, now, { cvv: m.cvv2, holderName: m.holderName }))
+      return {
+        methodType: storedCard.methodType,
+        maskedPan: maskPan(m.pan),
+        profile: cardProfile(m.pan, m.expiryDate),
+        answer,
+      }
     },
   },
   canBindToken: true,

@@ -7,6 +7,7 @@ const card = {
     expiry: 'Expiry date (MM/YY)',
     cvv: 'Security code (CVV)',
     cvvHint: '3 or 4 digits on the back of the card',
+    cardWaiting: 'Your bank is processing the payment…',
   },
   errors: {
     'pan.invalid': 'Enter a valid card number',
