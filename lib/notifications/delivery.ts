@@ -77,7 +77,8 @@ async function post(n: Claimed, s: DeliverySettings, asSent: BodyAsSent): Promis
   return postNotification(
     n.url,
     body,
-    { ...signatureHeaders(secrets, body), 'User-Agent': 'payin-sandbox-notifications/1' },
+    // production's headers (Accept beside the Content-Type the transport sets), then the sender's name
+    { ...signatureHeaders(secrets, body), Accept: 'application/json', 'User-Agent': 'payin-sandbox-notifications/1' },
     { timeoutMs: s.timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES, policy: processPolicy(), lookup: s.lookup },
   )
 }

@@ -443,7 +443,7 @@ function webhook(operationId: string, summary: string, schemaId: string, example
       operationId,
       summary,
       description:
-        "Posted once the resource reaches a final status, to the request's `callbackUrl`, else (payments on a bill) the bill's `customFields.invoice_callback_url`, else the site's notification URL. The format is production's, not the API's: status SUCCESS / DECLINED (payments) or SUCCESS / DECLINE (captures, refunds), date-times without a fraction of a second, `amount.value` a JSON number written with two decimals.",
+        "Posted once the resource reaches a final status, to the request's `callbackUrl`, else (payments on a bill) the bill's `customFields.invoice_callback_url`, else the site's notification URL. The format is production's, not the API's: status SUCCESS / DECLINED (payments) or SUCCESS / DECLINE (captures, refunds), date-times without a fraction of a second, `amount.value` a JSON number written with two decimals. Headers as production's: `Content-Type` and `Accept` `application/json`, and the signatures below.",
       tags: ['Notifications'],
       security: [],
       parameters: WEBHOOK_PARAMETERS,
@@ -464,7 +464,14 @@ function webhook(operationId: string, summary: string, schemaId: string, example
 
 const NOTIFICATION_ABOUT_PAYMENT = {
   billId: '6b0c2d1e-3f4a-4b5c-8d6e-7f8091a2b3c4',
-  paymentMethod: { type: 'CARD', maskedPan: '411111******1111', rrn: '482913750164', authCode: '305918' },
+  paymentMethod: {
+    type: 'CARD',
+    maskedPan: '411111******1111',
+    rrn: '482913750164',
+    authCode: '305918',
+    cardHolder: 'CARDHOLDER NAME',
+    cardExpireDate: '12/2030',
+  },
   paymentCardInfo: {
     issuingCountry: '643',
     issuingBank: 'Payin Sandbox Bank',
@@ -472,7 +479,9 @@ const NOTIFICATION_ABOUT_PAYMENT = {
     fundingSource: 'CREDIT',
     paymentSystemProduct: 'F|Visa Classic',
   },
+  merchantSiteUid: 'demo',
   customer: { account: 'acc-1' },
+  gatewayData: { type: 'ACQUIRING', eci: '7', authCode: '305918', rrn: '482913750164' },
   customFields: {},
 }
 const NT = '2026-11-23T12:04:05+00:00'

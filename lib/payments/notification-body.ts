@@ -12,7 +12,6 @@
 // the `body` of the API's notification list); each renderer writes its schema's type, amount values as
 // RawNumbers.
 import { z } from 'zod'
-import { cardInfoOf } from '../acquirer/card-info'
 import { DECLINE_REASONS, type CardProfile, type DeclineReason } from '../acquirer/sandbox-acquirer'
 import type { Capture } from './capture-store'
 import type { Payment } from './payment-store'
@@ -20,10 +19,20 @@ import type { Refund } from './refund-store'
 import { RawNumber } from '../http/json-text'
 import { formatMinor } from '../money/money'
 import { notificationEnvelope, type NotificationType } from '../notifications/notification-envelope'
-import { fingerprint } from '../security/keyed-hash'
 import { formatLocalMidnight, notificationTime, notificationTimeSchema } from '../time/wire-time'
-import { absent, alwaysKeeps, openList, openValues, ownFormat, present, whenField } from '../wire/wire-form'
+import {
+  absent,
+  alwaysKeeps,
+  mayBeAbsent,
+  openList,
+  openValues,
+  ownFormat,
+  present,
+  whenField,
+} from '../wire/wire-form'
+import { cardInfoSchema, chargedCardOf } from './charged-card'
 import { STORED_METHOD_TYPES, storedMethodOf } from './methods'
+import { TOKEN_OF } from './methods/token'
 import { isOneStep } from './payment-rules'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 import { customerAnswerSchema } from './payment-wire'
@@ -49,6 +58,19 @@ const REASON_MESSAGES: Record<DeclineReason, string> = {
   REFUND_DECLINED_BY_MERCHANT: 'The merchant declined the postponed refund before it was processed',
 }
 
+/**
+ * `status.errorCode` of a decline the card's issuer answered: its ISO 8583 response code, as a number (production
+ * sends a number and names no values). A decline the service decided itself (a paid bill, 3-D Secure, a series'
+ * rules, a capture's or a refund's checks) has none.
+ */
+const ISSUER_RESPONSE_CODES: Partial<Record<DeclineReason, number>> = {
+  ACQUIRING_DECLINED: 5,
+  ACQUIRING_INSUFFICIENT_FUNDS: 51,
+  ACQUIRING_EXPIRED_CARD: 54,
+  ACQUIRING_INCORRECT_CVV: 82,
+  TRY_AGAIN_LATER: 91,
+}
+
 const notificationAmountSchema = z
   .strictObject({
     value: z.number().min(0).meta({
@@ -68,26 +90,30 @@ const notificationStatusSchema = <D extends string>(declined: D, meta: { id: str
           .optional()
           .meta({ description: "a decline's reason: the API's status.reason" }),
         reasonMessage: z.string().optional().meta({ description: "a decline's reason in words for people" }),
+        errorCode: z
+          .number()
+          .int()
+          .optional()
+          .meta({
+            description:
+              "a decline the card's issuer answered: its ISO 8583 response code (5 declined, 51 insufficient " +
+              'funds, 54 expired card, 82 incorrect CVV, 91 issuer unavailable)',
+          }),
       })
       .meta(meta),
     // the contract: reason fields on declines
-    whenField('value', declined, present('reasonCode', 'reasonMessage'), absent('reasonCode', 'reasonMessage')),
+    whenField(
+      'value',
+      declined,
+      present('reasonCode', 'reasonMessage'),
+      absent('reasonCode', 'reasonMessage', 'errorCode'),
+    ),
   )
 const paymentStatusSchema = notificationStatusSchema('DECLINED', { id: 'PaymentNotificationStatus' })
 const operationStatusSchema = notificationStatusSchema('DECLINE', {
   id: 'OperationNotificationStatus',
   description: "a capture's or a refund's",
 })
-
-const cardInfoSchema = z
-  .strictObject({
-    issuingCountry: z.string(),
-    issuingBank: z.string(),
-    paymentSystem: z.string(),
-    fundingSource: z.string(),
-    paymentSystemProduct: z.string(),
-  })
-  .meta({ id: 'PaymentCardInfo', description: "sandbox values by the card's BIN" })
 
 /** what every object tells of its payment besides its own fields */
 const aboutPaymentShape = {
@@ -102,14 +128,47 @@ const aboutPaymentShape = {
       authCode: ownFormat(z.string().regex(/^\d{6}$/))
         .nullable()
         .meta({ description: "an approved card payment's authorisation code (sandbox value)" }),
+      paymentToken: ownFormat(z.string().regex(/^pt_/))
+        .optional()
+        .meta({ description: 'a TOKEN payment: the payment token it charged' }),
+      cardHolder: z.string().nullable().optional().meta({
+        description: "a card-charging payment: the holder's name as the card payment gave it; null when none",
+      }),
+      cardExpireDate: z
+        .string()
+        .regex(/^(0[1-9]|1[0-2])\/\d{4}$/)
+        .nullable()
+        .optional()
+        .meta({
+          description: "a card-charging payment: the card's expiry, MM/YYYY as production writes it; null when unknown",
+        }),
       phone: z.string().optional().meta({ description: "SBP: the payer's phone" }),
     })
     .meta({ id: 'NotificationPaymentMethod' }),
   paymentCardInfo: cardInfoSchema
     .optional()
     .meta({ description: 'of the card a payment charged, when it charged one' }),
+  merchantSiteUid: mayBeAbsent(z.string()).meta({ description: "the payment's site (siteId)" }),
   customer: customerAnswerSchema.meta({ description: '{} when none' }),
-  customFields: z.record(z.string(), z.string()).meta({ description: "the bill's customFields; {} when none" }),
+  gatewayData: z
+    .strictObject({
+      type: z.literal('ACQUIRING'),
+      eci: z.string().meta({
+        description:
+          'the e-commerce indicator: 5 (Mastercard 2) authenticated by 3-D Secure, 7 (Mastercard 0) not authenticated',
+      }),
+      authCode: ownFormat(z.string().regex(/^\d{6}$/))
+        .nullable()
+        .meta({ description: 'as paymentMethod.authCode' }),
+      rrn: ownFormat(z.string().regex(/^\d{12}$/))
+        .nullable()
+        .meta({ description: 'as paymentMethod.rrn' }),
+    })
+    .optional()
+    .meta({ id: 'GatewayData', description: 'a card-charging payment: its authorisation at the acquirer' }),
+  customFields: z.record(z.string(), z.string()).meta({
+    description: "the bill's customFields with the payment's own over them; {} when none",
+  }),
 }
 
 export const paymentNotificationSchema = z
@@ -205,33 +264,33 @@ function statusOf<D extends 'DECLINED' | 'DECLINE'>(
     changedDateTime: notificationTime(changedAt),
     reasonCode: declinedNow && reason ? (reason as DeclineReason) : undefined,
     reasonMessage: declinedNow && reason ? (REASON_MESSAGES[reason as DeclineReason] ?? reason) : undefined,
+    errorCode: declinedNow && reason ? ISSUER_RESPONSE_CODES[reason as DeclineReason] : undefined,
   }
 }
-
-/** sandbox retrieval reference number and authorisation code of an approved card payment: derived, so they repeat */
-const digitsOf = (purpose: string, paymentRef: string, n: number) =>
-  (BigInt(`0x${fingerprint(purpose, paymentRef).slice(0, 15)}`) % 10n ** BigInt(n)).toString().padStart(n, '0')
 
 /**
  * what every object tells of its payment besides its own fields: its bill, what it was paid with (paymentCardInfo for
  * cards), customer and customFields
  */
 function aboutPayment(p: Payment): AboutPayment {
-  // a stored type the registry does not know (none is written today) tells its masked card, as before the registry
-  const method = storedMethodOf(p.methodType)
-  const card = method ? method.notifiedPan(p) : p.maskedPan || null
-  const approved = card !== null && p.status === 'COMPLETED'
+  const card = chargedCardOf(p)
+  const rrn = card?.rrn ?? null
+  const authCode = card?.authCode ?? null
   return {
     billId: p.billId,
     paymentMethod: {
       type: p.methodType,
-      maskedPan: card,
-      rrn: approved ? digitsOf('rrn', p.id, 12) : null,
-      authCode: approved ? digitsOf('auth-code', p.id, 6) : null,
-      ...method?.methodFields?.(p),
+      ...tokenSlotOf(p),
+      maskedPan: card?.maskedPan ?? null,
+      rrn,
+      authCode,
+      ...(card && { cardHolder: card.cardHolder, cardExpireDate: card.cardExpireDate }),
+      ...storedMethodOf(p.methodType)?.methodFields?.(p),
     },
-    paymentCardInfo: card ? cardInfoOf(card) : undefined,
+    paymentCardInfo: card?.info,
+    merchantSiteUid: p.siteId,
     customer: (p.customer as AboutPayment['customer'] | null) ?? {},
+    gatewayData: card ? { type: 'ACQUIRING', eci: card.eci, authCode, rrn } : undefined,
     customFields: (p.customFields as AboutPayment['customFields'] | null) ?? {},
   }
 }
@@ -245,6 +304,22 @@ function aboutPayment(p: Payment): AboutPayment {
 const TOKEN_PLACEHOLDER = 'pt_(filled in when sent)'
 const TOKEN_SLOT = `"tokenData":{"paymentToken":"${TOKEN_PLACEHOLDER}"`
 
+/**
+ * A TOKEN payment's paymentMethod names the token it charged the same way: in its place the stored body holds the
+ * internal id of the payment that issued it (the token is derived from that id with the service's key). The slot
+ * opens the object's first `"paymentMethod":{`, which comes before any value a merchant gives but its ids (whose
+ * characters cannot write it).
+ */
+const CHARGED_TOKEN_PREFIX = 'pt_(filled in when sent from '
+const CHARGED_TOKEN_SLOT = `"paymentMethod":{"type":"TOKEN","paymentToken":"${CHARGED_TOKEN_PREFIX}`
+const CHARGED_TOKEN_SLOT_RE =
+  /^"paymentMethod":\{"type":"TOKEN","paymentToken":"pt_\(filled in when sent from ([0-9a-f-]{36})\)"/
+
+function tokenSlotOf(p: Payment): { paymentToken?: string } {
+  const issuedBy = p.methodType === 'TOKEN' ? (p.methodData as Record<string, string> | null)?.[TOKEN_OF] : undefined
+  return issuedBy ? { paymentToken: `${CHARGED_TOKEN_PREFIX}${issuedBy})` } : {}
+}
+
 function tokenDataOf(p: Payment): PaymentObject['tokenData'] {
   if (!issuesToken(p)) return undefined
   const card = p.cardProfile as unknown as CardProfile | null
@@ -256,12 +331,28 @@ function tokenDataOf(p: Payment): PaymentObject['tokenData'] {
   }
 }
 
-/** the body as posted: a PAYMENT notification's token slot filled in with the token of its payment */
+/**
+ * the body as posted: a PAYMENT notification's token slot filled in with the token of its payment, and a TOKEN
+ * payment's (or its capture's or refund's) paymentMethod with the token it charged
+ */
 export function withPaymentToken(body: string, type: string, paymentRef: string): string {
+  return withChargedToken(withIssuedToken(body, type, paymentRef))
+}
+
+function withIssuedToken(body: string, type: string, paymentRef: string): string {
   const at = type === 'PAYMENT' ? body.lastIndexOf(TOKEN_SLOT) : -1
   return at < 0
     ? body
     : `${body.slice(0, at)}"tokenData":{"paymentToken":${JSON.stringify(paymentTokenOf(paymentRef))}${body.slice(at + TOKEN_SLOT.length)}`
+}
+
+function withChargedToken(body: string): string {
+  const at = body.indexOf('"paymentMethod":{')
+  if (at < 0 || !body.startsWith(CHARGED_TOKEN_SLOT, at)) return body
+  const slot = CHARGED_TOKEN_SLOT_RE.exec(body.slice(at))
+  if (!slot) return body
+  const filled = `"paymentMethod":{"type":"TOKEN","paymentToken":${JSON.stringify(paymentTokenOf(slot[1]))}`
+  return `${body.slice(0, at)}${filled}${body.slice(at + slot[0].length)}`
 }
 
 const envelope = (type: NotificationType, object: PaymentObject | CaptureObject | RefundObject) =>

@@ -11,8 +11,9 @@ import {
   receiptTotalMinor,
   recurrentSchema,
 } from '../wire/common-schemas'
-import { callbackUrlSchema } from '../notifications/callback-url'
+import { callbackUrlSchema, customFieldsSchema } from '../notifications/callback-url'
 import { refTo, writtenAs } from '../wire/wire-form'
+import { deviceDataSchema } from './device-data'
 import { listed, METHOD_TYPES, methodOf, methodRequestSchema, PAYMENT_METHODS, typesThat } from './methods'
 
 /** by `type`; a type no registered method has (SBP today, …) is a 400 on `paymentMethod.type` */
@@ -63,6 +64,13 @@ export const paymentRequestSchema = z
       callbackUrl: callbackUrlSchema
         .optional()
         .meta({ description: "where this payment's notification goes instead of the site's notification URL" }),
+      customFields: customFieldsSchema.optional().meta({
+        description:
+          "up to 32 string values, kept, answered and told in the payment's notifications, over its bill's " +
+          "customFields (the payment's value wins for the same key); invoice_callback_url names where its PAYMENT " +
+          'notification goes (callbackUrl wins)',
+      }),
+      deviceData: deviceDataSchema.optional(),
     },
     { error: 'must be a JSON object' },
   )

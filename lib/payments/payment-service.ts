@@ -203,6 +203,12 @@ const paymentOnBill = (req: PaymentRequest): PaymentOnBill => ({
   customer: req.customer,
 })
 
+/** a payment's customFields: its bill's, with the payment's own over them (its value wins for the same key) */
+function mergedCustomFields(ofBill: JsonValue | undefined, own: Record<string, string> | undefined): JsonValue {
+  if (!own) return ofBill ?? null
+  return { ...((ofBill as Record<string, string> | null | undefined) ?? {}), ...own }
+}
+
 /** The new payment's row, every column, as the sandbox's first answer leaves it. */
 export function paymentRow(
   siteId: string,
@@ -243,7 +249,7 @@ export function paymentRow(
     authFlow: null,
     otpAttempts: 0,
     dueAt: null,
-    customFields: bill.customFields ?? null,
+    customFields: mergedCustomFields(bill.customFields, req.customFields),
     cardProfile: instrument.profile ? { ...instrument.profile } : null,
     recurrentMinAuthDay: firstOfSeries ? req.recurrent!.minAuthDay : null,
     recurrentExpiry: firstOfSeries ? req.recurrent!.expiryDate : null,
@@ -251,6 +257,8 @@ export function paymentRow(
     callbackUrl: req.callbackUrl ?? null,
     pageAttemptKey: null,
     methodData: instrument.methodData ?? null,
+    cardHolder: instrument.cardHolder ?? null,
+    deviceData: req.deviceData ?? null,
   }
   switch (answer.kind) {
     case 'approved':

@@ -11,6 +11,8 @@ import { wireAmount, wireAmountSchema } from '../money/money'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import { FLAGS, idSchema } from '../wire/common-schemas'
 import { absent, alwaysKeeps, openValues, ownFormat, present, whenField } from '../wire/wire-form'
+import { cardInfoSchema, chargedCardOf } from './charged-card'
+import { deviceDataAnswerSchema } from './device-data'
 import { requirementsShape } from './flows'
 import { STORED_METHOD_TYPES, STORED_METHODS, storedMethodOf } from './methods'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
@@ -68,6 +70,14 @@ export const paymentMethodAnswerSchema = alwaysKeeps(
           "a RECURRENT charge answers CARD (with the series' card); production's bill payments may also answer WALLET",
       }),
       maskedPan: maskedPanSchema.optional().meta({ description: `${PAN_TYPES.join(', ')} only` }),
+      rrn: ownFormat(z.string().regex(/^\d{12}$/))
+        .optional()
+        .meta({
+          description: 'a card-charging payment, once approved: the retrieval reference number (sandbox value)',
+        }),
+      authCode: ownFormat(z.string().regex(/^\d{6}$/))
+        .optional()
+        .meta({ description: 'a card-charging payment, once approved: the authorisation code (sandbox value)' }),
       phone: z.string().optional().meta({ description: "SBP: the payer's phone, once they paid or declined" }),
     })
     .meta({ id: 'PaymentMethod' }),
@@ -97,10 +107,17 @@ export const paymentSchema = z
     paymentMethod: paymentMethodAnswerSchema,
     status: statusSchema,
     customer: customerAnswerSchema.optional(),
+    deviceData: deviceDataAnswerSchema.optional().meta({ description: "the request's deviceData, when it gave one" }),
     comment: z.string().optional(),
+    customFields: z.record(z.string(), z.string()).optional().meta({
+      description: "its bill's customFields with the payment's own over them, when either has any",
+    }),
     flags: z
       .array(openValues(z.enum(FLAGS)))
       .meta({ description: "the request's flags (production's may add others, e.g. TEST)" }),
+    paymentCardInfo: cardInfoSchema
+      .optional()
+      .meta({ description: 'of the card a payment charged, when it charged one' }),
     createdToken: z
       .strictObject({
         token: ownFormat(z.string().regex(/^pt_/)).meta({
@@ -168,6 +185,7 @@ function status(value: string, changedAt: Date, reason: string | null): z.input<
 }
 
 export function renderPayment(p: Payment): PaymentAnswer {
+  const card = chargedCardOf(p)
   return {
     paymentId: p.paymentId,
     billId: p.billId,
@@ -179,12 +197,17 @@ export function renderPayment(p: Payment): PaymentAnswer {
     paymentMethod: {
       type: p.methodType,
       maskedPan: storedMethodOf(p.methodType)?.answersPan ? p.maskedPan || undefined : undefined,
+      rrn: card?.rrn ?? undefined,
+      authCode: card?.authCode ?? undefined,
       ...storedMethodOf(p.methodType)?.methodFields?.(p),
     },
     status: status(p.status, p.statusChangedAt, p.statusReason),
     customer: (p.customer as PaymentAnswer['customer'] | null) || undefined,
+    deviceData: (p.deviceData as PaymentAnswer['deviceData'] | null) ?? undefined,
     comment: p.comment || undefined,
+    customFields: (p.customFields as PaymentAnswer['customFields'] | null) || undefined,
     flags: p.flags as PaymentAnswer['flags'],
+    paymentCardInfo: card?.info,
     createdToken: issuesToken(p) ? { token: paymentTokenOf(p.id), name: p.maskedPan ?? '' } : undefined,
     requirements:
       p.requirements && p.status === 'WAITING' ? (p.requirements as PaymentAnswer['requirements']) : undefined,

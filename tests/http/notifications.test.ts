@@ -89,6 +89,8 @@ describe('notifications', () => {
     assert.equal(created.status, 200, created.text)
     const r = await arrived(`/cb/${id}`)
 
+    // production's headers
+    assert.equal(r.accept, 'application/json')
     const n = JSON.parse(r.body)
     assert.deepEqual(Object.keys(n).sort(), ['payment', 'type', 'version'])
     assert.equal(n.type, 'PAYMENT')
@@ -118,6 +120,20 @@ describe('notifications', () => {
     assert.deepEqual(p.customer, customer)
     assert.deepEqual(p.customFields, {})
     assert.equal(p.tokenData, undefined)
+    // production's further fields: the site, the card's holder (none given) and expiry, the acquirer's authorisation
+    assert.equal(p.merchantSiteUid, site.siteId)
+    assert.equal(p.paymentMethod.cardHolder, null)
+    assert.equal(p.paymentMethod.cardExpireDate, '12/2030')
+    assert.deepEqual(p.gatewayData, {
+      type: 'ACQUIRING',
+      eci: '7',
+      authCode: p.paymentMethod.authCode,
+      rrn: p.paymentMethod.rrn,
+    })
+    // the API answers the same authorisation and card information
+    assert.equal(created.body.paymentMethod.rrn, p.paymentMethod.rrn)
+    assert.equal(created.body.paymentMethod.authCode, p.paymentMethod.authCode)
+    assert.deepEqual(created.body.paymentCardInfo, p.paymentCardInfo)
     // no card data beyond the masked number
     assert.doesNotMatch(r.body, /4111111111111111|"cvv2"|"pan"/)
 

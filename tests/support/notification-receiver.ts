@@ -16,6 +16,8 @@ export interface Received {
   path: string
   signature: string
   payinSignature: string
+  /** the Accept header (production's notifications say application/json) */
+  accept: string
   body: string
   at: number
 }
@@ -42,6 +44,7 @@ export function receiver() {
         path,
         signature: String(req.headers.signature ?? ''),
         payinSignature: String(req.headers['payin-signature'] ?? ''),
+        accept: String(req.headers.accept ?? ''),
         body,
         at: Date.now(),
       })

@@ -50,6 +50,8 @@ const payment: Payment = {
   pageAttemptKey: null,
   customFields: null,
   methodData: null,
+  cardHolder: null,
+  deviceData: null,
 }
 
 test('a payment: SUCCESS, whole seconds in the service zone, 60.50 as a number, SALE; Signature text as written', () => {
@@ -119,4 +121,40 @@ test('the token is not in the stored body; it is filled in tokenData only, whate
   // a payment that issued no token: nothing is filled in, the merchant's fields stay as they were
   const plain = paymentNotificationBody({ ...payment, customFields: slotLike })
   assert.equal(withPaymentToken(plain, 'PAYMENT', payment.id), plain)
+})
+
+test("a TOKEN payment's paymentMethod.paymentToken: the issuing payment's id at rest, its token when sent", () => {
+  const issuedBy = '7c1d2e3f-0000-4d4f-9d1e-3f3f0c1d2e11'
+  const slotLike = { paymentToken: `pt_(filled in when sent from ${issuedBy})` }
+  const charged = { ...payment, methodType: 'TOKEN', methodData: { tokenOf: issuedBy }, customFields: slotLike }
+  const token = paymentTokenOf(issuedBy)
+  for (const stored of [
+    paymentNotificationBody(charged),
+    refundNotificationBody(
+      {
+        refundId: 'ref-2',
+        status: 'COMPLETED',
+        statusReason: null,
+        flags: [],
+        amountMinor: 100n,
+        currency: 'RUB',
+        createdAt: at,
+        statusChangedAt: at,
+      } as unknown as Refund,
+      charged,
+    ),
+  ]) {
+    assert.ok(!stored.includes(token))
+    const n = JSON.parse(withPaymentToken(stored, stored.startsWith('{"payment"') ? 'PAYMENT' : 'REFUND', charged.id))
+    const o = n.payment ?? n.refund
+    assert.equal(o.paymentMethod.type, 'TOKEN')
+    assert.equal(o.paymentMethod.paymentToken, token)
+    // the merchant's look-alike value is left as it was
+    assert.deepEqual(o.customFields, slotLike)
+  }
+  // a card payment carries no paymentToken; its holder's name and expiry as production writes them
+  const card = JSON.parse(paymentNotificationBody({ ...payment, cardHolder: 'IVAN IVANOV' })).payment.paymentMethod
+  assert.equal(card.paymentToken, undefined)
+  assert.equal(card.cardHolder, 'IVAN IVANOV')
+  assert.equal(card.cardExpireDate, '02/2031')
 })

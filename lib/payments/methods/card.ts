@@ -1,7 +1,8 @@
 // CARD: a card number, expiry, CVV and optionally the holder's name. The sandbox decides by the number (the test-card
 // table; production's test cards by their expiry month, and their CVV or holder name for 3-D Secure); the card
-// itself is never stored, logged or answered: the payment keeps its masked number and its profile (outcome
-// class and expiry), which a token or a recurrent series charges again. Neither the CVV nor the name is kept.
+// itself is never stored, logged or answered: the payment keeps its masked number, its profile (outcome class and
+// expiry), which a token or a recurrent series charges again, and the holder's name (not card data the way the
+// number and CVV are), which its notifications tell. The CVV is never kept.
 import { z } from 'zod'
 import {
   cardOutcome,
@@ -58,7 +59,8 @@ export const cardMethodSchema = z
       .optional()
       .meta({
         description:
-          "the cardholder's name as on the card; not stored (with production's test cards, a name containing 3ds " +
+          "the cardholder's name as on the card: kept with the payment and told in its notifications " +
+          "(paymentMethod.cardHolder), as production does (with production's test cards, a name containing 3ds " +
           'asks for 3-D Secure)',
         examples: ['CARDHOLDER NAME'],
       }),
@@ -101,6 +103,7 @@ export const cardMethod = definePaymentMethod({
         methodType: storedCard.methodType,
         maskedPan: maskPan(m.pan),
         profile: cardProfile(m.pan, m.expiryDate),
+        cardHolder: m.holderName,
         answer,
       }
     },

@@ -21,6 +21,8 @@ export interface Instrument {
   maskedPan?: string
   /** what the sandbox keeps of a card to charge it again (tokens, recurrent series) */
   profile?: CardProfile
+  /** the holder's name of the card it charges, as a card payment's request gave it */
+  cardHolder?: string
   /** the first payment of the recurrent series this charge belongs to */
   seriesRef?: string
   /** the payment's internal id, when the charge wrote rows that name it (an SBP payment's QR code) */

@@ -35,6 +35,7 @@ async function recurrentCharge(tx: Tx, siteId: string, firstPaymentId: string, n
     methodType: storedCard.methodType,
     maskedPan: first.maskedPan ?? undefined,
     profile,
+    cardHolder: first.cardHolder ?? undefined,
     seriesRef: first.id,
   }
   if (now.toISOString().slice(0, 10) > first.recurrentExpiry!)

@@ -32,6 +32,9 @@ export async function paymentOfToken(tx: Tx, siteId: string, account: string, to
   return row && row.siteId === siteId && row.account === account ? row.payment : null
 }
 
+/** the key of a TOKEN payment's methodData that names the payment that issued its token (never the token itself) */
+export const TOKEN_OF = 'tokenOf'
+
 export const storedToken: StoredMethod = {
   methodType: 'TOKEN',
   capturesOnApproval: false,
@@ -57,6 +60,9 @@ export const tokenMethod = definePaymentMethod({
         methodType: storedToken.methodType,
         maskedPan: binding.maskedPan ?? undefined,
         profile,
+        cardHolder: binding.cardHolder ?? undefined,
+        // the binding payment names the token (payment-tokens.ts): its notifications tell it again
+        methodData: { [TOKEN_OF]: binding.id },
         answer: cardAnswer(profile, now),
       }
     },

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Payment" ADD COLUMN     "cardHolder" TEXT,
+ADD COLUMN     "deviceData" JSONB;
