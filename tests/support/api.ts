@@ -1,5 +1,6 @@
 // What the HTTP tests share: the server's address, sites with tokens, a small JSON client.
 // The server is started by scripts/run-tests.ts; BASE_URL and DATABASE_URL come from it.
+import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { redact } from '../../lib/log/log-line.ts'
 import { testPorts } from '../../scripts/test-ports.ts'
@@ -155,4 +156,15 @@ export function billRequest(over: Record<string, unknown> = {}) {
     flags: ['SALE'],
     ...over,
   }
+}
+
+/**
+ * an approved card-charging payment's answered paymentMethod without its authorisation: its rrn (12 digits) and
+ * authCode (6) are checked for their form and left out
+ */
+export function besidesAuthorisation(method: Record<string, unknown>): Record<string, unknown> {
+  const { rrn, authCode, ...rest } = method
+  assert.match(String(rrn), /^\d{12}$/)
+  assert.match(String(authCode), /^\d{6}$/)
+  return rest
 }

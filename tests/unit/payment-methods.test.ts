@@ -175,10 +175,12 @@ test('only a card payment (also a recurrent charge: stored as CARD) issues a tok
 })
 
 test('answers show the masked card of CARD alone; notifications that of CARD and TOKEN, with rrn and card info', () => {
-  const answered = (t: string) => renderPayment(row(t)).paymentMethod
-  assert.deepEqual(answered('CARD'), { type: 'CARD', maskedPan: '411111******1111' })
-  assert.deepEqual(JSON.parse(JSON.stringify(answered('TOKEN'))), { type: 'TOKEN' })
-  assert.deepEqual(JSON.parse(JSON.stringify(answered('MOBILE'))), { type: 'MOBILE' })
+  const answered = (t: string) => JSON.parse(JSON.stringify(renderPayment(row(t)).paymentMethod))
+  // both charged a card: its authorisation is answered, the same as notified
+  const { rrn, authCode } = JSON.parse(paymentNotificationBody(row('CARD'))).payment.paymentMethod
+  assert.deepEqual(answered('CARD'), { type: 'CARD', maskedPan: '411111******1111', rrn, authCode })
+  assert.deepEqual(answered('TOKEN'), { type: 'TOKEN', rrn, authCode })
+  assert.deepEqual(answered('MOBILE'), { type: 'MOBILE' })
   const notified = (t: string) => JSON.parse(paymentNotificationBody(row(t))).payment
   for (const t of ['CARD', 'TOKEN']) {
     const n = notified(t)
