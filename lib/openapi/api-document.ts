@@ -443,7 +443,7 @@ function webhook(operationId: string, summary: string, schemaId: string, example
       operationId,
       summary,
       description:
-        "Posted once the resource reaches a final status, to the request's `callbackUrl`, else (payments on a bill) the bill's `customFields.invoice_callback_url`, else the site's notification URL. The format is production's, not the API's: status SUCCESS / DECLINED (payments) or SUCCESS / DECLINE (captures, refunds), date-times without a fraction of a second, `amount.value` a JSON number written with two decimals. Headers as production's: `Content-Type` and `Accept` `application/json`, and the signatures below.",
+        "Posted once the resource reaches a final status, to the request's `callbackUrl`, else (payments) their `customFields.invoice_callback_url` (their own, else their bill's), else the site's notification URL. The format is production's, not the API's: status SUCCESS / DECLINED (payments) or SUCCESS / DECLINE (captures, refunds), date-times without a fraction of a second, `amount.value` a JSON number written with two decimals. Headers as production's: `Content-Type` and `Accept` `application/json`, and the signatures below.",
       tags: ['Notifications'],
       security: [],
       parameters: WEBHOOK_PARAMETERS,
