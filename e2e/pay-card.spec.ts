@@ -56,7 +56,11 @@ test('approved one-step card → successUrl with billId and invoiceUid; the bill
   expect(p.status.value).toBe('COMPLETED')
   expect(p.amount).toEqual(rub('25.00'))
   expect(p.capturedAmount).toEqual(rub('25.00'))
-  expect(p.paymentMethod).toEqual({ type: 'CARD', maskedPan: '411111******1111' })
+  expect(p.paymentMethod).toMatchObject({
+    type: 'CARD',
+    maskedPan: '411111******1111',
+    rrn: expect.stringMatching(/^\d{12}$/),
+  })
   expect(p.flags).toEqual(['SALE'])
 })
 

@@ -27,5 +27,8 @@ export function cardInfoOf(maskedPan: string): PaymentCardInfo {
       fundingSource: 'DEBIT',
       paymentSystemProduct: 'MDS|Debit Mastercard',
     }
+  // production's UnionPay test cards (6056…)
+  if (maskedPan.startsWith('62') || maskedPan.startsWith('6056'))
+    return { ...base, paymentSystem: 'UNIONPAY', fundingSource: 'DEBIT', paymentSystemProduct: 'UP|UnionPay Classic' }
   return { ...base, paymentSystem: 'UNKNOWN', fundingSource: 'UNKNOWN', paymentSystemProduct: 'UNKNOWN' }
 }

@@ -108,12 +108,17 @@ export async function paymentDetails(siteId: string, paymentId: string): Promise
       kind: c.status === 'COMPLETED' ? 'captured' : 'captureDeclined',
       detail: c.statusReason ?? undefined,
     })
-  for (const r of refunds)
-    timeline.push({
-      at: r.createdAt,
-      kind: r.status === 'COMPLETED' ? 'refunded' : 'refundDeclined',
-      detail: r.statusReason ?? undefined,
-    })
+  for (const r of refunds) {
+    // a postponed refund: asked for when made, then processed (or declined) later
+    if (r.status === 'WAITING' || r.statusChangedAt.getTime() !== r.createdAt.getTime())
+      timeline.push({ at: r.createdAt, kind: 'refundWaiting' })
+    if (r.status !== 'WAITING')
+      timeline.push({
+        at: r.statusChangedAt,
+        kind: r.status === 'COMPLETED' ? 'refunded' : 'refundDeclined',
+        detail: r.statusReason ?? undefined,
+      })
+  }
   for (const n of notifications) {
     for (const a of n.attemptLog)
       timeline.push({

@@ -1,7 +1,7 @@
 // The sandbox acquirer's test cards: outcome by PAN and expiry, as answered on payment create.
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import { WIRE_TIME, cardPayment, client, newSite, twoStepPayment, uid } from '../support/api.ts'
+import { WIRE_TIME, besidesAuthorisation, cardPayment, client, newSite, twoStepPayment, uid } from '../support/api.ts'
 
 const two = (n: number) => String(n).padStart(2, '0')
 
@@ -37,7 +37,7 @@ describe('sandbox card outcomes', () => {
       const p = await pay({ pan })
       assert.equal(p.status.value, 'COMPLETED')
       assert.equal(p.status.reason, undefined)
-      assert.deepEqual(p.paymentMethod, { type: 'CARD', maskedPan: masked })
+      assert.deepEqual(besidesAuthorisation(p.paymentMethod), { type: 'CARD', maskedPan: masked })
       assert.deepEqual(p.capturedAmount, { value: '100.00', currency: 'RUB' })
       assert.deepEqual(p.refundedAmount, { value: '0.00', currency: 'RUB' })
       assert.equal(p.requirements, undefined)

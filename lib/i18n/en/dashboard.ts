@@ -71,6 +71,7 @@ export const dashboard = {
     captured: 'Captured',
     captureDeclined: 'Capture declined',
     refunded: 'Refunded',
+    refundWaiting: 'Refund asked for (postponed)',
     refundDeclined: 'Refund declined',
     notification: 'Notification attempt',
     audit: 'Dashboard action',

@@ -74,6 +74,7 @@ export const dashboard: DashboardMessages = {
     captured: 'Списан',
     captureDeclined: 'Списание отклонено',
     refunded: 'Возврат',
+    refundWaiting: 'Запрошен отложенный возврат',
     refundDeclined: 'Возврат отклонён',
     notification: 'Попытка уведомления',
     audit: 'Действие в кабинете',
