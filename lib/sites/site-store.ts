@@ -358,3 +358,6 @@ export async function writeHoldSetting(tx: Tx, siteId: string, s: HoldSetting): 
     UPDATE "Site" SET "holdHours" = ${s.hours}, "holdReversal" = ${s.reversal} WHERE id = ${siteId}`
   return n === 1
 }
+
+/** the site's hold setting, outside a write (the dashboard's settings page); null when there is no such site */
+export const holdSettingOfSite = (siteId: string): Promise<HoldSetting | null> => holdSettingOf(db(), siteId)
