@@ -54,13 +54,47 @@ test('the notification URL: a refused one is shown on the field, then one is sav
 
   // empty: no notifications
   await page.getByRole('textbox', { name: 'Notification URL' }).fill('')
-  await page.getByRole('button', { name: 'Save' }).click()
+  // the Holds card has a Save button too
+  await page
+    .getByRole('region', { name: 'Notification URL', exact: true })
+    .getByRole('button', { name: 'Save' })
+    .click()
   await expect(page.getByRole('region', { name: 'Notification URL', exact: true }).getByRole('status')).toHaveText(
     'Saved',
   )
   await expect
     .poll(async () => (await sql(`SELECT "notifyUrl" FROM "Site" WHERE id = $1`, [site.siteId]))[0].notifyUrl)
     .toBeNull()
+})
+
+test('Holds: the period checked on the field, then reversal after 48 h saved and shown', async ({ page }) => {
+  const site = await newSite('e2e-settings-holds')
+  await signIn(page, site)
+  await openSettings(page)
+  const holds = page.getByRole('region', { name: 'Holds', exact: true })
+  await expect(holds.getByText('Captured in full 72 h after the authorisation.')).toBeVisible()
+  await expect(holds.getByRole('radio', { name: 'Capture in full' })).toBeChecked()
+  const hours = holds.getByRole('spinbutton', { name: 'Period, hours (1 to 120)' })
+  await expect(hours).toHaveValue('72')
+  await holds.getByRole('radio', { name: 'Reverse' }).check()
+  await hours.fill('121')
+  await holds.getByRole('button', { name: 'Save' }).click()
+  await expect(holds.getByText('Enter whole hours, 1 to 120 (5 days).')).toBeVisible()
+  await expect(hours).toHaveAttribute('aria-invalid', 'true')
+  await hours.fill('48')
+  await holds.getByRole('button', { name: 'Save' }).click()
+  await expect(holds.getByRole('status')).toHaveText('Saved')
+  await expect(holds.getByText('Reversed 48 h after the authorisation.')).toBeVisible()
+  expect((await sql(`SELECT "holdHours", "holdReversal" FROM "Site" WHERE id = $1`, [site.siteId]))[0]).toEqual({
+    holdHours: 48,
+    holdReversal: true,
+  })
+  const changes = page.getByRole('region', { name: 'Recent changes', exact: true })
+  await expect(changes.getByRole('row', { name: /Holds.*reverse after 48 h/ })).toBeVisible()
+  await page.reload()
+  await expect(
+    page.getByRole('region', { name: 'Holds', exact: true }).getByRole('radio', { name: 'Reverse' }),
+  ).toBeChecked()
 })
 
 test('Rotate secret, by keyboard: confirmed, the new secret shown once, gone on reload', async ({ page }) => {

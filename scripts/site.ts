@@ -9,6 +9,9 @@
 //                                                  NOTIFY_SECRET_GRACE_HOURS more (not at all with --now, after a leak)
 // npm run site -- refunds <siteId> postponed|immediate  the site's refund scheme (postponed: refunds wait until
 //                                                  21:00 Moscow time on the site's clock, and can be declined)
+// npm run site -- holds <siteId> capture|reverse [<hours>]  what the site's holds (authorised, uncaptured payments)
+//                                                  do once <hours> (1 to 120; default: unchanged, 72 at first) have
+//                                                  passed since their authorisation: captured in full, or reversed
 // Same settings as the server: DATABASE_URL, else the embedded PostgreSQL under data/ (EMBEDDED_PG_DIR) on
 // the port the running server's database listens on (started on EMBEDDED_PG_PORT when none runs).
 // A notification URL is checked as the server checks it, from the same setting, NOTIFY_ALLOW_NETWORKS (default
@@ -18,10 +21,10 @@ import { openDatabase, secretKey } from './database.ts'
 
 const [command, siteId, token] = process.argv.slice(2)
 const usage =
-  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId> [--now] | refunds <siteId> postponed|immediate'
+  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId> [--now] | refunds <siteId> postponed|immediate | holds <siteId> capture|reverse [<hours>]'
 
 async function main(): Promise<number> {
-  if (!['create', 'revoke', 'list', 'notify', 'secret', 'rotate-secret', 'refunds'].includes(command ?? '')) {
+  if (!['create', 'revoke', 'list', 'notify', 'secret', 'rotate-secret', 'refunds', 'holds'].includes(command ?? '')) {
     console.error(usage)
     return 2
   }
@@ -66,6 +69,21 @@ async function run(sites: typeof import('../lib/sites/site-tokens.ts')): Promise
       scheme === 'postponed'
         ? `refunds of ${siteId} are postponed: WAITING until 21:00 Moscow time (its clock), declinable until then`
         : `refunds of ${siteId} complete at once`,
+    )
+  } else if (command === 'holds') {
+    const action = token
+    const hoursArg = process.argv[5]
+    if (!siteId || (action !== 'capture' && action !== 'reverse')) throw new Error(usage)
+    const { isHoldPeriod, setHoldSetting } = await import('../lib/payments/hold-expiry.ts')
+    const hours = hoursArg === undefined ? undefined : Number(hoursArg)
+    if (hours !== undefined && !(/^\d+$/.test(hoursArg!) && isHoldPeriod(hours))) {
+      console.error('the hold period is whole hours, 1 to 120 (5 days)')
+      return 2
+    }
+    const setting = await setHoldSetting(siteId, { reversal: action === 'reverse', hours })
+    if (!setting) throw new sites.SiteNotFound(siteId)
+    console.log(
+      `holds of ${siteId} are ${setting.reversal ? 'reversed' : 'captured in full'} ${setting.hours} h after their authorisation`,
     )
   } else if (command === 'notify' || command === 'secret' || command === 'rotate-secret') {
     const url = token

@@ -380,18 +380,20 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   const rows = async (sql: string) => (await db.query(sql, [siteId])).rows
   for (const r of await rows(`
     SELECT p."paymentId", p."amountMinor"::bigint AS amount, p."capturedMinor"::bigint AS captured, p."refundedMinor"::bigint AS refunded,
-      p.reversed, p.status, p.flags,
+      p."reversedMinor"::bigint AS "reversedMinor", p.reversed, p.status, p.flags,
       COALESCE((SELECT sum("amountMinor") FROM "Refund" r WHERE r."paymentRef" = p.id AND r.status = 'COMPLETED'), 0)::bigint AS refunds,
       COALESCE((SELECT sum("amountMinor") FROM "Capture" c WHERE c."paymentRef" = p.id AND c.status = 'COMPLETED'), 0)::bigint AS captures,
       (SELECT count(*) FROM "Capture" c WHERE c."paymentRef" = p.id AND c.status = 'COMPLETED')::int AS "completedCaptures"
     FROM "Payment" p WHERE p."siteId" = $1`)) {
     const [amount, captured, refunded] = [BigInt(r.amount), BigInt(r.captured), BigInt(r.refunded)]
     check(refunded === BigInt(r.refunds), `${r.paymentId}: refundedAmount ${refunded} ≠ completed refunds ${r.refunds}`)
+    // reversals (partial ones included) release the hold: no part of what was captured
+    const reversed = BigInt(r.reversedMinor)
     check(
-      r.reversed ? refunded === amount && captured === 0n : refunded <= captured,
-      `${r.paymentId}: refunded ${refunded} > captured ${captured}`,
+      r.reversed ? refunded === amount && reversed === amount && captured === 0n : refunded - reversed <= captured,
+      `${r.paymentId}: refunded ${refunded - reversed} > captured ${captured}`,
     )
-    check(captured <= amount, `${r.paymentId}: captured ${captured} > amount ${amount}`)
+    check(captured + reversed <= amount, `${r.paymentId}: captured ${captured} > amount ${amount}`)
     check(r.completedCaptures <= 1, `${r.paymentId}: ${r.completedCaptures} completed captures`)
     const sale = r.flags.includes('SALE')
     check(

@@ -25,6 +25,9 @@ export const settingsCss = `
 .dash-card .set-url input{font:inherit;padding:.5rem;border:1px solid #9aa3bd;border-radius:6px;width:100%}
 .set-url{display:grid;gap:.4rem;max-width:640px}
 .set-clock{display:grid;gap:.4rem;max-width:640px}
+.set-holds{display:grid;gap:.4rem;max-width:640px}
+.set-holds fieldset{border:0;margin:0;padding:0}
+.set-holds input[type=number]{height:2.6rem;max-width:10rem}
 .set-clock input,.set-clock select{height:2.6rem}
 .set-clock-now{margin:.75rem 0}
 `

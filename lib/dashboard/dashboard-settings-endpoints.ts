@@ -1,5 +1,5 @@
 // The settings' state-changing requests (under /dashboard/actions/settings/): the notification URL, a
-// new signing secret, a new API token, a token revoked. Each goes through the API's wrapper
+// new signing secret, a new API token, a token revoked, the hold setting. Each goes through the API's wrapper
 // (lib/http/api-route.ts) with `access: 'dashboard'`: the service's own origin and a live session are
 // required, answers and errors are in the contract's shape. The answers that carry a secret or a token
 // are never stored by a cache (Cache-Control: no-store, as every JSON answer of the wrapper, said again
@@ -7,7 +7,8 @@
 import { z } from 'zod'
 import { apiRoute, endpoint } from '../api/api-route'
 import { Reply } from '../http/api-route'
-import { changeNotifyUrl, createToken, revokeToken, rotateSecret, URL_FIELD } from './dashboard-settings'
+import { MAX_HOLD_HOURS, MIN_HOLD_HOURS } from '../payments/hold-expiry'
+import { changeHolds, changeNotifyUrl, createToken, revokeToken, rotateSecret, URL_FIELD } from './dashboard-settings'
 
 const noParams = z.object({})
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' }
@@ -15,6 +16,14 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' }
 export const notifyUrlBodySchema = z.object({
   // blank: no site URL (notifications go to each operation's callbackUrl only); the rule itself is the service's
   [URL_FIELD]: z.string({ error: 'must be a string' }),
+})
+
+export const holdsBodySchema = z.object({
+  action: z.enum(['capture', 'reverse'], { error: 'must be capture or reverse' }),
+  hours: z
+    .int({ error: 'must be a whole number of hours' })
+    .min(MIN_HOLD_HOURS, `must be at least ${MIN_HOLD_HOURS}`)
+    .max(MAX_HOLD_HOURS, `must be at most ${MAX_HOLD_HOURS} (5 days)`),
 })
 
 export const rotateSecretBodySchema = z.object({
@@ -28,6 +37,15 @@ export const notifyUrlRoute = apiRoute({
     params: noParams,
     body: notifyUrlBodySchema,
     handle: async ({ session, body }) => changeNotifyUrl(session!, body[URL_FIELD]),
+  }),
+})
+
+export const holdsRoute = apiRoute({
+  POST: endpoint({
+    access: 'dashboard',
+    params: noParams,
+    body: holdsBodySchema,
+    handle: async ({ session, body }) => changeHolds(session!, body),
   }),
 })
 

@@ -1,4 +1,5 @@
-// The dashboard's settings of a site: its notification URL, its signing secret and its API tokens,
+// The dashboard's settings of a site: its notification URL, its signing secret, its API tokens and what its holds do
+// at the end of their period (lib/payments/hold-expiry.ts),
 // through the services the site command uses (lib/notifications/site-notify.ts, lib/sites/site-tokens.ts),
 // each change recorded in the audit log (who: the session's token hint). No framework imports.
 //
@@ -17,6 +18,8 @@ import {
   rotateNotifySecret,
   setNotifyUrl,
 } from '../notifications/site-notify'
+import { setHoldSetting } from '../payments/hold-expiry'
+import { holdSettingOfSite, type HoldSetting } from '../sites/site-store'
 import { issueToken, revokeTokenById, siteTokens, tokenHint } from '../sites/site-tokens'
 import { latestSiteAudit } from './audit-store'
 import { auditableUrl, recordAudit } from './dashboard-audit'
@@ -24,11 +27,20 @@ import { CLOCK_ACTION, clockOverview, type ClockOverview } from './dashboard-clo
 import type { DashboardSession } from './dashboard-session'
 
 // and the sandbox clock's advances (lib/dashboard/dashboard-clock.ts), shown in the same log
-export const SETTINGS_ACTIONS = ['notify-url', 'rotate-secret', 'create-token', 'revoke-token', CLOCK_ACTION] as const
+export const SETTINGS_ACTIONS = [
+  'notify-url',
+  'rotate-secret',
+  'create-token',
+  'revoke-token',
+  CLOCK_ACTION,
+  'holds',
+] as const
 export type SettingsAction = (typeof SETTINGS_ACTIONS)[number]
 
 /** the audit log's subject of a rotation (what was acted on) */
 export const SIGNING_SECRET = 'signing secret'
+/** the audit log's action and subject of a change of the hold setting */
+export const HOLDS_ACTION = 'holds'
 /** the audit log's subject of a URL cleared */
 export const NO_URL = '(none)'
 
@@ -39,6 +51,8 @@ export interface SettingsOverview {
   notifyUrl: string | null
   secret: { version: number; rotatedAt: Date | null; previousUntil: Date | null; graceHours: number }
   tokens: { id: string; hint: string; createdAt: Date; revokedAt: Date | null; thisSession: boolean }[]
+  /** what the site's open holds do at the end of their period, and the period */
+  holds: HoldSetting
   /** the site's sandbox clock; null with SANDBOX_CLOCK=off */
   clock: ClockOverview | null
   audit: { at: Date; actor: string; action: string; subject: string; outcome: string; detail: Record<string, string> }[]
@@ -48,9 +62,10 @@ const AUDIT_SHOWN = 20
 
 /** what the settings page shows: no secret, no token, no hash */
 export async function settingsOverview(session: DashboardSession): Promise<SettingsOverview> {
-  const [notify, tokens, clock, audit] = await Promise.all([
+  const [notify, tokens, holds, clock, audit] = await Promise.all([
     notifySettings(session.siteId),
     siteTokens(session.siteId),
+    holdSettingOfSite(session.siteId),
     clockOverview(session.siteId),
     latestSiteAudit(session.siteId, [...SETTINGS_ACTIONS], AUDIT_SHOWN),
   ])
@@ -63,6 +78,7 @@ export async function settingsOverview(session: DashboardSession): Promise<Setti
       graceHours: graceHours(),
     },
     tokens: tokens.map((t) => ({ ...t, thisSession: t.id === session.tokenRef })),
+    holds: holds ?? { hours: 72, reversal: false },
     clock,
     audit: audit.map((a) => ({ ...a, detail: textFields(a.detail) })),
   }
@@ -96,6 +112,33 @@ export async function changeNotifyUrl(session: DashboardSession, input: string):
     outcome: url ? 'set' : 'cleared',
   })
   return { url }
+}
+
+/**
+ * What the site's open holds do at the end of their period (captured in full or reversed) and the period, in hours (1
+ * to 120, checked by the request's schema); the change and its audit entry in one write of the site
+ */
+export async function changeHolds(
+  session: DashboardSession,
+  change: { action: 'capture' | 'reverse'; hours: number },
+): Promise<{ action: 'capture' | 'reverse'; hours: number }> {
+  const setting = await setHoldSetting(
+    session.siteId,
+    { reversal: change.action === 'reverse', hours: change.hours },
+    (tx, s) =>
+      recordAudit(
+        session,
+        {
+          action: HOLDS_ACTION,
+          subject: HOLDS_ACTION,
+          outcome: s.reversal ? 'reverse' : 'capture',
+          detail: { hours: String(s.hours) },
+        },
+        tx,
+      ),
+  )
+  if (!setting) throw notFound('Site')
+  return { action: setting.reversal ? 'reverse' : 'capture', hours: setting.hours }
 }
 
 /** a new signing secret, answered once; the previous one signs until `previousUntil` (null: not at all) */

@@ -170,7 +170,8 @@ export const captureRoute = apiRoute({
       tag: 'Captures',
       summary: 'Capture an authorised payment',
       description: [
-        'Captures a two-step payment (one without SALE) that is COMPLETED (authorised): all of it, or `amount` of it. One successful capture per payment.',
+        'Captures a two-step payment (one without SALE) that is COMPLETED (authorised): all it holds (its amount, less what partial reversals released), or `amount` of that. One successful capture per payment; beyond what it holds is DECLINED INVALID_AMOUNT.',
+        'A hold neither captured nor reversed confirms itself 72 hours after its authorisation (a site setting, 1 hour to 5 days: `npm run site -- holds <siteId> capture|reverse [<hours>]`, or the dashboard): captured in full (a capture `auto-…`, its CAPTURE notification), or reversed when the site says so (a refund `auto-…` with `flags: ["REVERSAL"]`, its REFUND notification), dated then on the site\'s clock.',
         'A capture of a one-step, declined, waiting or reversed payment is created DECLINED INVALID_STATE (200). A new capture of a payment already captured is a 409; an identical replay of the capture answers it.',
       ].join('\n\n'),
       errors: ['payin.resource.not.found', 'payin.request.conflict', 'payin.incorrect-method-invocation'],
@@ -228,7 +229,7 @@ export const refundRoute = apiRoute({
       summary: 'Refund a payment',
       description: [
         'Refunds a part or all of what was captured; any number of partial refunds. A refund beyond what is left is created DECLINED INVALID_AMOUNT (200).',
-        'The whole amount of an authorised, uncaptured payment is a reversal: COMPLETED with `flags: ["REVERSAL"]`, and later captures decline.',
+        'A refund of an authorised, uncaptured payment is a reversal: COMPLETED with `flags: ["REVERSAL"]`. A part of what it holds is a partial reversal: later captures take at most what remains. All that remains releases the hold, and later captures decline. More than it holds is DECLINED INVALID_AMOUNT.',
         "On a site whose refunds are postponed (`npm run site -- refunds <siteId> postponed`), a refund answers WAITING and completes at the next processing time, 21:00 Moscow time on the site's clock; until then it counts against what can be refunded and can be declined.",
       ].join('\n\n'),
       errors: ['payin.resource.not.found', 'payin.request.conflict'],

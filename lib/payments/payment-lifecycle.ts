@@ -19,6 +19,7 @@ import {
   type Tx,
 } from './payment-store'
 import { recordToken } from './payment-tokens'
+import { confirmHold, holdIsDue } from './hold-expiry'
 
 /**
  * Locks the site's payment for the rest of the transaction and brings it up to date at `now`, its site's time (404 when
@@ -40,8 +41,13 @@ export function dueAtFor(authFlow: string | null, now: Date): Date | null {
   return after === null ? null : new Date(now.getTime() + after)
 }
 
-export const isDue = (p: Pick<Payment, 'status' | 'dueAt'>, now: Date) =>
+/** whether a WAITING payment's flow's change fell due */
+const flowChangeIsDue = (p: Pick<Payment, 'status' | 'dueAt'>, now: Date) =>
   p.status === 'WAITING' && p.dueAt !== null && p.dueAt.getTime() <= now.getTime()
+
+/** whether a change of the payment fell due: its flow's, or its hold's end (hold-expiry.ts) */
+export const isDue = (p: Pick<Payment, 'status' | 'dueAt' | 'holdDueAt'>, now: Date) =>
+  flowChangeIsDue(p, now) || holdIsDue(p, now)
 
 /**
  * Settles the bill's WAITING payments whose change fell due before `before` (except `except`), earliest
@@ -62,9 +68,16 @@ export async function settleDueOnBill(
   for (const p of due) await settle(tx, p, before)
 }
 
-/** applies the change that fell due (its flow's: lib/payments/flows), dated when it fell due */
+/**
+ * applies the change that fell due (its flow's: lib/payments/flows), then its hold's end if that came too (an approval
+ * long ago), each dated when it fell due
+ */
 export async function settle(tx: Tx, p: Payment, now: Date): Promise<Payment> {
-  if (!isDue(p, now)) return p
+  const settled = flowChangeIsDue(p, now) ? await applyFlowChange(tx, p) : p
+  return holdIsDue(settled, now) ? confirmHold(tx, settled) : settled
+}
+
+function applyFlowChange(tx: Tx, p: Payment): Promise<Payment> {
   const due = p.dueAt!
   const change = dueChangeOf(p)
   return change.kind === 'decline' ? decline(tx, p, change.reason, due) : approve(tx, p, due)

@@ -12,6 +12,8 @@ export interface PaymentTotals {
   capturedMinor: number
   refundedMinor: number
   reversed: boolean
+  /** what reversals released of the authorisation (part of refundedMinor) */
+  reversedMinor?: number
 }
 
 export function totalsOf(p: {
@@ -22,14 +24,19 @@ export function totalsOf(p: {
   capturedMinor: bigint
   refundedMinor: bigint
   reversed: boolean
+  reversedMinor?: bigint
 }): PaymentTotals {
   return {
     ...p,
     amountMinor: Number(p.amountMinor),
     capturedMinor: Number(p.capturedMinor),
     refundedMinor: Number(p.refundedMinor),
+    reversedMinor: Number(p.reversedMinor ?? 0n),
   }
 }
+
+/** what an authorised payment still holds: its amount less what reversals released */
+export const heldMinor = (p: PaymentTotals) => p.amountMinor - (p.reversedMinor ?? 0)
 
 /** captures and refunds use the payment's currency */
 export function currencyMismatch(amount: { currency: string } | undefined, p: { currency: string }): string | null {
@@ -45,27 +52,39 @@ export const isOneStep = (p: { flags: string[]; methodType: string }) =>
 
 export type Decision<T = object> = ({ ok: true } & T) | { ok: false; reason: DeclineReason }
 
-/** One successful capture of an authorised (two-step, COMPLETED, not reversed) payment, up to its amount. */
+/**
+ * One successful capture of an authorised (two-step, COMPLETED, not reversed) payment, up to what it still holds (its
+ * amount, less what partial reversals released): by default all of that.
+ */
 export function decideCapture(p: PaymentTotals, requestedMinor: number | null): Decision<{ amountMinor: number }> {
   if (p.status !== 'COMPLETED' || p.flags.includes('SALE') || p.reversed || p.capturedMinor > 0)
     return { ok: false, reason: 'INVALID_STATE' }
-  const amountMinor = requestedMinor ?? p.amountMinor
-  if (!notAbove(money(amountMinor, p.currency), money(p.amountMinor, p.currency)))
-    return { ok: false, reason: 'INVALID_AMOUNT' }
+  const held = heldMinor(p)
+  const amountMinor = requestedMinor ?? held
+  if (!notAbove(money(amountMinor, p.currency), money(held, p.currency))) return { ok: false, reason: 'INVALID_AMOUNT' }
   return { ok: true, amountMinor }
 }
 
 /**
- * A refund of a COMPLETED payment: COMPLETED refunds never exceed the captured amount. The full amount
- * of an authorised, uncaptured payment releases the hold instead (a reversal).
+ * A refund of a COMPLETED payment: COMPLETED refunds never exceed the captured amount. A refund of an authorised,
+ * uncaptured payment is a reversal instead: up to what it still holds, which it reduces (a partial reversal); all of
+ * that releases the hold (`releases`).
  */
-export function decideRefund(p: PaymentTotals, amountMinor: number): Decision<{ reversal: boolean }> {
+export function decideRefund(
+  p: PaymentTotals,
+  amountMinor: number,
+): Decision<{ reversal: boolean; releases: boolean }> {
   if (p.status !== 'COMPLETED' || p.reversed) return { ok: false, reason: 'INVALID_STATE' }
   const uncapturedHold = !p.flags.includes('SALE') && p.capturedMinor === 0
   if (uncapturedHold) {
-    return amountMinor === p.amountMinor ? { ok: true, reversal: true } : { ok: false, reason: 'INVALID_AMOUNT' }
+    const held = heldMinor(p)
+    if (!notAbove(money(amountMinor, p.currency), money(held, p.currency)))
+      return { ok: false, reason: 'INVALID_AMOUNT' }
+    return { ok: true, reversal: true, releases: amountMinor === held }
   }
-  const after = sum(money(p.refundedMinor, p.currency), money(amountMinor, p.currency))
+  // what reversals released before the capture is no part of what was captured
+  const refunded = p.refundedMinor - (p.reversedMinor ?? 0)
+  const after = sum(money(refunded, p.currency), money(amountMinor, p.currency))
   if (!notAbove(after, money(p.capturedMinor, p.currency))) return { ok: false, reason: 'INVALID_AMOUNT' }
-  return { ok: true, reversal: false }
+  return { ok: true, reversal: false, releases: false }
 }

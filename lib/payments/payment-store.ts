@@ -44,18 +44,32 @@ export const paymentFingerprint = (siteId: string, paymentId: string) =>
     select: { fingerprint: true },
   })
 
+/** whether a payment is an open hold: authorised (COMPLETED without SALE) and nothing of it captured or released */
+const isOpenHold = (p: Pick<Payment, 'status' | 'flags' | 'capturedMinor' | 'reversed'>) =>
+  p.status === 'COMPLETED' && !p.flags.includes('SALE') && p.capturedMinor === 0n && !p.reversed
+
+/**
+ * A new payment's `holdDueAt`: an open hold's is its authorisation plus the site's hold period, read in the statement
+ * (the site's setting now), else none.
+ */
+const holdDueAtOf = (p: Payment): Prisma.Sql =>
+  isOpenHold(p)
+    ? Prisma.sql`${p.statusChangedAt}::timestamptz + (SELECT "holdHours" FROM "Site" WHERE id = ${p.siteId}) * interval '1 hour'`
+    : Prisma.sql`${p.holdDueAt}::timestamptz`
+
 /** The INSERT of a new payment's row (RETURNING is the caller's); with `gated`, written only through the CTE `gate`. */
 function paymentInsert(p: Payment, gated = false): Prisma.Sql {
   const values = Prisma.sql`${p.id}::uuid, ${p.siteId}, ${p.paymentId}, ${p.billRef}::uuid, ${p.billId}, ${p.fingerprint}, ${p.methodType}, ${p.maskedPan}, ${p.flags}::text[], ${p.currency},
       ${p.amountMinor}, ${p.capturedMinor}, ${p.refundedMinor}, ${p.reversed}, ${p.status}, ${p.statusReason}, ${p.statusChangedAt}, ${p.createdAt}, ${p.comment}, ${jsonParam(p.customer)}::jsonb,
       ${jsonParam(p.receipt)}::jsonb, ${jsonParam(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.dueAt}, ${jsonParam(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
       ${p.seriesRef}::uuid, ${p.callbackUrl}, ${jsonParam(p.customFields)}::jsonb, ${p.pageAttemptKey}, ${jsonParam(p.methodData)}::jsonb,
-      ${p.cardHolder}, ${jsonParam(p.deviceData)}::jsonb`
+      ${p.cardHolder}, ${jsonParam(p.deviceData)}::jsonb, ${p.reversedMinor}, ${holdDueAtOf(p)}`
   return Prisma.sql`
     INSERT INTO "Payment" (id, "siteId", "paymentId", "billRef", "billId", fingerprint, "methodType", "maskedPan", flags, currency,
       "amountMinor", "capturedMinor", "refundedMinor", reversed, status, "statusReason", "statusChangedAt", "createdAt", comment, customer,
       receipt, requirements, "authFlow", "otpAttempts", "dueAt", "cardProfile", "recurrentMinAuthDay", "recurrentExpiry",
-      "seriesRef", "callbackUrl", "customFields", "pageAttemptKey", "methodData", "cardHolder", "deviceData")
+      "seriesRef", "callbackUrl", "customFields", "pageAttemptKey", "methodData", "cardHolder", "deviceData",
+      "reversedMinor", "holdDueAt")
     ${gated ? Prisma.sql`SELECT ${values} FROM gate` : Prisma.sql`VALUES (${values})`}`
 }
 
@@ -122,9 +136,12 @@ export const declinePayment = (tx: Tx, id: string, reason: string, at: Date): Pr
     data: { status: 'DECLINED', statusReason: reason, statusChangedAt: at, dueAt: null },
   })
 
-/** writes COMPLETED, at `at`, with what the approval captured; the row as stored */
-export const completePaymentRow = (tx: Tx, id: string, capturedMinor: bigint, at: Date): Promise<Payment> =>
-  tx.payment.update({
+/**
+ * writes COMPLETED, at `at`, with what the approval captured; the row as stored. An authorisation (nothing captured)
+ * is an open hold: it confirms itself after the site's hold period.
+ */
+export async function completePaymentRow(tx: Tx, id: string, capturedMinor: bigint, at: Date): Promise<Payment> {
+  const done = await tx.payment.update({
     where: { id },
     data: {
       status: 'COMPLETED',
@@ -134,6 +151,12 @@ export const completePaymentRow = (tx: Tx, id: string, capturedMinor: bigint, at
       dueAt: null,
     },
   })
+  if (!isOpenHold(done)) return done
+  const [held] = await tx.$queryRaw<Payment[]>`
+    UPDATE "Payment" p SET "holdDueAt" = p."statusChangedAt" + s."holdHours" * interval '1 hour'
+    FROM "Site" s WHERE p.id = ${id}::uuid AND s.id = p."siteId" RETURNING p.*`
+  return held
+}
 
 /** a payment by its internal id, or null */
 export const readPaymentByRef = (paymentRef: string): Promise<Payment | null> =>
@@ -152,16 +175,26 @@ export async function setOtpAttempts(tx: Tx, id: string, attempts: number): Prom
 }
 
 /** what a capture took of the payment */
+/** a capture's amount written on the payment, its hold no longer open */
 export async function setCapturedMinor(tx: Tx, id: string, capturedMinor: bigint | number): Promise<void> {
-  await tx.payment.update({ where: { id }, data: { capturedMinor } })
+  await tx.payment.update({ where: { id }, data: { capturedMinor, holdDueAt: null } })
 }
 
 /**
- * The CTE (with its trailing comma) of a refund's statement that adds the refund to the payment's totals (and marks
- * it reversed, for a reversal): the payment is locked by then.
+ * The CTE (with its trailing comma) of a refund's statement that adds the refund to the payment's totals: a reversal
+ * to what reversals released too, and one that `releases` the hold marks it reversed (its hold no longer open). The
+ * payment is locked by then.
  */
-export const refundTotalsUpdate = (paymentRef: string, amountMinor: bigint, reversal: boolean): Prisma.Sql =>
-  Prisma.sql`totals AS (UPDATE "Payment" SET "refundedMinor" = "refundedMinor" + ${amountMinor}${reversal ? Prisma.sql`, reversed = true` : Prisma.empty} WHERE id = ${paymentRef}::uuid),`
+export function refundTotalsUpdate(
+  paymentRef: string,
+  amountMinor: bigint,
+  reversal: boolean,
+  releases: boolean,
+): Prisma.Sql {
+  const reversed = reversal ? Prisma.sql`, "reversedMinor" = "reversedMinor" + ${amountMinor}` : Prisma.empty
+  const released = releases ? Prisma.sql`, reversed = true, "holdDueAt" = NULL` : Prisma.empty
+  return Prisma.sql`totals AS (UPDATE "Payment" SET "refundedMinor" = "refundedMinor" + ${amountMinor}${reversed}${released} WHERE id = ${paymentRef}::uuid),`
+}
 
 /** a declined postponed refund's amount given back to the payment's refundable total */
 export async function unrefund(tx: Tx, paymentRef: string, amountMinor: bigint): Promise<void> {
@@ -239,6 +272,42 @@ export async function lockFirstDuePayment(
     WHERE ${isAhead(siteId)} LIMIT 1`
   return onSiteClock
 }
+
+/**
+ * Locks the open hold whose time to confirm itself came first, not one of `skip`, with its site's offset, behind the
+ * site's gate: as lockFirstDuePayment does for waiting payments (real time first, then each site whose clock is
+ * ahead), on `holdDueAt`, which only open holds have.
+ */
+export async function lockFirstDueHold(
+  tx: Tx,
+  now: Date,
+  skip: string[],
+  siteId?: string,
+): Promise<DuePayment | undefined> {
+  const notSkipped = Prisma.sql`NOT (p.id = ANY(${skip}::uuid[]))`
+  const [onRealTime] = await tx.$queryRaw<DuePayment[]>`
+    SELECT p.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Payment" p JOIN "Site" s ON s.id = p."siteId"
+    WHERE p."holdDueAt" <= ${now}::timestamptz AND ${notSkipped}${ofSite('p', siteId)}${gateOpenFor('p."siteId"')}
+    ORDER BY p."holdDueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
+  if (onRealTime || !settings().sandboxClock) return onRealTime
+  const [onSiteClock] = await tx.$queryRaw<DuePayment[]>`
+    SELECT p.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (
+      SELECT p.* FROM "Payment" p
+      WHERE p."siteId" = ahead.id AND p."holdDueAt" > ${now}::timestamptz
+        AND p."holdDueAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'
+        AND ${notSkipped}${gateOpenFor('p."siteId"')}
+      ORDER BY p."holdDueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED) p
+    WHERE ${isAhead(siteId)} LIMIT 1`
+  return onSiteClock
+}
+
+/**
+ * The site's open holds made due `hours` after their authorisation (a changed hold period applies to them too), in the
+ * transaction that changes the setting; how many.
+ */
+export const rescheduleHolds = (tx: Tx, siteId: string, hours: number): Promise<number> =>
+  tx.$executeRaw`UPDATE "Payment" SET "holdDueAt" = "statusChangedAt" + ${hours} * interval '1 hour'
+    WHERE "siteId" = ${siteId} AND "holdDueAt" IS NOT NULL`
 
 /** a waiting payment whose bill closed: the bill's status and when it closed, with its site's clock offset */
 export type WaitOnClosedBill = Payment & { billStatus: string; billClosedAt: Date; siteOffsetMs: bigint | null }

@@ -167,7 +167,7 @@ export const refundSchema = z
     status: statusSchema,
     flags: z
       .array(openValues(z.literal('REVERSAL')))
-      .meta({ description: 'REVERSAL: the whole amount of an authorised, uncaptured payment, released' }),
+      .meta({ description: 'REVERSAL: a release of what an authorised, uncaptured payment holds, whole or partial' }),
   })
   .meta({ id: 'Refund', description: 'the refund' })
 export type RefundAnswer = z.input<typeof refundSchema>

@@ -51,7 +51,8 @@ export async function refundPayment(
     const mismatch = currencyMismatch(amount, p)
     if (mismatch) throw fieldError('amount.currency', mismatch)
     const d = decideRefund(totalsOf(p), amount.value)
-    // the postponed scheme: a refund waits for the next processing time (a reversal releases a hold at once)
+    // the postponed scheme: a refund waits for the next processing time (a reversal, whole or partial, releases what
+    // it names of a hold at once)
     const postponed = d.ok && !d.reversal && (await refundsPostponed(tx, siteId))
     const row: Refund = {
       id: randomUUID(),
@@ -71,7 +72,7 @@ export async function refundPayment(
     }
     // the payment's totals (a waiting refund counts against what can be refunded), the refund and its notification
     // (once final) in one statement (the payment is locked)
-    const totals = d.ok ? refundTotalsUpdate(p.id, row.amountMinor, d.reversal) : null
+    const totals = d.ok ? refundTotalsUpdate(p.id, row.amountMinor, d.reversal, d.releases) : null
     const refund = await insertRefund(tx, row, totals, postponed ? null : refundNotificationInsert(row, p))
     await alsoWrite?.(tx, refund)
     return refund

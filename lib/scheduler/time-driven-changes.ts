@@ -1,9 +1,9 @@
 // The scheduler of time-driven changes: a WAITING payment's flow's due change at its `dueAt` (the flow decides it:
 // lib/payments/flows, e.g. the emulated mobile operator's answer, the 3-D Secure expiry; settle applies it), and
 // bill expiry (a CREATED bill's `expiresAt`), SBP QR code expiry (lib/sbp), payments waiting on a bill that
-// closed, and postponed refunds' processing. Every instance runs it; each change is taken with FOR UPDATE SKIP
-// LOCKED, so it is applied once, by whichever instance gets it, in a short transaction of its own that also writes
-// its notification. Nothing lives in memory: a
+// closed, postponed refunds' processing, and holds that confirm themselves (lib/payments/hold-expiry.ts). Every
+// instance runs it; each change is taken with FOR UPDATE SKIP LOCKED, so it is applied once, by whichever instance
+// gets it, in a short transaction of its own that also writes its notification. Nothing lives in memory: a
 // change whose instance dies before commit is still due and is taken by the next pass anywhere.
 // Changes are dated when they fell due, as a read at or after that time (which applies them too) sees them.
 // Due times are on the site's sandbox clock (lib/sandbox/site-clock.ts): a change is due once the site's
@@ -12,7 +12,8 @@
 import { settings } from '../config'
 import { AUTH_FLOWS_ENDING_WITH_BILL } from '../payments/flows'
 import { decline, settle } from '../payments/payment-lifecycle'
-import { lockFirstDuePayment, lockFirstWaitOnClosedBill } from '../payments/payment-store'
+import { confirmHold } from '../payments/hold-expiry'
+import { lockFirstDueHold, lockFirstDuePayment, lockFirstWaitOnClosedBill } from '../payments/payment-store'
 import { processDueRefund } from '../payments/refund-service'
 import { lockFirstDueRefund } from '../payments/refund-store'
 import { expireBillBatch } from '../settlement/bill-store'
@@ -153,6 +154,35 @@ export async function processDueRefunds(now = new Date(), siteId?: string): Prom
   }
 }
 
+/**
+ * Confirms the open holds whose period is over (of one site, or all): each captured in full or reversed, as its site
+ * says, dated at its time, with its notification; how many. One that fails is logged and left for the next pass.
+ */
+export async function confirmDueHolds(now = new Date(), siteId?: string): Promise<number> {
+  const failed: string[] = []
+  let confirmed = 0
+  for (;;) {
+    let taken: string | null = null
+    try {
+      const done = await pickedSiteWrite(async (tx) => {
+        taken = null
+        const row = await lockFirstDueHold(tx, now, failed, siteId)
+        if (!row) return false
+        const { siteOffsetMs: _offset, ...p } = row
+        taken = p.id
+        await confirmHold(tx, p)
+        return true
+      })
+      if (!done) return confirmed
+      confirmed++
+    } catch (e) {
+      if (!taken) throw e
+      process.stderr.write(`scheduler: hold of payment ${taken}: ${(e as Error)?.message ?? e}\n`)
+      failed.push(taken)
+    }
+  }
+}
+
 /** Writes EXPIRED on the unpaid SBP QR codes past their time (no payment, no notification); how many. */
 export async function expireDueQrCodes(now = new Date(), siteId?: string): Promise<number> {
   let expired = 0
@@ -181,7 +211,8 @@ export async function applyDueChanges(siteId?: string): Promise<number> {
   const qrCodes = await expireDueQrCodes(new Date(), siteId).catch(logError('SBP QR codes'))
   const waits = await declineWaitsOnClosedBills(siteId).catch(logError('payments on closed bills'))
   const refunds = await processDueRefunds(new Date(), siteId).catch(logError('postponed refunds'))
-  return payments + bills + qrCodes + waits + refunds
+  const holds = await confirmDueHolds(new Date(), siteId).catch(logError('holds'))
+  return payments + bills + qrCodes + waits + refunds + holds
 }
 
 /** this instance's scheduler: a pass every SCHEDULER_POLL_MS; the returned function stops it */

@@ -335,3 +335,29 @@ export async function setRefundsPostponed(siteId: string, postponed: boolean): P
   const { count } = await db().site.updateMany({ where: { id: siteId }, data: { postponedRefunds: postponed } })
   return count === 1
 }
+
+// ---- the site's holds
+
+/** what the site's open holds do once their period is over: captured in full (the default) or reversed */
+export interface HoldSetting {
+  /** hours after its authorisation, 1 to 120 */
+  hours: number
+  reversal: boolean
+}
+
+/** the site's hold setting (read in the transaction that applies it); null when there is no such site */
+export async function holdSettingOf(tx: Tx, siteId: string): Promise<HoldSetting | null> {
+  const [row] = await tx.$queryRaw<HoldSetting[]>`
+    SELECT "holdHours" AS hours, "holdReversal" AS reversal FROM "Site" WHERE id = ${siteId}`
+  return row ?? null
+}
+
+/** writes the site's hold setting; false when there is no such site */
+export async function writeHoldSetting(tx: Tx, siteId: string, s: HoldSetting): Promise<boolean> {
+  const n = await tx.$executeRaw`
+    UPDATE "Site" SET "holdHours" = ${s.hours}, "holdReversal" = ${s.reversal} WHERE id = ${siteId}`
+  return n === 1
+}
+
+/** the site's hold setting, outside a write (the dashboard's settings page); null when there is no such site */
+export const holdSettingOfSite = (siteId: string): Promise<HoldSetting | null> => holdSettingOf(db(), siteId)

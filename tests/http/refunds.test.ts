@@ -121,15 +121,19 @@ describe('refunds', () => {
     assert.deepEqual((await paymentState(p)).refundedAmount, rub('100.00'))
   })
 
-  test('a partial refund of an uncaptured two-step payment is DECLINED INVALID_AMOUNT', async () => {
+  test('a partial refund of an uncaptured two-step payment is a partial reversal; more than it holds is refused', async () => {
     const p = await payment(twoStepPayment())
+    const over = await refund(p, '100.01')
+    assert.equal(over.status.value, 'DECLINED')
+    assert.equal(over.status.reason, 'INVALID_AMOUNT')
     const r = await refund(p, '50.00')
-    assert.equal(r.status.value, 'DECLINED')
-    assert.equal(r.status.reason, 'INVALID_AMOUNT')
+    assert.equal(r.status.value, 'COMPLETED')
+    assert.deepEqual(r.flags, ['REVERSAL'])
     const after = await paymentState(p)
-    assert.deepEqual(after.refundedAmount, rub('0.00'))
+    assert.deepEqual(after.refundedAmount, rub('50.00'))
     const cap = await api.put(`/payments/${p}/captures/${uid('cap')}`)
-    assert.equal(cap.body.status.value, 'COMPLETED', 'the hold is still capturable')
+    assert.equal(cap.body.status.value, 'COMPLETED', 'what remains of the hold is still capturable')
+    assert.deepEqual(cap.body.amount, rub('50.00'), 'by default, all that remains')
   })
 
   test('after a partial capture of 60.00 of 100.00, refunds up to 60.00 succeed and more is INVALID_AMOUNT', async () => {

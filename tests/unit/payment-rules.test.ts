@@ -31,21 +31,34 @@ test('capture: never of a SALE, declined, waiting or reversed payment', () => {
 })
 
 test('refund: completed refunds never exceed the captured amount', () => {
-  assert.deepEqual(decideRefund(sale, 2000), { ok: true, reversal: false })
-  assert.deepEqual(decideRefund({ ...sale, refundedMinor: 8000 }, 2000), { ok: true, reversal: false })
+  assert.deepEqual(decideRefund(sale, 2000), { ok: true, reversal: false, releases: false })
+  assert.deepEqual(decideRefund({ ...sale, refundedMinor: 8000 }, 2000), { ok: true, reversal: false, releases: false })
   assert.deepEqual(decideRefund({ ...sale, refundedMinor: 8001 }, 2000), { ok: false, reason: 'INVALID_AMOUNT' })
   const partlyCaptured = { ...authorised, capturedMinor: 6000 }
-  assert.deepEqual(decideRefund(partlyCaptured, 6000), { ok: true, reversal: false })
+  assert.deepEqual(decideRefund(partlyCaptured, 6000), { ok: true, reversal: false, releases: false })
   assert.deepEqual(decideRefund(partlyCaptured, 6001), { ok: false, reason: 'INVALID_AMOUNT' })
 })
 
-test('refund of an uncaptured hold: the full amount is a reversal, anything else is refused', () => {
-  assert.deepEqual(decideRefund(authorised, 10000), { ok: true, reversal: true })
-  assert.deepEqual(decideRefund(authorised, 5000), { ok: false, reason: 'INVALID_AMOUNT' })
+test('refund of an uncaptured hold: a reversal, partial or of all it holds, never more', () => {
+  assert.deepEqual(decideRefund(authorised, 10000), { ok: true, reversal: true, releases: true })
+  assert.deepEqual(decideRefund(authorised, 5000), { ok: true, reversal: true, releases: false })
+  assert.deepEqual(decideRefund(authorised, 10001), { ok: false, reason: 'INVALID_AMOUNT' })
+  const partlyReversed = { ...authorised, refundedMinor: 3000, reversedMinor: 3000 }
+  assert.deepEqual(decideRefund(partlyReversed, 7000), { ok: true, reversal: true, releases: true })
+  assert.deepEqual(decideRefund(partlyReversed, 7001), { ok: false, reason: 'INVALID_AMOUNT' })
   assert.deepEqual(decideRefund({ ...authorised, reversed: true, refundedMinor: 10000 }, 10000), {
     ok: false,
     reason: 'INVALID_STATE',
   })
+})
+
+test('after a partial reversal: captures up to what remains, refunds up to what was captured', () => {
+  const partlyReversed = { ...authorised, refundedMinor: 3000, reversedMinor: 3000 }
+  assert.deepEqual(decideCapture(partlyReversed, null), { ok: true, amountMinor: 7000 })
+  assert.deepEqual(decideCapture(partlyReversed, 7001), { ok: false, reason: 'INVALID_AMOUNT' })
+  const captured = { ...partlyReversed, capturedMinor: 7000 }
+  assert.deepEqual(decideRefund(captured, 7000), { ok: true, reversal: false, releases: false })
+  assert.deepEqual(decideRefund(captured, 7001), { ok: false, reason: 'INVALID_AMOUNT' })
 })
 
 test('refund: never of a declined or waiting payment', () => {

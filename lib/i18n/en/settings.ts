@@ -52,6 +52,20 @@ export const settings = {
   copy: 'Copy',
   copied: 'Copied',
   hide: 'Done',
+  // holds
+  holdsTitle: 'Holds',
+  holdsHelp:
+    'A two-step payment (one without SALE) holds its amount until you capture or reverse it. If you do neither, the service does it this many hours after the authorisation: it captures all the payment still holds, or reverses it. A change applies to the holds open now too.',
+  holdsAction: 'At the end of the period',
+  holdsCapture: 'Capture in full',
+  holdsReverse: 'Reverse',
+  holdsHours: 'Period, hours (1 to 120)',
+  holdsHoursRange: 'Enter whole hours, 1 to 120 (5 days).',
+  holdsNow: {
+    capture: 'Captured in full {hours} h after the authorisation.',
+    reverse: 'Reversed {hours} h after the authorisation.',
+  } as Record<string, string>,
+  holdsOutcome: { capture: 'capture after {hours} h', reverse: 'reverse after {hours} h' } as Record<string, string>,
   // the sandbox clock
   clockTitle: 'Sandbox clock',
   clockHelp:
@@ -86,11 +100,14 @@ export const settings = {
     'create-token': 'Token created',
     'revoke-token': 'Token revoked',
     clock: 'Clock advanced',
+    holds: 'Holds',
   } as Record<string, string>,
-  subjects: { 'signing secret': 'signing secret', '(none)': '(none)', 'sandbox clock': 'sandbox clock' } as Record<
-    string,
-    string
-  >,
+  subjects: {
+    'signing secret': 'signing secret',
+    '(none)': '(none)',
+    'sandbox clock': 'sandbox clock',
+    holds: 'holds',
+  } as Record<string, string>,
   // an advance's outcome
   clockBy: 'by {by}; now {ahead}',
   clockTo: 'to {at}; now {ahead}',

@@ -1,15 +1,16 @@
 // The site's settings: where notifications go, the signing secret (never shown here: a rotation's
-// answer shows the new one once), the API tokens, the site's sandbox clock (absent with
-// SANDBOX_CLOCK=off) and the recent changes to them (the audit log).
+// answer shows the new one once), the API tokens, what holds do at the end of their period, the site's
+// sandbox clock (absent with SANDBOX_CLOCK=off) and the recent changes to them (the audit log).
 // The page reads only; every change is a request under /dashboard/actions/settings/ (the clock's:
 // /dashboard/actions/sandbox/clock/advance).
 import { ApiTokens } from '@/components/dashboard/api-tokens'
 import { ClockAdvanceForm } from '@/components/dashboard/clock-advance-form'
+import { HoldsForm } from '@/components/dashboard/holds-form'
 import { NotifyUrlForm } from '@/components/dashboard/notify-url-form'
 import { settingsCss } from '@/components/dashboard/settings-styles'
 import { SigningSecret } from '@/components/dashboard/signing-secret'
 import { CLOCK_ACTION } from '@/lib/dashboard/dashboard-clock'
-import { settingsOverview } from '@/lib/dashboard/dashboard-settings'
+import { HOLDS_ACTION, settingsOverview } from '@/lib/dashboard/dashboard-settings'
 import { shownOutcome } from '@/lib/i18n/code-words'
 import type { SettingsMessages } from '@/lib/i18n/en/settings'
 import { fill } from '@/lib/i18n/fill'
@@ -24,6 +25,7 @@ export default async function SettingsPage() {
   const t = textsOf(lang).settings
   const d = await settingsOverview(session)
   const time = (at: Date) => shownTime(at, lang)
+  const holdAction = d.holds.reversal ? 'reverse' : 'capture'
   return (
     <>
       <title>{`${t.title} · Payin`}</title>
@@ -63,6 +65,13 @@ export default async function SettingsPage() {
             thisSession: k.thisSession,
           }))}
         />
+      </section>
+
+      <section className="dash-card" aria-labelledby="holds-title">
+        <h2 id="holds-title">{t.holdsTitle}</h2>
+        <p className="set-note">{t.holdsHelp}</p>
+        <p className="set-holds-now">{shownHolds(t, holdAction, { hours: String(d.holds.hours) }, t.holdsNow)}</p>
+        <HoldsForm initial={{ action: holdAction, hours: d.holds.hours }} t={t} />
       </section>
 
       {d.clock && (
@@ -115,7 +124,11 @@ export default async function SettingsPage() {
                           : a.subject}
                     </td>
                     <td data-label={t.outcome}>
-                      {a.action === CLOCK_ACTION ? shownAdvance(t, lang, a.detail) : shownOutcome(t, a.outcome)}
+                      {a.action === CLOCK_ACTION
+                        ? shownAdvance(t, lang, a.detail)
+                        : a.action === HOLDS_ACTION
+                          ? shownHolds(t, a.outcome, a.detail, t.holdsOutcome)
+                          : shownOutcome(t, a.outcome)}
                     </td>
                   </tr>
                 ))}
@@ -138,3 +151,11 @@ function shownAdvance(t: SettingsMessages, lang: Lang, detail: Record<string, st
   if (detail.seconds) return fill(t.clockBy, { by: shownDuration(Number(detail.seconds) * 1000, lang), ahead })
   return fill(t.clockTo, { at: detail.to ? shownTime(new Date(detail.to), lang) : '?', ahead })
 }
+
+/** the hold setting in words: its action (`capture` or `reverse`) and its period in hours */
+const shownHolds = (
+  t: SettingsMessages,
+  action: string,
+  detail: Record<string, string>,
+  words: Record<string, string>,
+) => (Object.hasOwn(words, action) ? fill(words[action], { hours: detail.hours ?? '?' }) : action)

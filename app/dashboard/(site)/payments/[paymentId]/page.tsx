@@ -16,7 +16,9 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
   if (!d) notFound()
   const p = d.payment
   const amount = (minor: bigint | number) => shownAmount(minor, p.currency, lang)
-  const refundable = p.capturedMinor - p.refundedMinor
+  // what partial reversals released is no part of what was captured, nor of what the hold still holds
+  const held = p.amountMinor - p.reversedMinor
+  const refundable = p.capturedMinor - (p.refundedMinor - p.reversedMinor)
   return (
     <>
       <title>{`${t.payment} ${p.paymentId} · Payin`}</title>
@@ -89,7 +91,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           kind="capture"
           paymentId={p.paymentId}
           currency={p.currency}
-          defaultAmount={formatMinor(p.amountMinor)}
+          defaultAmount={formatMinor(held)}
           t={t}
         />
       </section>
@@ -99,7 +101,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           kind="refund"
           paymentId={p.paymentId}
           currency={p.currency}
-          defaultAmount={formatMinor(refundable > 0n ? refundable : p.amountMinor)}
+          defaultAmount={formatMinor(refundable > 0n ? refundable : held)}
           t={t}
         />
       </section>
