@@ -25,12 +25,14 @@ export function totalsOf(p: {
   refundedMinor: bigint
   reversed: boolean
   reversedMinor?: bigint
+  /** postponed refunds still WAITING: decided as refunded already */
+  pendingRefundMinor?: bigint
 }): PaymentTotals {
   return {
     ...p,
     amountMinor: Number(p.amountMinor),
     capturedMinor: Number(p.capturedMinor),
-    refundedMinor: Number(p.refundedMinor),
+    refundedMinor: Number(p.refundedMinor + (p.pendingRefundMinor ?? 0n)),
     reversedMinor: Number(p.reversedMinor ?? 0n),
   }
 }

@@ -237,6 +237,7 @@ export function paymentRow(
     amountMinor,
     capturedMinor: 0n,
     refundedMinor: 0n,
+    pendingRefundMinor: 0n,
     reversed: false,
     reversedMinor: 0n,
     status: 'WAITING',

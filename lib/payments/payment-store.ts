@@ -190,15 +190,25 @@ export function refundTotalsUpdate(
   amountMinor: bigint,
   reversal: boolean,
   releases: boolean,
+  pending = false,
 ): Prisma.Sql {
+  // a postponed refund counts as pending until it is processed
+  const total = Prisma.raw(pending ? '"pendingRefundMinor"' : '"refundedMinor"')
   const reversed = reversal ? Prisma.sql`, "reversedMinor" = "reversedMinor" + ${amountMinor}` : Prisma.empty
   const released = releases ? Prisma.sql`, reversed = true, "holdDueAt" = NULL` : Prisma.empty
-  return Prisma.sql`totals AS (UPDATE "Payment" SET "refundedMinor" = "refundedMinor" + ${amountMinor}${reversed}${released} WHERE id = ${paymentRef}::uuid),`
+  return Prisma.sql`totals AS (UPDATE "Payment" SET ${total} = ${total} + ${amountMinor}${reversed}${released} WHERE id = ${paymentRef}::uuid),`
 }
 
-/** a declined postponed refund's amount given back to the payment's refundable total */
-export async function unrefund(tx: Tx, paymentRef: string, amountMinor: bigint): Promise<void> {
-  await tx.$executeRaw`UPDATE "Payment" SET "refundedMinor" = "refundedMinor" - ${amountMinor} WHERE id = ${paymentRef}::uuid`
+/** a postponed refund leaves the pending total: declined (given back), or processed (`completed`: refunded) */
+export async function settlePendingRefund(
+  tx: Tx,
+  paymentRef: string,
+  amountMinor: bigint,
+  completed: boolean,
+): Promise<void> {
+  const refunded = completed ? Prisma.sql`, "refundedMinor" = "refundedMinor" + ${amountMinor}` : Prisma.empty
+  await tx.$executeRaw`
+    UPDATE "Payment" SET "pendingRefundMinor" = "pendingRefundMinor" - ${amountMinor}${refunded} WHERE id = ${paymentRef}::uuid`
 }
 
 /** a payment by its internal id, locked for the rest of the transaction */

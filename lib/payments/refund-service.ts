@@ -3,21 +3,22 @@
 import { randomUUID } from 'node:crypto'
 import type { DeclineReason } from '../acquirer/sandbox-acquirer'
 import { fieldError, incorrectInvocation, notFound, requestConflict } from '../http/api-error'
-import { refundsPostponed } from '../sites/site-store'
+import { refundsPostponed, siteClock } from '../sites/site-store'
 import { notifyRefund, refundNotificationInsert } from './payment-notify'
 import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
 import { siteWrite } from '../sandbox/site-write'
 import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideRefund, totalsOf } from './payment-rules'
-import { lockPaymentByRef, refundTotalsUpdate, unrefund, type Tx } from './payment-store'
+import { lockPaymentByRef, refundTotalsUpdate, settlePendingRefund, type Tx } from './payment-store'
 import { nextRefundProcessing } from './refund-schedule'
 import { renderRefund } from './payment-wire'
 import {
   findRefund,
   finishRefund,
   insertRefund,
-  lockRefund,
+  lockRefundById,
+  lockRefundOfPayment,
   refundOfPayment,
   refundsOfPaymentId,
   type Refund,
@@ -72,50 +73,82 @@ export async function refundPayment(
     }
     // the payment's totals (a waiting refund counts against what can be refunded), the refund and its notification
     // (once final) in one statement (the payment is locked)
-    const totals = d.ok ? refundTotalsUpdate(p.id, row.amountMinor, d.reversal, d.releases) : null
+    const totals = d.ok ? refundTotalsUpdate(p.id, row.amountMinor, d.reversal, d.releases, postponed) : null
     const refund = await insertRefund(tx, row, totals, postponed ? null : refundNotificationInsert(row, p))
     await alsoWrite?.(tx, refund)
     return refund
   })
-  return renderRefund(refund)
+  // a replay of a postponed refund whose time has come: processed first (after this transaction: refund, then
+  // payment, as the scheduler locks them)
+  const [now] = await upToDate(siteId, [refund])
+  return renderRefund(now)
 }
 
 /**
  * POST …/refunds/{refundId}/decline: a postponed refund not yet processed is DECLINED REFUND_DECLINED_BY_MERCHANT and
- * no longer counts against the captured amount; a refund already final is a 409.
+ * no longer counts against the captured amount; a refund already final (or whose processing time has come) is a 409.
+ * The refund is locked before its payment, as the scheduler locks them.
  */
 export async function declineRefund(siteId: string, paymentId: string, refundId: string) {
   const refund = await siteWrite(siteId, async (tx, clock) => {
     const now = clock.now()
+    const found = await lockRefundOfPayment(tx, siteId, paymentId, refundId)
     const p = await lockPayment(tx, siteId, paymentId, now)
-    const r = await lockRefund(tx, p.id, refundId)
-    if (!r) throw notFound('Refund')
+    if (!found) throw notFound('Refund')
+    // processed at its time, whether or not the scheduler has come by yet
+    const r = await settleDue(tx, found, now)
     if (r.status !== 'WAITING')
-      throw incorrectInvocation(`The refund is ${r.status}: only a postponed refund not yet processed can be declined`)
-    await unrefund(tx, p.id, r.amountMinor)
+      return { refused: `The refund is ${r.status}: only a postponed refund not yet processed can be declined` }
+    await settlePendingRefund(tx, p.id, r.amountMinor, false)
     const declined = await finishRefund(tx, r.id, 'DECLINED', DECLINED_BY_MERCHANT, now)
     await notifyRefund(tx, declined, p)
     return declined
   })
+  // the refusal after the commit: a refund processed just now stays processed
+  if ('refused' in refund) throw incorrectInvocation(refund.refused)
   return renderRefund(refund)
 }
 
-/** the scheduler's part: a postponed refund processed at its time (the payment it refunds locked first) */
+/** the refund (locked) processed if its time has come by `now`, dated then; the refund as it is */
+const settleDue = (tx: Tx, r: Refund, now: Date): Promise<Refund> =>
+  r.status === 'WAITING' && r.dueAt && r.dueAt.getTime() <= now.getTime()
+    ? processDueRefund(tx, r, r.dueAt)
+    : Promise.resolve(r)
+
+/** a postponed refund processed at its time: its payment locked (after the refund), its totals, its notification */
 export async function processDueRefund(tx: Tx, r: Refund, at: Date): Promise<Refund> {
   const p = await lockPaymentByRef(tx, r.paymentRef)
+  await settlePendingRefund(tx, r.paymentRef, r.amountMinor, true)
   const done = await finishRefund(tx, r.id, 'COMPLETED', null, at)
   if (p) await notifyRefund(tx, done, p)
   return done
 }
 
+/** refunds as a reader sees them: a postponed one whose time has come is processed first (as the scheduler would) */
+async function upToDate(siteId: string, refunds: Refund[]): Promise<Refund[]> {
+  if (!refunds.some((r) => r.status === 'WAITING')) return refunds
+  const now = (await siteClock(siteId)).now()
+  return Promise.all(
+    refunds.map((r) =>
+      r.status === 'WAITING' && r.dueAt && r.dueAt.getTime() <= now.getTime()
+        ? siteWrite(siteId, async (tx, clock) => {
+            const locked = await lockRefundById(tx, r.id)
+            return locked ? settleDue(tx, locked, clock.now()) : r
+          })
+        : r,
+    ),
+  )
+}
+
 export async function readRefund(siteId: string, paymentId: string, refundId: string) {
   const r = await refundOfPayment(siteId, paymentId, refundId)
   if (!r) throw notFound('Refund')
-  return renderRefund(r)
+  const [now] = await upToDate(siteId, [r])
+  return renderRefund(now)
 }
 
 export async function listRefunds(siteId: string, paymentId: string) {
   const refunds = await refundsOfPaymentId(siteId, paymentId)
   if (!refunds) throw notFound('Payment')
-  return refunds.map(renderRefund)
+  return (await upToDate(siteId, refunds)).map(renderRefund)
 }

@@ -34,11 +34,23 @@ export async function insertRefund(
   return refund
 }
 
-/** the site's refund of the payment (by its internal id), locked for the rest of the transaction; undefined if none */
-export async function lockRefund(tx: Tx, paymentRef: string, refundId: string): Promise<Refund | undefined> {
-  const [row] = await tx.$queryRaw<
-    Refund[]
-  >`SELECT * FROM "Refund" WHERE "paymentRef" = ${paymentRef}::uuid AND "refundId" = ${refundId} FOR UPDATE`
+/** the site's payment's refund, locked for the rest of the transaction (before its payment); undefined if none */
+export async function lockRefundOfPayment(
+  tx: Tx,
+  siteId: string,
+  paymentId: string,
+  refundId: string,
+): Promise<Refund | undefined> {
+  const [row] = await tx.$queryRaw<Refund[]>`
+    SELECT r.* FROM "Refund" r JOIN "Payment" p ON p.id = r."paymentRef"
+    WHERE p."siteId" = ${siteId} AND p."paymentId" = ${paymentId} AND r."siteId" = ${siteId} AND r."refundId" = ${refundId}
+    FOR UPDATE OF r`
+  return row
+}
+
+/** a refund by its internal id, locked for the rest of the transaction */
+export async function lockRefundById(tx: Tx, id: string): Promise<Refund | undefined> {
+  const [row] = await tx.$queryRaw<Refund[]>`SELECT * FROM "Refund" WHERE id = ${id}::uuid FOR UPDATE`
   return row
 }
 

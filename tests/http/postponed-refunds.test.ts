@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { nextRefundProcessing } from '../../lib/payments/refund-schedule.ts'
 import { assertErrorShape, cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
+import { sql } from '../support/db.ts'
 import { siteOk } from '../support/site-command.ts'
 
 describe('postponed refunds', () => {
@@ -29,7 +30,8 @@ describe('postponed refunds', () => {
     })
     assert.equal(waiting.status, 200, waiting.text)
     assert.equal(waiting.body.status.value, 'WAITING')
-    assert.deepEqual((await api.paymentNow(paymentId)).refundedAmount, rub('60.00'))
+    // refundedAmount is the COMPLETED refunds' total; a waiting one is counted only against what can be refunded
+    assert.deepEqual((await api.paymentNow(paymentId)).refundedAmount, rub('0.00'))
     assert.equal((await outboxOf(first)).length, 0, 'no notification before it is final')
     // what is left: 40.00, so 50.00 is declined at once
     const over = await api.put(`/payments/${paymentId}/refunds/${uid('rf')}`, { amount: rub('50.00') })
@@ -109,5 +111,53 @@ describe('postponed refunds', () => {
     assert.equal(nextRefundProcessing(new Date('2026-11-27T18:00:00Z')).toISOString(), '2026-11-28T18:00:00.000Z')
     assert.equal(nextRefundProcessing(new Date('2026-11-27T21:30:00Z')).toISOString(), '2026-11-28T18:00:00.000Z')
     assert.equal(nextRefundProcessing(new Date('2026-12-31T20:59:00Z')).toISOString(), '2027-01-01T18:00:00.000Z')
+  })
+
+  test('a refund past its processing time is processed by any read, replay or decline, not declined', async () => {
+    const site = await newSite('refund-due')
+    const own = client(site)
+    await siteOk(['refunds', site.siteId, 'postponed'])
+    const paymentId = await own.newPayment(cardPayment())
+    const ids = [uid('rf'), uid('rf'), uid('rf')]
+    for (const id of ids) {
+      const r = await own.put(`/payments/${paymentId}/refunds/${id}`, { amount: rub('10.00') })
+      assert.equal(r.body.status.value, 'WAITING')
+    }
+    // their time moved into the past, as if the scheduler had not come by yet (it runs every second: whichever
+    // comes first, the answers are the same)
+    await sql(`UPDATE "Refund" SET "dueAt" = now() - interval '1 second' WHERE "siteId" = $1`, [site.siteId])
+    const read = await own.get(`/payments/${paymentId}/refunds/${ids[0]}`)
+    assert.equal(read.body.status.value, 'COMPLETED')
+    const replay = await own.put(`/payments/${paymentId}/refunds/${ids[1]}`, { amount: rub('10.00') })
+    assert.equal(replay.body.status.value, 'COMPLETED')
+    assertErrorShape(
+      await own.post(`/payments/${paymentId}/refunds/${ids[2]}/decline`),
+      409,
+      'payin.incorrect-method-invocation',
+    )
+    const all = (await own.get(`/payments/${paymentId}/refunds`)).body as any[]
+    assert.deepEqual(
+      all.map((r) => r.status.value),
+      ['COMPLETED', 'COMPLETED', 'COMPLETED'],
+    )
+    assert.deepEqual((await own.paymentNow(paymentId)).refundedAmount, rub('30.00'))
+  })
+
+  test('declines racing the processing: each refund ends once, totals add up', async () => {
+    const site = await newSite('refund-race')
+    const own = client(site)
+    await siteOk(['refunds', site.siteId, 'postponed'])
+    const paymentId = await own.newPayment(cardPayment())
+    const ids = Array.from({ length: 6 }, () => uid('rf'))
+    for (const id of ids) await own.put(`/payments/${paymentId}/refunds/${id}`, { amount: rub('10.00') })
+    await sql(`UPDATE "Refund" SET "dueAt" = now() + interval '50 milliseconds' WHERE "siteId" = $1`, [site.siteId])
+    const answers = await Promise.all(ids.map((id) => own.post(`/payments/${paymentId}/refunds/${id}/decline`)))
+    for (const a of answers) assert.ok(a.status === 200 || a.status === 409, a.text)
+    const all = (await own.get(`/payments/${paymentId}/refunds`)).body as any[]
+    const completed = all.filter((r) => r.status.value === 'COMPLETED').length
+    const declined = all.filter((r) => r.status.value === 'DECLINED').length
+    assert.equal(completed + declined, 6)
+    assert.equal(declined, answers.filter((a) => a.status === 200).length)
+    assert.deepEqual((await own.paymentNow(paymentId)).refundedAmount, rub(`${completed * 10}.00`))
   })
 })

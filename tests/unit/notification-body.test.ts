@@ -30,6 +30,7 @@ const payment: Payment = {
   amountMinor: 6050n,
   capturedMinor: 6050n,
   refundedMinor: 0n,
+  pendingRefundMinor: 0n,
   reversed: false,
   reversedMinor: 0n,
   status: 'COMPLETED',

@@ -50,6 +50,7 @@ const row = (methodType: string, over: Partial<Payment> = {}): Payment =>
     amountMinor: 10000n,
     capturedMinor: 0n,
     refundedMinor: 0n,
+    pendingRefundMinor: 0n,
     reversed: false,
     reversedMinor: 0n,
     status: 'COMPLETED',

@@ -18,7 +18,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
   const amount = (minor: bigint | number) => shownAmount(minor, p.currency, lang)
   // what partial reversals released is no part of what was captured, nor of what the hold still holds
   const held = p.amountMinor - p.reversedMinor
-  const refundable = p.capturedMinor - (p.refundedMinor - p.reversedMinor)
+  const refundable = p.capturedMinor - (p.refundedMinor - p.reversedMinor) - p.pendingRefundMinor
   return (
     <>
       <title>{`${t.payment} ${p.paymentId} · Payin`}</title>
