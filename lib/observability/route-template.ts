@@ -40,6 +40,7 @@ const TEMPLATES: readonly string[] = [
   '/dashboard/actions/payments/{paymentId}/refund',
   '/dashboard/actions/settings/notify-url',
   '/dashboard/actions/settings/rotate-secret',
+  '/dashboard/actions/settings/holds',
   '/dashboard/actions/settings/tokens',
   '/dashboard/actions/settings/tokens/{tokenId}/revoke',
   '/dashboard/actions/sandbox/clock/advance',

@@ -6,7 +6,6 @@
 // and so does any write or read of the payment after that time (payment-lifecycle.ts settle), dated at that time.
 import { randomUUID } from 'node:crypto'
 import { insertCapture } from './capture-store'
-import { invoiceCallbackUrl } from '../notifications/callback-url'
 import { notifyCapture, refundNotificationInsert } from './payment-notify'
 import { heldMinor, totalsOf } from './payment-rules'
 import {
@@ -38,15 +37,16 @@ const serviceMadeId = () => `auto-${randomUUID()}`
 
 /**
  * Confirms the open hold `p` (locked by the caller) at its `holdDueAt`: a capture of all it still holds, or, when its
- * site sets auto-reversal, a reversal of it (a refund flagged REVERSAL), each with its notification (sent where the
- * payment's was); the payment as it is then.
+ * site sets auto-reversal, a reversal of it (a refund flagged REVERSAL), each with its notification (to the payment's
+ * callbackUrl, else the site's notification URL); the payment as it is then.
  */
 export async function confirmHold(tx: Tx, p: Payment): Promise<Payment> {
   const at = p.holdDueAt!
   const setting = await holdSettingOf(tx, p.siteId)
   const amountMinor = BigInt(heldMinor(totalsOf(p)))
-  // no request named a callback URL: the notification goes where the payment's went
-  const target = p.callbackUrl ?? invoiceCallbackUrl(p.customFields)
+  // no capture or refund request named a callback URL: the payment's own callbackUrl (the merchant asked to hear of
+  // this payment there), else the site's URL; a bill's invoice_callback_url is for PAYMENT notifications only
+  const target = p.callbackUrl ?? null
   if (setting?.reversal) {
     const row = {
       id: randomUUID(),
@@ -100,12 +100,12 @@ export async function setHoldSetting(
   const { hours } = change
   if (hours !== undefined && !isHoldPeriod(hours))
     throw new RangeError(`the hold period is ${MIN_HOLD_HOURS} to ${MAX_HOLD_HOURS} hours`)
-  return siteWrite(siteId, async (tx) => {
-    const before = await holdSettingOf(tx, siteId)
+  return siteWrite(siteId, async (tx, clock) => {
+    const before = await holdSettingOf(tx, siteId, true)
     if (!before) return null
     const setting = { hours: hours ?? before.hours, reversal: change.reversal }
     await writeHoldSetting(tx, siteId, setting)
-    if (setting.hours !== before.hours) await rescheduleHolds(tx, siteId, setting.hours)
+    if (setting.hours !== before.hours) await rescheduleHolds(tx, siteId, setting.hours, clock.now())
     await alsoWrite?.(tx, setting)
     return setting
   })

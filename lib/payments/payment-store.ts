@@ -54,7 +54,8 @@ const isOpenHold = (p: Pick<Payment, 'status' | 'flags' | 'capturedMinor' | 'rev
  */
 const holdDueAtOf = (p: Payment): Prisma.Sql =>
   isOpenHold(p)
-    ? Prisma.sql`${p.statusChangedAt}::timestamptz + (SELECT "holdHours" FROM "Site" WHERE id = ${p.siteId}) * interval '1 hour'`
+    ? // the site's row shared-locked: a concurrent change of the period waits for this hold, then reschedules it
+      Prisma.sql`${p.statusChangedAt}::timestamptz + (SELECT "holdHours" FROM "Site" WHERE id = ${p.siteId} FOR SHARE) * interval '1 hour'`
     : Prisma.sql`${p.holdDueAt}::timestamptz`
 
 /** The INSERT of a new payment's row (RETURNING is the caller's); with `gated`, written only through the CTE `gate`. */
@@ -153,8 +154,9 @@ export async function completePaymentRow(tx: Tx, id: string, capturedMinor: bigi
   })
   if (!isOpenHold(done)) return done
   const [held] = await tx.$queryRaw<Payment[]>`
-    UPDATE "Payment" p SET "holdDueAt" = p."statusChangedAt" + s."holdHours" * interval '1 hour'
-    FROM "Site" s WHERE p.id = ${id}::uuid AND s.id = p."siteId" RETURNING p.*`
+    UPDATE "Payment" p
+    SET "holdDueAt" = p."statusChangedAt" + (SELECT "holdHours" FROM "Site" s WHERE s.id = p."siteId" FOR SHARE) * interval '1 hour'
+    WHERE p.id = ${id}::uuid RETURNING p.*`
   return held
 }
 
@@ -315,8 +317,10 @@ export async function lockFirstDueHold(
  * The site's open holds made due `hours` after their authorisation (a changed hold period applies to them too), in the
  * transaction that changes the setting; how many.
  */
-export const rescheduleHolds = (tx: Tx, siteId: string, hours: number): Promise<number> =>
-  tx.$executeRaw`UPDATE "Payment" SET "holdDueAt" = "statusChangedAt" + ${hours} * interval '1 hour'
+export const rescheduleHolds = (tx: Tx, siteId: string, hours: number, now: Date): Promise<number> =>
+  // never before the site's now: a shortened period confirms what is already due now, not back-dated
+  tx.$executeRaw`UPDATE "Payment"
+    SET "holdDueAt" = GREATEST("statusChangedAt" + ${hours} * interval '1 hour', ${now}::timestamptz)
     WHERE "siteId" = ${siteId} AND "holdDueAt" IS NOT NULL`
 
 /** a waiting payment whose bill closed: the bill's status and when it closed, with its site's clock offset */

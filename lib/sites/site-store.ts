@@ -346,9 +346,10 @@ export interface HoldSetting {
 }
 
 /** the site's hold setting (read in the transaction that applies it); null when there is no such site */
-export async function holdSettingOf(tx: Tx, siteId: string): Promise<HoldSetting | null> {
+export async function holdSettingOf(tx: Tx, siteId: string, forUpdate = false): Promise<HoldSetting | null> {
+  // locked for a change: two changes at once are made one after the other (neither writes back what it read)
   const [row] = await tx.$queryRaw<HoldSetting[]>`
-    SELECT "holdHours" AS hours, "holdReversal" AS reversal FROM "Site" WHERE id = ${siteId}`
+    SELECT "holdHours" AS hours, "holdReversal" AS reversal FROM "Site" WHERE id = ${siteId}${forUpdate ? Prisma.sql` FOR UPDATE` : Prisma.empty}`
   return row ?? null
 }
 

@@ -21,8 +21,11 @@ async function heldOn(label: string, setting?: string[]) {
     const r = await api.post('/sandbox/clock/advance', { seconds })
     assert.equal(r.status, 200, r.text)
   }
-  // the clock is advanced to `seconds` after the authorisation (the site's clock started at real time)
-  const advanceTo = (seconds: number) => advance(Math.ceil((authorisedAt + seconds * 1000 - Date.now()) / 1000))
+  // the site's clock moved to `seconds` after the authorisation (whatever it was advanced by before)
+  const advanceTo = async (seconds: number) => {
+    const r = await api.post('/sandbox/clock/advance', { to: new Date(authorisedAt + seconds * 1000).toISOString() })
+    assert.equal(r.status, 200, r.text)
+  }
   const notes = async (type: string) =>
     ((await api.get('/notifications')).body as any[]).filter((n) => n.type === type && n.body)
   return { site, api, paymentId, authorisedAt, advance, advanceTo, notes }

@@ -275,6 +275,13 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
         headers: dashboard,
         optional: true,
       },
+      {
+        name: 'dashboard holds',
+        method: 'POST',
+        path: () => '/dashboard/actions/settings/holds',
+        valid: () => ({ action: 'capture', hours: 72 }),
+        headers: dashboard,
+      },
     ]
   })
 
@@ -386,6 +393,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'dashboard/actions/sandbox/clock/advance',
       'dashboard/actions/settings/notify-url',
       'dashboard/actions/settings/rotate-secret',
+      'dashboard/actions/settings/holds',
     ])
     assert.equal(targets.length, covered.size + 1, 'one target per covered route (and the alias)')
     assert.deepEqual(
