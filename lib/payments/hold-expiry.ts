@@ -18,8 +18,8 @@ import {
 } from './payment-store'
 import { insertRefund } from './refund-store'
 import { fingerprint } from '../security/keyed-hash'
-import { holdSettingOf, writeHoldSetting, type HoldSetting } from '../sites/site-store'
-import { siteWrite } from '../sandbox/site-write'
+import { holdSettingOf, siteClock, writeHoldSetting, type HoldSetting } from '../sites/site-store'
+import { siteClockMove } from '../sandbox/site-write'
 
 /** the hold period's bounds and default, in hours */
 export const MIN_HOLD_HOURS = 1
@@ -100,15 +100,23 @@ export async function setHoldSetting(
   const { hours } = change
   if (hours !== undefined && !isHoldPeriod(hours))
     throw new RangeError(`the hold period is ${MIN_HOLD_HOURS} to ${MAX_HOLD_HOURS} hours`)
-  return siteWrite(siteId, async (tx, clock) => {
-    const before = await holdSettingOf(tx, siteId, true)
-    if (!before) return null
-    const setting = { hours: hours ?? before.hours, reversal: change.reversal }
-    await writeHoldSetting(tx, siteId, setting)
-    if (setting.hours !== before.hours) await rescheduleHolds(tx, siteId, setting.hours, clock.now())
-    await alsoWrite?.(tx, setting)
-    return setting
-  })
+  // the site's gate taken exclusively, as a clock advance does: the authorisations under way (each reads the period
+  // for its hold) finish first and are rescheduled with the others; those that start meanwhile wait and read the new
+  // period; two changes at once are made one after the other
+  return siteClockMove(
+    siteId,
+    async (tx) => {
+      const before = await holdSettingOf(tx, siteId, true)
+      if (!before) return null
+      const setting = { hours: hours ?? before.hours, reversal: change.reversal }
+      await writeHoldSetting(tx, siteId, setting)
+      const now = (await siteClock(siteId)).now()
+      if (setting.hours !== before.hours) await rescheduleHolds(tx, siteId, setting.hours, now)
+      await alsoWrite?.(tx, setting)
+      return setting
+    },
+    "The site's writes kept the hold setting waiting; it did not change: try again when they pause",
+  )
 }
 
 /** whether `hours` is a hold period the service accepts: whole hours, 1 to 120 (5 days) */

@@ -54,8 +54,8 @@ const isOpenHold = (p: Pick<Payment, 'status' | 'flags' | 'capturedMinor' | 'rev
  */
 const holdDueAtOf = (p: Payment): Prisma.Sql =>
   isOpenHold(p)
-    ? // the site's row shared-locked: a concurrent change of the period waits for this hold, then reschedules it
-      Prisma.sql`${p.statusChangedAt}::timestamptz + (SELECT "holdHours" FROM "Site" WHERE id = ${p.siteId} FOR SHARE) * interval '1 hour'`
+    ? // a change of the period takes the site's gate exclusively: it waits for this write, then reschedules it
+      Prisma.sql`${p.statusChangedAt}::timestamptz + (SELECT "holdHours" FROM "Site" WHERE id = ${p.siteId}) * interval '1 hour'`
     : Prisma.sql`${p.holdDueAt}::timestamptz`
 
 /** The INSERT of a new payment's row (RETURNING is the caller's); with `gated`, written only through the CTE `gate`. */
@@ -155,7 +155,7 @@ export async function completePaymentRow(tx: Tx, id: string, capturedMinor: bigi
   if (!isOpenHold(done)) return done
   const [held] = await tx.$queryRaw<Payment[]>`
     UPDATE "Payment" p
-    SET "holdDueAt" = p."statusChangedAt" + (SELECT "holdHours" FROM "Site" s WHERE s.id = p."siteId" FOR SHARE) * interval '1 hour'
+    SET "holdDueAt" = p."statusChangedAt" + (SELECT "holdHours" FROM "Site" s WHERE s.id = p."siteId") * interval '1 hour'
     WHERE p.id = ${id}::uuid RETURNING p.*`
   return held
 }
