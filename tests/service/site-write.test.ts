@@ -40,13 +40,14 @@ test("the scheduler's bill expiry passes over a site whose gate a reset holds, a
   await issueToken(siteId)
   const billId = uid('bill')
   await createBill(siteId, billId, billRequestSchema.parse(billRequest()))
-  await db().bill.updateMany({ where: { siteId, billId }, data: { expiresAt: new Date(Date.now() - 1000) } })
-  // the test's own session holds the site's gate exclusively, as a sandbox reset does
+  // the test's own session holds the site's gate exclusively, as a sandbox reset does, before the bill falls due:
+  // the suite's server's scheduler (every second, every site) cannot expire it first
   const holder = new pg.Client({ connectionString: process.env.DATABASE_URL })
   await holder.connect()
   try {
     await holder.query('BEGIN')
     await holder.query('SELECT pg_advisory_xact_lock($1::int4, hashtext($2))::text', [SITE_GATE, siteId])
+    await db().bill.updateMany({ where: { siteId, billId }, data: { expiresAt: new Date(Date.now() - 1000) } })
     assert.equal(await expireDueBills(new Date(), siteId), 0, 'passed over while the reset runs')
     const held = await db().bill.findFirstOrThrow({ where: { siteId, billId } })
     assert.equal(held.status, 'CREATED', "nobody's scheduler expired it while the reset ran")
