@@ -9,6 +9,7 @@ import { useForm } from 'react-hook-form'
 import { z } from 'zod'
 import type { SettingsMessages } from '@/lib/i18n/en/settings'
 import { fill } from '@/lib/i18n/fill'
+import { SaveFooter } from './save-footer'
 import { settingsAction } from './settings-request'
 
 const MIN_HOURS = 1
@@ -85,21 +86,7 @@ export function HoldsForm({
           {error}
         </p>
       )}
-      <div className="dash-inline">
-        <button type="submit" disabled={formState.isSubmitting}>
-          {formState.isSubmitting ? t.saving : t.save}
-        </button>
-      </div>
-      {saved && (
-        <p role="status" className="dash-ok">
-          {t.saved}
-        </p>
-      )}
-      {problem && (
-        <p role="alert" className="dash-error">
-          {problem}
-        </p>
-      )}
+      <SaveFooter t={t} submitting={formState.isSubmitting} saved={saved} problem={problem} />
     </form>
   )
 }

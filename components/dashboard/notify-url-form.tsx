@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { urlReason } from '@/lib/i18n/code-words'
 import type { SettingsMessages } from '@/lib/i18n/en/settings'
 import { fill } from '@/lib/i18n/fill'
+import { SaveFooter } from './save-footer'
 import { settingsAction } from './settings-request'
 
 // the words are the service's own field messages (so that one translation serves both)
@@ -76,21 +77,7 @@ export function NotifyUrlForm({ initial, t }: { initial: string; t: SettingsMess
           {fill(t.urlRefused, { reason: urlReason(t, error) })}
         </p>
       )}
-      <div className="dash-inline">
-        <button type="submit" disabled={formState.isSubmitting}>
-          {formState.isSubmitting ? t.saving : t.save}
-        </button>
-      </div>
-      {saved && (
-        <p role="status" className="dash-ok">
-          {t.saved}
-        </p>
-      )}
-      {problem && (
-        <p role="alert" className="dash-error">
-          {problem}
-        </p>
-      )}
+      <SaveFooter t={t} submitting={formState.isSubmitting} saved={saved} problem={problem} />
     </form>
   )
 }

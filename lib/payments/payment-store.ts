@@ -3,8 +3,7 @@
 // passing the transaction they got from siteWrite; nothing else imports the database client for payments.
 import { db, jsonParam, sqlRows, type Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
-import { settings } from '../config'
-import { gateOpenFor } from '../sandbox/site-write'
+import { gateOpenFor, lockFirstDue, type DueRow } from '../sandbox/site-write'
 
 export type { Payment } from '../generated/prisma/client'
 export type { Tx } from '../db/client'
@@ -238,80 +237,26 @@ export const paymentForChallenge = (paymentRef: string) =>
 const ofSite = (alias: string, siteId?: string) =>
   siteId ? Prisma.sql` AND ${Prisma.raw(`"${alias}"`)}."siteId" = ${siteId}` : Prisma.empty
 
-/** the condition on "Site" ahead: a site whose clock is ahead (every one, or the one site asked for) */
-const isAhead = (siteId?: string) =>
-  Prisma.sql`ahead."clockOffsetMs" > 0${siteId ? Prisma.sql` AND ahead.id = ${siteId}` : Prisma.empty}`
-
 /** a waiting payment whose change is due, with its site's clock offset */
-export type DuePayment = Payment & { siteOffsetMs: bigint | null }
+export type DuePayment = DueRow<Payment>
 
 /**
- * Locks the waiting payment whose change is due first, not one of `skip`; with its site's offset, behind
- * the site's gate as every write of the site (lib/sandbox/site-write.ts gateOpenFor), passing over the
- * payments of a site whose sandbox reset (they are being deleted) or clock advance (which applies them
- * itself) is under way. The offset is the statement's snapshot's, which may predate an advance that ended
- * just before the gate was taken: the change is then applied at a time before the site's, when it was due
- * all the same (a change is dated at its due time, and a reset in between deleted the payment, which the
- * row lock then passes over). Each
- * lookup is one ordered range of an index, stopped at the first row that is not locked, so its work does
- * not grow with the number of changes due (a backlog is drained in linear time): first the payments due
- * on real time (due on every site's clock, as offsets only grow from 0), then, only when none is left,
- * of each site whose clock is ahead, its first payment due by its own time.
+ * Locks the waiting payment whose change is due first, not one of `skip`, with its site's offset, behind its site's
+ * gate (lib/sandbox/site-write.ts lockFirstDue says how, and why each lookup is one range of an index).
  */
-export async function lockFirstDuePayment(
-  tx: Tx,
-  now: Date,
-  skip: string[],
-  siteId?: string,
-): Promise<DuePayment | undefined> {
-  const notSkipped = Prisma.sql`NOT (p.id = ANY(${skip}::uuid[]))`
-  // the site's gate is taken for each row the condition is evaluated on, before the row's lock: a payment
-  // passed over for its site (being reset) is then not left locked by this transaction. Only due payments are
-  // such rows: a gate per site ahead, taken before its payments were looked at, would fill PostgreSQL's lock
-  // table once tens of thousands of sites run ahead
-  const [onRealTime] = await tx.$queryRaw<DuePayment[]>`
-    SELECT p.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Payment" p JOIN "Site" s ON s.id = p."siteId"
-    WHERE p."dueAt" <= ${now}::timestamptz AND p.status = 'WAITING' AND ${notSkipped}${ofSite('p', siteId)}${gateOpenFor('p."siteId"')}
-    ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
-  if (onRealTime || !settings().sandboxClock) return onRealTime
-  const [onSiteClock] = await tx.$queryRaw<DuePayment[]>`
-    SELECT p.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (
-      SELECT p.* FROM "Payment" p
-      WHERE p."siteId" = ahead.id AND p."dueAt" > ${now}::timestamptz
-        AND p."dueAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'
-        AND p.status = 'WAITING' AND ${notSkipped}${gateOpenFor('p."siteId"')}
-      ORDER BY p."dueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED) p
-    WHERE ${isAhead(siteId)} LIMIT 1`
-  return onSiteClock
-}
+export const lockFirstDuePayment = (tx: Tx, now: Date, skip: string[], siteId?: string) =>
+  lockFirstDue<Payment>(tx, {
+    table: 'Payment',
+    column: 'dueAt',
+    where: Prisma.sql`x.status = 'WAITING'`,
+    now,
+    skip,
+    siteId,
+  })
 
-/**
- * Locks the open hold whose time to confirm itself came first, not one of `skip`, with its site's offset, behind the
- * site's gate: as lockFirstDuePayment does for waiting payments (real time first, then each site whose clock is
- * ahead), on `holdDueAt`, which only open holds have.
- */
-export async function lockFirstDueHold(
-  tx: Tx,
-  now: Date,
-  skip: string[],
-  siteId?: string,
-): Promise<DuePayment | undefined> {
-  const notSkipped = Prisma.sql`NOT (p.id = ANY(${skip}::uuid[]))`
-  const [onRealTime] = await tx.$queryRaw<DuePayment[]>`
-    SELECT p.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Payment" p JOIN "Site" s ON s.id = p."siteId"
-    WHERE p."holdDueAt" <= ${now}::timestamptz AND ${notSkipped}${ofSite('p', siteId)}${gateOpenFor('p."siteId"')}
-    ORDER BY p."holdDueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
-  if (onRealTime || !settings().sandboxClock) return onRealTime
-  const [onSiteClock] = await tx.$queryRaw<DuePayment[]>`
-    SELECT p.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (
-      SELECT p.* FROM "Payment" p
-      WHERE p."siteId" = ahead.id AND p."holdDueAt" > ${now}::timestamptz
-        AND p."holdDueAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'
-        AND ${notSkipped}${gateOpenFor('p."siteId"')}
-      ORDER BY p."holdDueAt" LIMIT 1 FOR UPDATE OF p SKIP LOCKED) p
-    WHERE ${isAhead(siteId)} LIMIT 1`
-  return onSiteClock
-}
+/** Locks the open hold whose time to confirm itself came first (`holdDueAt`, which only open holds have): as above. */
+export const lockFirstDueHold = (tx: Tx, now: Date, skip: string[], siteId?: string) =>
+  lockFirstDue<Payment>(tx, { table: 'Payment', column: 'holdDueAt', now, skip, siteId })
 
 /**
  * The site's open holds made due `hours` after their authorisation (a changed hold period applies to them too), in the

@@ -1,10 +1,9 @@
 // The refunds' table ("Refund"): every statement that reads or writes it, the refund's one statement (the payment's
 // totals, the refund and its notification) included. The refund service decides and calls these in the transaction
 // it got from siteWrite.
-import { settings } from '../config'
 import { db, type Tx } from '../db/client'
 import { Prisma, type Refund } from '../generated/prisma/client'
-import { gateOpenFor } from '../sandbox/site-write'
+import { lockFirstDue } from '../sandbox/site-write'
 
 export type { Refund } from '../generated/prisma/client'
 
@@ -58,36 +57,19 @@ export async function lockRefundById(tx: Tx, id: string): Promise<Refund | undef
 export const finishRefund = (tx: Tx, id: string, status: 'COMPLETED' | 'DECLINED', reason: string | null, at: Date) =>
   tx.refund.update({ where: { id }, data: { status, statusReason: reason, statusChangedAt: at, dueAt: null } })
 
-/** a postponed refund due, with its site's clock offset */
-export type DueRefund = Refund & { siteOffsetMs: bigint | null }
-
 /**
- * Locks the WAITING refund due first (on real time, then of each site whose clock is ahead), not one of `skip`,
- * behind its site's gate as every write of the site; as lockFirstDuePayment does for payments.
+ * Locks the WAITING refund due first, not one of `skip`, with its site's offset, behind its site's gate (as
+ * lib/sandbox/site-write.ts lockFirstDue says).
  */
-export async function lockFirstDueRefund(
-  tx: Tx,
-  now: Date,
-  skip: string[],
-  siteId?: string,
-): Promise<DueRefund | undefined> {
-  const notSkipped = Prisma.sql`NOT (r.id = ANY(${skip}::uuid[]))`
-  const ofSite = siteId ? Prisma.sql` AND r."siteId" = ${siteId}` : Prisma.empty
-  const [onRealTime] = await tx.$queryRaw<DueRefund[]>`
-    SELECT r.*, s."clockOffsetMs" AS "siteOffsetMs" FROM "Refund" r JOIN "Site" s ON s.id = r."siteId"
-    WHERE r."dueAt" <= ${now}::timestamptz AND r.status = 'WAITING' AND ${notSkipped}${ofSite}${gateOpenFor('r."siteId"')}
-    ORDER BY r."dueAt" LIMIT 1 FOR UPDATE OF r SKIP LOCKED`
-  if (onRealTime || !settings().sandboxClock) return onRealTime
-  const [onSiteClock] = await tx.$queryRaw<DueRefund[]>`
-    SELECT r.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (
-      SELECT r.* FROM "Refund" r
-      WHERE r."siteId" = ahead.id AND r."dueAt" > ${now}::timestamptz
-        AND r."dueAt" <= ${now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'
-        AND r.status = 'WAITING' AND ${notSkipped}${gateOpenFor('r."siteId"')}
-      ORDER BY r."dueAt" LIMIT 1 FOR UPDATE OF r SKIP LOCKED) r
-    WHERE ahead."clockOffsetMs" > 0${siteId ? Prisma.sql` AND ahead.id = ${siteId}` : Prisma.empty} LIMIT 1`
-  return onSiteClock
-}
+export const lockFirstDueRefund = (tx: Tx, now: Date, skip: string[], siteId?: string) =>
+  lockFirstDue<Refund>(tx, {
+    table: 'Refund',
+    column: 'dueAt',
+    where: Prisma.sql`x.status = 'WAITING'`,
+    now,
+    skip,
+    siteId,
+  })
 
 /** the site's refund of the site's payment, or null */
 export const refundOfPayment = (siteId: string, paymentId: string, refundId: string) =>

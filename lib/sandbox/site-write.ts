@@ -214,6 +214,50 @@ export const gateOpenFor = (column: string): Prisma.Sql =>
     ? Prisma.sql` AND pg_try_advisory_xact_lock_shared(${gateKey(Prisma.raw(column))})`
     : Prisma.empty
 
+/** a row the scheduler took, with its site's clock offset (null: the site is gone) */
+export type DueRow<T> = T & { siteOffsetMs: bigint | null }
+
+/**
+ * Locks the row of `table` (alias `x` in `where`) whose due time `column` came first on its site's clock, not one
+ * of `skip` (of the one site `siteId`, or of any), with its site's offset: the scheduler's one change at a time (a
+ * waiting payment's due change, a hold to confirm, a postponed refund to process). It is taken behind the site's
+ * gate as every write of the site (gateOpenFor), passing over the rows of a site whose sandbox reset (they are
+ * being deleted) or clock advance (which applies them itself) is under way. The gate is taken for each row the
+ * condition is evaluated on, before the row's lock: a row passed over for its site is then not left locked by
+ * this transaction. Only due rows are such rows: a gate per site ahead, taken before its rows were looked at, would
+ * fill PostgreSQL's lock table once tens of thousands of sites run ahead.
+ *
+ * The offset is the statement's snapshot's, which may predate an advance that ended just before the gate was
+ * taken: the change is then applied at a time before the site's, when it was due all the same (a change is dated
+ * at its due time, and a reset in between deleted the row, which the row lock then passes over). Each lookup is
+ * one ordered range of an index (`column`; ("siteId", `column`)), stopped at the first row that is not locked, so
+ * its work does not grow with the number of changes due (a backlog is drained in linear time): first the rows due
+ * on real time (due on every site's clock, as offsets only grow from 0), then, only when none is left, of each
+ * site whose clock is ahead, its first row due by its own time. (dueOnSiteClock builds the whole set instead.)
+ */
+export async function lockFirstDue<T>(
+  tx: Tx,
+  q: { table: 'Payment' | 'Refund'; column: string; where?: Prisma.Sql; now: Date; skip: string[]; siteId?: string },
+): Promise<DueRow<T> | undefined> {
+  const t = Prisma.raw(`"${q.table}"`)
+  const c = Prisma.raw(`x."${q.column}"`)
+  const also = Prisma.sql`${q.where ? Prisma.sql` AND ${q.where}` : Prisma.empty} AND NOT (x.id = ANY(${q.skip}::uuid[]))`
+  const ofSite = q.siteId ? Prisma.sql` AND x."siteId" = ${q.siteId}` : Prisma.empty
+  const [onRealTime] = await tx.$queryRaw<DueRow<T>[]>`
+    SELECT x.*, s."clockOffsetMs" AS "siteOffsetMs" FROM ${t} x JOIN "Site" s ON s.id = x."siteId"
+    WHERE ${c} <= ${q.now}::timestamptz${also}${ofSite}${gateOpenFor('x."siteId"')}
+    ORDER BY ${c} LIMIT 1 FOR UPDATE OF x SKIP LOCKED`
+  if (onRealTime || !settings().sandboxClock) return onRealTime
+  const [onSiteClock] = await tx.$queryRaw<DueRow<T>[]>`
+    SELECT x.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (
+      SELECT x.* FROM ${t} x
+      WHERE x."siteId" = ahead.id AND ${c} > ${q.now}::timestamptz
+        AND ${c} <= ${q.now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'${also}${gateOpenFor('x."siteId"')}
+      ORDER BY ${c} LIMIT 1 FOR UPDATE OF x SKIP LOCKED) x
+    WHERE ahead."clockOffsetMs" > 0${q.siteId ? Prisma.sql` AND ahead.id = ${q.siteId}` : Prisma.empty} LIMIT 1`
+  return onSiteClock
+}
+
 /**
  * A transaction whose first statement picks the row to write, of whichever site, with gateOpenFor (the
  * scheduler's due changes): made again from the start when it lost a race.

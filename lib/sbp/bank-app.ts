@@ -13,8 +13,7 @@ import type { SbpBankAppMessages } from '../i18n/en/sbp-bank-app'
 import { payPageAmount } from '../i18n/format'
 import { textsOf, type Lang } from '../i18n/languages'
 import { readPaymentByRef } from '../payments/payment-store'
-import { siteClock } from '../sites/site-store'
-import { actInBankApp, readQrCodeAnswer } from './qr-code-service'
+import { actInBankApp, answerOf } from './qr-code-service'
 import { readQrCodeByPublicId } from './qr-code-store'
 import type { QrCodeStatus } from './qr-code-wire'
 import { SANDBOX_BANKS, sandboxBankOf } from './sandbox-banks'
@@ -51,13 +50,8 @@ export async function bankAppView(publicId: string, acceptLanguage: string | nul
   const t = textsOf(lang).sbpBankApp
   const qr = PUBLIC_ID.test(publicId) ? await readQrCodeByPublicId(publicId) : null
   if (!qr) return { lang, t, view: 'not-found' }
-  // the status as the API answers it now: its payment's, or EXPIRED once past its time on the site's clock
-  const answer = await readQrCodeAnswer(qr.siteId, qr.qrCodeUid, await siteClock(qr.siteId)).catch((e) => {
-    // deleted by a sandbox reset since it was read
-    if (e instanceof ApiError && e.status === 404) return null
-    throw e
-  })
-  if (!answer) return { lang, t, view: 'not-found' }
+  // the status as the API answers it now, from the row just read: its payment's, or EXPIRED once past its time
+  const answer = await answerOf(qr, false)
   // a decline the payer did not make: the code was withdrawn as its bill closed (paid another way, or expired)
   const payment = answer.qrCode.status === 'DECLINED' && qr.paymentRef ? await readPaymentByRef(qr.paymentRef) : null
   const withdrawn = payment?.statusReason === 'BILL_ALREADY_PAID' || payment?.statusReason === 'BILL_EXPIRED'

@@ -17,6 +17,7 @@ import { lockBillOfPayment, readPaymentByRef, type Payment } from '../payments/p
 import { billState } from '../settlement/bill-for-payment'
 import type { SiteClock } from '../sandbox/site-clock'
 import { siteWrite } from '../sandbox/site-write'
+import { siteClock } from '../sites/site-store'
 import { fingerprint, sign } from '../security/keyed-hash'
 import { newQrCodeRow } from './qr-code-issue'
 import { QR_TTL, type QrCodeRequest } from './qr-code-request'
@@ -108,17 +109,17 @@ export async function createQrCode(siteId: string, pathUid: string | undefined, 
   })
 }
 
-async function answerOf(qr: SbpQrCode, withImage: boolean): Promise<QrCodeAnswer> {
-  const { siteClock } = await import('../sites/site-store')
-  const clock = await siteClock(qr.siteId)
-  return renderQrCode(await viewOf(qr, clock), clock.now(), withImage)
+/** the code `qr` (its row as read) as it is now on its site's clock (read when not given) */
+export async function answerOf(qr: SbpQrCode, withImage: boolean, clock?: SiteClock): Promise<QrCodeAnswer> {
+  const now = clock ?? (await siteClock(qr.siteId))
+  return renderQrCode(await viewOf(qr, now), now.now(), withImage)
 }
 
 /** GET …/sbp/qrCodes/{qrCodeUid}: the code as it is now (without its image, as production's) */
 export async function readQrCodeAnswer(siteId: string, qrCodeUid: string, clock: SiteClock): Promise<QrCodeAnswer> {
   const qr = await readQrCode(siteId, qrCodeUid)
   if (!qr) throw notFound('QR code')
-  return renderQrCode(await viewOf(qr, clock), clock.now(), false)
+  return answerOf(qr, false, clock)
 }
 
 /** the bank of a member id the payer chose (absent: the sandbox's first), or a 400 on `field` */

@@ -19,62 +19,74 @@ import { lockFirstDueRefund } from '../payments/refund-store'
 import { expireBillBatch } from '../settlement/bill-store'
 import { expireQrCodeBatch } from '../sbp/qr-code-store'
 import { clockOf } from '../sandbox/site-clock'
-import { pickedSiteWrite } from '../sandbox/site-write'
+import { pickedSiteWrite, type Tx } from '../sandbox/site-write'
 
-/** how many bills one statement expires */
+/** how many bills (or QR codes) one statement expires */
 const BILL_BATCH = 100
 
-/** a payment whose change could not be applied (its transaction rolled back) */
-class SettleFailure extends Error {
-  constructor(
-    readonly paymentRef: string,
-    readonly reason: unknown,
-  ) {
-    super(`payment ${paymentRef}: ${(reason as Error)?.message ?? reason}`)
-  }
+/** a due change the scheduler took: its row's id, and what applies it */
+interface TakenChange {
+  id: string
+  apply(): Promise<unknown>
 }
 
 /**
- * Applies the due change of one waiting payment (at `now`, real time, on its site's clock), not one of
- * `skip`; its id, or null when none is due (or every due one is being applied elsewhere).
+ * Applies due changes one at a time, each in a short transaction of its own behind its site's gate (`take` locks the
+ * first row due that is not in `skip`, with lib/sandbox/site-write.ts lockFirstDue or the like); how many. One that
+ * cannot be applied, even after retries, is logged as `<what> <id>` and passed over for the rest of the pass, so it
+ * does not hold up the ones behind it; the next pass tries it again.
  */
-export async function settleOneDuePayment(now: Date, skip: string[] = [], siteId?: string): Promise<string | null> {
-  let taken: string | null = null
-  try {
-    return await pickedSiteWrite(async (tx) => {
-      taken = null
-      const row = await lockFirstDuePayment(tx, now, skip, siteId)
-      if (!row) return null
-      const { siteOffsetMs, ...p } = row
-      taken = p.id
-      await settle(tx, p, new Date(now.getTime() + clockOf(siteOffsetMs).offsetMs))
-      return p.id
-    })
-  } catch (e) {
-    // a change that cannot be applied, even after retries, must not hold up the ones behind it
-    if (taken) throw new SettleFailure(taken, e)
-    throw e
-  }
-}
-
-/**
- * Every payment change due now (of one site, or all); how many were applied. One that fails is logged and left for the
- * next pass.
- */
-export async function settleDuePayments(now = new Date(), siteId?: string): Promise<number> {
+async function applyOneAtATime(
+  what: string,
+  take: (tx: Tx, skip: string[]) => Promise<TakenChange | undefined>,
+): Promise<number> {
   const failed: string[] = []
   let applied = 0
   for (;;) {
+    let taken: string | null = null
     try {
-      if (!(await settleOneDuePayment(now, failed, siteId))) return applied
+      const done = await pickedSiteWrite(async (tx) => {
+        taken = null
+        const change = await take(tx, failed)
+        if (!change) return false
+        taken = change.id
+        await change.apply()
+        return true
+      })
+      if (!done) return applied
       applied++
     } catch (e) {
-      if (!(e instanceof SettleFailure)) throw e
-      process.stderr.write(`scheduler: ${e.message}\n`)
-      failed.push(e.paymentRef)
+      if (!taken) throw e
+      process.stderr.write(`scheduler: ${what} ${taken}: ${(e as Error)?.message ?? e}\n`)
+      failed.push(taken)
     }
   }
 }
+
+/** Writes EXPIRED in batches (`expire`), on real time, then on the clocks of the sites ahead; how many. */
+async function expireInBatches(expire: (onSiteClock: boolean) => Promise<number>): Promise<number> {
+  let expired = 0
+  for (const onSiteClock of settings().sandboxClock ? [false, true] : [false]) {
+    for (;;) {
+      const n = await expire(onSiteClock)
+      expired += n
+      if (n < BILL_BATCH) break
+    }
+  }
+  return expired
+}
+
+/**
+ * Every payment change due now (at `now`, real time, each on its site's clock; of one site, or all): its flow's due
+ * change applied; how many.
+ */
+export const settleDuePayments = (now = new Date(), siteId?: string): Promise<number> =>
+  applyOneAtATime('payment', async (tx, skip) => {
+    const row = await lockFirstDuePayment(tx, now, skip, siteId)
+    if (!row) return undefined
+    const { siteOffsetMs, ...p } = row
+    return { id: p.id, apply: () => settle(tx, p, new Date(now.getTime() + clockOf(siteOffsetMs).offsetMs)) }
+  })
 
 /**
  * Writes EXPIRED on the unpaid bills past their deadline, dated at the deadline; how many. A bill with a
@@ -82,119 +94,49 @@ export async function settleDuePayments(now = new Date(), siteId?: string): Prom
  * pay the bill). As for payments, batches of the bills due on real time come first, each an ordered
  * range of an index, then those of each site whose clock is ahead, due by its own time.
  */
-export async function expireDueBills(now = new Date(), siteId?: string): Promise<number> {
-  let expired = 0
-  for (const onSiteClock of settings().sandboxClock ? [false, true] : [false]) {
-    for (;;) {
-      const n = await expireBillBatch(now, BILL_BATCH, onSiteClock, siteId)
-      expired += n
-      if (n < BILL_BATCH) break
-    }
-  }
-  return expired
-}
+export const expireDueBills = (now = new Date(), siteId?: string): Promise<number> =>
+  expireInBatches((onSiteClock) => expireBillBatch(now, BILL_BATCH, onSiteClock, siteId))
 
 /**
  * Declines the payments waiting on a bill that closed (paid by another payment, or expired) whose flow ends with its
- * bill (an SBP payment's QR code: lib/payments/flows endsWithBill), dated when the bill closed; how many. One that
- * fails is logged and left for the next pass.
+ * bill (an SBP payment's QR code: lib/payments/flows endsWithBill), dated when the bill closed; how many.
  */
-export async function declineWaitsOnClosedBills(siteId?: string): Promise<number> {
-  const failed: string[] = []
-  let declined = 0
-  for (;;) {
-    let taken: string | null = null
-    try {
-      const done = await pickedSiteWrite(async (tx) => {
-        taken = null
-        const row = await lockFirstWaitOnClosedBill(tx, AUTH_FLOWS_ENDING_WITH_BILL, failed, siteId)
-        if (!row) return false
-        const { billStatus, billClosedAt, siteOffsetMs: _offset, ...p } = row
-        taken = p.id
-        const at = new Date(Math.max(billClosedAt.getTime(), p.createdAt.getTime()))
-        await decline(tx, p, billStatus === 'PAID' ? 'BILL_ALREADY_PAID' : 'BILL_EXPIRED', at)
-        return true
-      })
-      if (!done) return declined
-      declined++
-    } catch (e) {
-      if (!taken) throw e
-      process.stderr.write(`scheduler: payment ${taken}: ${(e as Error)?.message ?? e}\n`)
-      failed.push(taken)
-    }
-  }
-}
+export const declineWaitsOnClosedBills = (siteId?: string): Promise<number> =>
+  applyOneAtATime('payment', async (tx, skip) => {
+    const row = await lockFirstWaitOnClosedBill(tx, AUTH_FLOWS_ENDING_WITH_BILL, skip, siteId)
+    if (!row) return undefined
+    const { billStatus, billClosedAt, siteOffsetMs: _offset, ...p } = row
+    const at = new Date(Math.max(billClosedAt.getTime(), p.createdAt.getTime()))
+    return { id: p.id, apply: () => decline(tx, p, billStatus === 'PAID' ? 'BILL_ALREADY_PAID' : 'BILL_EXPIRED', at) }
+  })
 
 /**
  * Processes the postponed refunds whose time has come (of one site, or all), each dated at its time, with its
- * notification; how many. One that fails is logged and left for the next pass.
+ * notification; how many.
  */
-export async function processDueRefunds(now = new Date(), siteId?: string): Promise<number> {
-  const failed: string[] = []
-  let processed = 0
-  for (;;) {
-    let taken: string | null = null
-    try {
-      const done = await pickedSiteWrite(async (tx) => {
-        taken = null
-        const row = await lockFirstDueRefund(tx, now, failed, siteId)
-        if (!row) return false
-        const { siteOffsetMs: _offset, ...r } = row
-        taken = r.id
-        await processDueRefund(tx, r, r.dueAt!)
-        return true
-      })
-      if (!done) return processed
-      processed++
-    } catch (e) {
-      if (!taken) throw e
-      process.stderr.write(`scheduler: refund ${taken}: ${(e as Error)?.message ?? e}\n`)
-      failed.push(taken)
-    }
-  }
-}
+export const processDueRefunds = (now = new Date(), siteId?: string): Promise<number> =>
+  applyOneAtATime('refund', async (tx, skip) => {
+    const row = await lockFirstDueRefund(tx, now, skip, siteId)
+    if (!row) return undefined
+    const { siteOffsetMs: _offset, ...r } = row
+    return { id: r.id, apply: () => processDueRefund(tx, r, r.dueAt!) }
+  })
 
 /**
  * Confirms the open holds whose period is over (of one site, or all): each captured in full or reversed, as its site
- * says, dated at its time, with its notification; how many. One that fails is logged and left for the next pass.
+ * says, dated at its time, with its notification; how many.
  */
-export async function confirmDueHolds(now = new Date(), siteId?: string): Promise<number> {
-  const failed: string[] = []
-  let confirmed = 0
-  for (;;) {
-    let taken: string | null = null
-    try {
-      const done = await pickedSiteWrite(async (tx) => {
-        taken = null
-        const row = await lockFirstDueHold(tx, now, failed, siteId)
-        if (!row) return false
-        const { siteOffsetMs: _offset, ...p } = row
-        taken = p.id
-        await confirmHold(tx, p)
-        return true
-      })
-      if (!done) return confirmed
-      confirmed++
-    } catch (e) {
-      if (!taken) throw e
-      process.stderr.write(`scheduler: hold of payment ${taken}: ${(e as Error)?.message ?? e}\n`)
-      failed.push(taken)
-    }
-  }
-}
+export const confirmDueHolds = (now = new Date(), siteId?: string): Promise<number> =>
+  applyOneAtATime('hold of payment', async (tx, skip) => {
+    const row = await lockFirstDueHold(tx, now, skip, siteId)
+    if (!row) return undefined
+    const { siteOffsetMs: _offset, ...p } = row
+    return { id: p.id, apply: () => confirmHold(tx, p) }
+  })
 
 /** Writes EXPIRED on the unpaid SBP QR codes past their time (no payment, no notification); how many. */
-export async function expireDueQrCodes(now = new Date(), siteId?: string): Promise<number> {
-  let expired = 0
-  for (const onSiteClock of settings().sandboxClock ? [false, true] : [false]) {
-    for (;;) {
-      const n = await expireQrCodeBatch(now, BILL_BATCH, onSiteClock, siteId)
-      expired += n
-      if (n < BILL_BATCH) break
-    }
-  }
-  return expired
-}
+export const expireDueQrCodes = (now = new Date(), siteId?: string): Promise<number> =>
+  expireInBatches((onSiteClock) => expireQrCodeBatch(now, BILL_BATCH, onSiteClock, siteId))
 
 const logError = (what: string) => (e: unknown) => {
   process.stderr.write(`scheduler: ${what}: ${(e as Error)?.message ?? e}\n`)
