@@ -23,8 +23,14 @@ test.afterAll(async () => {
 const qrImage = (page: Page) => page.getByRole('img', { name: 'QR code of the payment', includeHidden: true })
 const openInBankApp = (page: Page) => page.getByRole('link', { name: 'Open in bank app', includeHidden: true })
 
-/** chooses the SBP tab and presses Pay: the page then waits for the payer's bank app */
+/**
+ * chooses the SBP tab and presses Pay: the page then waits for the payer's bank app. Once the page's script has taken
+ * the form over (a first move loads it): choices made before it runs are pay-first-move.spec.ts's subject, and a Pay
+ * pressed in the instant the form mounts can still go out with the default method (a known defect, in the notes)
+ */
 async function payBySbp(page: Page) {
+  await page.locator('#pay-form').hover()
+  await expect(page.locator('#pay-form[data-live="1"]')).toBeAttached()
   await page.getByRole('radio', { name: 'SBP' }).check()
   await payButton(page).click()
   await expect(page.getByTestId('status')).toHaveText('Waiting for the payment in your bank app…')
