@@ -2,8 +2,6 @@ import { headers } from 'next/headers'
 import type { ReactNode } from 'react'
 import { chooseLanguage } from '@/lib/i18n/choose-language'
 
-export const metadata = { title: 'Payin sandbox' }
-
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const lang = chooseLanguage((await headers()).get('accept-language'))
   return (

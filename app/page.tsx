@@ -1,3 +1,6 @@
+// Each page names itself (no title in the root layout: a page's own <title> would come second and lose).
+export const metadata = { title: 'Payin sandbox' }
+
 export default function Home() {
   return (
     <main style={{ maxWidth: 640, margin: '3rem auto', padding: '0 1rem' }}>

@@ -89,6 +89,8 @@ export function PaymentActionForm({
         <input
           id={id}
           inputMode="decimal"
+          // in the server's HTML too, so the amount shows before the script runs
+          defaultValue={defaultAmount}
           aria-invalid={!!formState.errors.amount}
           aria-describedby={formState.errors.amount ? `${id}-error` : undefined}
           {...register('amount')}

@@ -68,6 +68,16 @@ export function decideCapture(p: PaymentTotals, requestedMinor: number | null): 
 }
 
 /**
+ * What a refund may still take (decideRefund allows any amount from 0.01 up to this): an authorised, uncaptured
+ * payment's hold, or what was captured less what its refunds took (those still postponed included); 0 when nothing.
+ */
+export function refundableMinor(p: PaymentTotals): number {
+  if (p.status !== 'COMPLETED' || p.reversed) return 0
+  if (!p.flags.includes('SALE') && p.capturedMinor === 0) return heldMinor(p)
+  return Math.max(0, p.capturedMinor - (p.refundedMinor - (p.reversedMinor ?? 0)))
+}
+
+/**
  * A refund of a COMPLETED payment: COMPLETED refunds never exceed the captured amount. A refund of an authorised,
  * uncaptured payment is a reversal instead: up to what it still holds, which it reduces (a partial reversal); all of
  * that releases the hold (`releases`).

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { decideCapture, decideRefund, type PaymentTotals } from '../../lib/payments/payment-rules.ts'
+import { decideCapture, decideRefund, refundableMinor, type PaymentTotals } from '../../lib/payments/payment-rules.ts'
 
 const authorised: PaymentTotals = {
   status: 'COMPLETED',
@@ -64,4 +64,23 @@ test('after a partial reversal: captures up to what remains, refunds up to what 
 test('refund: never of a declined or waiting payment', () => {
   assert.deepEqual(decideRefund({ ...sale, status: 'DECLINED' }, 100), { ok: false, reason: 'INVALID_STATE' })
   assert.deepEqual(decideRefund({ ...sale, status: 'WAITING' }, 100), { ok: false, reason: 'INVALID_STATE' })
+})
+
+test('refundable: exactly what decideRefund allows, so the dashboard offers a refund only where one can work', () => {
+  const cases: [PaymentTotals, number][] = [
+    [authorised, 10000],
+    [{ ...authorised, reversedMinor: 2500, refundedMinor: 2500 }, 7500],
+    [{ ...authorised, capturedMinor: 6000 }, 6000],
+    [{ ...authorised, capturedMinor: 6000, reversedMinor: 1000, refundedMinor: 3000 }, 4000],
+    [sale, 10000],
+    [{ ...sale, refundedMinor: 10000 }, 0],
+    [{ ...authorised, reversed: true, reversedMinor: 10000, refundedMinor: 10000 }, 0],
+    [{ ...sale, status: 'DECLINED', capturedMinor: 0 }, 0],
+    [{ ...authorised, status: 'WAITING' }, 0],
+  ]
+  for (const [p, expected] of cases) {
+    assert.equal(refundableMinor(p), expected, JSON.stringify(p))
+    if (expected > 0) assert.equal(decideRefund(p, expected).ok, true, JSON.stringify(p))
+    assert.equal(decideRefund(p, expected + 1).ok, false, JSON.stringify(p))
+  }
 })

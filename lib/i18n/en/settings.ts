@@ -17,7 +17,8 @@ export const settings = {
   // the signing secret
   secretTitle: 'Signing secret',
   secretHelp:
-    'Notifications are signed with this secret (the Signature and Payin-Signature headers). It is not shown here: it is shown once, when it is made. If you have lost it, rotate it.',
+    "Notifications are signed with this secret (the Signature and Payin-Signature headers). This page does not show it; on the service's machine, this command prints it at any time:",
+  secretRotateHelp: 'If it may have leaked, rotate it here: the new secret is shown once.',
   neverRotated: 'Not rotated since the site was created.',
   rotatedAt: 'Last rotated: {at}.',
   previousSigns: 'The previous secret still signs until {at}.',

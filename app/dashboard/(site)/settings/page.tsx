@@ -1,5 +1,5 @@
-// The site's settings: where notifications go, the signing secret (never shown here: a rotation's
-// answer shows the new one once), the API tokens, what holds do at the end of their period, the site's
+// The site's settings: where notifications go, the signing secret (not shown here: the site command prints it, and a
+// rotation's answer shows the new one once), the API tokens, what holds do at the end of their period, the site's
 // sandbox clock (absent with SANDBOX_CLOCK=off) and the recent changes to them (the audit log).
 // The page reads only; every change is a request under /dashboard/actions/settings/ (the clock's:
 // /dashboard/actions/sandbox/clock/advance).
@@ -40,6 +40,10 @@ export default async function SettingsPage() {
       <section className="dash-card" aria-labelledby="secret-title">
         <h2 id="secret-title">{t.secretTitle}</h2>
         <p>{t.secretHelp}</p>
+        <p>
+          <code>{`npm run site -- secret ${session.siteId}`}</code>
+        </p>
+        <p>{t.secretRotateHelp}</p>
         <p>
           {d.secret.rotatedAt
             ? fill(t.rotatedAt, { at: time(d.secret.rotatedAt) })

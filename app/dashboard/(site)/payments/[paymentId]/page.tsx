@@ -1,11 +1,13 @@
 // A payment of the site: its fields, captures, refunds, what happened to it, and the actions on it.
 import Link from 'next/link'
 import { notFound } from 'next/navigation'
+import { Fragment } from 'react'
 import { AuditLog } from '@/components/dashboard/audit-log'
 import { PaymentActionForm } from '@/components/dashboard/payment-action-form'
 import { paymentDetails } from '@/lib/dashboard/dashboard-payments'
 import { shownAmount, shownTime } from '@/lib/i18n/format'
 import { formatMinor } from '@/lib/money/money'
+import { decideCapture, heldMinor, refundableMinor, totalsOf } from '@/lib/payments/payment-rules'
 import { currentLanguage, currentMessages, requireSession } from '../../../dashboard-request'
 
 export default async function PaymentPage({ params }: { params: Promise<{ paymentId: string }> }) {
@@ -16,9 +18,15 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
   if (!d) notFound()
   const p = d.payment
   const amount = (minor: bigint | number) => shownAmount(minor, p.currency, lang)
-  // what partial reversals released is no part of what was captured, nor of what the hold still holds
-  const held = p.amountMinor - p.reversedMinor
-  const refundable = p.capturedMinor - (p.refundedMinor - p.reversedMinor) - p.pendingRefundMinor
+  // the actions are offered only where the API would take them: a capture of an authorised, uncaptured hold, a refund
+  // while something is refundable (prefilled with all of it)
+  const totals = totalsOf(p)
+  const capturable = decideCapture(totals, null).ok ? heldMinor(totals) : 0
+  const refundable = refundableMinor(totals)
+  const fieldsOf = (o: unknown) =>
+    o && typeof o === 'object' ? Object.entries(o as Record<string, unknown>).filter(([, v]) => v != null) : []
+  const customer = fieldsOf(p.customer)
+  const customFields = fieldsOf(p.customFields)
   return (
     <>
       <title>{`${t.payment} ${p.paymentId} · Payin`}</title>
@@ -80,31 +88,76 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
             </>
           )}
           <dt>{t.bill}</dt>
-          <dd>{p.billId}</dd>
+          <dd>
+            <Link prefetch={false} href={`/dashboard/bills/${encodeURIComponent(p.billId)}`}>
+              {p.billId}
+            </Link>
+          </dd>
+          {p.comment && (
+            <>
+              <dt>{t.comment}</dt>
+              <dd>{p.comment}</dd>
+            </>
+          )}
+          {customer.length > 0 && (
+            <>
+              <dt>{t.customer}</dt>
+              <dd>
+                <dl>
+                  {customer.map(([k, v]) => (
+                    <Fragment key={k}>
+                      <dt>{k}</dt>
+                      <dd>{String(v)}</dd>
+                    </Fragment>
+                  ))}
+                </dl>
+              </dd>
+            </>
+          )}
+          {customFields.length > 0 && (
+            <>
+              <dt>{t.customFields}</dt>
+              <dd>
+                <dl>
+                  {customFields.map(([k, v]) => (
+                    <Fragment key={k}>
+                      <dt>{k}</dt>
+                      <dd>{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
+                    </Fragment>
+                  ))}
+                </dl>
+              </dd>
+            </>
+          )}
           <dt>{t.date}</dt>
           <dd>{shownTime(p.createdAt, lang)}</dd>
         </dl>
       </section>
-      <section className="dash-card" aria-labelledby="capture">
-        <h2 id="capture">{t.capture}</h2>
-        <PaymentActionForm
-          kind="capture"
-          paymentId={p.paymentId}
-          currency={p.currency}
-          defaultAmount={formatMinor(held)}
-          t={t}
-        />
-      </section>
-      <section className="dash-card" aria-labelledby="refund">
-        <h2 id="refund">{t.refund}</h2>
-        <PaymentActionForm
-          kind="refund"
-          paymentId={p.paymentId}
-          currency={p.currency}
-          defaultAmount={formatMinor(refundable > 0n ? refundable : held)}
-          t={t}
-        />
-      </section>
+      {capturable > 0 && (
+        <section className="dash-card" aria-labelledby="capture">
+          <h2 id="capture">{t.capture}</h2>
+          <PaymentActionForm
+            kind="capture"
+            paymentId={p.paymentId}
+            currency={p.currency}
+            defaultAmount={formatMinor(capturable)}
+            t={t}
+          />
+        </section>
+      )}
+      {refundable > 0 && (
+        <section className="dash-card" aria-labelledby="refund">
+          <h2 id="refund">{t.refund}</h2>
+          <PaymentActionForm
+            kind="refund"
+            paymentId={p.paymentId}
+            currency={p.currency}
+            defaultAmount={formatMinor(refundable)}
+            t={t}
+          />
+        </section>
+      )}
+      {capturable === 0 && refundable === 0 && p.status === 'COMPLETED' && <p className="dash-card">{t.nothingLeft}</p>}
       <section className="dash-card dash-table-wrap" aria-labelledby="captures">
         <h2 id="captures">{t.captures}</h2>
         {d.captures.length === 0 ? (

@@ -1,0 +1,98 @@
+// A payment's dashboard page (issue 33): it offers Capture only on an authorised, uncaptured payment and Refund only
+// while something is refundable (prefilled with all of it), shows the payment's comment, customer and custom fields
+// and links its bill; every dashboard page has one <title>, naming it; Settings says how to see the signing secret.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
+import { dashboardPage, signIn } from '../support/dashboard.ts'
+
+/** the page's HTML, and the amounts its Capture and Refund forms are prefilled with (null: not offered) */
+async function paymentPage(cookie: string, paymentId: string) {
+  const r = await dashboardPage(cookie, `/dashboard/payments/${encodeURIComponent(paymentId)}`)
+  assert.equal(r.status, 200)
+  const html = await r.text()
+  const prefilled = (kind: string) => html.match(new RegExp(`id="${kind}-amount"[^>]*value="([^"]*)"`))?.[1] ?? null
+  return { html, capture: prefilled('capture'), refund: prefilled('refund') }
+}
+
+test('Capture and Refund are offered only where they can work, prefilled with what remains', async () => {
+  const site = await newSite('dash-actions')
+  const api = client(site)
+  const cookie = await signIn(site)
+
+  const held = await api.newPayment(twoStepPayment())
+  let page = await paymentPage(cookie, held)
+  assert.equal(page.capture, '100.00')
+  assert.equal(page.refund, '100.00', 'a refund of a hold reverses it')
+
+  // a partial reversal leaves less to capture and to release
+  assert.equal((await api.put(`/payments/${held}/refunds/${uid('rev')}`, { amount: rub('30.00') })).status, 200)
+  page = await paymentPage(cookie, held)
+  assert.deepEqual([page.capture, page.refund], ['70.00', '70.00'])
+
+  // captured: no second capture; the refund is prefilled with what was captured
+  assert.equal((await api.put(`/payments/${held}/captures/${uid('cap')}`, { amount: rub('50.00') })).status, 200)
+  page = await paymentPage(cookie, held)
+  assert.deepEqual([page.capture, page.refund], [null, '50.00'])
+  assert.doesNotMatch(page.html, /<p class="dash-card">Nothing is left/)
+
+  // one-step: never a capture; once all is refunded, nothing is offered and the page says so
+  const sale = await api.newPayment(cardPayment())
+  page = await paymentPage(cookie, sale)
+  assert.deepEqual([page.capture, page.refund], [null, '100.00'])
+  assert.equal((await api.put(`/payments/${sale}/refunds/${uid('ref')}`, { amount: rub('100.00') })).status, 200)
+  page = await paymentPage(cookie, sale)
+  assert.deepEqual([page.capture, page.refund], [null, null])
+  assert.match(page.html, /<p class="dash-card">Nothing is left to capture or refund/)
+
+  // declined: neither
+  const declined = await api.newPayment(cardPayment({}, { pan: '4000000000000002' }))
+  page = await paymentPage(cookie, declined)
+  assert.deepEqual([page.capture, page.refund], [null, null])
+  assert.doesNotMatch(page.html, /<p class="dash-card">Nothing is left/)
+})
+
+test("a payment's page shows its comment, customer and custom fields, and links its bill", async () => {
+  const site = await newSite('dash-fields')
+  const api = client(site)
+  const cookie = await signIn(site)
+  const billId = uid('bill')
+  const paymentId = await api.newPayment(
+    cardPayment({
+      billId,
+      comment: 'Order 1042 <b>two mugs</b>',
+      customer: { email: 'payer@example.com', account: 'acc-7' },
+      customFields: { cf1: 'gift wrap' },
+    }),
+  )
+  const { html } = await paymentPage(cookie, paymentId)
+  assert.match(html, /<dt>Comment<\/dt><dd>Order 1042 &lt;b&gt;two mugs&lt;\/b&gt;<\/dd>/)
+  assert.match(html, /<dt>email<\/dt><dd>payer@example.com<\/dd>/)
+  assert.match(html, /<dt>account<\/dt><dd>acc-7<\/dd>/)
+  assert.match(html, /<dt>Custom fields<\/dt>/)
+  assert.match(html, /<dt>cf1<\/dt><dd>gift wrap<\/dd>/)
+  assert.match(html, new RegExp(`<a href="/dashboard/bills/${billId}">${billId}</a>`))
+  const bill = await dashboardPage(cookie, `/dashboard/bills/${billId}`)
+  assert.equal(bill.status, 200)
+  assert.match(await bill.text(), new RegExp(`href="/dashboard/payments/${paymentId}"`))
+})
+
+test('every dashboard page has one <title>, naming the page; Settings says how to see the signing secret', async () => {
+  const site = await newSite('dash-titles')
+  const api = client(site)
+  const cookie = await signIn(site)
+  const paymentId = await api.newPayment(cardPayment())
+  const titles = async (path: string, cookieValue = cookie) => {
+    const html = await (await dashboardPage(cookieValue, path)).text()
+    return [...html.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1])
+  }
+  assert.deepEqual(await titles(`/dashboard/payments/${paymentId}`), [`Payment ${paymentId} · Payin`])
+  assert.deepEqual(await titles('/dashboard/payments'), ['Payments · Payin'])
+  assert.deepEqual(await titles('/dashboard/bills'), ['Bills · Payin'])
+  assert.deepEqual(await titles('/dashboard/settings'), ['Settings · Payin'])
+  assert.deepEqual(await titles('/dashboard', ''), ['Sign in to the dashboard · Payin'])
+
+  const settings = await (await dashboardPage(cookie, '/dashboard/settings')).text()
+  assert.match(settings, new RegExp(`<code>npm run site -- secret ${site.siteId}</code>`))
+  assert.doesNotMatch(settings, /shown once, when it is made/)
+})
