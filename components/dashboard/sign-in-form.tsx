@@ -4,7 +4,7 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { z } from 'zod'
+import { z } from './form-schema'
 import type { DashboardMessages } from '@/lib/i18n/en/dashboard'
 
 const schema = z.object({ siteId: z.string().trim().min(1), token: z.string().trim().min(1) })
