@@ -485,8 +485,10 @@ describe("the production documentation's examples", () => {
     hook = await rx.start()
     instance = await startInstance(Number(new URL(BASE_URL).port) + 280, WORKER_ENV)
   })
-  after(() => {
-    instance?.kill()
+  after(async () => {
+    // stopped as an operator stops one, so that no delivery it has under way (of any test's site) is cut off
+    instance?.kill('SIGTERM')
+    await instance?.exited
     rx.close()
   })
 
