@@ -54,7 +54,7 @@ test('TEST_PORT_BASE moves every port; TEST_PORT, TEST_PG_PORT and TEST_PG15_POR
   assert.equal(overridden.pg, 20_000)
   assert.equal(overridden.pg15, 20_000 + PG_OFFSETS.postgres15)
   assert.equal(portsOf({ TEST_PG15_PORT: '21000' }).pg15, 21_000)
-  assert.match(portsLine(moved), /^ports: server 5200, instances 5205–5470 .*PostgreSQL 26640 .*PostgreSQL 15 26642/)
+  assert.match(portsLine(moved), /^ports: server 5200, instances 5205–5480 .*PostgreSQL 26640 .*PostgreSQL 15 26642/)
 })
 
 test('a base that lands a port in the ephemeral range or on a port fetch refuses is refused, naming the cause', () => {
