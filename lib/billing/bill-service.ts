@@ -108,6 +108,7 @@ async function writeBill(
     customer: req.customer,
     recurrent: req.recurrent,
     receipt: req.receipt,
+    splits: req.splits,
     customFields: req.customFields,
     expiresAt: req.expirationDateTime,
   }

@@ -36,6 +36,7 @@ import { TOKEN_OF } from './methods/token'
 import { isOneStep } from './payment-rules'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 import { customerAnswerSchema } from './payment-wire'
+import { notifiedSplits, notifiedSplitSchema } from '../splits/split-schema'
 
 /** for people reading a declined notification; reasonCode is the contract's code */
 const REASON_MESSAGES: Record<DeclineReason, string> = {
@@ -193,6 +194,10 @@ export const paymentNotificationSchema = z
         })
         .optional()
         .meta({ description: 'the token the payment issued (BIND_PAYMENT_TOKEN)' }),
+      paymentSplits: z
+        .array(notifiedSplitSchema)
+        .optional()
+        .meta({ description: "split payments: the merchants' shares" }),
     }),
     type: z.literal('PAYMENT'),
     version: z.literal('1'),
@@ -229,6 +234,10 @@ export const refundNotificationSchema = z
       flags: z
         .array(openValues(z.literal('REVERSAL')))
         .meta({ description: 'REVERSAL: it released an uncaptured hold' }),
+      refundSplits: z
+        .array(notifiedSplitSchema)
+        .optional()
+        .meta({ description: "split payments: what the refund takes back of each merchant's share" }),
     }),
     type: z.literal('REFUND'),
     version: z.literal('1'),
@@ -361,7 +370,7 @@ const envelope = (type: NotificationType, object: PaymentObject | CaptureObject 
 export function paymentNotificationBody(p: Payment): string {
   // the object's own fields, then its payment's (AboutPayment: one object, so nothing undescribed slips in), then
   // tokenData last
-  const own: Omit<PaymentObject, keyof AboutPayment | 'flags' | 'tokenData'> = {
+  const own: Omit<PaymentObject, keyof AboutPayment | 'flags' | 'tokenData' | 'paymentSplits'> = {
     type: 'PAYMENT',
     paymentId: p.paymentId,
     ...storedMethodOf(p.methodType)?.notifiedFields?.(p),
@@ -373,6 +382,7 @@ export function paymentNotificationBody(p: Payment): string {
     ...own,
     ...aboutPayment(p),
     flags: [isOneStep(p) ? 'SALE' : 'AUTH'],
+    paymentSplits: notifiedSplits(p.splits),
     tokenData: tokenDataOf(p),
   })
 }
@@ -390,7 +400,7 @@ export function captureNotificationBody(c: Capture, p: Payment): string {
 }
 
 export function refundNotificationBody(r: Refund, p: Payment): string {
-  const own: Omit<RefundObject, keyof AboutPayment | 'flags'> = {
+  const own: Omit<RefundObject, keyof AboutPayment | 'flags' | 'refundSplits'> = {
     type: 'REFUND',
     refundId: r.refundId,
     paymentId: p.paymentId,
@@ -398,5 +408,10 @@ export function refundNotificationBody(r: Refund, p: Payment): string {
     amount: amountOf(r.amountMinor, r.currency),
     status: statusOf(r.status, r.statusChangedAt, r.statusReason, 'DECLINE'),
   }
-  return envelope('REFUND', { ...own, ...aboutPayment(p), flags: r.flags as RefundObject['flags'] })
+  return envelope('REFUND', {
+    ...own,
+    ...aboutPayment(p),
+    flags: r.flags as RefundObject['flags'],
+    refundSplits: notifiedSplits(r.splits),
+  })
 }

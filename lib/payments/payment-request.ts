@@ -13,6 +13,8 @@ import {
 } from '../wire/common-schemas'
 import { callbackUrlSchema, customFieldsSchema } from '../notifications/callback-url'
 import { refTo, writtenAs } from '../wire/wire-form'
+import { splitListSchema } from '../splits/split-schema'
+import { addSplitIssues, splitSumIssues } from '../splits/split-rules'
 import { deviceDataSchema } from './device-data'
 import { listed, METHOD_TYPES, methodOf, methodRequestSchema, PAYMENT_METHODS, typesThat } from './methods'
 
@@ -71,6 +73,10 @@ export const paymentRequestSchema = z
           'notification goes (callbackUrl wins)',
       }),
       deviceData: deviceDataSchema.optional(),
+      paymentSplits: splitListSchema.optional().meta({
+        description:
+          "split payments: the merchants' shares, adding up to amount.value; absent: its bill's splits, if any",
+      }),
     },
     { error: 'must be a JSON object' },
   )
@@ -110,6 +116,7 @@ export const paymentRequestSchema = z
       ctx.addIssue({ code: 'custom', path: ['recurrent'], message: 'is required with flag RECURRENT_FIRST' })
     if (p.receipt && receiptTotalMinor(p.receipt) !== p.amount.value)
       ctx.addIssue({ code: 'custom', path: ['receipt', 'items'], message: 'totals must add up to amount.value' })
+    addSplitIssues(ctx, splitSumIssues('paymentSplits', p.paymentSplits, p.amount))
   })
   .meta({ id: 'PaymentRequest' })
 

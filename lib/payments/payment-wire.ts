@@ -16,6 +16,7 @@ import { deviceDataAnswerSchema } from './device-data'
 import { requirementsShape } from './flows'
 import { STORED_METHOD_TYPES, STORED_METHODS, storedMethodOf } from './methods'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
+import { splitAnswers, splitAnswerSchema } from '../splits/split-schema'
 
 export const PAYMENT_STATUSES = ['WAITING', 'DECLINED', 'COMPLETED'] as const
 type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
@@ -136,6 +137,10 @@ export const paymentSchema = z
       })
       .optional()
       .meta({ description: 'a WAITING SBP payment: requirements.sbp again (the contract names it qrCode)' }),
+    paymentSplits: z
+      .array(splitAnswerSchema)
+      .optional()
+      .meta({ description: "split payments: the merchants' shares (the request's paymentSplits, else its bill's)" }),
   })
   .meta({ id: 'Payment', description: 'the payment as it is now' })
 alwaysKeeps(
@@ -168,6 +173,10 @@ export const refundSchema = z
     flags: z
       .array(openValues(z.literal('REVERSAL')))
       .meta({ description: 'REVERSAL: a release of what an authorised, uncaptured payment holds, whole or partial' }),
+    refundSplits: z
+      .array(splitAnswerSchema)
+      .optional()
+      .meta({ description: "split payments: what it takes back of each merchant's share, as the request gave it" }),
   })
   .meta({ id: 'Refund', description: 'the refund' })
 export type RefundAnswer = z.input<typeof refundSchema>
@@ -212,6 +221,7 @@ export function renderPayment(p: Payment): PaymentAnswer {
     requirements:
       p.requirements && p.status === 'WAITING' ? (p.requirements as PaymentAnswer['requirements']) : undefined,
     qrCode: p.status === 'WAITING' ? (p.requirements as { sbp?: PaymentAnswer['qrCode'] } | null)?.sbp : undefined,
+    paymentSplits: splitAnswers(p.splits),
   }
 }
 
@@ -231,5 +241,6 @@ export function renderRefund(r: Refund): RefundAnswer {
     amount: wireAmount(r.amountMinor, r.currency),
     status: status(r.status, r.statusChangedAt, r.statusReason),
     flags: r.flags as RefundAnswer['flags'],
+    refundSplits: splitAnswers(r.splits),
   }
 }

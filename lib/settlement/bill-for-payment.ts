@@ -34,14 +34,20 @@ export async function lockNamedBill(
   siteId: string,
   p: PaymentOnBill,
   now: Date,
-): Promise<{ id: string; billId: string; state: BillState; customFields: JsonValue } | null> {
+): Promise<{ id: string; billId: string; state: BillState; customFields: JsonValue; splits: JsonValue } | null> {
   if (!p.billId) return null
   const bill = await lockBill(tx, siteId, p.billId)
   if (!bill) return null
   if (bill.currency !== p.currency) throw fieldError('amount.currency', `must be the bill's currency ${bill.currency}`)
   if (bill.amountMinor !== null && Number(bill.amountMinor) !== p.amountMinor)
     throw fieldError('amount.value', "must be the bill's amount")
-  return { id: bill.id, billId: p.billId, state: billState(bill, now), customFields: bill.customFields }
+  return {
+    id: bill.id,
+    billId: p.billId,
+    state: billState(bill, now),
+    customFields: bill.customFields,
+    splits: bill.splits,
+  }
 }
 
 /** The identifiers and lifetime of an implicit bill, chosen before it is written. */

@@ -55,6 +55,7 @@ const payment: Payment = {
   methodData: null,
   cardHolder: null,
   deviceData: null,
+  splits: null,
 }
 
 test('a payment: SUCCESS, whole seconds in the service zone, 60.50 as a number, SALE; Signature text as written', () => {
