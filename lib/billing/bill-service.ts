@@ -109,6 +109,7 @@ async function writeBill(
     recurrent: req.recurrent,
     receipt: req.receipt,
     splits: req.splits,
+    cheque: req.cheque,
     customFields: req.customFields,
     expiresAt: req.expirationDateTime,
   }

@@ -15,6 +15,8 @@ import { declineRefund, listRefunds, readRefund, refundPayment } from './refund-
 import { captureSchema, paymentSchema, refundListSchema, refundSchema } from './payment-wire'
 import { splitListSchema } from '../splits/split-schema'
 import { addSplitIssues, splitSumIssues } from '../splits/split-rules'
+import { chequeRequestSchema } from '../receipts/cheque-schema'
+import { addChequeIssues, chequeIssues } from '../receipts/cheque-rules'
 
 const paymentPath = z.object({ siteId: idSchema, paymentId: idSchema })
 const capturePath = paymentPath.extend({ captureId: idSchema })
@@ -213,10 +215,18 @@ const refundRequestSchema = z
           'orderId when the payment has several of that siteUid), adding up to amount.value, each at most what ' +
           'remains of its split after the refunds before it',
       }),
+      cheque: chequeRequestSchema.optional().meta({
+        description:
+          '54-FZ receipt data of the refund (chequeType COLLECT_RETURN, say), its positions adding up to amount.value; ' +
+          'for a payment that charged a card. It tells chequeData once COMPLETED',
+      }),
     },
     { error: 'must be a JSON object' },
   )
-  .superRefine((r, ctx) => addSplitIssues(ctx, splitSumIssues('refundSplits', r.refundSplits, r.amount)))
+  .superRefine((r, ctx) => {
+    addSplitIssues(ctx, splitSumIssues('refundSplits', r.refundSplits, r.amount))
+    addChequeIssues(ctx, chequeIssues(r.cheque, r.amount))
+  })
   .meta({ id: 'RefundRequest' })
 
 const refundExample = {
@@ -252,15 +262,10 @@ export const refundRoute = apiRoute({
       },
     },
     handle: ({ siteId, params, body }) =>
-      refundPayment(
-        siteId,
-        params.paymentId,
-        params.refundId,
-        body.amount,
-        body.callbackUrl,
-        undefined,
-        body.refundSplits,
-      ),
+      refundPayment(siteId, params.paymentId, params.refundId, body.amount, body.callbackUrl, undefined, {
+        refundSplits: body.refundSplits,
+        cheque: body.cheque,
+      }),
   }),
   GET: endpoint({
     params: refundPath,

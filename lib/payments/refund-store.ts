@@ -24,9 +24,10 @@ export async function insertRefund(
   const [refund] = await tx.$queryRaw<Refund[]>`
       WITH ${totals ?? Prisma.empty}
         refund AS (
-          INSERT INTO "Refund" (id, "siteId", "refundId", "callbackUrl", "paymentRef", fingerprint, currency, "amountMinor", flags, status, "statusReason", "statusChangedAt", "createdAt", "dueAt", splits)
+          INSERT INTO "Refund" (id, "siteId", "refundId", "callbackUrl", "paymentRef", fingerprint, currency, "amountMinor", flags, status, "statusReason", "statusChangedAt", "createdAt", "dueAt", splits, cheque)
           VALUES (${row.id}::uuid, ${row.siteId}, ${row.refundId}, ${row.callbackUrl}, ${row.paymentRef}::uuid, ${row.fingerprint}, ${row.currency}, ${row.amountMinor}, ${row.flags}::text[],
-                  ${row.status}, ${row.statusReason}, ${row.statusChangedAt}, ${row.createdAt}, ${row.dueAt}, ${jsonParam(row.splits)}::jsonb)
+                  ${row.status}, ${row.statusReason}, ${row.statusChangedAt}, ${row.createdAt}, ${row.dueAt}, ${jsonParam(row.splits)}::jsonb,
+                  ${jsonParam(row.cheque)}::jsonb)
           RETURNING *)
         ${notification ? Prisma.sql`, notification AS (${notification})` : Prisma.empty}
       SELECT * FROM refund`

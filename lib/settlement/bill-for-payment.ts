@@ -28,13 +28,18 @@ export function billState(bill: { status: string; expiresAt: Date }, now: Date):
   return bill.expiresAt.getTime() <= now.getTime() ? 'EXPIRED' : 'CREATED'
 }
 
+/** what a payment takes of the bill it names: its ids, its state, and what its payments copy */
+export interface NamedBill {
+  id: string
+  billId: string
+  state: BillState
+  customFields: JsonValue
+  splits: JsonValue
+  cheque: JsonValue
+}
+
 /** The site's bill named by the payment, locked until the transaction ends; null when there is none. */
-export async function lockNamedBill(
-  tx: Tx,
-  siteId: string,
-  p: PaymentOnBill,
-  now: Date,
-): Promise<{ id: string; billId: string; state: BillState; customFields: JsonValue; splits: JsonValue } | null> {
+export async function lockNamedBill(tx: Tx, siteId: string, p: PaymentOnBill, now: Date): Promise<NamedBill | null> {
   if (!p.billId) return null
   const bill = await lockBill(tx, siteId, p.billId)
   if (!bill) return null
@@ -47,6 +52,7 @@ export async function lockNamedBill(
     state: billState(bill, now),
     customFields: bill.customFields,
     splits: bill.splits,
+    cheque: bill.cheque,
   }
 }
 

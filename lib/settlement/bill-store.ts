@@ -31,6 +31,8 @@ export interface NewBill {
   receipt: unknown
   /** the merchants' shares (lib/splits), copied to its payments that give none */
   splits: unknown
+  /** its 54-FZ receipt data (lib/receipts), copied to its payments that give none */
+  cheque: unknown
   customFields: unknown
   expiresAt: Date
 }
@@ -54,11 +56,11 @@ export async function insertBill(
   const [created] = await client.$queryRaw<Bill[]>`${o.held ? Prisma.empty : Prisma.sql`WITH ${statementGate(siteId)}`}
     INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "paymentMethods",
       "successUrl", "failedUrl", customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt",
-      splits)
+      splits, cheque)
     SELECT ${o.ids[0]}::uuid, ${siteId}::text, ${billId}::text, ${o.ids[1]}::uuid, ${b.fingerprint}::text, ${b.currency}::text, ${b.amountMinor}::bigint,
       ${b.comment}::text, ${b.flags}::text[], ${b.paymentMethods}::text[], ${b.successUrl}::text, ${b.failedUrl}::text, ${jsonParam(b.customer)}::jsonb,
       ${jsonParam(b.recurrent)}::jsonb, ${jsonParam(b.receipt)}::jsonb, ${jsonParam(b.customFields)}::jsonb, 'CREATED', ${now}::timestamptz, ${now}::timestamptz,
-      ${b.expiresAt}::timestamptz, ${jsonParam(b.splits)}::jsonb
+      ${b.expiresAt}::timestamptz, ${jsonParam(b.splits)}::jsonb, ${jsonParam(b.cheque)}::jsonb
     FROM "Site" s WHERE s.id = ${siteId}${onClock}
     ON CONFLICT ("siteId", "billId") DO NOTHING
     RETURNING *`
@@ -170,9 +172,10 @@ export async function lockBill(tx: Tx, siteId: string, billId: string) {
       expiresAt: Date
       customFields: Prisma.JsonValue
       splits: Prisma.JsonValue
+      cheque: Prisma.JsonValue
     }[]
   >`
-    SELECT id, currency, "amountMinor", status, "expiresAt", "customFields", splits FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${billId} FOR UPDATE`
+    SELECT id, currency, "amountMinor", status, "expiresAt", "customFields", splits, cheque FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${billId} FOR UPDATE`
   return rows[0]
 }
 

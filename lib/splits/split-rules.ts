@@ -22,7 +22,8 @@ export function splitSumIssues(
   splits: Split[] | undefined,
   amount: { value?: number; currency: string },
 ): SplitIssue[] {
-  if (!splits) return []
+  // a request's refinements run after its fields' own problems too (zod): the sum only of well-formed shares
+  if (!splits || !splits.every((s) => Number.isInteger(s.amountMinor))) return []
   if (amount.value === undefined) return [{ path: ['amount', 'value'], message: `is required with ${field}` }]
   const issues: SplitIssue[] = []
   splits.forEach((s, i) => {

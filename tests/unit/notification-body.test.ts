@@ -56,6 +56,7 @@ const payment: Payment = {
   cardHolder: null,
   deviceData: null,
   splits: null,
+  cheque: null,
 }
 
 test('a payment: SUCCESS, whole seconds in the service zone, 60.50 as a number, SALE; Signature text as written', () => {
