@@ -108,6 +108,8 @@ async function writeBill(
     customer: req.customer,
     recurrent: req.recurrent,
     receipt: req.receipt,
+    splits: req.splits,
+    cheque: req.cheque,
     customFields: req.customFields,
     expiresAt: req.expirationDateTime,
   }

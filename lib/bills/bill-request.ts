@@ -17,6 +17,10 @@ import {
 import type { FieldErrors } from '../http/api-error'
 import type { SiteClock } from '../time/clock'
 import { customFieldsSchema } from '../notifications/callback-url'
+import { splitListSchema } from '../splits/split-schema'
+import { addSplitIssues, splitSumIssues } from '../splits/split-rules'
+import { chequeRequestSchema } from '../receipts/cheque-schema'
+import { addChequeIssues, chequeIssues } from '../receipts/cheque-rules'
 
 /** the longest a bill may stay payable */
 export const MAX_BILL_LIFETIME_MS = 45 * 24 * 3600_000
@@ -77,6 +81,13 @@ export const billRequestSchema = z
         .optional(),
       recurrent: recurrentSchema.optional(),
       receipt: receiptSchema.optional(),
+      splits: splitListSchema.optional().meta({
+        description:
+          "split payments: the merchants' shares, adding up to amount.value; copied to the bill's payments that give no paymentSplits",
+      }),
+      cheque: chequeRequestSchema.optional().meta({
+        description: "54-FZ receipt data, copied to the bill's payments that give no cheque of their own",
+      }),
       customFields: customFieldsSchema.optional().meta({
         description:
           "up to 32 string values, copied to the bill's payments; invoice_callback_url names where their PAYMENT notifications go",
@@ -97,6 +108,8 @@ export const billRequestSchema = z
       ctx.addIssue({ code: 'custom', path: ['amount', 'value'], message: 'is required with a receipt' })
     else if (b.receipt && receiptTotalMinor(b.receipt) !== b.amount.value)
       ctx.addIssue({ code: 'custom', path: ['receipt', 'items'], message: 'totals must add up to amount.value' })
+    addSplitIssues(ctx, splitSumIssues('splits', b.splits, b.amount))
+    addChequeIssues(ctx, chequeIssues(b.cheque, b.amount))
   })
   .meta({ id: 'BillRequest' })
 

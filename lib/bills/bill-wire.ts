@@ -8,6 +8,8 @@ import { billTime, billTimeSchema } from '../time/wire-time'
 import { settings } from '../config'
 import { FLAGS, idSchema } from '../wire/common-schemas'
 import { mayBeAbsent, openValues } from '../wire/wire-form'
+import { splitAnswers, splitAnswerSchema } from '../splits/split-schema'
+import { chequeAnswer, chequeAnswerSchema } from '../receipts/cheque-schema'
 
 export const payUrlOf = (invoiceUid: string) => `${settings().publicBaseUrl}/pay/${invoiceUid}`
 
@@ -57,6 +59,8 @@ export const billSchema = z
     successUrl: z.string().optional().meta({ description: 'as the request gave it' }),
     failedUrl: z.string().optional().meta({ description: 'as the request gave it' }),
     customFields: z.record(z.string(), z.string()).optional(),
+    splits: z.array(splitAnswerSchema).optional().meta({ description: "split payments: the merchants' shares" }),
+    cheque: chequeAnswerSchema.optional(),
   })
   .meta({ id: 'Bill', description: 'the bill as it is now' })
 export type BillAnswer = z.input<typeof billSchema>
@@ -87,5 +91,7 @@ export function renderBill(b: Bill, now: Date): BillAnswer {
     successUrl: b.successUrl || undefined,
     failedUrl: b.failedUrl || undefined,
     customFields: (b.customFields as BillAnswer['customFields'] | null) || undefined,
+    splits: splitAnswers(b.splits),
+    cheque: chequeAnswer(b.cheque, b.currency),
   }
 }

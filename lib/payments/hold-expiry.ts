@@ -64,6 +64,9 @@ export async function confirmHold(tx: Tx, p: Payment): Promise<Payment> {
       statusChangedAt: at,
       createdAt: at,
       dueAt: null,
+      // a hold's auto-reversal takes back no split of its own
+      splits: null,
+      cheque: null,
     }
     const notification = refundNotificationInsert({ ...row, callbackUrl: target }, p)
     await insertRefund(tx, row, refundTotalsUpdate(p.id, amountMinor, true, true), notification)

@@ -36,6 +36,8 @@ import { TOKEN_OF } from './methods/token'
 import { isOneStep } from './payment-rules'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 import { customerAnswerSchema } from './payment-wire'
+import { notifiedSplits, notifiedSplitSchema } from '../splits/split-schema'
+import { chequeDataOf, chequeDataSchema } from '../receipts/cheque-rules'
 
 /** for people reading a declined notification; reasonCode is the contract's code */
 const REASON_MESSAGES: Record<DeclineReason, string> = {
@@ -193,6 +195,11 @@ export const paymentNotificationSchema = z
         })
         .optional()
         .meta({ description: 'the token the payment issued (BIND_PAYMENT_TOKEN)' }),
+      chequeData: chequeDataSchema.optional(),
+      paymentSplits: z
+        .array(notifiedSplitSchema)
+        .optional()
+        .meta({ description: "split payments: the merchants' shares" }),
     }),
     type: z.literal('PAYMENT'),
     version: z.literal('1'),
@@ -229,6 +236,11 @@ export const refundNotificationSchema = z
       flags: z
         .array(openValues(z.literal('REVERSAL')))
         .meta({ description: 'REVERSAL: it released an uncaptured hold' }),
+      chequeData: chequeDataSchema.optional(),
+      refundSplits: z
+        .array(notifiedSplitSchema)
+        .optional()
+        .meta({ description: "split payments: what the refund takes back of each merchant's share" }),
     }),
     type: z.literal('REFUND'),
     version: z.literal('1'),
@@ -361,7 +373,7 @@ const envelope = (type: NotificationType, object: PaymentObject | CaptureObject 
 export function paymentNotificationBody(p: Payment): string {
   // the object's own fields, then its payment's (AboutPayment: one object, so nothing undescribed slips in), then
   // tokenData last
-  const own: Omit<PaymentObject, keyof AboutPayment | 'flags' | 'tokenData'> = {
+  const own: Omit<PaymentObject, keyof AboutPayment | 'flags' | 'tokenData' | 'paymentSplits' | 'chequeData'> = {
     type: 'PAYMENT',
     paymentId: p.paymentId,
     ...storedMethodOf(p.methodType)?.notifiedFields?.(p),
@@ -373,6 +385,8 @@ export function paymentNotificationBody(p: Payment): string {
     ...own,
     ...aboutPayment(p),
     flags: [isOneStep(p) ? 'SALE' : 'AUTH'],
+    chequeData: chequeDataOf(p.id, p.cheque, p.status, chargedCardOf(p) !== null),
+    paymentSplits: notifiedSplits(p.splits),
     tokenData: tokenDataOf(p),
   })
 }
@@ -390,7 +404,7 @@ export function captureNotificationBody(c: Capture, p: Payment): string {
 }
 
 export function refundNotificationBody(r: Refund, p: Payment): string {
-  const own: Omit<RefundObject, keyof AboutPayment | 'flags'> = {
+  const own: Omit<RefundObject, keyof AboutPayment | 'flags' | 'refundSplits' | 'chequeData'> = {
     type: 'REFUND',
     refundId: r.refundId,
     paymentId: p.paymentId,
@@ -398,5 +412,11 @@ export function refundNotificationBody(r: Refund, p: Payment): string {
     amount: amountOf(r.amountMinor, r.currency),
     status: statusOf(r.status, r.statusChangedAt, r.statusReason, 'DECLINE'),
   }
-  return envelope('REFUND', { ...own, ...aboutPayment(p), flags: r.flags as RefundObject['flags'] })
+  return envelope('REFUND', {
+    ...own,
+    ...aboutPayment(p),
+    flags: r.flags as RefundObject['flags'],
+    chequeData: chequeDataOf(r.id, r.cheque, r.status, true),
+    refundSplits: notifiedSplits(r.splits),
+  })
 }

@@ -13,6 +13,10 @@ import { createPayment, readPayment } from './payment-service'
 import { paymentRowSql, type Payment } from './payment-store'
 import { declineRefund, listRefunds, readRefund, refundPayment } from './refund-service'
 import { captureSchema, paymentSchema, refundListSchema, refundSchema } from './payment-wire'
+import { splitListSchema } from '../splits/split-schema'
+import { addSplitIssues, splitSumIssues } from '../splits/split-rules'
+import { chequeRequestSchema } from '../receipts/cheque-schema'
+import { addChequeIssues, chequeIssues } from '../receipts/cheque-rules'
 
 const paymentPath = z.object({ siteId: idSchema, paymentId: idSchema })
 const capturePath = paymentPath.extend({ captureId: idSchema })
@@ -205,9 +209,24 @@ const refundRequestSchema = z
       callbackUrl: callbackUrlSchema
         .optional()
         .meta({ description: "where this refund's notification goes instead of the site's notification URL" }),
+      refundSplits: splitListSchema.optional().meta({
+        description:
+          "a split payment's refund: what it takes back of each of the payment's splits (named by siteUid, and by " +
+          'orderId when the payment has several of that siteUid), adding up to amount.value, each at most what ' +
+          'remains of its split after the refunds before it',
+      }),
+      cheque: chequeRequestSchema.optional().meta({
+        description:
+          '54-FZ receipt data of the refund (chequeType COLLECT_RETURN, say), its positions adding up to amount.value; ' +
+          'for a payment that charged a card. It tells chequeData once COMPLETED',
+      }),
     },
     { error: 'must be a JSON object' },
   )
+  .superRefine((r, ctx) => {
+    addSplitIssues(ctx, splitSumIssues('refundSplits', r.refundSplits, r.amount))
+    addChequeIssues(ctx, chequeIssues(r.cheque, r.amount))
+  })
   .meta({ id: 'RefundRequest' })
 
 const refundExample = {
@@ -243,7 +262,10 @@ export const refundRoute = apiRoute({
       },
     },
     handle: ({ siteId, params, body }) =>
-      refundPayment(siteId, params.paymentId, params.refundId, body.amount, body.callbackUrl),
+      refundPayment(siteId, params.paymentId, params.refundId, body.amount, body.callbackUrl, undefined, {
+        refundSplits: body.refundSplits,
+        cheque: body.cheque,
+      }),
   }),
   GET: endpoint({
     params: refundPath,

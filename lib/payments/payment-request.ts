@@ -13,6 +13,10 @@ import {
 } from '../wire/common-schemas'
 import { callbackUrlSchema, customFieldsSchema } from '../notifications/callback-url'
 import { refTo, writtenAs } from '../wire/wire-form'
+import { splitListSchema } from '../splits/split-schema'
+import { addSplitIssues, splitSumIssues } from '../splits/split-rules'
+import { chequeRequestSchema } from '../receipts/cheque-schema'
+import { addChequeIssues, chequeIssues } from '../receipts/cheque-rules'
 import { deviceDataSchema } from './device-data'
 import { listed, METHOD_TYPES, methodOf, methodRequestSchema, PAYMENT_METHODS, typesThat } from './methods'
 
@@ -71,6 +75,15 @@ export const paymentRequestSchema = z
           'notification goes (callbackUrl wins)',
       }),
       deviceData: deviceDataSchema.optional(),
+      paymentSplits: splitListSchema.optional().meta({
+        description:
+          "split payments: the merchants' shares, adding up to amount.value; absent: its bill's splits, if any",
+      }),
+      cheque: chequeRequestSchema.optional().meta({
+        description:
+          "54-FZ receipt data, its positions adding up to amount.value; absent: its bill's cheque, if any. A " +
+          'payment that charges a card tells chequeData once COMPLETED',
+      }),
     },
     { error: 'must be a JSON object' },
   )
@@ -110,6 +123,8 @@ export const paymentRequestSchema = z
       ctx.addIssue({ code: 'custom', path: ['recurrent'], message: 'is required with flag RECURRENT_FIRST' })
     if (p.receipt && receiptTotalMinor(p.receipt) !== p.amount.value)
       ctx.addIssue({ code: 'custom', path: ['receipt', 'items'], message: 'totals must add up to amount.value' })
+    addSplitIssues(ctx, splitSumIssues('paymentSplits', p.paymentSplits, p.amount))
+    addChequeIssues(ctx, chequeIssues(p.cheque, p.amount))
   })
   .meta({ id: 'PaymentRequest' })
 

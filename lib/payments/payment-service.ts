@@ -217,7 +217,7 @@ export function paymentRow(
   print: string,
   instrument: Instrument,
   answer: FirstAnswer,
-  bill: { id: string; billId: string; customFields?: JsonValue },
+  bill: { id: string; billId: string; customFields?: JsonValue; splits?: JsonValue; cheque?: JsonValue },
   now: Date,
 ): Payment {
   const id = instrument.paymentRef ?? randomUUID()
@@ -262,6 +262,10 @@ export function paymentRow(
     methodData: instrument.methodData ?? null,
     cardHolder: instrument.cardHolder ?? null,
     deviceData: req.deviceData ?? null,
+    // its own shares, else its bill's (a payment on a bill pays the bill's amount: the same total)
+    splits: req.paymentSplits ?? bill.splits ?? null,
+    // its own receipt data, else its bill's
+    cheque: req.cheque ?? bill.cheque ?? null,
   }
   switch (answer.kind) {
     case 'approved':

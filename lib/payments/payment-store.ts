@@ -63,13 +63,14 @@ function paymentInsert(p: Payment, gated = false): Prisma.Sql {
       ${p.amountMinor}, ${p.capturedMinor}, ${p.refundedMinor}, ${p.reversed}, ${p.status}, ${p.statusReason}, ${p.statusChangedAt}, ${p.createdAt}, ${p.comment}, ${jsonParam(p.customer)}::jsonb,
       ${jsonParam(p.receipt)}::jsonb, ${jsonParam(p.requirements)}::jsonb, ${p.authFlow}, ${p.otpAttempts}, ${p.dueAt}, ${jsonParam(p.cardProfile)}::jsonb, ${p.recurrentMinAuthDay}, ${p.recurrentExpiry},
       ${p.seriesRef}::uuid, ${p.callbackUrl}, ${jsonParam(p.customFields)}::jsonb, ${p.pageAttemptKey}, ${jsonParam(p.methodData)}::jsonb,
-      ${p.cardHolder}, ${jsonParam(p.deviceData)}::jsonb, ${p.reversedMinor}, ${holdDueAtOf(p)}`
+      ${p.cardHolder}, ${jsonParam(p.deviceData)}::jsonb, ${p.reversedMinor}, ${holdDueAtOf(p)}, ${jsonParam(p.splits)}::jsonb,
+      ${jsonParam(p.cheque)}::jsonb`
   return Prisma.sql`
     INSERT INTO "Payment" (id, "siteId", "paymentId", "billRef", "billId", fingerprint, "methodType", "maskedPan", flags, currency,
       "amountMinor", "capturedMinor", "refundedMinor", reversed, status, "statusReason", "statusChangedAt", "createdAt", comment, customer,
       receipt, requirements, "authFlow", "otpAttempts", "dueAt", "cardProfile", "recurrentMinAuthDay", "recurrentExpiry",
       "seriesRef", "callbackUrl", "customFields", "pageAttemptKey", "methodData", "cardHolder", "deviceData",
-      "reversedMinor", "holdDueAt")
+      "reversedMinor", "holdDueAt", splits, cheque)
     ${gated ? Prisma.sql`SELECT ${values} FROM gate` : Prisma.sql`VALUES (${values})`}`
 }
 

@@ -16,6 +16,9 @@ import { deviceDataAnswerSchema } from './device-data'
 import { requirementsShape } from './flows'
 import { STORED_METHOD_TYPES, STORED_METHODS, storedMethodOf } from './methods'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
+import { splitAnswers, splitAnswerSchema } from '../splits/split-schema'
+import { chequeAnswer, chequeAnswerSchema } from '../receipts/cheque-schema'
+import { chequeDataOf, chequeDataSchema } from '../receipts/cheque-rules'
 
 export const PAYMENT_STATUSES = ['WAITING', 'DECLINED', 'COMPLETED'] as const
 type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
@@ -136,6 +139,12 @@ export const paymentSchema = z
       })
       .optional()
       .meta({ description: 'a WAITING SBP payment: requirements.sbp again (the contract names it qrCode)' }),
+    paymentSplits: z
+      .array(splitAnswerSchema)
+      .optional()
+      .meta({ description: "split payments: the merchants' shares (the request's paymentSplits, else its bill's)" }),
+    cheque: chequeAnswerSchema.optional().meta({ description: "the request's cheque, else its bill's" }),
+    chequeData: chequeDataSchema.optional(),
   })
   .meta({ id: 'Payment', description: 'the payment as it is now' })
 alwaysKeeps(
@@ -168,6 +177,12 @@ export const refundSchema = z
     flags: z
       .array(openValues(z.literal('REVERSAL')))
       .meta({ description: 'REVERSAL: a release of what an authorised, uncaptured payment holds, whole or partial' }),
+    refundSplits: z
+      .array(splitAnswerSchema)
+      .optional()
+      .meta({ description: "split payments: what it takes back of each merchant's share, as the request gave it" }),
+    cheque: chequeAnswerSchema.optional(),
+    chequeData: chequeDataSchema.optional(),
   })
   .meta({ id: 'Refund', description: 'the refund' })
 export type RefundAnswer = z.input<typeof refundSchema>
@@ -212,6 +227,9 @@ export function renderPayment(p: Payment): PaymentAnswer {
     requirements:
       p.requirements && p.status === 'WAITING' ? (p.requirements as PaymentAnswer['requirements']) : undefined,
     qrCode: p.status === 'WAITING' ? (p.requirements as { sbp?: PaymentAnswer['qrCode'] } | null)?.sbp : undefined,
+    paymentSplits: splitAnswers(p.splits),
+    cheque: chequeAnswer(p.cheque, p.currency),
+    chequeData: chequeDataOf(p.id, p.cheque, p.status, card !== null),
   }
 }
 
@@ -231,5 +249,9 @@ export function renderRefund(r: Refund): RefundAnswer {
     amount: wireAmount(r.amountMinor, r.currency),
     status: status(r.status, r.statusChangedAt, r.statusReason),
     flags: r.flags as RefundAnswer['flags'],
+    refundSplits: splitAnswers(r.splits),
+    cheque: chequeAnswer(r.cheque, r.currency),
+    // a refund's cheque is refused unless its payment charged a card
+    chequeData: chequeDataOf(r.id, r.cheque, r.status, true),
   }
 }

@@ -2,7 +2,7 @@
 // and the refund list).
 import { randomUUID } from 'node:crypto'
 import type { DeclineReason } from '../acquirer/sandbox-acquirer'
-import { fieldError, incorrectInvocation, notFound, requestConflict } from '../http/api-error'
+import { fieldError, incorrectInvocation, notFound, requestConflict, validationError } from '../http/api-error'
 import { refundsPostponed, siteClock } from '../sites/site-store'
 import { notifyRefund, refundNotificationInsert } from './payment-notify'
 import { fingerprint } from '../security/keyed-hash'
@@ -13,6 +13,10 @@ import { currencyMismatch, decideRefund, totalsOf } from './payment-rules'
 import { lockPaymentByRef, refundTotalsUpdate, settlePendingRefund, type Tx } from './payment-store'
 import { nextRefundProcessing } from './refund-schedule'
 import { renderRefund } from './payment-wire'
+import { splitsOf, type Split } from '../splits/split-schema'
+import { refundSplitProblems } from '../splits/split-rules'
+import type { Cheque } from '../receipts/cheque-schema'
+import { chargedCardOf } from './charged-card'
 import {
   findRefund,
   finishRefund,
@@ -21,6 +25,7 @@ import {
   lockRefundOfPayment,
   refundOfPayment,
   refundsOfPaymentId,
+  splitsRefunded,
   type Refund,
 } from './refund-store'
 
@@ -29,7 +34,8 @@ const DECLINED_BY_MERCHANT: DeclineReason = 'REFUND_DECLINED_BY_MERCHANT'
 
 /**
  * `alsoWrite`: what the caller records with a new refund, in its transaction (the dashboard's audit entry); not on a
- * replay
+ * replay. `refundSplits`: what it takes back of each of a split payment's splits (their sum is the amount's value);
+ * `cheque`: its 54-FZ receipt data (a card payment's only).
  */
 export async function refundPayment(
   siteId: string,
@@ -38,12 +44,13 @@ export async function refundPayment(
   amount: AmountInput,
   callbackUrl?: string,
   alsoWrite?: (tx: Tx, refund: Refund) => Promise<unknown>,
+  { refundSplits, cheque }: { refundSplits?: Split[]; cheque?: Cheque } = {},
 ) {
   // on the site's sandbox clock, a sandbox reset of the site waiting for this write (or this write for it)
   const refund = await siteWrite(siteId, async (tx, clock) => {
     const now = clock.now()
     const p = await lockPayment(tx, siteId, paymentId, now)
-    const print = fingerprint('refund', { payment: p.id, amount, callbackUrl })
+    const print = fingerprint('refund', { payment: p.id, amount, callbackUrl, refundSplits, cheque })
     const existing = await findRefund(tx, siteId, refundId)
     if (existing) {
       if (existing.fingerprint !== print) throw requestConflict(`Refund ${refundId}`)
@@ -51,6 +58,13 @@ export async function refundPayment(
     }
     const mismatch = currencyMismatch(amount, p)
     if (mismatch) throw fieldError('amount.currency', mismatch)
+    // what remains of each split, after the refunds that count: read with the payment locked, so refunds queue
+    const splitProblems = refundSplits
+      ? refundSplitProblems(refundSplits, splitsOf(p.splits), await splitsRefunded(tx, p.id))
+      : null
+    if (splitProblems) throw validationError(splitProblems)
+    // production issues receipts for card payments alone
+    if (cheque && !chargedCardOf(p)) throw fieldError('cheque', 'is for refunds of payments that charged a card')
     const d = decideRefund(totalsOf(p), amount.value)
     // the postponed scheme: a refund waits for the next processing time (a reversal, whole or partial, releases what
     // it names of a hold at once)
@@ -70,6 +84,8 @@ export async function refundPayment(
       statusChangedAt: now,
       createdAt: now,
       dueAt: postponed ? nextRefundProcessing(now) : null,
+      splits: refundSplits ?? null,
+      cheque: cheque ?? null,
     }
     // the payment's totals (a waiting refund counts against what can be refunded), the refund and its notification
     // (once final) in one statement (the payment is locked)

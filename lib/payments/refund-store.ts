@@ -1,7 +1,7 @@
 // The refunds' table ("Refund"): every statement that reads or writes it, the refund's one statement (the payment's
 // totals, the refund and its notification) included. The refund service decides and calls these in the transaction
 // it got from siteWrite.
-import { db, type Tx } from '../db/client'
+import { db, jsonParam, type Tx } from '../db/client'
 import { Prisma, type Refund } from '../generated/prisma/client'
 import { lockFirstDue } from '../sandbox/site-write'
 
@@ -24,9 +24,10 @@ export async function insertRefund(
   const [refund] = await tx.$queryRaw<Refund[]>`
       WITH ${totals ?? Prisma.empty}
         refund AS (
-          INSERT INTO "Refund" (id, "siteId", "refundId", "callbackUrl", "paymentRef", fingerprint, currency, "amountMinor", flags, status, "statusReason", "statusChangedAt", "createdAt", "dueAt")
+          INSERT INTO "Refund" (id, "siteId", "refundId", "callbackUrl", "paymentRef", fingerprint, currency, "amountMinor", flags, status, "statusReason", "statusChangedAt", "createdAt", "dueAt", splits, cheque)
           VALUES (${row.id}::uuid, ${row.siteId}, ${row.refundId}, ${row.callbackUrl}, ${row.paymentRef}::uuid, ${row.fingerprint}, ${row.currency}, ${row.amountMinor}, ${row.flags}::text[],
-                  ${row.status}, ${row.statusReason}, ${row.statusChangedAt}, ${row.createdAt}, ${row.dueAt})
+                  ${row.status}, ${row.statusReason}, ${row.statusChangedAt}, ${row.createdAt}, ${row.dueAt}, ${jsonParam(row.splits)}::jsonb,
+                  ${jsonParam(row.cheque)}::jsonb)
           RETURNING *)
         ${notification ? Prisma.sql`, notification AS (${notification})` : Prisma.empty}
       SELECT * FROM refund`
@@ -70,6 +71,17 @@ export const lockFirstDueRefund = (tx: Tx, now: Date, skip: string[], siteId?: s
     skip,
     siteId,
   })
+
+/**
+ * the `refundSplits` of the payment's refunds that count against its splits (COMPLETED, and postponed ones still
+ * WAITING), oldest first; read in the refund's transaction, its payment locked
+ */
+export async function splitsRefunded<S>(tx: Tx, paymentRef: string): Promise<S[][]> {
+  const rows = await tx.$queryRaw<{ splits: S[] }[]>`
+    SELECT splits FROM "Refund" WHERE "paymentRef" = ${paymentRef}::uuid AND status IN ('COMPLETED', 'WAITING')
+      AND splits IS NOT NULL ORDER BY "createdAt", id`
+  return rows.map((r) => r.splits)
+}
 
 /** the site's refund of the site's payment, or null */
 export const refundOfPayment = (siteId: string, paymentId: string, refundId: string) =>

@@ -28,20 +28,32 @@ export function billState(bill: { status: string; expiresAt: Date }, now: Date):
   return bill.expiresAt.getTime() <= now.getTime() ? 'EXPIRED' : 'CREATED'
 }
 
+/** what a payment takes of the bill it names: its ids, its state, and what its payments copy */
+export interface NamedBill {
+  id: string
+  billId: string
+  state: BillState
+  customFields: JsonValue
+  splits: JsonValue
+  cheque: JsonValue
+}
+
 /** The site's bill named by the payment, locked until the transaction ends; null when there is none. */
-export async function lockNamedBill(
-  tx: Tx,
-  siteId: string,
-  p: PaymentOnBill,
-  now: Date,
-): Promise<{ id: string; billId: string; state: BillState; customFields: JsonValue } | null> {
+export async function lockNamedBill(tx: Tx, siteId: string, p: PaymentOnBill, now: Date): Promise<NamedBill | null> {
   if (!p.billId) return null
   const bill = await lockBill(tx, siteId, p.billId)
   if (!bill) return null
   if (bill.currency !== p.currency) throw fieldError('amount.currency', `must be the bill's currency ${bill.currency}`)
   if (bill.amountMinor !== null && Number(bill.amountMinor) !== p.amountMinor)
     throw fieldError('amount.value', "must be the bill's amount")
-  return { id: bill.id, billId: p.billId, state: billState(bill, now), customFields: bill.customFields }
+  return {
+    id: bill.id,
+    billId: p.billId,
+    state: billState(bill, now),
+    customFields: bill.customFields,
+    splits: bill.splits,
+    cheque: bill.cheque,
+  }
 }
 
 /** The identifiers and lifetime of an implicit bill, chosen before it is written. */

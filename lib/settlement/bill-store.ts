@@ -29,6 +29,10 @@ export interface NewBill {
   customer: unknown
   recurrent: unknown
   receipt: unknown
+  /** the merchants' shares (lib/splits), copied to its payments that give none */
+  splits: unknown
+  /** its 54-FZ receipt data (lib/receipts), copied to its payments that give none */
+  cheque: unknown
   customFields: unknown
   expiresAt: Date
 }
@@ -51,11 +55,12 @@ export async function insertBill(
   const onClock = o.held ? Prisma.empty : Prisma.sql`${stillOnClock('s."clockOffsetMs"', siteTime)}${gateIsOpen}`
   const [created] = await client.$queryRaw<Bill[]>`${o.held ? Prisma.empty : Prisma.sql`WITH ${statementGate(siteId)}`}
     INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "paymentMethods",
-      "successUrl", "failedUrl", customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt")
+      "successUrl", "failedUrl", customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt",
+      splits, cheque)
     SELECT ${o.ids[0]}::uuid, ${siteId}::text, ${billId}::text, ${o.ids[1]}::uuid, ${b.fingerprint}::text, ${b.currency}::text, ${b.amountMinor}::bigint,
       ${b.comment}::text, ${b.flags}::text[], ${b.paymentMethods}::text[], ${b.successUrl}::text, ${b.failedUrl}::text, ${jsonParam(b.customer)}::jsonb,
       ${jsonParam(b.recurrent)}::jsonb, ${jsonParam(b.receipt)}::jsonb, ${jsonParam(b.customFields)}::jsonb, 'CREATED', ${now}::timestamptz, ${now}::timestamptz,
-      ${b.expiresAt}::timestamptz
+      ${b.expiresAt}::timestamptz, ${jsonParam(b.splits)}::jsonb, ${jsonParam(b.cheque)}::jsonb
     FROM "Site" s WHERE s.id = ${siteId}${onClock}
     ON CONFLICT ("siteId", "billId") DO NOTHING
     RETURNING *`
@@ -166,9 +171,11 @@ export async function lockBill(tx: Tx, siteId: string, billId: string) {
       status: string
       expiresAt: Date
       customFields: Prisma.JsonValue
+      splits: Prisma.JsonValue
+      cheque: Prisma.JsonValue
     }[]
   >`
-    SELECT id, currency, "amountMinor", status, "expiresAt", "customFields" FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${billId} FOR UPDATE`
+    SELECT id, currency, "amountMinor", status, "expiresAt", "customFields", splits, cheque FROM "Bill" WHERE "siteId" = ${siteId} AND "billId" = ${billId} FOR UPDATE`
   return rows[0]
 }
 

@@ -55,6 +55,8 @@ const payment: Payment = {
   methodData: null,
   cardHolder: null,
   deviceData: null,
+  splits: null,
+  cheque: null,
 }
 
 test('a payment: SUCCESS, whole seconds in the service zone, 60.50 as a number, SALE; Signature text as written', () => {

@@ -1,0 +1,95 @@
+// The rules of split payments (pure): a list's shares add up to its operation's amount, exactly, in minor units and
+// in its currency; a refund's split takes back at most what remains of the payment's split it names, after the
+// refunds before it (the refund service reads those with the payment locked, so concurrent refunds queue).
+import type { z } from 'zod'
+import type { FieldErrors } from '../http/api-error'
+import { formatMinor } from '../money/money'
+import type { Split } from './split-schema'
+
+/** an issue of a request's schema, as its superRefine adds it */
+export interface SplitIssue {
+  path: (string | number)[]
+  message: string
+}
+
+/**
+ * What is wrong of `splits` (the request's field `field`) against the operation's `amount`: every share in its
+ * currency, and the shares adding up to its value. Without a value (a bill whose payer enters the amount), the value
+ * is missing.
+ */
+export function splitSumIssues(
+  field: string,
+  splits: Split[] | undefined,
+  amount: { value?: number; currency: string },
+): SplitIssue[] {
+  // a request's refinements run after its fields' own problems too (zod): the sum only of well-formed shares
+  if (!splits || !splits.every((s) => Number.isInteger(s.amountMinor))) return []
+  if (amount.value === undefined) return [{ path: ['amount', 'value'], message: `is required with ${field}` }]
+  const issues: SplitIssue[] = []
+  splits.forEach((s, i) => {
+    if (s.currency !== amount.currency)
+      issues.push({
+        path: [field, i, 'splitAmount', 'currency'],
+        message: `must be the amount's currency ${amount.currency}`,
+      })
+  })
+  if (issues.length) return issues
+  const total = splits.reduce((sum, s) => sum + s.amountMinor, 0)
+  if (total !== amount.value)
+    issues.push({
+      path: [field],
+      message: `the splitAmount values must add up to amount.value ${formatMinor(amount.value)}; they add up to ${formatMinor(total)}`,
+    })
+  return issues
+}
+
+/** adds `issues` to a schema's refinement */
+export function addSplitIssues(ctx: z.RefinementCtx, issues: SplitIssue[]): void {
+  for (const issue of issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message })
+}
+
+/**
+ * The payment's split a refund's split names: the one of its siteUid, or, when the payment has several of that
+ * siteUid, the one of its orderId too; a string saying why none is, when none is.
+ */
+function namedSplit(paymentSplits: Split[], s: Split): number | string {
+  const ofSite = paymentSplits.flatMap((p, i) => (p.siteUid === s.siteUid ? [i] : []))
+  if (ofSite.length === 1) return ofSite[0]
+  if (!ofSite.length) return 'names no split of the payment'
+  const ofOrder = ofSite.filter((i) => paymentSplits[i].orderId === s.orderId)
+  return ofOrder.length === 1 ? ofOrder[0] : 'names several splits of the payment: give the orderId of one'
+}
+
+/**
+ * What is wrong of a refund's `refundSplits` against its payment's splits, given the splits of the payment's refunds
+ * that count (COMPLETED, and postponed ones still WAITING): each must name one of the payment's splits and take back
+ * at most what remains of it. Null when nothing is.
+ */
+export function refundSplitProblems(
+  refundSplits: Split[],
+  paymentSplits: Split[] | undefined,
+  earlier: Split[][],
+): FieldErrors | null {
+  if (!paymentSplits) return { refundSplits: ['the payment has no splits'] }
+  const taken = paymentSplits.map(() => 0)
+  for (const list of earlier)
+    for (const s of list) {
+      const i = namedSplit(paymentSplits, s)
+      if (typeof i === 'number') taken[i] += s.amountMinor
+    }
+  const problems: FieldErrors = {}
+  refundSplits.forEach((s, n) => {
+    const i = namedSplit(paymentSplits, s)
+    if (typeof i === 'string') {
+      problems[`refundSplits[${n}].siteUid`] = [i]
+      return
+    }
+    const remains = paymentSplits[i].amountMinor - taken[i]
+    if (s.amountMinor > remains)
+      problems[`refundSplits[${n}].splitAmount.value`] = [
+        `must not exceed what remains of the split of ${s.siteUid}: ${formatMinor(remains)}`,
+      ]
+    taken[i] += s.amountMinor
+  })
+  return Object.keys(problems).length ? problems : null
+}
