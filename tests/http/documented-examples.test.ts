@@ -245,6 +245,15 @@ async function cardToken(api: Api, account: string): Promise<string> {
   return bound.createdToken.token
 }
 
+/** a share of a split payment */
+const split = (siteUid: string, value: string, orderId: string) => ({
+  type: 'MERCHANT_DETAILS',
+  siteUid,
+  splitAmount: rubles(Number(value)),
+  orderId,
+  comment: `share of ${siteUid}`,
+})
+
 const qrBody = (amount: unknown = rublesText('5.00')) => ({
   amount,
   qrCode: { type: 'DYNAMIC', ttl: 60, image },
@@ -308,6 +317,56 @@ const RUNS: Record<string, (c: Context) => Promise<Run>> = {
     await ok(api, 'PUT', `/payments/${paymentId}/refunds/${uid('ref')}`, { amount: rublesText('2.50') })
     return run(api, 'GET', `/payments/${paymentId}/refunds`)
   },
+  'splits#form-split-json': ({ api }) =>
+    run(api, 'PUT', `/bills/${uid('bill')}`, {
+      amount: rublesText('30.00'),
+      expirationDateTime: futureDate(2),
+      comment: 'Two shops, one order',
+      splits: [split('shop-a', '20.00', 'order-a'), split('shop-b', '10.00', 'order-b')],
+    }),
+  'splits#pay-split-json': ({ api }) =>
+    run(api, 'PUT', `/payments/${uid('pay')}`, {
+      paymentMethod: VISA,
+      amount: rublesText('30.00'),
+      customer: { account: 'split-payer' },
+      deviceData: { userAgent: 'documented-examples' },
+      flags: ['SALE'],
+      paymentSplits: [split('shop-a', '20.00', 'order-a'), split('shop-b', '10.00', 'order-b')],
+    }),
+  'splits#split-refund': async ({ api }) => {
+    const paymentId = uid('pay')
+    await ok(api, 'PUT', `/payments/${paymentId}`, {
+      paymentMethod: VISA,
+      amount: rublesText('30.00'),
+      flags: ['SALE'],
+      paymentSplits: [split('shop-a', '20.00', 'order-a'), split('shop-b', '10.00', 'order-b')],
+    })
+    return run(api, 'PUT', `/payments/${paymentId}/refunds/${uid('ref')}`, {
+      amount: rubles(5),
+      refundSplits: [split('shop-a', '5.00', 'order-a')],
+    })
+  },
+  '54fz-data#cheque-model': ({ api }) =>
+    run(api, 'PUT', `/bills/${uid('bill')}`, {
+      amount: rublesText('7.82'),
+      expirationDateTime: futureDate(2),
+      cheque: {
+        sellerId: 3123011520,
+        customerContact: 'buyer@example.com',
+        chequeType: 'COLLECT',
+        taxSystem: 'OSN',
+        positions: [
+          {
+            quantity: 1,
+            price: rubles(7.82),
+            tax: 'NDS_0',
+            paymentSubject: 'PAYMENT',
+            paymentMethod: 'FULL_PAYMENT',
+            description: 'Mug',
+          },
+        ],
+      },
+    }),
   'api-methods#refund_decline': async ({ api }) => {
     // a refund is declinable on a site that postpones its refunds
     assert.match(await siteOk(['refunds', api.site.siteId, 'postponed']), /postponed/)
