@@ -15,6 +15,8 @@ import { fieldError, incorrectInvocation, notFound, requestConflict } from '../h
 import { insertNotification, notificationInsert } from '../notifications/outbox'
 import { recordCheckToken } from '../payments/payment-tokens'
 import { siteWrite } from '../sandbox/site-write'
+import { billState, markBillPaid } from '../settlement/bill-for-payment'
+import { lockBill } from '../settlement/bill-store'
 import { fingerprint } from '../security/keyed-hash'
 import type { CardCheckComplete, CardCheckRequest } from './card-check-request'
 import {
@@ -38,8 +40,16 @@ export function isValidCardNow(profile: CardProfile, now: Date): boolean {
   return true
 }
 
-/** the end of a verification: its token (valid card, account given) and its CHECK_CARD notification */
-async function ended(tx: Tx, c: CardCheck): Promise<void> {
+/**
+ * the end of a verification: its token (valid card, account given), its CHECK_CARD notification, and for one made on
+ * a CHECK_CARD bill's page with a valid card, the bill PAID (one still open: not expired meanwhile); a card not valid
+ * leaves the bill CREATED until its deadline, its page showing the outcome
+ */
+async function ended(tx: Tx, c: CardCheck, now: Date): Promise<void> {
+  if (c.billRef && c.isValidCard) {
+    const bill = await lockBill(tx, c.siteId, c.requestUid)
+    if (bill?.id === c.billRef && billState(bill, now) === 'CREATED') await markBillPaid(tx, bill.id, now)
+  }
   if (c.isValidCard && c.account)
     await recordCheckToken(tx, {
       siteId: c.siteId,
@@ -106,7 +116,7 @@ export async function createCardCheck(
             createdAt: now,
             checkedAt: waits ? null : now,
           })
-          if (!waits) await ended(tx, c)
+          if (!waits) await ended(tx, c, now)
           return renderCardCheck(c)
         },
         { attempts: 1 },
@@ -158,8 +168,25 @@ export async function completeCardCheck(
       threeDsStatus: pares.passed ? 'PASSED' : 'NOT_PASSED',
       at: now,
     })
-    await ended(tx, done)
+    await ended(tx, done, now)
     return done
   })
   return renderCardCheck(c)
 }
+
+/**
+ * A CHECK_CARD bill's page: the payer's card verified under the bill's billId (its requestUid, so the API's GET
+ * answers it), a token asked for when the bill has BIND_PAYMENT_TOKEN (for its customer.account).
+ */
+export function verifyOnBill(
+  bill: { id: string; siteId: string; billId: string; flags: string[]; customer: unknown },
+  card: CardCheckRequest['cardData'],
+): Promise<CardCheckAnswer> {
+  const account = (bill.customer as { account?: unknown } | null)?.account
+  const tokenizationData =
+    bill.flags.includes('BIND_PAYMENT_TOKEN') && typeof account === 'string' ? { account } : undefined
+  return createCardCheck(bill.siteId, bill.billId, { cardData: card, tokenizationData }, { billRef: bill.id })
+}
+
+/** the verification a CHECK_CARD bill's page made, or null */
+export { readCardCheckOfBill } from './card-check-store'

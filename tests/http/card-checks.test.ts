@@ -3,7 +3,17 @@
 // pays a TOKEN payment on the same site and account), idempotency, and card data kept out of the database.
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import { assertErrorShape, assertValidation, BASE_URL, client, newSite, uid } from '../support/api.ts'
+import {
+  assertErrorShape,
+  assertValidation,
+  BASE_URL,
+  client,
+  DAY_MS,
+  fromNow,
+  newSite,
+  request,
+  uid,
+} from '../support/api.ts'
 import { writtenForms } from '../support/card-numbers.ts'
 import { sql } from '../support/db.ts'
 import { notifyTo } from '../support/notify-site.ts'
@@ -267,5 +277,81 @@ describe('card verification', () => {
       [site.siteId],
     )
     assert.ok(!JSON.stringify(kept).includes('987'), 'the CVV is not stored')
+  })
+})
+
+describe('CHECK_CARD bills: the payment page verifies a card', () => {
+  let api: ReturnType<typeof client>
+  before(async () => {
+    api = client(await newSite('check-bill'))
+  })
+
+  const checkBill = async (flags = ['CHECK_CARD', 'BIND_PAYMENT_TOKEN'], over: Record<string, unknown> = {}) => {
+    const billId = uid('cb')
+    const r = await api.put(`/bills/${billId}`, {
+      expirationDateTime: fromNow(DAY_MS),
+      customer: { account: 'payer-1' },
+      flags,
+      ...over,
+    })
+    return { billId, r }
+  }
+  const attempt = (invoiceUid: string, pan: string) =>
+    request('POST', `/pay/${invoiceUid}/attempts`, {
+      body: { method: 'card', pan, expiry: '12/30', cvv: '123' },
+    })
+
+  test('a bill with CHECK_CARD has no amount (0.00 RUB); an amount with it, or none without it, is a 400', async () => {
+    const { r } = await checkBill()
+    assert.equal(r.status, 200, r.text)
+    assert.deepEqual(r.body.amount, { value: '0.00', currency: 'RUB' })
+    assert.deepEqual(r.body.flags, ['BIND_PAYMENT_TOKEN', 'CHECK_CARD'])
+    assertValidation((await checkBill(['CHECK_CARD'], { amount: { value: '1.00', currency: 'RUB' } })).r, 'amount')
+    assertValidation((await checkBill(['SALE'])).r, 'amount')
+    assertValidation((await checkBill(['CHECK_CARD', 'BIND_PAYMENT_TOKEN'], { customer: {} })).r, 'customer.account')
+    assertValidation((await checkBill(['CHECK_CARD', 'NOPE'])).r, 'flags[1]')
+  })
+
+  test("the page's attempt verifies under the billId: no payment; a valid card's bill is PAID, one verification per bill", async () => {
+    const { billId, r } = await checkBill()
+    const a = await attempt(r.body.invoiceUid, '5555555555554444')
+    assert.equal(a.status, 200, a.text)
+    assert.deepEqual(a.body, { kind: 'redirect', url: `/pay/${r.body.invoiceUid}` })
+    const check = await api.get(`/validation/card/requests/${billId}`)
+    assert.equal(check.body.status, 'SUCCESS')
+    assert.equal(check.body.isValidCard, true)
+    assert.equal(check.body.createdToken.account, 'payer-1')
+    const details = await api.get(`/bills/${billId}/details`)
+    assert.equal(details.body.status.value, 'PAID')
+    assert.deepEqual(details.body.payments ?? [], [])
+    // the bill is closed: another attempt changes nothing
+    const again = await attempt(r.body.invoiceUid, '4000000000000002')
+    assert.deepEqual(again.body, { kind: 'redirect', url: `/pay/${r.body.invoiceUid}` })
+    assert.deepEqual((await api.get(`/validation/card/requests/${billId}`)).body, check.body)
+    const page = await request('GET', `/pay/${r.body.invoiceUid}`, { headers: { 'Accept-Language': 'en' } })
+    assert.match(page.text, /Your card is verified/)
+  })
+
+  test('a declining card leaves the bill CREATED, its page says so; the 3-D Secure card goes to the ACS', async () => {
+    const declined = await checkBill(['CHECK_CARD'], { failedUrl: 'https://shop.example/failed' })
+    const a = await attempt(declined.r.body.invoiceUid, '4000000000000002')
+    assert.equal(a.body.kind, 'redirect', a.text)
+    assert.match(a.body.url, /^https:\/\/shop\.example\/failed\?billId=/)
+    assert.equal((await api.get(`/bills/${declined.billId}/details`)).body.status.value, 'CREATED')
+    assert.equal((await api.get(`/validation/card/requests/${declined.billId}`)).body.isValidCard, false)
+    const page = await request('GET', `/pay/${declined.r.body.invoiceUid}`, { headers: { 'Accept-Language': 'ru' } })
+    assert.match(page.text, /Карту не удалось проверить/)
+
+    const challenged = await checkBill(['CHECK_CARD'])
+    const c = await attempt(challenged.r.body.invoiceUid, '4000000000003220')
+    assert.equal(c.body.kind, 'threeDS', c.text)
+    assert.equal(c.body.md, 'card-check')
+    assert.equal((await api.get(`/validation/card/requests/${challenged.billId}`)).body.status, 'WAITING_3DS')
+    // production's payUrl shape goes to the page
+    const alias = await fetch(`${BASE_URL}/validation/card?invoiceUid=${challenged.r.body.invoiceUid}`, {
+      redirect: 'manual',
+    })
+    assert.equal(alias.status, 303)
+    assert.match(alias.headers.get('location') ?? '', new RegExp(`/pay/${challenged.r.body.invoiceUid}$`))
   })
 })

@@ -386,6 +386,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'api/sites/[siteId]/payments/[paymentId]/refunds/[refundId]/decline',
       'pay/[invoiceUid]/3ds-return',
       'sbp/[publicId]/act',
+      'validation/card',
       'pay/[invoiceUid]/attempts/[attemptId]',
       'acs',
       'acs/result',
