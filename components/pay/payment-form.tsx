@@ -137,7 +137,7 @@ export function PaymentForm(data: PaymentFormData) {
   async function onSubmit(values: PayFormInput) {
     setGeneralError('')
     setDeclined(undefined)
-    setStatus(t.processing)
+    setStatus(data.checkCard ? t.checkProcessing : t.processing)
     const m = payFormMethodOf(values.method) ?? first
     const sent = { method: m.method, ...Object.fromEntries(m.fields.map((f) => [f, values[f]])), amount: values.amount }
     // card data leaves the page with this request and is not kept in it
@@ -253,7 +253,7 @@ export function PaymentForm(data: PaymentFormData) {
         <BankAppWait t={t} step={stage.bankApp} />
       ) : (
         <button className="pay-submit" type="submit" disabled={busy}>
-          {amountLabel ? t.payAmount.replace('{amount}', amountLabel) : t.pay}
+          {data.checkCard ? t.verifyCard : amountLabel ? t.payAmount.replace('{amount}', amountLabel) : t.pay}
         </button>
       )}
       <p className="pay-status" role="status" aria-live="polite" data-testid="status">

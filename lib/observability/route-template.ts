@@ -22,6 +22,7 @@ const TEMPLATES: readonly string[] = [
   '/pay/{invoiceUid}/attempts/{attemptId}',
   '/pay/{invoiceUid}/attempts/{attemptId}/code',
   '/sbp/{publicId}',
+  '/validation/card',
   '/sbp/{publicId}/act',
   '/dashboard',
   '/dashboard/payments',

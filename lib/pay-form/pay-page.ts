@@ -4,7 +4,7 @@ import { chooseLanguage } from '../i18n/choose-language'
 import type { PayFormMessages } from '../i18n/en/pay-form'
 import { payPageAmount, payPageDeadline } from '../i18n/format'
 import { textsOf, type Lang } from '../i18n/languages'
-import { offeredMethods, offeredOn, pageState, returnUrl } from './form-service'
+import { checksCard, offeredMethods, offeredOn, pageState, returnUrl } from './form-service'
 import { offeredFlags, type OfferedFlags } from './methods'
 
 /** what the payment form (components/pay/payment-form.tsx) is rendered with, on the server and in the browser */
@@ -19,6 +19,8 @@ export type PaymentFormData = {
     declinedReason: string | null
     /** the bill's site's sandbox clock, ahead of real time by this much: it judges a card's expiry month */
     clockOffsetMs: number
+    /** a CHECK_CARD bill: the form verifies the card without charging it */
+    checkCard: boolean
   }
 
 export type PayPageView = { lang: Lang; t: PayFormMessages } & (
@@ -27,6 +29,8 @@ export type PayPageView = { lang: Lang; t: PayFormMessages } & (
   | { view: 'paid'; successUrl: string | null }
   /** a bill whose list of methods leaves the page none it has (QIWI_WALLET only, say) */
   | { view: 'no-method' }
+  /** a CHECK_CARD bill whose card was verified: its outcome, and the way back to the merchant */
+  | { view: 'checked'; valid: boolean; maskedPan: string; returnUrl: string | null }
   | {
       view: 'form'
       siteId: string
@@ -47,6 +51,19 @@ export async function payPageView(
   const page = await pageState(invoiceUid, declined)
   if (!page) return { lang, t, view: 'not-found' }
   const { bill, state } = page
+  const checkCard = checksCard(bill)
+  if (page.check?.status === 'SUCCESS') {
+    const valid = page.check.isValidCard === true
+    const back = valid ? bill.successUrl : bill.failedUrl
+    return {
+      lang,
+      t,
+      view: 'checked',
+      valid,
+      maskedPan: page.check.maskedPan,
+      returnUrl: back ? returnUrl(back, bill) : null,
+    }
+  }
   if (state === 'PAID')
     return { lang, t, view: 'paid', successUrl: bill.successUrl ? returnUrl(bill.successUrl, bill) : null }
   if (state === 'EXPIRED') return { lang, t, view: 'expired' }
@@ -57,7 +74,8 @@ export async function payPageView(
     t,
     view: 'form',
     siteId: bill.siteId,
-    amount,
+    // a CHECK_CARD bill's 0.00 is no amount to pay: none is shown
+    amount: checkCard ? null : amount,
     comment: bill.comment,
     deadline: payPageDeadline(bill.expiresAt, lang),
     form: {
@@ -68,6 +86,7 @@ export async function payPageView(
       ...offeredFlags((m) => offeredOn(bill, m)),
       declinedReason: page.declinedReason ?? null,
       clockOffsetMs: page.clock.offsetMs,
+      checkCard,
     },
   }
 }

@@ -56,7 +56,13 @@ export default function PayPage(props: Props) {
   return (
     <>
       <Head>
-        <title>{props.view === 'not-found' ? t.notFoundTitle : t.title}</title>
+        <title>
+          {props.view === 'not-found'
+            ? t.notFoundTitle
+            : props.view === 'checked' || (props.view === 'form' && props.form.checkCard)
+              ? t.checkTitle
+              : t.title}
+        </title>
         <meta name="viewport" content="width=device-width, initial-scale=1" key="viewport" />
         <meta name="robots" content="noindex" />
         <meta name="description" content={t.secure} />
@@ -79,9 +85,22 @@ export default function PayPage(props: Props) {
             <ResultScreen tone="bad" title={t.expiredTitle} text={t.expiredText} />
           ) : props.view === 'no-method' ? (
             <ResultScreen tone="bad" title={t.noMethodTitle} text={t.noMethodText} />
+          ) : props.view === 'checked' ? (
+            <ResultScreen
+              tone={props.valid ? 'good' : 'bad'}
+              title={props.valid ? t.checkValidTitle : t.checkInvalidTitle}
+              text={(props.valid ? t.checkValidText : t.checkInvalidText).replace('{card}', props.maskedPan)}
+            >
+              {props.returnUrl && (
+                <a className="pay-link" href={props.returnUrl}>
+                  {t.backToMerchant}
+                </a>
+              )}
+            </ResultScreen>
           ) : (
             <>
-              <h1>{t.title}</h1>
+              <h1>{props.form.checkCard ? t.checkTitle : t.title}</h1>
+              {props.form.checkCard && <p className="pay-note">{t.checkIntro}</p>}
               <BillSummary
                 t={t}
                 siteId={props.siteId}
