@@ -135,8 +135,14 @@ export const billRequestSchema = z
       ctx.addIssue({ code: 'custom', path: ['amount', 'value'], message: 'is required with a receipt' })
     else if (b.receipt && receiptTotalMinor(b.receipt) !== b.amount?.value)
       ctx.addIssue({ code: 'custom', path: ['receipt', 'items'], message: 'totals must add up to amount.value' })
-    addSplitIssues(ctx, splitSumIssues('splits', b.splits, b.amount))
-    addChequeIssues(ctx, chequeIssues(b.cheque, b.amount))
+    if (b.amount) {
+      addSplitIssues(ctx, splitSumIssues('splits', b.splits, b.amount))
+      addChequeIssues(ctx, chequeIssues(b.cheque, b.amount))
+    } else
+      // a verification charges nothing: no shares, no receipt
+      for (const field of ['splits', 'cheque'] as const)
+        if (b[field] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [field], message: 'must be absent with flag CHECK_CARD' })
   })
   // amount is required but with CHECK_CARD: told beside the other fields' problems (a refinement runs only without
   // them), in the words of every missing field

@@ -310,6 +310,9 @@ describe('CHECK_CARD bills: the payment page verifies a card', () => {
     assertValidation((await checkBill(['SALE'])).r, 'amount')
     assertValidation((await checkBill(['CHECK_CARD', 'BIND_PAYMENT_TOKEN'], { customer: {} })).r, 'customer.account')
     assertValidation((await checkBill(['CHECK_CARD', 'NOPE'])).r, 'flags[1]')
+    // a verification charges nothing: no merchants' shares
+    const share = { type: 'MERCHANT_DETAILS', siteUid: 'shop-a', splitAmount: { value: '1.00', currency: 'RUB' } }
+    assertValidation((await checkBill(['CHECK_CARD'], { splits: [share] })).r, 'splits')
   })
 
   test("the page's attempt verifies under the billId: no payment; a valid card's bill is PAID, one verification per bill", async () => {
