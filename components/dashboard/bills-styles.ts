@@ -7,7 +7,7 @@ export const billsCss = `
 .dash-form .bill-check{display:flex;gap:.5rem;align-items:center}
 .dash-form .bill-check input{width:auto;margin:0}
 .bill-form label{font-weight:600}
-.bill-link{font-family:ui-monospace,monospace;overflow-wrap:anywhere;word-break:break-all}
+.bill-link{font-family:ui-monospace,monospace;white-space:nowrap;overflow-x:auto}
 .bill-qr{width:220px;max-width:100%;margin-top:.75rem;background:#fff}
 .bill-qr svg{display:block;width:100%;height:auto}
 .bill-table th,.bill-table td{overflow-wrap:normal}

@@ -44,7 +44,12 @@ export function PaymentTable({
         {rows.map((p) => (
           <tr key={p.paymentId}>
             <td>
-              <Link prefetch={false} href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}>
+              <Link
+                prefetch={false}
+                href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}
+                className="dash-id"
+                title={p.paymentId}
+              >
                 {p.paymentId}
               </Link>
             </td>

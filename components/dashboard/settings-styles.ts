@@ -8,7 +8,7 @@ export const settingsCss = `
 .set-check{display:flex;gap:.5rem;align-items:flex-start;margin:.5rem 0}
 .set-check input{margin-top:.3rem;width:auto}
 .set-table td,.set-table th{overflow-wrap:normal}
-.set-table td.set-any{overflow-wrap:anywhere;min-width:6rem}
+.set-table td.set-any{min-width:6rem}
 .set-table button{padding:.25rem .75rem}
 @media (max-width:40rem){
 .set-table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}

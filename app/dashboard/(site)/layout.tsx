@@ -16,7 +16,10 @@ export default async function SiteLayout({ children }: { children: ReactNode }) 
       <style>{dashboardCss}</style>
       <header className="dash-top">
         <span>
-          {t.site}: <strong>{session.siteId}</strong>
+          {t.site}:
+          <strong className="dash-id" title={session.siteId}>
+            {session.siteId}
+          </strong>
         </span>
         <DashboardNav
           label={t.navigation}

@@ -42,7 +42,12 @@ export default async function BillsPage({ searchParams }: { searchParams: Promis
               {rows.map((b) => (
                 <tr key={b.billId}>
                   <td>
-                    <Link prefetch={false} href={`/dashboard/bills/${encodeURIComponent(b.billId)}`}>
+                    <Link
+                      prefetch={false}
+                      href={`/dashboard/bills/${encodeURIComponent(b.billId)}`}
+                      className="dash-id"
+                      title={b.billId}
+                    >
                       {b.billId}
                     </Link>
                   </td>

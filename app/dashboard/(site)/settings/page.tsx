@@ -9,6 +9,7 @@ import { HoldsForm } from '@/components/dashboard/holds-form'
 import { NotifyUrlForm } from '@/components/dashboard/notify-url-form'
 import { settingsCss } from '@/components/dashboard/settings-styles'
 import { SigningSecret } from '@/components/dashboard/signing-secret'
+import { Words } from '@/components/dashboard/words'
 import { CLOCK_ACTION } from '@/lib/dashboard/dashboard-clock'
 import { HOLDS_ACTION, settingsOverview } from '@/lib/dashboard/dashboard-settings'
 import { shownOutcome } from '@/lib/i18n/code-words'
@@ -39,11 +40,15 @@ export default async function SettingsPage() {
 
       <section className="dash-card" aria-labelledby="secret-title">
         <h2 id="secret-title">{t.secretTitle}</h2>
-        <p>{t.secretHelp}</p>
         <p>
+          <Words text={t.secretHelp} />
+        </p>
+        <p className="dash-scroll">
           <code>{`npm run site -- secret ${session.siteId}`}</code>
         </p>
-        <p>{t.secretRotateHelp}</p>
+        <p>
+          <Words text={t.secretRotateHelp} />
+        </p>
         <p>
           {d.secret.rotatedAt
             ? fill(t.rotatedAt, { at: time(d.secret.rotatedAt) })
@@ -57,7 +62,9 @@ export default async function SettingsPage() {
 
       <section className="dash-card" aria-labelledby="tokens-title">
         <h2 id="tokens-title">{t.tokensTitle}</h2>
-        <p>{t.tokensHelp}</p>
+        <p>
+          <Words text={t.tokensHelp} />
+        </p>
         <ApiTokens
           t={t}
           tokens={d.tokens.map((k) => ({
@@ -73,7 +80,9 @@ export default async function SettingsPage() {
 
       <section className="dash-card" aria-labelledby="holds-title">
         <h2 id="holds-title">{t.holdsTitle}</h2>
-        <p className="set-note">{t.holdsHelp}</p>
+        <p className="set-note">
+          <Words text={t.holdsHelp} />
+        </p>
         <p className="set-holds-now">{shownHolds(t, holdAction, { hours: String(d.holds.hours) }, t.holdsNow)}</p>
         <HoldsForm initial={{ action: holdAction, hours: d.holds.hours }} t={t} />
       </section>
@@ -81,7 +90,9 @@ export default async function SettingsPage() {
       {d.clock && (
         <section className="dash-card" aria-labelledby="clock-title">
           <h2 id="clock-title">{t.clockTitle}</h2>
-          <p className="set-note">{t.clockHelp}</p>
+          <p className="set-note">
+            <Words text={t.clockHelp} />
+          </p>
           <p className="set-clock-now">
             {`${t.clockNow}: `}
             <time dateTime={d.clock.now.toISOString()}>{time(d.clock.now)}</time>{' '}

@@ -6,6 +6,7 @@ import QRCode from 'qrcode'
 import { AuditLog } from '@/components/dashboard/audit-log'
 import { billsCss } from '@/components/dashboard/bills-styles'
 import { CopyLinkButton } from '@/components/dashboard/copy-link-button'
+import { Words } from '@/components/dashboard/words'
 import { PaymentTable } from '@/components/dashboard/payment-table'
 import { billDetails } from '@/lib/dashboard/dashboard-bills'
 import { shownAmount, shownTime } from '@/lib/i18n/format'
@@ -40,11 +41,16 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
         </Link>
       </p>
       <h1>
-        {t.bill} {b.billId}
+        {t.bill}{' '}
+        <span className="dash-id" title={b.billId}>
+          {b.billId}
+        </span>
       </h1>
       <section className="dash-card bill-fields" aria-labelledby="bill-fields">
         <h2 id="bill-fields">{t.bill}</h2>
         <dl>
+          <dt>{t.billId}</dt>
+          <dd className="dash-scroll">{b.billId}</dd>
           <dt>{t.status}</dt>
           <dd>{d.status}</dd>
           <dt>{t.amount}</dt>
@@ -52,15 +58,21 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
           <dt>{t.currency}</dt>
           <dd>{b.currency}</dd>
           <dt>{t.comment}</dt>
-          <dd>{b.comment ?? t.none}</dd>
+          <dd>
+            <Words text={b.comment ?? t.none} />
+          </dd>
           <dt>{t.created}</dt>
           <dd>{shownTime(b.createdAt, lang)}</dd>
           <dt>{t.expires}</dt>
           <dd>{shownTime(b.expiresAt, lang)}</dd>
           <dt>{t.successUrl}</dt>
-          <dd>{b.successUrl ?? t.none}</dd>
+          <dd>
+            <Words text={b.successUrl ?? t.none} />
+          </dd>
           <dt>{t.failedUrl}</dt>
-          <dd>{b.failedUrl ?? t.none}</dd>
+          <dd>
+            <Words text={b.failedUrl ?? t.none} />
+          </dd>
         </dl>
       </section>
       <section className="dash-card" aria-labelledby="bill-link">

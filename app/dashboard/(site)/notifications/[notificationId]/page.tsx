@@ -30,8 +30,11 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
           {t.backToList}
         </Link>
       </p>
-      <h1 className="notif-wrap">
-        {t.notification} {n.type} {n.resourceId}
+      <h1>
+        {t.notification} {n.type}{' '}
+        <span className="dash-id" title={n.resourceId}>
+          {n.resourceId}
+        </span>
       </h1>
       <section className="dash-card" aria-labelledby="notif-notification">
         <h2 id="notif-notification">{t.notification}</h2>

@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation'
 import { Fragment } from 'react'
 import { AuditLog } from '@/components/dashboard/audit-log'
 import { PaymentActionForm } from '@/components/dashboard/payment-action-form'
+import { Words } from '@/components/dashboard/words'
 import { paymentDetails } from '@/lib/dashboard/dashboard-payments'
 import { shownAmount, shownTime } from '@/lib/i18n/format'
 import { formatMinor } from '@/lib/money/money'
@@ -36,11 +37,16 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
         </Link>
       </p>
       <h1>
-        {t.payment} {p.paymentId}
+        {t.payment}{' '}
+        <span className="dash-id" title={p.paymentId}>
+          {p.paymentId}
+        </span>
       </h1>
       <section className="dash-card" aria-labelledby="fields">
         <h2 id="fields">{t.payment}</h2>
         <dl>
+          <dt>{t.id}</dt>
+          <dd className="dash-scroll">{p.paymentId}</dd>
           <dt>{t.status}</dt>
           <dd>{p.status}</dd>
           {p.statusReason && (
@@ -89,14 +95,21 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           )}
           <dt>{t.bill}</dt>
           <dd>
-            <Link prefetch={false} href={`/dashboard/bills/${encodeURIComponent(p.billId)}`}>
+            <Link
+              prefetch={false}
+              href={`/dashboard/bills/${encodeURIComponent(p.billId)}`}
+              className="dash-id"
+              title={p.billId}
+            >
               {p.billId}
             </Link>
           </dd>
           {p.comment && (
             <>
               <dt>{t.comment}</dt>
-              <dd>{p.comment}</dd>
+              <dd>
+                <Words text={p.comment} />
+              </dd>
             </>
           )}
           {customer.length > 0 && (
@@ -107,7 +120,9 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                   {customer.map(([k, v]) => (
                     <Fragment key={k}>
                       <dt>{k}</dt>
-                      <dd>{String(v)}</dd>
+                      <dd>
+                        <Words text={String(v)} />
+                      </dd>
                     </Fragment>
                   ))}
                 </dl>
@@ -122,7 +137,9 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                   {customFields.map(([k, v]) => (
                     <Fragment key={k}>
                       <dt>{k}</dt>
-                      <dd>{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
+                      <dd>
+                        <Words text={typeof v === 'string' ? v : JSON.stringify(v)} />
+                      </dd>
                     </Fragment>
                   ))}
                 </dl>
