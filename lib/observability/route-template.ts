@@ -41,6 +41,7 @@ const TEMPLATES: readonly string[] = [
   '/dashboard/actions/settings/notify-url',
   '/dashboard/actions/settings/rotate-secret',
   '/dashboard/actions/settings/holds',
+  '/dashboard/actions/settings/frame-origins',
   '/dashboard/actions/settings/tokens',
   '/dashboard/actions/settings/tokens/{tokenId}/revoke',
   '/dashboard/actions/sandbox/clock/advance',

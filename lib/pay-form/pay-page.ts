@@ -4,6 +4,8 @@ import { chooseLanguage } from '../i18n/choose-language'
 import type { PayFormMessages } from '../i18n/en/pay-form'
 import { payPageAmount, payPageDeadline } from '../i18n/format'
 import { textsOf, type Lang } from '../i18n/languages'
+import { frameOrigins } from '../sites/frame-origins'
+import type { Embedding } from './embed-events'
 import { offeredMethods, offeredOn, pageState, returnUrl } from './form-service'
 import { offeredFlags, type OfferedFlags } from './methods'
 
@@ -19,9 +21,12 @@ export type PaymentFormData = {
     declinedReason: string | null
     /** the bill's site's sandbox clock, ahead of real time by this much: it judges a card's expiry month */
     clockOffsetMs: number
+    /** who may hear the page's events (lib/pay-form/embed-events.ts); null: the site allows no embedding */
+    embedding: Embedding | null
   }
 
-export type PayPageView = { lang: Lang; t: PayFormMessages } & (
+/** `embedding`: who may frame the page (its frame-ancestors) and hear its events; null: no one */
+export type PayPageView = { lang: Lang; t: PayFormMessages; embedding: Embedding | null } & (
   | { view: 'not-found' }
   | { view: 'expired' }
   | { view: 'paid'; successUrl: string | null }
@@ -45,16 +50,19 @@ export async function payPageView(
   const lang = chooseLanguage(acceptLanguage)
   const t = textsOf(lang).payForm
   const page = await pageState(invoiceUid, declined)
-  if (!page) return { lang, t, view: 'not-found' }
+  if (!page) return { lang, t, embedding: null, view: 'not-found' }
   const { bill, state } = page
+  const origins = (await frameOrigins(bill.siteId)) ?? []
+  const embedding = origins.length ? { origins, billId: bill.billId, invoiceUid: bill.invoiceUid } : null
   if (state === 'PAID')
-    return { lang, t, view: 'paid', successUrl: bill.successUrl ? returnUrl(bill.successUrl, bill) : null }
-  if (state === 'EXPIRED') return { lang, t, view: 'expired' }
-  if (!offeredMethods(bill).length) return { lang, t, view: 'no-method' }
+    return { lang, t, embedding, view: 'paid', successUrl: bill.successUrl ? returnUrl(bill.successUrl, bill) : null }
+  if (state === 'EXPIRED') return { lang, t, embedding, view: 'expired' }
+  if (!offeredMethods(bill).length) return { lang, t, embedding, view: 'no-method' }
   const amount = bill.amountMinor === null ? null : payPageAmount(bill.amountMinor, bill.currency, lang)
   return {
     lang,
     t,
+    embedding,
     view: 'form',
     siteId: bill.siteId,
     amount,
@@ -68,6 +76,7 @@ export async function payPageView(
       ...offeredFlags((m) => offeredOn(bill, m)),
       declinedReason: page.declinedReason ?? null,
       clockOffsetMs: page.clock.offsetMs,
+      embedding,
     },
   }
 }

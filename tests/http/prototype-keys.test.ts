@@ -282,6 +282,13 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
         valid: () => ({ action: 'capture', hours: 72 }),
         headers: dashboard,
       },
+      {
+        name: 'dashboard frame origins',
+        method: 'POST',
+        path: () => '/dashboard/actions/settings/frame-origins',
+        valid: () => ({ origins: [] }),
+        headers: dashboard,
+      },
     ]
   })
 
@@ -394,6 +401,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'dashboard/actions/settings/notify-url',
       'dashboard/actions/settings/rotate-secret',
       'dashboard/actions/settings/holds',
+      'dashboard/actions/settings/frame-origins',
     ])
     assert.equal(targets.length, covered.size + 1, 'one target per covered route (and the alias)')
     assert.deepEqual(
