@@ -21,6 +21,7 @@ const TEMPLATES: readonly string[] = [
   '/pay/{invoiceUid}/attempts',
   '/pay/{invoiceUid}/attempts/{attemptId}',
   '/pay/{invoiceUid}/attempts/{attemptId}/code',
+  '/popup/v2.js',
   '/sbp/{publicId}',
   '/sbp/{publicId}/act',
   '/dashboard',

@@ -359,6 +359,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'api/[...path]',
       'api/metrics',
       'api/ready',
+      'popup/v2.js',
       'api/health',
       'api/openapi.json',
       'api/bench-empty',
