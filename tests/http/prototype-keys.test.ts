@@ -305,6 +305,13 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
         valid: () => ({ action: 'capture', hours: 72 }),
         headers: dashboard,
       },
+      {
+        name: 'dashboard frame origins',
+        method: 'POST',
+        path: () => '/dashboard/actions/settings/frame-origins',
+        valid: () => ({ origins: [] }),
+        headers: dashboard,
+      },
     ]
   })
 
@@ -375,6 +382,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'api/[...path]',
       'api/metrics',
       'api/ready',
+      'popup/v2.js',
       'api/health',
       'api/openapi.json',
       'api/bench-empty',
@@ -420,6 +428,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'dashboard/actions/settings/notify-url',
       'dashboard/actions/settings/rotate-secret',
       'dashboard/actions/settings/holds',
+      'dashboard/actions/settings/frame-origins',
     ])
     assert.equal(targets.length, covered.size + 1, 'one target per covered route (and the alias)')
     assert.deepEqual(
