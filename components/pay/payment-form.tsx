@@ -16,6 +16,7 @@ import { BankAppWait } from './bank-app-wait'
 import type { PayFormMessages } from '@/lib/i18n/en/pay-form'
 import type { BankAppStep, NextStep } from '@/lib/pay-form/form-service'
 import type { PaymentFormData } from '@/lib/pay-form/pay-page'
+import { postEmbedEvent } from '@/lib/pay-form/embed-events'
 
 /** where the page puts the form, and the data it was rendered with (for the browser script to take over) */
 export const PAY_FORM_ROOT = 'pay-form'
@@ -82,6 +83,11 @@ export function PaymentForm(data: PaymentFormData) {
 
   /** what the server said to do next */
   function follow(step: NextStep) {
+    // the embedder hears the outcome here, unless the bill's page it goes to says it (a paid bill's page does)
+    if (step.kind === 'declined' || (step.kind === 'redirect' && step.outcome === 'FAILED'))
+      postEmbedEvent(data.embedding, 'PAYMENT_FAILED')
+    else if (step.kind === 'redirect' && step.outcome === 'PAID' && step.url !== base)
+      postEmbedEvent(data.embedding, 'PAYMENT_SUCCEEDED')
     if (step.kind === 'redirect') {
       setStage({ kind: 'leaving' })
       window.location.assign(step.url)
@@ -142,6 +148,7 @@ export function PaymentForm(data: PaymentFormData) {
     const sent = { method: m.method, ...Object.fromEntries(m.fields.map((f) => [f, values[f]])), amount: values.amount }
     // card data leaves the page with this request and is not kept in it
     for (const name of payFormMethods.flatMap((pm) => pm.notKept ?? [])) setValue(name, '')
+    postEmbedEvent(data.embedding, 'PAYMENT_ATTEMPT')
     const r = await post(`${base}/attempts`, sent)
     if (r.ok) return follow(r.step)
     setStatus('')

@@ -26,7 +26,8 @@ import type { PayFormMethod } from './methods/pay-method'
 import { clockOf, type SiteClock } from '../sandbox/site-clock'
 
 export type NextStep =
-  | { kind: 'redirect'; url: string }
+  /** `outcome`: the attempt's own, when it paid or failed (the page tells its embedder before it leaves) */
+  | { kind: 'redirect'; url: string; outcome?: 'PAID' | 'FAILED' }
   | { kind: 'threeDS'; acsUrl: string; pareq: string; md: string; termUrl: string }
   | { kind: 'otp'; attemptId: string; text: string }
   | { kind: 'wait'; attemptId: string; bankApp?: BankAppStep }
@@ -103,13 +104,17 @@ class BillClosed extends Error {}
 
 async function nextStep(bill: Bill, p: WirePayment, attemptId: string): Promise<NextStep> {
   if (p.status.value === 'COMPLETED')
-    return { kind: 'redirect', url: bill.successUrl ? returnUrl(bill.successUrl, bill) : pagePath(bill) }
+    return {
+      kind: 'redirect',
+      url: bill.successUrl ? returnUrl(bill.successUrl, bill) : pagePath(bill),
+      outcome: 'PAID',
+    }
   // an attempt declined or unfinished on a bill that another attempt paid (whatever this one's reason),
   // or that expired: the bill's own page says so, never failedUrl
   if (await closedNow(bill)) return { kind: 'redirect', url: pagePath(bill) }
   if (p.status.value === 'DECLINED')
     return bill.failedUrl
-      ? { kind: 'redirect', url: returnUrl(bill.failedUrl, bill) }
+      ? { kind: 'redirect', url: returnUrl(bill.failedUrl, bill), outcome: 'FAILED' }
       : { kind: 'declined', reason: p.status.reason ?? 'other' }
   const req = p.requirements as
     | {

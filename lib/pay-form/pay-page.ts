@@ -4,6 +4,8 @@ import { chooseLanguage } from '../i18n/choose-language'
 import type { PayFormMessages } from '../i18n/en/pay-form'
 import { payPageAmount, payPageDeadline } from '../i18n/format'
 import { textsOf, type Lang } from '../i18n/languages'
+import { frameOrigins } from '../sites/frame-origins'
+import type { Embedding } from './embed-events'
 import { checksCard, offeredMethods, offeredOn, pageState, returnUrl } from './form-service'
 import { offeredFlags, type OfferedFlags } from './methods'
 
@@ -21,9 +23,12 @@ export type PaymentFormData = {
     clockOffsetMs: number
     /** a CHECK_CARD bill: the form verifies the card without charging it */
     checkCard: boolean
+    /** who may hear the page's events (lib/pay-form/embed-events.ts); null: the site allows no embedding */
+    embedding: Embedding | null
   }
 
-export type PayPageView = { lang: Lang; t: PayFormMessages } & (
+/** `embedding`: who may frame the page (its frame-ancestors) and hear its events; null: no one */
+export type PayPageView = { lang: Lang; t: PayFormMessages; embedding: Embedding | null } & (
   | { view: 'not-found' }
   | { view: 'expired' }
   | { view: 'paid'; successUrl: string | null }
@@ -49,8 +54,10 @@ export async function payPageView(
   const lang = chooseLanguage(acceptLanguage)
   const t = textsOf(lang).payForm
   const page = await pageState(invoiceUid, declined)
-  if (!page) return { lang, t, view: 'not-found' }
+  if (!page) return { lang, t, embedding: null, view: 'not-found' }
   const { bill, state } = page
+  const origins = (await frameOrigins(bill.siteId)) ?? []
+  const embedding = origins.length ? { origins, billId: bill.billId, invoiceUid: bill.invoiceUid } : null
   const checkCard = checksCard(bill)
   if (page.check?.status === 'SUCCESS') {
     const valid = page.check.isValidCard === true
@@ -58,6 +65,7 @@ export async function payPageView(
     return {
       lang,
       t,
+      embedding,
       view: 'checked',
       valid,
       maskedPan: page.check.maskedPan,
@@ -65,13 +73,14 @@ export async function payPageView(
     }
   }
   if (state === 'PAID')
-    return { lang, t, view: 'paid', successUrl: bill.successUrl ? returnUrl(bill.successUrl, bill) : null }
-  if (state === 'EXPIRED') return { lang, t, view: 'expired' }
-  if (!offeredMethods(bill).length) return { lang, t, view: 'no-method' }
+    return { lang, t, embedding, view: 'paid', successUrl: bill.successUrl ? returnUrl(bill.successUrl, bill) : null }
+  if (state === 'EXPIRED') return { lang, t, embedding, view: 'expired' }
+  if (!offeredMethods(bill).length) return { lang, t, embedding, view: 'no-method' }
   const amount = bill.amountMinor === null ? null : payPageAmount(bill.amountMinor, bill.currency, lang)
   return {
     lang,
     t,
+    embedding,
     view: 'form',
     siteId: bill.siteId,
     // a CHECK_CARD bill's 0.00 is no amount to pay: none is shown
@@ -87,6 +96,7 @@ export async function payPageView(
       declinedReason: page.declinedReason ?? null,
       clockOffsetMs: page.clock.offsetMs,
       checkCard,
+      embedding,
     },
   }
 }

@@ -9,6 +9,8 @@ import { lockPayment } from './payment-lifecycle'
 import { currencyMismatch, decideCapture, totalsOf } from './payment-rules'
 import { setCapturedMinor, type Tx } from './payment-store'
 import { renderCapture } from './payment-wire'
+import { splitsOf } from '../splits/split-schema'
+import { chequeOf } from '../receipts/cheque-schema'
 
 /**
  * `alsoWrite`: what the caller records with a new capture, in its transaction (the dashboard's audit entry); not on a
@@ -37,7 +39,9 @@ export async function capturePayment(
       throw incorrectInvocation('Successful capture already done for this payment')
     const mismatch = currencyMismatch(amount, p)
     if (mismatch) throw fieldError('amount.currency', mismatch)
-    const d = decideCapture(totalsOf(p), amount?.value ?? null)
+    // a payment's splits and cheque add up to all it holds: a capture of less would leave them describing money never
+    // taken, so such a payment is captured in full (a partial reversal naming refundSplits takes a part off first)
+    const d = decideCapture(totalsOf(p), amount?.value ?? null, Boolean(splitsOf(p.splits) || chequeOf(p.cheque)))
     if (d.ok) await setCapturedMinor(tx, p.id, d.amountMinor)
     const capture = await insertCapture(tx, {
       siteId,

@@ -37,7 +37,7 @@ import { isOneStep } from './payment-rules'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 import { customerAnswerSchema } from './payment-wire'
 import { notifiedSplits, notifiedSplitSchema } from '../splits/split-schema'
-import { chequeDataOf, chequeDataSchema } from '../receipts/cheque-rules'
+import { chequeDataOf, chequeDataSchema, paymentChequeDataOf } from '../receipts/cheque-rules'
 
 /** for people reading a declined notification; reasonCode is the contract's code */
 const REASON_MESSAGES: Record<DeclineReason, string> = {
@@ -217,6 +217,9 @@ export const captureNotificationSchema = z
       status: operationStatusSchema,
       ...aboutPaymentShape,
       flags: openList(z.array(z.string()).max(0)).meta({ description: 'always empty from this service' }),
+      chequeData: chequeDataSchema
+        .optional()
+        .meta({ description: "a completed capture of a hold with a cheque: the payment's receipt, issued now" }),
     }),
     type: z.literal('CAPTURE'),
     version: z.literal('1'),
@@ -399,14 +402,14 @@ export function paymentNotificationBody(p: Payment): string {
     ...own,
     ...aboutPayment(p),
     flags: [isOneStep(p) ? 'SALE' : 'AUTH'],
-    chequeData: chequeDataOf(p.id, p.cheque, p.status, chargedCardOf(p) !== null),
+    chequeData: paymentChequeDataOf(p, chargedCardOf(p) !== null),
     paymentSplits: notifiedSplits(p.splits),
     tokenData: tokenDataOf(p),
   })
 }
 
 export function captureNotificationBody(c: Capture, p: Payment): string {
-  const own: Omit<CaptureObject, keyof AboutPayment | 'flags'> = {
+  const own: Omit<CaptureObject, keyof AboutPayment | 'flags' | 'chequeData'> = {
     type: 'CAPTURE',
     captureId: c.captureId,
     paymentId: p.paymentId,
@@ -414,7 +417,9 @@ export function captureNotificationBody(c: Capture, p: Payment): string {
     amount: amountOf(c.amountMinor, c.currency),
     status: statusOf(c.status, c.statusChangedAt, c.statusReason, 'DECLINE'),
   }
-  return envelope('CAPTURE', { ...own, ...aboutPayment(p), flags: [] })
+  // the hold's receipt is issued by its capture (the payment, read before it, has captured nothing yet)
+  const chequeData = chequeDataOf(p.id, p.cheque, c.status, chargedCardOf(p) !== null)
+  return envelope('CAPTURE', { ...own, ...aboutPayment(p), flags: [], chequeData })
 }
 
 export function refundNotificationBody(r: Refund, p: Payment): string {

@@ -174,7 +174,7 @@ export const captureRoute = apiRoute({
       tag: 'Captures',
       summary: 'Capture an authorised payment',
       description: [
-        'Captures a two-step payment (one without SALE) that is COMPLETED (authorised): all it holds (its amount, less what partial reversals released), or `amount` of that. One successful capture per payment; beyond what it holds is DECLINED INVALID_AMOUNT.',
+        'Captures a two-step payment (one without SALE) that is COMPLETED (authorised): all it holds (its amount, less what partial reversals released), or `amount` of that. One successful capture per payment; beyond what it holds is DECLINED INVALID_AMOUNT. A payment with splits or a cheque is captured in full only (they add up to all it holds): less is DECLINED INVALID_AMOUNT too; a partial reversal naming refundSplits takes a part off first.',
         'A hold neither captured nor reversed confirms itself 72 hours after its authorisation (a site setting, 1 hour to 5 days: `npm run site -- holds <siteId> capture|reverse [<hours>]`, or the dashboard): captured in full (a capture `auto-…`, its CAPTURE notification), or reversed when the site says so (a refund `auto-…` with `flags: ["REVERSAL"]`, its REFUND notification), dated then on the site\'s clock.',
         'A capture of a one-step, declined, waiting or reversed payment is created DECLINED INVALID_STATE (200). A new capture of a payment already captured is a 409; an identical replay of the capture answers it.',
       ].join('\n\n'),
@@ -211,9 +211,10 @@ const refundRequestSchema = z
         .meta({ description: "where this refund's notification goes instead of the site's notification URL" }),
       refundSplits: splitListSchema.optional().meta({
         description:
-          "a split payment's refund: what it takes back of each of the payment's splits (named by siteUid, and by " +
-          'orderId when the payment has several of that siteUid), adding up to amount.value, each at most what ' +
-          'remains of its split after the refunds before it',
+          "a split payment's refund (required on one): what it takes back of each of the payment's splits (named by " +
+          'siteUid, and by orderId when the payment has several of that siteUid; an orderId given must be its ' +
+          "split's), adding up to amount.value in RUB, each at most what remains of its split after the refunds " +
+          'before it',
       }),
       cheque: chequeRequestSchema.optional().meta({
         description:

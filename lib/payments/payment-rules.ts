@@ -56,14 +56,20 @@ export type Decision<T = object> = ({ ok: true } & T) | { ok: false; reason: Dec
 
 /**
  * One successful capture of an authorised (two-step, COMPLETED, not reversed) payment, up to what it still holds (its
- * amount, less what partial reversals released): by default all of that.
+ * amount, less what partial reversals released): by default all of that. `wholeOnly`: all of it or nothing (a payment
+ * with splits or a cheque, whose shares and receipt describe all it holds).
  */
-export function decideCapture(p: PaymentTotals, requestedMinor: number | null): Decision<{ amountMinor: number }> {
+export function decideCapture(
+  p: PaymentTotals,
+  requestedMinor: number | null,
+  wholeOnly = false,
+): Decision<{ amountMinor: number }> {
   if (p.status !== 'COMPLETED' || p.flags.includes('SALE') || p.reversed || p.capturedMinor > 0)
     return { ok: false, reason: 'INVALID_STATE' }
   const held = heldMinor(p)
   const amountMinor = requestedMinor ?? held
   if (!notAbove(money(amountMinor, p.currency), money(held, p.currency))) return { ok: false, reason: 'INVALID_AMOUNT' }
+  if (wholeOnly && amountMinor !== held) return { ok: false, reason: 'INVALID_AMOUNT' }
   return { ok: true, amountMinor }
 }
 

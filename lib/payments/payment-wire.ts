@@ -18,7 +18,7 @@ import { STORED_METHOD_TYPES, STORED_METHODS, storedMethodOf } from './methods'
 import { issuesToken, paymentTokenOf } from './payment-tokens'
 import { splitAnswers, splitAnswerSchema } from '../splits/split-schema'
 import { chequeAnswer, chequeAnswerSchema } from '../receipts/cheque-schema'
-import { chequeDataOf, chequeDataSchema } from '../receipts/cheque-rules'
+import { chequeDataOf, chequeDataSchema, paymentChequeDataOf } from '../receipts/cheque-rules'
 
 export const PAYMENT_STATUSES = ['WAITING', 'DECLINED', 'COMPLETED'] as const
 type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
@@ -229,7 +229,7 @@ export function renderPayment(p: Payment): PaymentAnswer {
     qrCode: p.status === 'WAITING' ? (p.requirements as { sbp?: PaymentAnswer['qrCode'] } | null)?.sbp : undefined,
     paymentSplits: splitAnswers(p.splits),
     cheque: chequeAnswer(p.cheque, p.currency),
-    chequeData: chequeDataOf(p.id, p.cheque, p.status, card !== null),
+    chequeData: paymentChequeDataOf(p, card !== null),
   }
 }
 

@@ -59,9 +59,11 @@ export async function refundPayment(
     const mismatch = currencyMismatch(amount, p)
     if (mismatch) throw fieldError('amount.currency', mismatch)
     // what remains of each split, after the refunds that count: read with the payment locked, so refunds queue
-    const splitProblems = refundSplits
-      ? refundSplitProblems(refundSplits, splitsOf(p.splits), await splitsRefunded(tx, p.id))
-      : null
+    const paymentSplits = splitsOf(p.splits)
+    const splitProblems =
+      refundSplits || paymentSplits
+        ? refundSplitProblems(refundSplits, paymentSplits, await splitsRefunded(tx, p.id))
+        : null
     if (splitProblems) throw validationError(splitProblems)
     // production issues receipts for card payments alone
     if (cheque && !chargedCardOf(p)) throw fieldError('cheque', 'is for refunds of payments that charged a card')

@@ -66,9 +66,21 @@ export const chequeDataSchema = z
     id: 'ChequeData',
     description:
       'the receipt of a successful operation that carried a cheque and charged a card (production issues receipts ' +
-      'for card payments only). The sandbox registers none: its id is its own, and it has no url',
+      "for card payments only): a payment's once money was taken (one-step, or its hold captured), a refund's once " +
+      'COMPLETED. The sandbox registers none: its id is its own, and it has no url',
   })
 export type ChequeData = z.input<typeof chequeDataSchema>
+
+/**
+ * The chequeData of a payment that carried a cheque, once money was taken: a one-step payment's once COMPLETED, a
+ * hold's once captured; never a hold's that captured nothing (released or not), as no sale happened.
+ */
+export function paymentChequeDataOf(
+  p: { id: string; cheque: unknown; status: string; capturedMinor: bigint },
+  chargedCard: boolean,
+): ChequeData | undefined {
+  return p.capturedMinor > 0n ? chequeDataOf(p.id, p.cheque, p.status, chargedCard) : undefined
+}
 
 /**
  * The chequeData of an operation (`ref`: its internal id) that carried `cheque`, once it is COMPLETED, when its payment

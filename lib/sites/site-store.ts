@@ -362,3 +362,17 @@ export async function writeHoldSetting(tx: Tx, siteId: string, s: HoldSetting): 
 
 /** the site's hold setting, outside a write (the dashboard's settings page); null when there is no such site */
 export const holdSettingOfSite = (siteId: string): Promise<HoldSetting | null> => holdSettingOf(db(), siteId)
+
+// ---- the origins that may frame the site's payment pages
+
+/** the site's allowed frame origins (lib/sites/frame-origins.ts); null when there is no such site */
+export async function frameOriginsOf(siteId: string): Promise<string[] | null> {
+  const row = await db().site.findUnique({ where: { id: siteId }, select: { frameOrigins: true } })
+  return row ? row.frameOrigins : null
+}
+
+/** replaces the site's allowed frame origins (checked by the caller); false when there is no such site */
+export async function writeFrameOrigins(siteId: string, origins: string[]): Promise<boolean> {
+  const { count } = await db().site.updateMany({ where: { id: siteId }, data: { frameOrigins: origins } })
+  return count === 1
+}

@@ -23,7 +23,9 @@ const splitRequestSchema = z
       siteUid: idSchema.meta({
         description: "the merchant's id: any id (the sandbox keeps no register of a marketplace's merchants)",
       }),
-      splitAmount: amountSchema.meta({ description: "the merchant's share, in the operation's currency" }),
+      splitAmount: amountSchema.meta({
+        description: "the merchant's share, in RUB (split payments are in roubles only)",
+      }),
       orderId: text(256).meta({ description: "the merchant's order number" }),
       comment: text(1024),
     },

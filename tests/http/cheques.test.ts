@@ -1,7 +1,8 @@
 // 54-FZ receipts (production's `_54fz-data_en`): the `cheque` of a bill, a payment (its own, else its bill's) and a
 // refund: validated as documented (known codes; the positions' sums, price × quantity rounded to the kopeck, add up to
 // the amount exactly), kept and answered; a successful card operation with one tells chequeData, in its answers and
-// its notification, whose url is null: the sandbox sends no receipt to any tax service.
+// its notification, whose url is null: the sandbox sends no receipt to any tax service. A hold's comes with its capture
+// (in full only), never with a hold that captured nothing.
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import {
@@ -12,6 +13,7 @@ import {
   client,
   newSite,
   rub,
+  twoStepPayment,
   uid,
 } from '../support/api.ts'
 import { sql } from '../support/db.ts'
@@ -93,6 +95,29 @@ describe('54-FZ receipts', () => {
     assert.deepEqual(declined.body.cheque, answered())
     assert.equal(declined.body.chequeData, undefined)
     assert.equal((await notified(id)).chequeData, undefined)
+  })
+
+  test('a hold with a cheque: its receipt comes with its capture (in full only), never for a released hold', async () => {
+    const held = await api.newPayment(twoStepPayment({ amount: rub('7.82'), cheque: cheque() }))
+    assert.equal((await api.paymentNow(held)).chequeData, undefined, 'an authorisation sold nothing yet')
+    assert.equal((await notified(held)).chequeData, undefined)
+    // the cheque adds up to all the hold: a capture of less is declined as one above it
+    const part = await api.put(`/payments/${held}/captures/${uid('cap')}`, { amount: rub('7.00') })
+    assert.deepEqual([part.body.status.value, part.body.status.reason], ['DECLINED', 'INVALID_AMOUNT'], part.text)
+    assert.equal((await api.paymentNow(held)).chequeData, undefined)
+    const captureId = uid('cap')
+    const all = await api.put(`/payments/${held}/captures/${captureId}`, {})
+    assert.equal(all.body.status.value, 'COMPLETED', all.text)
+    const receipt = (await api.paymentNow(held)).chequeData
+    assert.match(receipt?.id ?? '', CHEQUE_DATA)
+    assert.deepEqual((await notified(captureId)).chequeData, receipt, "the capture's notification tells the receipt")
+
+    const released = await api.newPayment(twoStepPayment({ amount: rub('7.82'), cheque: cheque() }))
+    const refundId = uid('ref')
+    const reversal = await api.put(`/payments/${released}/refunds/${refundId}`, { amount: rub('7.82') })
+    assert.deepEqual(reversal.body.flags, ['REVERSAL'], reversal.text)
+    assert.equal((await api.paymentNow(released)).chequeData, undefined)
+    assert.equal((await notified(refundId)).chequeData, undefined)
   })
 
   test("a bill's cheque: answered, replayed, and taken by its payments that give none", async () => {

@@ -1,10 +1,12 @@
 // A payment's dashboard page (issue 33): it offers Capture only on an authorised, uncaptured payment and Refund only
-// while something is refundable (prefilled with all of it), shows the payment's comment, customer and custom fields
-// and links its bill; every dashboard page has one <title>, naming it; Settings says how to see the signing secret.
+// while something is refundable (prefilled with all of it; a split payment's refunds are left to the API), shows the
+// payment's comment, customer and custom fields and links its bill; every dashboard page has one <title>, naming it;
+// Settings says how to see the signing secret.
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import { test } from 'node:test'
 import { cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
-import { dashboardPage, signIn } from '../support/dashboard.ts'
+import { asSession, assertError, dashboardPage, post, signIn } from '../support/dashboard.ts'
 
 /** the page's HTML, and the amounts its Capture and Refund forms are prefilled with (null: not offered) */
 async function paymentPage(cookie: string, paymentId: string) {
@@ -50,6 +52,35 @@ test('Capture and Refund are offered only where they can work, prefilled with wh
   page = await paymentPage(cookie, declined)
   assert.deepEqual([page.capture, page.refund], [null, null])
   assert.doesNotMatch(page.html, /<p class="dash-card">Nothing is left/)
+})
+
+test('a split payment: Capture is offered, Refund is left to the API (it needs refundSplits)', async () => {
+  const site = await newSite('dash-splits')
+  const api = client(site)
+  const cookie = await signIn(site)
+  const share = (siteUid: string, value: string) => ({
+    type: 'MERCHANT_DETAILS',
+    siteUid,
+    splitAmount: rub(value),
+  })
+  const held = await api.newPayment(
+    twoStepPayment({ paymentSplits: [share('shop-a', '60.00'), share('shop-b', '40.00')] }),
+  )
+  let page = await paymentPage(cookie, held)
+  assert.deepEqual([page.capture, page.refund], ['100.00', null])
+  assert.match(page.html, /<p class="dash-card">Refunds of a split payment go through the API/)
+  // the dashboard's refund action, sent anyway, passes the API's refusal on
+  const refused = await post(
+    `/dashboard/actions/payments/${held}/refund`,
+    { amount: '10.00', key: randomUUID() },
+    asSession(cookie),
+  )
+  assertError(refused, 400, 'validation.error')
+  assert.ok(refused.body.cause?.refundSplits, refused.text)
+  assert.equal((await api.put(`/payments/${held}/captures/${uid('cap')}`, {})).status, 200)
+  page = await paymentPage(cookie, held)
+  assert.deepEqual([page.capture, page.refund], [null, null])
+  assert.match(page.html, /Refunds of a split payment go through the API/)
 })
 
 test("a payment's page shows its comment, customer and custom fields, and links its bill", async () => {

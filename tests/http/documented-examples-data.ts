@@ -168,6 +168,16 @@ const cardRequest = {
   holderName: 'string',
 } as const
 
+/** the customer of the split payment's notifications */
+const notifiedCustomer = {
+  email: 'string',
+  account: 'string',
+  phone: 'digits',
+  country: 'string',
+  city: 'string',
+  region: 'string',
+} as const
+
 /** the PAYMENT notification of a card payment (the merchant form's and the payment form's examples) */
 const cardPaymentNotification = (extra: Record<string, Shape>, method: Record<string, Shape>): Shape => ({
   payment: {
@@ -501,6 +511,38 @@ export const EXAMPLES: readonly DocumentedExample[] = [
       paymentCardInfo: 'elided',
       paymentSplits: [splitAnswer()],
     },
+    // _notifications_en.html.md#payment-callback: the PAYMENT notification of a split payment (by a card's token)
+    notification: {
+      payment: {
+        paymentId: 'string',
+        customFields: { comment: 'string' },
+        paymentCardInfo: {
+          issuingCountry: 'digits',
+          issuingBank: 'string',
+          paymentSystem: 'string',
+          fundingSource: 'string',
+          paymentSystemProduct: 'string',
+        },
+        type: oneOf('PAYMENT'),
+        createdDateTime: 'dateTime',
+        status: { value: oneOf('SUCCESS', 'DECLINED'), changedDateTime: 'dateTime' },
+        amount: moneyNumber,
+        paymentMethod: {
+          type: METHOD_TYPE,
+          paymentToken: 'uuid',
+          maskedPan: 'maskedPan',
+          cardHolder: 'nullOrString',
+          cardExpireDate: 'string',
+        },
+        customer: notifiedCustomer,
+        gatewayData: { type: oneOf('ACQUIRING'), authCode: 'digits', rrn: 'digits' },
+        billId: 'string',
+        flags: 'anyArray',
+        paymentSplits: [splitNotified()],
+      },
+      type: oneOf('PAYMENT'),
+      version: 'digits',
+    },
   },
   {
     id: 'splits#split-refund',
@@ -514,6 +556,30 @@ export const EXAMPLES: readonly DocumentedExample[] = [
       amount: money,
       status: { value: OPERATION_STATUS, changedDateTime: 'dateTime' },
       refundSplits: [splitAnswer()],
+    },
+    // _notifications_en.html.md#refund-callback: the REFUND notification of a split payment's refund (a reversal)
+    notification: {
+      refund: {
+        refundId: 'string',
+        type: oneOf('REFUND'),
+        createdDateTime: 'dateTime',
+        status: { value: oneOf('SUCCESS', 'DECLINE'), changedDateTime: 'dateTime' },
+        amount: moneyNumber,
+        paymentMethod: {
+          type: METHOD_TYPE,
+          paymentToken: 'uuid',
+          maskedPan: 'nullOrString',
+          cardHolder: 'nullOrString',
+          cardExpireDate: 'nullOrString',
+        },
+        customer: notifiedCustomer,
+        gatewayData: { type: oneOf('ACQUIRING'), authCode: 'digits', rrn: 'digits' },
+        billId: 'string',
+        flags: [oneOf('REVERSAL')],
+        refundSplits: [splitNotified()],
+      },
+      type: oneOf('REFUND'),
+      version: 'digits',
     },
   },
 
@@ -806,6 +872,15 @@ function splitAnswer() {
   return { ...splitRequest(), splitAmount: money, splitCommissions: { merchantCms: money } } as const
 }
 
+/** a split as the notifications show it: amounts as JSON numbers; userCms null */
+function splitNotified() {
+  return {
+    ...splitRequest(),
+    splitAmount: moneyNumber,
+    splitCommissions: { merchantCms: moneyNumber, userCms: 'nullOrString' },
+  } as const
+}
+
 /** the card verification requests, as the API reference and the card verification page show them */
 function cardCheckExamples(put: string, get: string | undefined, complete: string): DocumentedExample[] {
   const path = `${SITE}/validation/card/requests/{requestUid}`
@@ -894,6 +969,9 @@ const WHY = {
   noCommission: 'the sandbox takes no commission: its split answers carry no splitCommissions',
   splitPaymentRequest:
     "production's split payment example shows only the splits: ours sends the amount and flags every payment has",
+  splitNotifiedFields: "the split payment's notification example shows customFields: our request gives them",
+  refundAboutPayment: "a refund's notification tells its payment as a payment's does (paymentId, its card, fields)",
+  customerAddress: "the sandbox's customer has an account, e-mail, phone and name: no country, city or region",
 } as const
 
 const difference = (reason: string, kind: DifferenceKind, at: string, ...examples: string[]): Difference => ({
@@ -973,6 +1051,24 @@ export const DIFFERENCES: readonly Difference[] = [
   difference(WHY.chequeAlone, 'extra', 'request.amount', '54fz-data#cheque-model'),
   difference(WHY.chequeAlone, 'extra', 'request.expirationDateTime', '54fz-data#cheque-model'),
   difference(WHY.noCommission, 'missing', 'answer.refundSplits[].splitCommissions', SPLIT_REFUND),
+  // the split payment's and its refund's notifications
+  difference(WHY.noCommission, 'missing', 'notification.payment.paymentSplits[].splitCommissions', SPLIT_PAYMENT),
+  difference(WHY.noCommission, 'missing', 'notification.refund.refundSplits[].splitCommissions', SPLIT_REFUND),
+  difference(WHY.splitNotifiedFields, 'extra', 'request.customFields', SPLIT_PAYMENT),
+  difference(WHY.paymentFields, 'extra', 'answer.customFields', SPLIT_PAYMENT),
+  ...['paymentId', 'customFields', 'paymentCardInfo'].map((f) =>
+    difference(WHY.refundAboutPayment, 'extra', `notification.refund.${f}`, SPLIT_REFUND),
+  ),
+  ...Object.entries({ payment: SPLIT_PAYMENT, refund: SPLIT_REFUND }).flatMap(([o, example]) => [
+    difference(WHY.siteUid, 'extra', `notification.${o}.merchantSiteUid`, example),
+    difference(WHY.notificationFields, 'extra', `notification.${o}.gatewayData.eci`, example),
+    difference(WHY.notificationAuthorisation, 'extra', `notification.${o}.paymentMethod.rrn`, example),
+    difference(WHY.notificationAuthorisation, 'extra', `notification.${o}.paymentMethod.authCode`, example),
+    difference(WHY.tokens, 'format', `notification.${o}.paymentMethod.paymentToken`, example),
+    ...['country', 'city', 'region'].map((f) =>
+      difference(WHY.customerAddress, 'missing', `notification.${o}.customer.${f}`, example),
+    ),
+  ]),
   difference(WHY.threeDS, 'format', 'answer.requirements.threeDS.pareq', PAYMENT, PAYMENT_STATUS_GET, HOLD),
   difference(WHY.threeDS, 'format', 'request.threeDS.pares', COMPLETE, 'merchant-form#merchant-threeds'),
   difference(WHY.threeDS, 'format', 'request.pares', ...CARD_CHECK_COMPLETES),

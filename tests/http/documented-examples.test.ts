@@ -151,6 +151,8 @@ interface Context {
   api: Api
   /** the site's notification of a payment, once it has arrived */
   paymentNotification: (paymentId: string) => Promise<Json>
+  /** the site's notification of a refund, once it has arrived */
+  refundNotification: (refundId: string) => Promise<Json>
   /** the site's CHECK_CARD notification of a card verification, once it has arrived */
   checkCardNotification: (requestUid: string) => Promise<Json>
   /** the origin of the instance the requests go to (the payment page's endpoints included) */
@@ -268,6 +270,9 @@ async function cardCheckCompleted(api: Api): Promise<Run> {
   return run(api, 'POST', `/validation/card/requests/${requestUid}/complete`, { pares })
 }
 
+/** the payer of the split examples, with the customer fields their notifications show */
+const SPLIT_PAYER = { account: 'split-payer', email: 'payer@example.com', phone: '79001234567' }
+
 /** a share of a split payment */
 const split = (siteUid: string, value: string, orderId: string) => ({
   type: 'MERCHANT_DETAILS',
@@ -371,27 +376,36 @@ const RUNS: Record<string, (c: Context) => Promise<Run>> = {
       comment: 'Two shops, one order',
       splits: [split('shop-a', '20.00', 'order-a'), split('shop-b', '10.00', 'order-b')],
     }),
-  'splits#pay-split-json': ({ api }) =>
-    run(api, 'PUT', `/payments/${uid('pay')}`, {
-      paymentMethod: VISA,
+  'splits#pay-split-json': async ({ api, paymentNotification }) => {
+    // the notification's example: a payment by a card's token, with the customer's fields and custom fields
+    const paymentToken = await cardToken(api, 'split-payer')
+    const paymentId = uid('pay')
+    const paid = await run(api, 'PUT', `/payments/${paymentId}`, {
+      paymentMethod: { type: 'TOKEN', paymentToken },
       amount: rublesText('30.00'),
-      customer: { account: 'split-payer' },
+      customer: SPLIT_PAYER,
       deviceData: { userAgent: 'documented-examples' },
+      customFields: { comment: 'Two shops, one order' },
       flags: ['SALE'],
       paymentSplits: [split('shop-a', '20.00', 'order-a'), split('shop-b', '10.00', 'order-b')],
-    }),
-  'splits#split-refund': async ({ api }) => {
+    })
+    return { ...paid, notification: await paymentNotification(paymentId) }
+  },
+  'splits#split-refund': async ({ api, refundNotification }) => {
+    // the notification's example: a reversal of a split hold, all of each share
     const paymentId = uid('pay')
     await ok(api, 'PUT', `/payments/${paymentId}`, {
-      paymentMethod: VISA,
+      paymentMethod: { type: 'TOKEN', paymentToken: await cardToken(api, 'split-payer') },
       amount: rublesText('30.00'),
-      flags: ['SALE'],
+      customer: SPLIT_PAYER,
       paymentSplits: [split('shop-a', '20.00', 'order-a'), split('shop-b', '10.00', 'order-b')],
     })
-    return run(api, 'PUT', `/payments/${paymentId}/refunds/${uid('ref')}`, {
-      amount: rubles(5),
-      refundSplits: [split('shop-a', '5.00', 'order-a')],
+    const refundId = uid('ref')
+    const refunded = await run(api, 'PUT', `/payments/${paymentId}/refunds/${refundId}`, {
+      amount: rubles(30),
+      refundSplits: [split('shop-a', '20.00', 'order-a'), split('shop-b', '10.00', 'order-b')],
     })
+    return { ...refunded, notification: await refundNotification(refundId) }
   },
   '54fz-data#cheque-model': ({ api }) =>
     run(api, 'PUT', `/bills/${uid('bill')}`, {
@@ -613,12 +627,14 @@ describe("the production documentation's examples", () => {
         return JSON.parse(found()!)
       }
       const paymentNotification = (paymentId: string) => arrived((b) => b.payment?.paymentId === paymentId)
+      const refundNotification = (refundId: string) => arrived((b) => b.refund?.refundId === refundId)
       const checkCardNotification = (requestUid: string) =>
         arrived((b) => b.checkPaymentMethod?.requestUid === requestUid)
       const result = await RUNS[example.id]({
         api,
         hook,
         paymentNotification,
+        refundNotification,
         checkCardNotification,
         origin: instance.base,
       })

@@ -305,6 +305,13 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
         valid: () => ({ action: 'capture', hours: 72 }),
         headers: dashboard,
       },
+      {
+        name: 'dashboard frame origins',
+        method: 'POST',
+        path: () => '/dashboard/actions/settings/frame-origins',
+        valid: () => ({ origins: [] }),
+        headers: dashboard,
+      },
     ]
   })
 
@@ -320,44 +327,58 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
     )
   }
 
-  test('a value that cannot be stored, under each name, at each depth: 400 naming the field, nothing written', async () => {
-    const before = await counts(site.siteId)
-    for (const t of targets) {
-      const valid = t.valid()
-      for (const name of NAMES)
-        for (const value of UNSTORABLE) {
-          const member = withMember({}, [], name, value)
-          // in each object of the body, and in an object inside an array of a new member
-          const cases = objectPaths(valid).map((at) => ({
-            text: withMember(valid, at, name, value),
-            field: [...at, name].join('.'),
-          }))
-          cases.push({ text: `${JSON.stringify(valid).slice(0, -1)},"extra":[${member}]}`, field: `extra[0].${name}` })
-          for (const { text, field } of cases)
-            assertNames(await send(t, text), field, `${t.name}: ${text.slice(0, 200)}`)
-        }
-    }
-    assert.deepEqual(await counts(site.siteId), before, 'a refused request wrote something')
-  })
+  // thousands of requests, one at a time (each must be judged alone): on a busy machine they take minutes
+  const LONG = { timeout: 900_000 }
 
-  test('a value of a wrong type under each name, alone or inside a known field: a 4xx in the error shape, nothing written', async () => {
-    const before = await counts(site.siteId)
-    for (const t of targets) {
-      const known = Object.keys(t.valid())
-      for (const name of NAMES)
-        for (const value of WRONG_TYPES) {
-          // the name alone at the top (every required field missing), and as the only member of each known field
-          const member = withMember({}, [], name, value)
-          const texts = [...(t.optional ? [] : [member]), ...known.map((k) => `{${JSON.stringify(k)}:${member}}`)]
-          for (const text of texts) {
-            const a = await send(t, text)
-            assert.ok(a.status >= 400 && a.status < 500, `${t.name} ${text}: ${a.status} ${a.text.slice(0, 300)}`)
-            assertErrorShape(a, a.status, a.body?.errorCode)
+  test(
+    'a value that cannot be stored, under each name, at each depth: 400 naming the field, nothing written',
+    LONG,
+    async () => {
+      const before = await counts(site.siteId)
+      for (const t of targets) {
+        const valid = t.valid()
+        for (const name of NAMES)
+          for (const value of UNSTORABLE) {
+            const member = withMember({}, [], name, value)
+            // in each object of the body, and in an object inside an array of a new member
+            const cases = objectPaths(valid).map((at) => ({
+              text: withMember(valid, at, name, value),
+              field: [...at, name].join('.'),
+            }))
+            cases.push({
+              text: `${JSON.stringify(valid).slice(0, -1)},"extra":[${member}]}`,
+              field: `extra[0].${name}`,
+            })
+            for (const { text, field } of cases)
+              assertNames(await send(t, text), field, `${t.name}: ${text.slice(0, 200)}`)
           }
-        }
-    }
-    assert.deepEqual(await counts(site.siteId), before, 'a refused request wrote something')
-  })
+      }
+      assert.deepEqual(await counts(site.siteId), before, 'a refused request wrote something')
+    },
+  )
+
+  test(
+    'a value of a wrong type under each name, alone or inside a known field: a 4xx in the error shape, nothing written',
+    LONG,
+    async () => {
+      const before = await counts(site.siteId)
+      for (const t of targets) {
+        const known = Object.keys(t.valid())
+        for (const name of NAMES)
+          for (const value of WRONG_TYPES) {
+            // the name alone at the top (every required field missing), and as the only member of each known field
+            const member = withMember({}, [], name, value)
+            const texts = [...(t.optional ? [] : [member]), ...known.map((k) => `{${JSON.stringify(k)}:${member}}`)]
+            for (const text of texts) {
+              const a = await send(t, text)
+              assert.ok(a.status >= 400 && a.status < 500, `${t.name} ${text}: ${a.status} ${a.text.slice(0, 300)}`)
+              assertErrorShape(a, a.status, a.body?.errorCode)
+            }
+          }
+      }
+      assert.deepEqual(await counts(site.siteId), before, 'a refused request wrote something')
+    },
+  )
 
   test('every route that reads a JSON body is among the targets', () => {
     // route files of app/ whose handlers take a body (POST or PUT) through the API wrapper
@@ -375,6 +396,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'api/[...path]',
       'api/metrics',
       'api/ready',
+      'popup/v2.js',
       'api/health',
       'api/openapi.json',
       'api/bench-empty',
@@ -420,6 +442,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'dashboard/actions/settings/notify-url',
       'dashboard/actions/settings/rotate-secret',
       'dashboard/actions/settings/holds',
+      'dashboard/actions/settings/frame-origins',
     ])
     assert.equal(targets.length, covered.size + 1, 'one target per covered route (and the alias)')
     assert.deepEqual(

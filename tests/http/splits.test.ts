@@ -1,7 +1,8 @@
 // Split payments (production's `_splits_en`): a bill's `splits`, a payment's `paymentSplits` (its own, else its
-// bill's) and a refund's `refundSplits`: validated (the shares add up to the amount exactly, in its currency; a refund
-// takes back at most what remains of each split, also when refunds race), kept, answered and notified. Notifications
-// are read from the site's outbox list (written with each status change: no delivery needed).
+// bill's) and a refund's `refundSplits`: validated (the shares add up to the amount exactly, in roubles only; a refund
+// of a split payment names its splits, each taking back at most what remains of it, also when refunds race; a split
+// hold is captured in full), kept, answered and notified. Notifications are read from the site's outbox list (written
+// with each status change: no delivery needed).
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import {
@@ -12,6 +13,7 @@ import {
   client,
   newSite,
   rub,
+  twoStepPayment,
   uid,
 } from '../support/api.ts'
 import { sql } from '../support/db.ts'
@@ -134,10 +136,22 @@ describe('split payments', () => {
     assertValidation(await bill([split('a', '0.00')]), 'splits[0].splitAmount.value')
     assertValidation(await bill([]), 'splits')
     assertValidation(await bill({}), 'splits')
-    // the operation's currency, and a value to add up to
+    // roubles only (production's rule), and a value to add up to
     assertValidation(
       await bill([split('a', '3.00')], { amount: { value: '3.00', currency: 'USD' } }),
+      'amount.currency',
+    )
+    const usd = { value: '3.00', currency: 'USD' }
+    assertValidation(
+      await bill([{ ...split('a', '3.00'), splitAmount: usd }], { amount: usd }),
       'splits[0].splitAmount.currency',
+    )
+    assertValidation(
+      await api.put(
+        `/payments/${uid('pay')}`,
+        cardPayment({ amount: { value: '100.00', currency: 'EUR' }, paymentSplits: [split('a', '100.00')] }),
+      ),
+      'amount.currency',
     )
     assertValidation(await bill([split('a', '3.00')], { amount: { currency: 'RUB' } }), 'amount.value')
     // one merchant's order once
@@ -174,8 +188,14 @@ describe('split payments', () => {
       )
       assert.deepEqual((await refund(p, '25.00', taken, refundId)).body, r.body)
       assertErrorShape(await refund(p, '25.00', [split('shop-a', '25.00')], refundId), 409, 'payin.request.conflict')
-      // a refund without refundSplits stays possible (and takes back no split)
-      assert.equal((await refund(p, '1.00')).body.refundSplits, undefined)
+    })
+
+    test('a refund of a split payment must name its refundSplits; else 400 and nothing is refunded', async () => {
+      const p = await splitPayment()
+      const refundId = uid('ref')
+      assertValidation(await refund(p, '1.00', undefined, refundId), 'refundSplits')
+      assert.equal((await api.get(`/payments/${p}/refunds/${refundId}`)).status, 404, 'no refund written')
+      assert.deepEqual((await api.paymentNow(p)).refundedAmount, rub('0.00'))
     })
 
     test('each split gives back at most what remains of it; else 400 and nothing is refunded', async () => {
@@ -193,13 +213,61 @@ describe('split payments', () => {
     })
 
     test('a declined refund takes back nothing of its splits', async () => {
+      // a postponed refund counts while it waits; declined by the merchant, it takes back nothing
+      const site = await newSite('splits-postponed')
+      const own = client(site)
+      await sql(`UPDATE "Site" SET "postponedRefunds" = true WHERE id = $1`, [site.siteId])
+      const p = await own.newPayment(cardPayment({ paymentSplits: shares }))
+      const refundId = uid('ref')
+      const waiting = await own.put(`/payments/${p}/refunds/${refundId}`, {
+        amount: rub('60.00'),
+        refundSplits: [split('shop-a', '60.00')],
+      })
+      assert.equal(waiting.body.status.value, 'WAITING', waiting.text)
+      const more = { amount: rub('0.01'), refundSplits: [split('shop-a', '0.01')] }
+      assertValidation(await own.put(`/payments/${p}/refunds/${uid('ref')}`, more), 'refundSplits[0].splitAmount.value')
+      const declined = await own.post(`/payments/${p}/refunds/${refundId}/decline`, {})
+      assert.equal(declined.body.status.value, 'DECLINED', declined.text)
+      const again = await own.put(`/payments/${p}/refunds/${uid('ref')}`, {
+        amount: rub('60.00'),
+        refundSplits: [split('shop-a', '60.00')],
+      })
+      assert.equal(again.body.status.value, 'WAITING', again.text)
+    })
+
+    test("a refund split's orderId must be its split's, also when the merchant has one split", async () => {
       const p = await splitPayment()
-      assert.equal((await refund(p, '1.00')).status, 200)
-      // 100.00 is beyond what can be refunded (99.00): DECLINED, its splits not counted
-      const declined = await refund(p, '100.00', shares)
-      assert.equal(declined.status, 200, declined.text)
-      assert.equal(declined.body.status.reason, 'INVALID_AMOUNT')
-      assert.equal((await refund(p, '60.00', [split('shop-a', '60.00')])).body.status.value, 'COMPLETED')
+      assertValidation(
+        await refund(p, '10.00', [split('shop-a', '10.00', { orderId: 'o-2' })]),
+        'refundSplits[0].orderId',
+      )
+      assertValidation(
+        await refund(p, '10.00', [split('shop-b', '10.00', { orderId: 'o-1' })]),
+        'refundSplits[0].orderId',
+      )
+      assert.deepEqual((await api.paymentNow(p)).refundedAmount, rub('0.00'))
+      const named = await refund(p, '10.00', [split('shop-a', '10.00', { orderId: 'o-1' })])
+      assert.equal(named.body.status.value, 'COMPLETED', named.text)
+    })
+
+    test('a split hold is captured in full only: a part is reversed naming its splits, then the rest captured', async () => {
+      const p = await api.newPayment(twoStepPayment({ paymentSplits: shares }))
+      const capture = (body: unknown) => api.put(`/payments/${p}/captures/${uid('cap')}`, body)
+      // less than it holds: the splits would describe money never taken
+      const part = await capture({ amount: rub('50.00') })
+      assert.equal(part.status, 200, part.text)
+      assert.deepEqual([part.body.status.value, part.body.status.reason], ['DECLINED', 'INVALID_AMOUNT'])
+      assertValidation(await refund(p, '10.00'), 'refundSplits')
+      const reversal = await refund(p, '10.00', [split('shop-b', '10.00')])
+      assert.deepEqual([reversal.body.status.value, reversal.body.flags], ['COMPLETED', ['REVERSAL']], reversal.text)
+      const above = await capture({ amount: rub('90.01') })
+      assert.equal(above.body.status.reason, 'INVALID_AMOUNT', above.text)
+      const all = await capture({ amount: rub('90.00') })
+      assert.equal(all.body.status.value, 'COMPLETED', all.text)
+      assert.deepEqual((await api.paymentNow(p)).capturedAmount, rub('90.00'))
+      // what remains of shop-b's share: 30.00
+      assertValidation(await refund(p, '30.01', [split('shop-b', '30.01')]), 'refundSplits[0].splitAmount.value')
+      assert.equal((await refund(p, '30.00', [split('shop-b', '30.00')])).body.status.value, 'COMPLETED')
     })
 
     test("refundSplits must name the payment's splits and add up to the amount", async () => {

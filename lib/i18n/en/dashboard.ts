@@ -43,6 +43,8 @@ export const dashboard = {
   customer: 'Customer',
   customFields: 'Custom fields',
   nothingLeft: 'Nothing is left to capture or refund.',
+  splitRefundsByApi:
+    'Refunds of a split payment go through the API: its refund request says what it takes back of each merchant’s share (refundSplits).',
   captured: 'Captured',
   refunded: 'Refunded',
   reason: 'Reason',

@@ -45,6 +45,8 @@ export const dashboard: DashboardMessages = {
   customer: 'Покупатель',
   customFields: 'Дополнительные поля',
   nothingLeft: 'Списывать и возвращать больше нечего.',
+  splitRefundsByApi:
+    'Возврат сплит-платежа делается через API: запрос возврата указывает, сколько он возвращает из доли каждого мерчанта (refundSplits).',
   captured: 'Списано',
   refunded: 'Возвращено',
   reason: 'Причина',

@@ -9,6 +9,7 @@ import { paymentDetails } from '@/lib/dashboard/dashboard-payments'
 import { shownAmount, shownTime } from '@/lib/i18n/format'
 import { formatMinor } from '@/lib/money/money'
 import { decideCapture, heldMinor, refundableMinor, totalsOf } from '@/lib/payments/payment-rules'
+import { splitsOf } from '@/lib/splits/split-schema'
 import { currentLanguage, currentMessages, requireSession } from '../../../dashboard-request'
 
 export default async function PaymentPage({ params }: { params: Promise<{ paymentId: string }> }) {
@@ -24,6 +25,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
   const totals = totalsOf(p)
   const capturable = decideCapture(totals, null).ok ? heldMinor(totals) : 0
   const refundable = refundableMinor(totals)
+  // a split payment's refund must say what it takes back of each share (refundSplits), which this form cannot
+  const splitRefundsByApi = refundable > 0 && splitsOf(p.splits) !== undefined
   const fieldsOf = (o: unknown) =>
     o && typeof o === 'object' ? Object.entries(o as Record<string, unknown>).filter(([, v]) => v != null) : []
   const customer = fieldsOf(p.customer)
@@ -162,7 +165,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           />
         </section>
       )}
-      {refundable > 0 && (
+      {splitRefundsByApi && <p className="dash-card">{t.splitRefundsByApi}</p>}
+      {refundable > 0 && !splitRefundsByApi && (
         <section className="dash-card" aria-labelledby="refund">
           <h2 id="refund">{t.refund}</h2>
           <PaymentActionForm
