@@ -17,7 +17,7 @@ button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #2346c
 button[disabled]{opacity:.6}
 .dash-secondary{background:#fff;color:#2346c8}
 .dash-link-button{background:none;border:none;color:#2346c8;text-decoration:underline;padding:.25rem}
-.dash-error{color:#b00020;margin:0;min-height:0}
+.dash-error{color:#b00020;margin:0;min-height:0;max-width:100%;overflow-x:auto}
 .dash-ok{color:#106b2e;margin:0}
 .dash-inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}
 .dash-inline label{display:grid;gap:.2rem;flex:1 1 12rem}

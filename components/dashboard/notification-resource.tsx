@@ -14,21 +14,21 @@ export function NotificationResource({
   paymentId: string | null
   ofPayment: string
 }) {
-  if (!paymentId) return <>{resourceId}</>
+  if (!paymentId) return <span className="dash-word">{resourceId}</span>
   const href = `/dashboard/payments/${encodeURIComponent(paymentId)}`
   if (type === 'PAYMENT')
     return (
-      <Link prefetch={false} href={href}>
+      <Link prefetch={false} href={href} className="dash-word">
         {resourceId}
       </Link>
     )
   const [before, afterId] = ofPayment.split('{id}')
   return (
     <>
-      {resourceId}{' '}
+      <span className="dash-word">{resourceId}</span>{' '}
       <span className="notif-muted">
         ({before}
-        <Link prefetch={false} href={href}>
+        <Link prefetch={false} href={href} className="dash-word">
           {paymentId}
         </Link>
         {afterId})

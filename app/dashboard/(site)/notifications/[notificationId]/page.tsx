@@ -40,7 +40,7 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
         <h2 id="notif-notification">{t.notification}</h2>
         <dl>
           <dt>{t.notificationId}</dt>
-          <dd>{n.id}</dd>
+          <dd className="dash-scroll">{n.id}</dd>
           <dt>{t.type}</dt>
           <dd>{n.type}</dd>
           <dt>{t.resource}</dt>
@@ -55,7 +55,7 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
           <dt>{t.status}</dt>
           <dd>{n.status}</dd>
           <dt>{t.url}</dt>
-          <dd>{n.url}</dd>
+          <dd className="dash-scroll">{n.url}</dd>
           <dt>{t.state}</dt>
           <dd className={`notif-state-${n.state}`}>{n.state}</dd>
           <dt>{t.attempts}</dt>
