@@ -36,7 +36,7 @@ export function PaymentForm(data: PaymentFormData) {
   // the methods the bill offers: tabs when more than one; the first is chosen until the payer picks another (the page
   // shows no form on a bill that offers none)
   const offered = offeredIn(data)
-  const first = offered[0] ?? payFormMethods[0]
+  const first = offered.find((m) => m.method === data.firstMethod) ?? offered[0] ?? payFormMethods[0]
   const schema = useMemo(
     () => payFormSchema({ openAmount: amountLabel === null, clockOffsetMs }),
     [amountLabel, clockOffsetMs],
@@ -79,6 +79,8 @@ export function PaymentForm(data: PaymentFormData) {
   }, [])
   const method = payFormMethodOf(watch('method') ?? '') ?? first
   const base = `/pay/${invoiceUid}`
+  // the payUrl's options (lang, successUrl, paymentMethod) ride along on every request of the page
+  const query = data.query ?? ''
 
   /** what the server said to do next */
   function follow(step: NextStep) {
@@ -142,7 +144,7 @@ export function PaymentForm(data: PaymentFormData) {
     const sent = { method: m.method, ...Object.fromEntries(m.fields.map((f) => [f, values[f]])), amount: values.amount }
     // card data leaves the page with this request and is not kept in it
     for (const name of payFormMethods.flatMap((pm) => pm.notKept ?? [])) setValue(name, '')
-    const r = await post(`${base}/attempts`, sent)
+    const r = await post(`${base}/attempts${query}`, sent)
     if (r.ok) return follow(r.step)
     setStatus('')
     const cause = r.cause ?? {}
@@ -160,7 +162,7 @@ export function PaymentForm(data: PaymentFormData) {
     if (stage.kind !== 'wait') return
     let stopped = false
     const timer = setInterval(async () => {
-      const res = await fetch(`${base}/attempts/${encodeURIComponent(stage.attemptId)}`, {
+      const res = await fetch(`${base}/attempts/${encodeURIComponent(stage.attemptId)}${query}`, {
         headers: { Accept: 'application/json' },
       }).catch(() => null)
       if (stopped || !res?.ok) return
@@ -189,7 +191,7 @@ export function PaymentForm(data: PaymentFormData) {
       <CodeStep
         t={t}
         text={stage.text}
-        onCode={(code) => post(`${base}/attempts/${encodeURIComponent(stage.attemptId)}/code`, { code })}
+        onCode={(code) => post(`${base}/attempts/${encodeURIComponent(stage.attemptId)}/code${query}`, { code })}
         onStep={follow}
       />
     )

@@ -5,7 +5,8 @@ import type { PayFormMessages } from '../i18n/en/pay-form'
 import { payPageAmount, payPageDeadline } from '../i18n/format'
 import { textsOf, type Lang } from '../i18n/languages'
 import { offeredMethods, offeredOn, pageState, returnUrl } from './form-service'
-import { offeredFlags, type OfferedFlags } from './methods'
+import { offeredFlags, payFormMethods, type OfferedFlags } from './methods'
+import { pageQuery, type PageOptions } from './page-options'
 
 /** what the payment form (components/pay/payment-form.tsx) is rendered with, on the server and in the browser */
 export type PaymentFormData = {
@@ -19,6 +20,10 @@ export type PaymentFormData = {
     declinedReason: string | null
     /** the bill's site's sandbox clock, ahead of real time by this much: it judges a card's expiry month */
     clockOffsetMs: number
+    /** the page's method chosen first (the payUrl's paymentMethod, when the bill offers it); absent: the first tab */
+    firstMethod?: string
+    /** the payUrl's options, as the query the form's requests carry (page-options.ts); absent when none */
+    query?: string
   }
 
 export type PayPageView = { lang: Lang; t: PayFormMessages } & (
@@ -41,16 +46,19 @@ export async function payPageView(
   invoiceUid: string,
   declined: string | undefined,
   acceptLanguage: string | null | undefined,
+  o: PageOptions = {},
 ): Promise<PayPageView> {
-  const lang = chooseLanguage(acceptLanguage)
+  const lang = o.lang ?? chooseLanguage(acceptLanguage)
   const t = textsOf(lang).payForm
   const page = await pageState(invoiceUid, declined)
   if (!page) return { lang, t, view: 'not-found' }
   const { bill, state } = page
-  if (state === 'PAID')
-    return { lang, t, view: 'paid', successUrl: bill.successUrl ? returnUrl(bill.successUrl, bill) : null }
+  const successUrl = bill.successUrl ?? o.successUrl
+  if (state === 'PAID') return { lang, t, view: 'paid', successUrl: successUrl ? returnUrl(successUrl, bill) : null }
   if (state === 'EXPIRED') return { lang, t, view: 'expired' }
   if (!offeredMethods(bill).length) return { lang, t, view: 'no-method' }
+  const first = o.paymentMethod && payFormMethods.find((m) => m.type === o.paymentMethod && offeredOn(bill, m))
+  const query = pageQuery(o)
   const amount = bill.amountMinor === null ? null : payPageAmount(bill.amountMinor, bill.currency, lang)
   return {
     lang,
@@ -68,6 +76,9 @@ export async function payPageView(
       ...offeredFlags((m) => offeredOn(bill, m)),
       declinedReason: page.declinedReason ?? null,
       clockOffsetMs: page.clock.offsetMs,
+      // only when asked for: the page of a payUrl without options stays as it was
+      ...(first ? { firstMethod: first.method } : {}),
+      ...(query ? { query } : {}),
     },
   }
 }
