@@ -13,6 +13,7 @@ import { Field } from '@/lib/pay-form/methods/field'
 import type { PayFormInput } from '@/lib/pay-form/methods/pay-method'
 import { errorText } from '@/lib/i18n/code-words'
 import { BankAppWait } from './bank-app-wait'
+import { OrderFieldSet, orderFieldName } from './order-fields'
 import type { PayFormMessages } from '@/lib/i18n/en/pay-form'
 import type { BankAppStep, NextStep } from '@/lib/pay-form/form-service'
 import type { PaymentFormData } from '@/lib/pay-form/pay-page'
@@ -141,7 +142,13 @@ export function PaymentForm(data: PaymentFormData) {
     setDeclined(undefined)
     setStatus(t.processing)
     const m = payFormMethodOf(values.method) ?? first
-    const sent = { method: m.method, ...Object.fromEntries(m.fields.map((f) => [f, values[f]])), amount: values.amount }
+    const sent = {
+      method: m.method,
+      ...Object.fromEntries(m.fields.map((f) => [f, values[f]])),
+      amount: values.amount,
+      // a link's bill's fields the payer may change (components/pay/order-fields.tsx)
+      ...(data.orderFields && { customFields: editedFields(data.orderFields.list, getValues()) }),
+    }
     // card data leaves the page with this request and is not kept in it
     for (const name of payFormMethods.flatMap((pm) => pm.notKept ?? [])) setValue(name, '')
     const r = await post(`${base}/attempts${query}`, sent)
@@ -217,6 +224,7 @@ export function PaymentForm(data: PaymentFormData) {
           {generalError}
         </div>
       )}
+      {data.orderFields && <OrderFieldSet fields={data.orderFields} register={register} />}
       {amountLabel === null && (
         <Field id="amount" label={`${t.amount}, ${currency}`} error={fieldError('amount')}>
           <input
@@ -262,6 +270,13 @@ export function PaymentForm(data: PaymentFormData) {
         {stage.kind === 'wait' ? (stage.bankApp ? t.sbpWaiting : t[method.waiting ?? 'waitingOperator']) : status}
       </p>
     </form>
+  )
+}
+
+/** the values of the shown fields the payer may change, by the bill's field names */
+function editedFields(list: { name: string; readonly: boolean }[], values: Record<string, unknown>) {
+  return Object.fromEntries(
+    list.flatMap((f, i) => (f.readonly ? [] : [[f.name, String(values[orderFieldName(i)] ?? '')]])),
   )
 }
 

@@ -8,7 +8,15 @@ import { z } from 'zod'
 import { apiRoute, endpoint } from '../api/api-route'
 import { Reply } from '../http/api-route'
 import { MAX_HOLD_HOURS, MIN_HOLD_HOURS } from '../payments/hold-expiry'
-import { changeHolds, changeNotifyUrl, createToken, revokeToken, rotateSecret, URL_FIELD } from './dashboard-settings'
+import {
+  changeHolds,
+  changeNotifyUrl,
+  changePublicKey,
+  createToken,
+  revokeToken,
+  rotateSecret,
+  URL_FIELD,
+} from './dashboard-settings'
 
 const noParams = z.object({})
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' }
@@ -56,6 +64,14 @@ export const rotateSecretRoute = apiRoute({
     body: rotateSecretBodySchema,
     bodyOptional: true,
     handle: async ({ session, body }) => new Reply(await rotateSecret(session!, body.immediately), NO_STORE),
+  }),
+})
+
+export const rotatePublicKeyRoute = apiRoute({
+  POST: endpoint({
+    access: 'dashboard',
+    params: noParams,
+    handle: async ({ session }) => new Reply(await changePublicKey(session!), NO_STORE),
   }),
 })
 

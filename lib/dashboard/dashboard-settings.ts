@@ -19,6 +19,7 @@ import {
   setNotifyUrl,
 } from '../notifications/site-notify'
 import { setHoldSetting } from '../payments/hold-expiry'
+import { publicKeyOf, rotatePublicKey } from '../form-links/public-key'
 import { holdSettingOfSite, type HoldSetting } from '../sites/site-store'
 import { issueToken, revokeTokenById, siteTokens, tokenHint } from '../sites/site-tokens'
 import { latestSiteAudit } from './audit-store'
@@ -34,11 +35,14 @@ export const SETTINGS_ACTIONS = [
   'revoke-token',
   CLOCK_ACTION,
   'holds',
+  'rotate-public-key',
 ] as const
 export type SettingsAction = (typeof SETTINGS_ACTIONS)[number]
 
 /** the audit log's subject of a rotation (what was acted on) */
 export const SIGNING_SECRET = 'signing secret'
+/** the audit log's subject of a public key's rotation */
+export const PUBLIC_KEY = 'public key'
 /** the audit log's action and subject of a change of the hold setting */
 export const HOLDS_ACTION = 'holds'
 /** the audit log's subject of a URL cleared */
@@ -55,6 +59,8 @@ export interface SettingsOverview {
   holds: HoldSetting
   /** the site's sandbox clock; null with SANDBOX_CLOCK=off */
   clock: ClockOverview | null
+  /** the site's public key of links without the API (public: it authorises nothing else; lib/form-links) */
+  publicKey: string
   audit: { at: Date; actor: string; action: string; subject: string; outcome: string; detail: Record<string, string> }[]
 }
 
@@ -62,12 +68,13 @@ const AUDIT_SHOWN = 20
 
 /** what the settings page shows: no secret, no token, no hash */
 export async function settingsOverview(session: DashboardSession): Promise<SettingsOverview> {
-  const [notify, tokens, holds, clock, audit] = await Promise.all([
+  const [notify, tokens, holds, clock, audit, publicKey] = await Promise.all([
     notifySettings(session.siteId),
     siteTokens(session.siteId),
     holdSettingOfSite(session.siteId),
     clockOverview(session.siteId),
     latestSiteAudit(session.siteId, [...SETTINGS_ACTIONS], AUDIT_SHOWN),
+    publicKeyOf(session.siteId),
   ])
   return {
     notifyUrl: notify.url,
@@ -80,6 +87,7 @@ export async function settingsOverview(session: DashboardSession): Promise<Setti
     tokens: tokens.map((t) => ({ ...t, thisSession: t.id === session.tokenRef })),
     holds: holds ?? { hours: 72, reversal: false },
     clock,
+    publicKey: publicKey.key,
     audit: audit.map((a) => ({ ...a, detail: textFields(a.detail) })),
   }
 }
@@ -157,6 +165,18 @@ export async function rotateSecret(
     },
   })
   return { secret: s.current, previousUntil: s.previousUntil?.toISOString() ?? null, graceHours: graceHours() }
+}
+
+/** a new public key of the site (the previous one stops finding it at once) */
+export async function changePublicKey(session: DashboardSession): Promise<{ publicKey: string }> {
+  const k = await rotatePublicKey(session.siteId)
+  await recordAudit(session, {
+    action: 'rotate-public-key',
+    subject: PUBLIC_KEY,
+    outcome: 'rotated',
+    detail: { generation: String(k.generation) },
+  })
+  return { publicKey: k.key }
 }
 
 /** a new API token of the site, answered once (only its hash and hint are stored) */

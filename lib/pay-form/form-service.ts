@@ -157,6 +157,21 @@ async function attemptOf(bill: Bill, attemptId: string): Promise<string> {
   return p.paymentId
 }
 
+/**
+ * the values a payer sent for a link's bill's fields they may change (lib/form-links: shown, not read-only), which
+ * become the payment's customFields (over the bill's); undefined for every other bill, and anything else sent ignored
+ */
+function editedFields(bill: Bill, input: unknown): Record<string, string> | undefined {
+  const shown = Array.isArray(bill.formFields) ? (bill.formFields as { name: string; readonly: boolean }[]) : []
+  const sent = (input as { customFields?: unknown } | null)?.customFields
+  if (!sent || typeof sent !== 'object') return undefined
+  const edited = shown.flatMap((f) => {
+    const v = (sent as Record<string, unknown>)[f.name]
+    return !f.readonly && typeof v === 'string' && Object.hasOwn(sent, f.name) ? [[f.name, v] as const] : []
+  })
+  return edited.length ? Object.fromEntries(edited) : undefined
+}
+
 export async function startAttempt(
   invoiceUid: string,
   input: unknown,
@@ -182,6 +197,7 @@ export async function startAttempt(
     billId: bill.billId,
     recurrent: bill.recurrent ?? undefined,
     comment: bill.comment ?? undefined,
+    customFields: editedFields(bill, input),
   })
   await countClientAttempt(clientAddress)
   const { key, hash } = newAttemptKey()

@@ -8,6 +8,26 @@ import { offeredMethods, offeredOn, pageState, returnUrl } from './form-service'
 import { offeredFlags, payFormMethods, type OfferedFlags } from './methods'
 import { pageQuery, type PageOptions } from './page-options'
 
+/** a link's bill's fields the page shows (lib/form-links), with the words around them */
+export interface OrderFields {
+  title: string
+  readonlyNote: string
+  list: { name: string; value: string; readonly: boolean }[]
+}
+
+/** the bill's fields its page shows, with their values: a link's bill's only (null: none) */
+function orderFields(bill: { formFields?: unknown; customFields?: unknown }, lang: Lang): OrderFields | null {
+  if (!Array.isArray(bill.formFields) || !bill.formFields.length) return null
+  const values = (bill.customFields ?? {}) as Record<string, string>
+  const { fields, readonly } = textsOf(lang).formLink
+  const list = (bill.formFields as { name: string; readonly: boolean }[]).map((f) => ({
+    name: f.name,
+    value: values[f.name] ?? '',
+    readonly: f.readonly,
+  }))
+  return { title: fields, readonlyNote: readonly, list }
+}
+
 /** what the payment form (components/pay/payment-form.tsx) is rendered with, on the server and in the browser */
 export type PaymentFormData = {
   t: PayFormMessages
@@ -24,6 +44,8 @@ export type PaymentFormData = {
     firstMethod?: string
     /** the payUrl's options, as the query the form's requests carry (page-options.ts); absent when none */
     query?: string
+    /** a link's bill's fields (lib/form-links); absent for every other bill */
+    orderFields?: OrderFields
   }
 
 export type PayPageView = { lang: Lang; t: PayFormMessages } & (
@@ -59,6 +81,7 @@ export async function payPageView(
   if (!offeredMethods(bill).length) return { lang, t, view: 'no-method' }
   const first = o.paymentMethod && payFormMethods.find((m) => m.type === o.paymentMethod && offeredOn(bill, m))
   const query = pageQuery(o)
+  const shown = orderFields(bill, lang)
   const amount = bill.amountMinor === null ? null : payPageAmount(bill.amountMinor, bill.currency, lang)
   return {
     lang,
@@ -79,6 +102,7 @@ export async function payPageView(
       // only when asked for: the page of a payUrl without options stays as it was
       ...(first ? { firstMethod: first.method } : {}),
       ...(query ? { query } : {}),
+      ...(shown ? { orderFields: shown } : {}),
     },
   }
 }
