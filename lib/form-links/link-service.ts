@@ -61,11 +61,13 @@ function lifetimeOf(text: string): string {
 /** the bill create request a link's query stands for (unchecked: the bill API's schema checks it) */
 function requestOf(q: URLSearchParams, now: Date): Record<string, unknown> {
   const get = (name: string) => q.get(name) ?? undefined
-  const extras: Record<string, string> = {}
-  for (const [name, value] of q) {
-    const m = /^extras\[([^\]]+)\]$/.exec(name)
-    if (m) extras[m[1]] = value
-  }
+  // own properties whatever the names (`__proto__`, `constructor`): never assigned onto an object
+  const extras: Record<string, string> = Object.fromEntries(
+    [...q].flatMap(([name, value]) => {
+      const m = /^extras\[([^\]]+)\]$/.exec(name)
+      return m ? [[m[1], value]] : []
+    }),
+  )
   const customer = { phone: get('phone'), email: get('email'), account: get('account') }
   const lifetime = get('lifetime')
   return {

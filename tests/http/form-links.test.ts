@@ -185,6 +185,20 @@ describe('GET /create', () => {
     assert.equal(expires.toISOString().slice(0, 16), soon.toISOString().slice(0, 16))
   })
 
+  test("extras named as Object.prototype's members are fields like any other, never a 500", async () => {
+    const link = await open({
+      amount: '1.00',
+      'extras[constructor]': 'c',
+      'extras[toString]': 't',
+      readonly: 'toString',
+    })
+    assert.equal(link.status, 303, link.html)
+    const bill = await billRow(uidOf(link.location))
+    assert.deepEqual(bill.customFields, { constructor: 'c', toString: 't' })
+    const proto = await open({ amount: '1.00', 'extras[__proto__]': 'p' })
+    assert.ok(proto.status === 303 || proto.status === 400, `${proto.status}`)
+  })
+
   test('an unknown key is a 404 page, in the language asked for', async () => {
     for (const publicKey of [`pk_${'A'.repeat(43)}`, 'nonsense', '']) {
       const r = await fetch(`${BASE_URL}/create?publicKey=${publicKey}&amount=1.00`, {
