@@ -14,6 +14,9 @@
 //                                                  passed since their authorisation: captured in full, or reversed
 // npm run site -- public-key <siteId> [--rotate]  the site's public key of links without the API (GET /create?…),
 //                                                  on the last line; --rotate makes a new one (the old one stops)
+// npm run site -- frame-origins <siteId> [<origin>...|off]  the origins that may frame the site's payment pages and
+//                                                  hear their events (exact: https, or http on loopback); none given:
+//                                                  prints them; off: no one may
 // Same settings as the server: DATABASE_URL, else the embedded PostgreSQL under data/ (EMBEDDED_PG_DIR) on
 // the port the running server's database listens on (started on EMBEDDED_PG_PORT when none runs).
 // A notification URL is checked as the server checks it, from the same setting, NOTIFY_ALLOW_NETWORKS (default
@@ -23,11 +26,21 @@ import { openDatabase, secretKey } from './database.ts'
 
 const [command, siteId, token] = process.argv.slice(2)
 const usage =
-  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId> [--now] | refunds <siteId> postponed|immediate | holds <siteId> capture|reverse [<hours>] | public-key <siteId> [--rotate]'
+  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId> [--now] | refunds <siteId> postponed|immediate | holds <siteId> capture|reverse [<hours>] | frame-origins <siteId> [<origin>...|off] | public-key <siteId> [--rotate]'
 
 async function main(): Promise<number> {
-  const commands = ['create', 'revoke', 'list', 'notify', 'secret', 'rotate-secret', 'refunds', 'holds', 'public-key']
-  if (!commands.includes(command ?? '')) {
+  const commands = [
+    'create',
+    'revoke',
+    'list',
+    'notify',
+    'secret',
+    'rotate-secret',
+    'refunds',
+    'holds',
+    'frame-origins',
+  ]
+  if (![...commands, 'public-key'].includes(command ?? '')) {
     console.error(usage)
     return 2
   }
@@ -97,6 +110,27 @@ async function run(sites: typeof import('../lib/sites/site-tokens.ts')): Promise
       `${token === '--rotate' ? 'new ' : ''}public key of ${siteId} (links without the API: /create?publicKey=…):`,
     )
     console.log(k.key)
+  } else if (command === 'frame-origins') {
+    const given = process.argv.slice(4)
+    if (!siteId) throw new Error(usage)
+    const frames = await import('../lib/sites/frame-origins.ts')
+    let origins: string[] | null
+    try {
+      origins =
+        given.length === 0
+          ? await frames.frameOrigins(siteId)
+          : await frames.setFrameOrigins(siteId, given.length === 1 && given[0] === 'off' ? [] : given)
+    } catch (e) {
+      if (!(e instanceof frames.FrameOriginRefused)) throw e
+      console.error(`frame origin ${e.origin} refused: ${e.reason}`)
+      return 2
+    }
+    if (!origins) throw new sites.SiteNotFound(siteId)
+    console.log(
+      origins.length
+        ? `payment pages of ${siteId} may be framed by (and post their events to): ${origins.join(' ')}`
+        : `payment pages of ${siteId} may not be framed (frame-ancestors 'none')`,
+    )
   } else if (command === 'notify' || command === 'secret' || command === 'rotate-secret') {
     const url = token
     if (!siteId || (command === 'notify' && !url)) throw new Error(usage)

@@ -26,6 +26,8 @@ export const settingsCss = `
 .set-url{display:grid;gap:.4rem;max-width:640px}
 .set-clock{display:grid;gap:.4rem;max-width:640px}
 .set-holds{display:grid;gap:.4rem;max-width:640px}
+.set-frames{display:grid;gap:.4rem;max-width:640px}
+.dash-card .set-frames textarea{font:inherit;padding:.5rem;border:1px solid #9aa3bd;border-radius:6px;width:100%}
 .set-holds fieldset{border:0;margin:0;padding:0}
 .set-holds input[type=number]{height:2.6rem;max-width:10rem}
 .set-clock input,.set-clock select{height:2.6rem}

@@ -17,6 +17,7 @@ import { OrderFieldSet, orderFieldName } from './order-fields'
 import type { PayFormMessages } from '@/lib/i18n/en/pay-form'
 import type { BankAppStep, NextStep } from '@/lib/pay-form/form-service'
 import type { PaymentFormData } from '@/lib/pay-form/pay-page'
+import { postEmbedEvent } from '@/lib/pay-form/embed-events'
 
 /** where the page puts the form, and the data it was rendered with (for the browser script to take over) */
 export const PAY_FORM_ROOT = 'pay-form'
@@ -85,6 +86,11 @@ export function PaymentForm(data: PaymentFormData) {
 
   /** what the server said to do next */
   function follow(step: NextStep) {
+    // the embedder hears the outcome here, unless the bill's page it goes to says it (a paid bill's page does)
+    if (step.kind === 'declined' || (step.kind === 'redirect' && step.outcome === 'FAILED'))
+      postEmbedEvent(data.embedding, 'PAYMENT_FAILED')
+    else if (step.kind === 'redirect' && step.outcome === 'PAID' && step.url !== base)
+      postEmbedEvent(data.embedding, 'PAYMENT_SUCCEEDED')
     if (step.kind === 'redirect') {
       setStage({ kind: 'leaving' })
       window.location.assign(step.url)
@@ -140,7 +146,7 @@ export function PaymentForm(data: PaymentFormData) {
   async function onSubmit(values: PayFormInput) {
     setGeneralError('')
     setDeclined(undefined)
-    setStatus(t.processing)
+    setStatus(data.checkCard ? t.checkProcessing : t.processing)
     const m = payFormMethodOf(values.method) ?? first
     const sent = {
       method: m.method,
@@ -151,6 +157,7 @@ export function PaymentForm(data: PaymentFormData) {
     }
     // card data leaves the page with this request and is not kept in it
     for (const name of payFormMethods.flatMap((pm) => pm.notKept ?? [])) setValue(name, '')
+    postEmbedEvent(data.embedding, 'PAYMENT_ATTEMPT')
     const r = await post(`${base}/attempts${query}`, sent)
     if (r.ok) return follow(r.step)
     setStatus('')
@@ -263,7 +270,7 @@ export function PaymentForm(data: PaymentFormData) {
         <BankAppWait t={t} step={stage.bankApp} />
       ) : (
         <button className="pay-submit" type="submit" disabled={busy}>
-          {amountLabel ? t.payAmount.replace('{amount}', amountLabel) : t.pay}
+          {data.checkCard ? t.verifyCard : amountLabel ? t.payAmount.replace('{amount}', amountLabel) : t.pay}
         </button>
       )}
       <p className="pay-status" role="status" aria-live="polite" data-testid="status">

@@ -14,13 +14,18 @@ import {
 import { resendNotification, type NotificationWithAttempts } from '../notifications/notification-resend'
 import { latestNotifications } from '../notifications/notification-store'
 import { idSchema } from '../wire/common-schemas'
+import { cardCheckNotificationSchema } from '../card-checks/card-check-wire'
 
 export const notificationSchema = z
   .strictObject({
     notificationId: z.uuid(),
-    type: z.enum(['PAYMENT', 'CAPTURE', 'REFUND']),
-    resourceId: z.string().meta({ description: 'the paymentId, captureId or refundId it tells of' }),
-    status: z.enum(['COMPLETED', 'DECLINED']).meta({ description: 'the final status it tells of' }),
+    type: z.enum(['PAYMENT', 'CAPTURE', 'REFUND', 'CHECK_CARD']),
+    resourceId: z
+      .string()
+      .meta({ description: "the paymentId, captureId or refundId it tells of (a CHECK_CARD's: the requestUid)" }),
+    status: z
+      .enum(['COMPLETED', 'DECLINED'])
+      .meta({ description: "the final status it tells of (a CHECK_CARD's: COMPLETED, whatever the card)" }),
     url: z.string().meta({ description: 'where it is posted (a callbackUrl as the request gave it)' }),
     state: z.enum(['PENDING', 'DELIVERED', 'FAILED']).meta({
       description:
@@ -31,7 +36,12 @@ export const notificationSchema = z
     deliveredDateTime: paymentTimeSchema.optional(),
     nextAttemptDateTime: paymentTimeSchema.optional(),
     body: z
-      .union([paymentNotificationSchema, captureNotificationSchema, refundNotificationSchema])
+      .union([
+        paymentNotificationSchema,
+        captureNotificationSchema,
+        refundNotificationSchema,
+        cardCheckNotificationSchema,
+      ])
       .meta({ description: 'the body as posted, parsed' }),
     rawBody: z.string().meta({
       description: 'the exact text posted, which the signatures cover (`body` re-serialises its numbers: 60.50 → 60.5)',

@@ -18,7 +18,7 @@ import {
   type Tx,
 } from '../settlement/bill-store'
 import { fingerprint } from '../security/keyed-hash'
-import { newBillProblems, type BillRequest } from '../bills/bill-request'
+import { CHECK_CARD_AMOUNT, newBillProblems, type BillRequest } from '../bills/bill-request'
 import { renderBill } from '../bills/bill-wire'
 import { renderBillDetails, renderBillPayment } from './bill-details-wire'
 
@@ -109,8 +109,9 @@ async function writeBill(
   if (late) return { late }
   const bill = {
     fingerprint: print,
-    currency: req.amount.currency,
-    amountMinor: req.amount.value ?? null,
+    // a CHECK_CARD bill has no amount in its request: 0.00 RUB, as production answers it
+    currency: req.amount?.currency ?? CHECK_CARD_AMOUNT.currency,
+    amountMinor: req.amount ? (req.amount.value ?? null) : CHECK_CARD_AMOUNT.value,
     comment: req.comment ?? null,
     flags: req.flags,
     paymentMethods: req.billPaymentMethodsType ?? [],

@@ -6,7 +6,7 @@ import {
   currencySchema,
   customerSchema,
   dateTimeSchema,
-  flagsSchema,
+  FLAGS,
   httpUrlSchema,
   onSiteClock,
   receiptSchema,
@@ -45,6 +45,26 @@ const billPaymentMethodsSchema = z
       "the methods the payment page may offer, of those it has (QIWI_WALLET is accepted, never offered: the sandbox has no wallet); absent: all of them. Not in the bill's answers (production's leave it out)",
   })
 
+/**
+ * a bill's flags: a payment's, and CHECK_CARD (production's card verification on the payment page: the page verifies
+ * a card without charging it; lib/card-checks)
+ */
+export const BILL_FLAGS = [...FLAGS, 'CHECK_CARD'] as const
+
+const billFlagsSchema = z
+  .array(z.enum(BILL_FLAGS, { error: `must be one of ${BILL_FLAGS.join(', ')}` }), { error: 'must be an array' })
+  .max(BILL_FLAGS.length)
+  .transform((flags) => BILL_FLAGS.filter((f) => flags.includes(f)))
+  .meta({
+    description:
+      "a payment's flags, for the bill's payments; CHECK_CARD: the payment page verifies a card without charging it (no amount: the bill's is 0.00 RUB)",
+  })
+
+/** a CHECK_CARD bill's amount (production's: the request has none) */
+export const CHECK_CARD_AMOUNT = { value: 0, currency: 'RUB' } as const
+
+const AMOUNT_OBJECT = 'must be an object with currency (and value)'
+
 export const billRequestSchema = z
   .object(
     {
@@ -52,14 +72,18 @@ export const billRequestSchema = z
         .object(
           // value may be omitted: the payer enters the amount on the form
           { value: amountValueSchema.optional(), currency: currencySchema },
-          { error: 'must be an object with currency (and value)' },
+          { error: AMOUNT_OBJECT },
         )
-        .meta({ description: 'without value, the payer enters the amount on the payment page' }),
+        .optional()
+        .meta({
+          description:
+            'without value, the payer enters the amount on the payment page; required but with flag CHECK_CARD, where it must be absent',
+        }),
       expirationDateTime: dateTimeSchema.meta({
         description: 'until when the bill can be paid: in the future, at most 45 days ahead',
       }),
       comment: commentSchema.optional(),
-      flags: flagsSchema.optional().default([]),
+      flags: billFlagsSchema.optional().default([]),
       billPaymentMethodsType: billPaymentMethodsSchema.optional(),
       successUrl: returnUrl.optional().meta({
         description:
@@ -96,6 +120,9 @@ export const billRequestSchema = z
     { error: 'must be a JSON object' },
   )
   .superRefine((b, ctx) => {
+    const checksCard = b.flags.includes('CHECK_CARD')
+    if (b.amount && checksCard)
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'must be absent with flag CHECK_CARD' })
     if (b.flags.includes('BIND_PAYMENT_TOKEN') && !b.customer?.account)
       ctx.addIssue({
         code: 'custom',
@@ -104,13 +131,27 @@ export const billRequestSchema = z
       })
     if (b.flags.includes('RECURRENT_FIRST') && !b.recurrent)
       ctx.addIssue({ code: 'custom', path: ['recurrent'], message: 'is required with flag RECURRENT_FIRST' })
-    if (b.receipt && b.amount.value === undefined)
+    if (b.receipt && b.amount?.value === undefined)
       ctx.addIssue({ code: 'custom', path: ['amount', 'value'], message: 'is required with a receipt' })
-    else if (b.receipt && receiptTotalMinor(b.receipt) !== b.amount.value)
+    else if (b.receipt && receiptTotalMinor(b.receipt) !== b.amount?.value)
       ctx.addIssue({ code: 'custom', path: ['receipt', 'items'], message: 'totals must add up to amount.value' })
-    addSplitIssues(ctx, splitSumIssues('splits', b.splits, b.amount))
-    addChequeIssues(ctx, chequeIssues(b.cheque, b.amount))
+    if (b.amount) {
+      addSplitIssues(ctx, splitSumIssues('splits', b.splits, b.amount))
+      addChequeIssues(ctx, chequeIssues(b.cheque, b.amount))
+    } else
+      // a verification charges nothing: no shares, no receipt
+      for (const field of ['splits', 'cheque'] as const)
+        if (b[field] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [field], message: 'must be absent with flag CHECK_CARD' })
   })
+  // amount is required but with CHECK_CARD: told beside the other fields' problems (a refinement runs only without
+  // them), in the words of every missing field
+  .check(
+    z.refine(
+      (b) => b?.amount !== undefined || (Array.isArray(b?.flags) && (b.flags as string[]).includes('CHECK_CARD')),
+      { path: ['amount'], message: 'is required', when: () => true },
+    ),
+  )
   .meta({ id: 'BillRequest' })
 
 export type BillRequest = z.output<typeof billRequestSchema>

@@ -6,7 +6,8 @@ import { wireAmount } from '../money/money'
 import { billState, type BillState } from '../settlement/bill-for-payment'
 import { billTime, billTimeSchema } from '../time/wire-time'
 import { settings } from '../config'
-import { FLAGS, idSchema } from '../wire/common-schemas'
+import { idSchema } from '../wire/common-schemas'
+import { BILL_FLAGS } from './bill-request'
 import { mayBeAbsent, openValues } from '../wire/wire-form'
 import { splitAnswers, splitAnswerSchema } from '../splits/split-schema'
 import { chequeAnswer, chequeAnswerSchema } from '../receipts/cheque-schema'
@@ -30,7 +31,7 @@ export const billSchema = z
         currency: z.string().regex(/^[A-Z]{3}$/),
       })
       .meta({ id: 'BillAmount' }),
-    flags: mayBeAbsent(z.array(openValues(z.enum(FLAGS)))).meta({
+    flags: mayBeAbsent(z.array(openValues(z.enum(BILL_FLAGS)))).meta({
       description: "the request's flags (production's may add others, e.g. TEST, or leave the field out)",
     }),
     status: z.strictObject({

@@ -1,5 +1,5 @@
-// The dashboard's settings of a site: its notification URL, its signing secret, its API tokens and what its holds do
-// at the end of their period (lib/payments/hold-expiry.ts),
+// The dashboard's settings of a site: its notification URL, its signing secret, its API tokens, what its holds do
+// at the end of their period (lib/payments/hold-expiry.ts) and the origins that may frame its payment pages,
 // through the services the site command uses (lib/notifications/site-notify.ts, lib/sites/site-tokens.ts),
 // each change recorded in the audit log (who: the session's token hint). No framework imports.
 //
@@ -19,6 +19,7 @@ import {
   setNotifyUrl,
 } from '../notifications/site-notify'
 import { setHoldSetting } from '../payments/hold-expiry'
+import { FrameOriginRefused, frameOrigins, setFrameOrigins } from '../sites/frame-origins'
 import { publicKeyOf, rotatePublicKey } from '../form-links/public-key'
 import { holdSettingOfSite, type HoldSetting } from '../sites/site-store'
 import { issueToken, revokeTokenById, siteTokens, tokenHint } from '../sites/site-tokens'
@@ -36,6 +37,7 @@ export const SETTINGS_ACTIONS = [
   CLOCK_ACTION,
   'holds',
   'rotate-public-key',
+  'frame-origins',
 ] as const
 export type SettingsAction = (typeof SETTINGS_ACTIONS)[number]
 
@@ -48,6 +50,11 @@ export const HOLDS_ACTION = 'holds'
 /** the audit log's subject of a URL cleared */
 export const NO_URL = '(none)'
 
+/** the audit log's action of a change of the allowed frame origins */
+export const FRAME_ORIGINS_ACTION = 'frame-origins'
+/** the field of the frame origins, in requests and in the contract's field errors */
+export const ORIGINS_FIELD = 'origins'
+
 /** the field of the notification URL, in requests and in the contract's field errors */
 export const URL_FIELD = 'url'
 
@@ -57,6 +64,8 @@ export interface SettingsOverview {
   tokens: { id: string; hint: string; createdAt: Date; revokedAt: Date | null; thisSession: boolean }[]
   /** what the site's open holds do at the end of their period, and the period */
   holds: HoldSetting
+  /** the origins that may frame the site's payment pages and hear their events */
+  frameOrigins: string[]
   /** the site's sandbox clock; null with SANDBOX_CLOCK=off */
   clock: ClockOverview | null
   /** the site's public key of links without the API (public: it authorises nothing else; lib/form-links) */
@@ -68,10 +77,11 @@ const AUDIT_SHOWN = 20
 
 /** what the settings page shows: no secret, no token, no hash */
 export async function settingsOverview(session: DashboardSession): Promise<SettingsOverview> {
-  const [notify, tokens, holds, clock, audit, publicKey] = await Promise.all([
+  const [notify, tokens, holds, origins, clock, audit, publicKey] = await Promise.all([
     notifySettings(session.siteId),
     siteTokens(session.siteId),
     holdSettingOfSite(session.siteId),
+    frameOrigins(session.siteId),
     clockOverview(session.siteId),
     latestSiteAudit(session.siteId, [...SETTINGS_ACTIONS], AUDIT_SHOWN),
     publicKeyOf(session.siteId),
@@ -86,6 +96,7 @@ export async function settingsOverview(session: DashboardSession): Promise<Setti
     },
     tokens: tokens.map((t) => ({ ...t, thisSession: t.id === session.tokenRef })),
     holds: holds ?? { hours: 72, reversal: false },
+    frameOrigins: origins ?? [],
     clock,
     publicKey: publicKey.key,
     audit: audit.map((a) => ({ ...a, detail: textFields(a.detail) })),
@@ -147,6 +158,32 @@ export async function changeHolds(
   )
   if (!setting) throw notFound('Site')
   return { action: setting.reversal ? 'reverse' : 'capture', hours: setting.hours }
+}
+
+/**
+ * replaces the origins that may frame the site's payment pages (none: no one may); a refusal is the contract's 400
+ * naming `origins`, recorded as the URL's are
+ */
+export async function changeFrameOrigins(session: DashboardSession, inputs: string[]): Promise<{ origins: string[] }> {
+  let origins: string[] | null
+  try {
+    origins = await setFrameOrigins(session.siteId, inputs)
+  } catch (e) {
+    if (!(e instanceof FrameOriginRefused)) throw e
+    await recordAudit(session, {
+      action: FRAME_ORIGINS_ACTION,
+      subject: auditableUrl(e.origin),
+      outcome: `refused: ${e.reason}`,
+    })
+    throw fieldError(ORIGINS_FIELD, `${e.origin}: ${e.reason}`)
+  }
+  if (!origins) throw notFound('Site')
+  await recordAudit(session, {
+    action: FRAME_ORIGINS_ACTION,
+    subject: origins.length ? origins.join(' ') : NO_URL,
+    outcome: origins.length ? 'set' : 'cleared',
+  })
+  return { origins }
 }
 
 /** a new signing secret, answered once; the previous one signs until `previousUntil` (null: not at all) */

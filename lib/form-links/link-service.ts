@@ -118,8 +118,8 @@ export async function openLink(query: URLSearchParams): Promise<LinkOutcome> {
     const there = await loadBill({ siteId, billId })
     if (!there) return null
     const same =
-      there.bill.currency === req.amount.currency &&
-      (there.bill.amountMinor === null ? null : Number(there.bill.amountMinor)) === (req.amount.value ?? null)
+      there.bill.currency === req.amount?.currency &&
+      (there.bill.amountMinor === null ? null : Number(there.bill.amountMinor)) === (req.amount?.value ?? null)
     return same ? to(there.bill.invoiceUid) : ({ kind: 'conflict' } as const)
   }
   if (given) {

@@ -25,6 +25,8 @@ export const API_ROUTE_METHODS: Readonly<Record<string, readonly string[]>> = {
   '/sites/{siteId}/sbp/qrCodes/{qrCodeUid}/payments': ['POST'],
   '/sites/{siteId}/sandbox/sbp/{qrCodeUid}/pay': ['POST'],
   '/sites/{siteId}/sandbox/sbp/{qrCodeUid}/decline': ['POST'],
+  '/sites/{siteId}/validation/card/requests/{requestUid}': ['PUT', 'GET'],
+  '/sites/{siteId}/validation/card/requests/{requestUid}/complete': ['POST'],
   '/health': ['GET'],
   '/ready': ['GET'],
   '/metrics': ['GET'],

@@ -35,6 +35,20 @@ const same = (a: string, b: string) => {
 
 const ID_FIELDS: Record<string, string> = { PAYMENT: 'paymentId', CAPTURE: 'captureId', REFUND: 'refundId' }
 
+/** a CHECK_CARD body (a card verification: no amount, its own object and signed fields), summarised */
+function readCheckCard(body: Obj): { summary: NotificationSummary; signed: string } | string {
+  const o = body.checkPaymentMethod
+  if (!isObject(o)) return 'the body has no "checkPaymentMethod" object'
+  const summary: NotificationSummary = {
+    type: 'CHECK_CARD',
+    id: String(o.requestUid ?? '?'),
+    status: `${String(o.status ?? '?')}${o.isValidCard === true ? ' (valid card)' : o.isValidCard === false ? ' (invalid card)' : ''}`,
+    amount: '0.00',
+    currency: '-',
+  }
+  return { summary, signed: `${summary.id}|${String(o.checkOperationDate)}` }
+}
+
 type Obj = Record<string, unknown>
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 
@@ -46,8 +60,9 @@ function readBody(raw: string): { summary: NotificationSummary; signed: string }
   } catch {
     return 'the body is not JSON'
   }
+  if (isObject(body) && body.type === 'CHECK_CARD') return readCheckCard(body)
   if (!isObject(body) || typeof body.type !== 'string' || !ID_FIELDS[body.type])
-    return 'the body is not a notification (no type PAYMENT, CAPTURE or REFUND)'
+    return 'the body is not a notification (no type PAYMENT, CAPTURE, REFUND or CHECK_CARD)'
   const o = body[body.type.toLowerCase()]
   if (!isObject(o)) return `the body has no "${body.type.toLowerCase()}" object`
   const amount = isObject(o.amount) ? o.amount : {}

@@ -1,7 +1,8 @@
 // Notification signatures.
 // - `Signature`, as the production protocol signs (existing clients verify it): lowercase hex
 //   HMAC-SHA256 with the site's secret over `{id}|{createdDateTime}|{amount.value}`, the values as
-//   written in the body (the amount as its two-decimal text). It covers three fields and no time.
+//   written in the body (the amount as its two-decimal text). It covers three fields and no time; a CHECK_CARD's
+//   covers `{requestUid}|{checkOperationDate}`.
 // - `Payin-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, beyond production:
 //   the whole body and the moment of sending, so a receiver can refuse a changed body or a replay.
 // A site's secret is derived from SECRET_KEY and the site's secret version, so it is never stored and
@@ -42,9 +43,16 @@ export function siteSecrets(
 /** of a notification body's object, the fields `Signature` covers (the id's name depends on the type) */
 type SignedObject = Record<string, unknown> & { createdDateTime: string; amount: { value: string | number } }
 
-/** the text `Signature` covers: `{id}|{createdDateTime}|{amount.value}` of the body's object */
+/**
+ * the text `Signature` covers: `{id}|{createdDateTime}|{amount.value}` of the body's object; a CHECK_CARD's (no
+ * amount), `{requestUid}|{checkOperationDate}`, as production signs it
+ */
 export function signedText(body: string): string {
   const parsed = JSON.parse(body) as { type: NotificationType } & Record<string, unknown>
+  if (parsed.type === 'CHECK_CARD') {
+    const check = parsed[OBJECT_KEY.CHECK_CARD] as { requestUid: string; checkOperationDate: string }
+    return `${check.requestUid}|${check.checkOperationDate}`
+  }
   const o = parsed[OBJECT_KEY[parsed.type]] as SignedObject
   // amounts are written with two decimals; a double of at most 1e9 with two decimals prints back exactly
   return `${o[ID_FIELD[parsed.type]]}|${o.createdDateTime}|${Number(o.amount.value).toFixed(2)}`

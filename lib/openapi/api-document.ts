@@ -18,6 +18,8 @@ import {
   sandboxSbpDeclineRoute,
   sandboxSbpPayRoute,
 } from '../sbp/qr-code-endpoints'
+import { cardCheckCompleteRoute, cardCheckRoute } from '../card-checks/card-check-endpoints'
+import { cardCheckNotificationSchema } from '../card-checks/card-check-wire'
 import { z } from 'zod'
 import { billDetailsRoute, billRoute } from '../billing/bill-endpoints'
 import { healthRoute } from '../health'
@@ -105,6 +107,8 @@ export const API_ROUTES: Record<string, ApiRoute> = {
   '/sites/{siteId}/sbp/qrCodes/{qrCodeUid}/payments': qrCodePaymentsRoute,
   '/sites/{siteId}/sandbox/sbp/{qrCodeUid}/pay': sandboxSbpPayRoute,
   '/sites/{siteId}/sandbox/sbp/{qrCodeUid}/decline': sandboxSbpDeclineRoute,
+  '/sites/{siteId}/validation/card/requests/{requestUid}': cardCheckRoute,
+  '/sites/{siteId}/validation/card/requests/{requestUid}/complete': cardCheckCompleteRoute,
   '/health': healthRoute,
   '/ready': readinessRoute,
   '/metrics': metricsRoute,
@@ -123,6 +127,10 @@ const TAGS = [
   {
     name: 'SBP',
     description: 'Faster Payments System QR codes, paid in the sandbox bank app, and FPS tokens.',
+  },
+  {
+    name: 'Card verification',
+    description: 'A card checked without charging it, with 3-D Secure when the card asks, and a payment token.',
   },
   { name: 'Captures', description: 'The second step of a two-step payment.' },
   { name: 'Refunds', description: 'Partial and full refunds, and reversals of uncaptured payments.' },
@@ -333,6 +341,7 @@ const PATH_PARAMETERS: Record<string, string> = {
   billId: "the merchant's id of the bill, unique within the site",
   notificationId: 'the notification (its notificationId in the list)',
   qrCodeUid: "the id of the SBP QR code, unique within the site (an SBP payment's code: its requirements.sbp.qrcId)",
+  requestUid: "the merchant's id of the card verification, unique within the site (a CHECK_CARD bill's: its billId)",
 }
 
 /** a path parameter (components.parameters, by its name: one name, one schema) */
@@ -437,12 +446,13 @@ const WEBHOOK_PARAMETERS = [
   },
 ]
 
-function webhook(operationId: string, summary: string, schemaId: string, example: unknown): Json {
+function webhook(operationId: string, summary: string, schemaId: string, example: unknown, about?: string): Json {
   return {
     post: {
       operationId,
       summary,
       description:
+        about ??
         "Posted once the resource reaches a final status, to the request's `callbackUrl`, else (payments) their `customFields.invoice_callback_url` (their own, else their bill's), else the site's notification URL. The format is production's, not the API's: status SUCCESS / DECLINED (payments) or SUCCESS / DECLINE (captures, refunds), date-times without a fraction of a second, `amount.value` a JSON number written with two decimals. Headers as production's: `Content-Type` and `Accept` `application/json`, and the signatures below.",
       tags: ['Notifications'],
       security: [],
@@ -536,6 +546,7 @@ export function buildApiDocument({ strict = false }: { strict?: boolean } = {}):
     paymentNotificationSchema,
     captureNotificationSchema,
     refundNotificationSchema,
+    cardCheckNotificationSchema,
     ...referencedSchemas,
   ]
   for (const { endpoint: e } of operations) roots.push(...(e.body ? [e.body] : []), ...(e.response ? [e.response] : []))
@@ -622,6 +633,36 @@ export function buildApiDocument({ strict = false }: { strict?: boolean } = {}):
         type: 'REFUND',
         version: '1',
       }),
+      checkCardNotification: webhook(
+        'checkCardNotification',
+        'A card verification ended',
+        'CardCheckNotification',
+        {
+          checkPaymentMethod: {
+            status: 'SUCCESS',
+            isValidCard: true,
+            threeDsStatus: 'PASSED',
+            cardInfo: NOTIFICATION_ABOUT_PAYMENT.paymentCardInfo,
+            createdToken: {
+              token: 'pt_Xq3…',
+              name: '411111******1111',
+              expiredDate: '2030-12-31T00:00:00+00:00',
+              account: 'acc-1',
+            },
+            requestUid: 'check-1001',
+            paymentMethod: {
+              type: 'CARD',
+              maskedPan: '411111******1111',
+              cardHolder: 'CARDHOLDER NAME',
+              cardExpireDate: '12/2030',
+            },
+            checkOperationDate: NT,
+          },
+          type: 'CHECK_CARD',
+          version: '1',
+        },
+        "A card verification's end (production's format): no amount, and `Signature` covers `{requestUid}|{checkOperationDate}`. Posted to the site's notification URL.",
+      ),
     },
     components: {
       schemas: componentSchemas(roots, strict),

@@ -78,6 +78,7 @@ export const PATH_EXAMPLES: Record<string, string> = {
   billId: 'bill-42',
   notificationId: '6a1f0c2e-8b3d-4e5f-9a7b-1c2d3e4f5a6b',
   qrCodeUid: 'qr-1001',
+  requestUid: 'check-1001',
 }
 
 /** a shell word in single quotes */

@@ -10,6 +10,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { billState } from '../settlement/bill-for-payment'
 import { billByInvoiceUid, billStatusNow, pageAttemptPayment, type Bill } from '../settlement/bill-store'
 import { settings } from '../config'
+import { cardCheckRequestSchema } from '../card-checks/card-check-request'
+import { completeCardCheck, readCardCheckOfBill, verifyOnBill } from '../card-checks/card-check-service'
 import { ApiError, notFound, validationError } from '../http/api-error'
 import { parse } from '../http/api-route'
 import { formatValue, money } from '../money/money'
@@ -25,7 +27,8 @@ import { clockOf, type SiteClock } from '../sandbox/site-clock'
 import { pageQuery, type PageOptions } from './page-options'
 
 export type NextStep =
-  | { kind: 'redirect'; url: string }
+  /** `outcome`: the attempt's own, when it paid or failed (the page tells its embedder before it leaves) */
+  | { kind: 'redirect'; url: string; outcome?: 'PAID' | 'FAILED' }
   | { kind: 'threeDS'; acsUrl: string; pareq: string; md: string; termUrl: string }
   | { kind: 'otp'; attemptId: string; text: string }
   | { kind: 'wait'; attemptId: string; bankApp?: BankAppStep }
@@ -64,7 +67,14 @@ const paysIn = (bill: OfferingBill, m: PayFormMethod) => paidWith(m).currencies?
  * currency, and of those, when its payments must issue a token or start a series, only the methods that can (a card)
  */
 export const offeredOn = (bill: OfferingBill, m: PayFormMethod) =>
-  listedOn(bill, m) && paysIn(bill, m) && allowedWithFlags(paidWith(m), bill.flags)
+  listedOn(bill, m) &&
+  paysIn(bill, m) &&
+  allowedWithFlags(paidWith(m), bill.flags) &&
+  // a CHECK_CARD bill's page verifies a card: the card alone
+  (!checksCard(bill) || m.type === 'CARD')
+
+/** a bill whose page verifies a card without charging it (production's CHECK_CARD flag; lib/card-checks) */
+export const checksCard = (bill: Pick<Bill, 'flags'>) => bill.flags.includes('CHECK_CARD')
 
 /** the page's methods offered on this bill, in the order of its tabs (none: the page says it cannot be paid here) */
 export const offeredMethods = (bill: OfferingBill) => payFormMethods.filter((m) => offeredOn(bill, m))
@@ -99,13 +109,17 @@ class BillClosed extends Error {}
 async function nextStep(bill: Bill, p: WirePayment, attemptId: string, o: PageOptions = {}): Promise<NextStep> {
   const success = successUrlOf(bill, o)
   if (p.status.value === 'COMPLETED')
-    return { kind: 'redirect', url: success ? returnUrl(success, bill) : pagePath(bill, pageQuery(o)) }
+    return {
+      kind: 'redirect',
+      url: success ? returnUrl(success, bill) : pagePath(bill, pageQuery(o)),
+      outcome: 'PAID',
+    }
   // an attempt declined or unfinished on a bill that another attempt paid (whatever this one's reason),
   // or that expired: the bill's own page says so, never failedUrl
   if (await closedNow(bill)) return { kind: 'redirect', url: pagePath(bill, pageQuery(o)) }
   if (p.status.value === 'DECLINED')
     return bill.failedUrl
-      ? { kind: 'redirect', url: returnUrl(bill.failedUrl, bill) }
+      ? { kind: 'redirect', url: returnUrl(bill.failedUrl, bill), outcome: 'FAILED' }
       : { kind: 'declined', reason: p.status.reason ?? 'other' }
   const req = p.requirements as
     | {
@@ -186,6 +200,10 @@ export async function startAttempt(
   // a method the bill's list leaves out, whatever its flags; then one its flags exclude
   if (!listedOn(bill, pageMethod)) throw validationError({ method: ['method.unavailable'] })
   if (!offeredOn(bill, pageMethod)) throw validationError({ method: [`${form.method}.unavailable`] })
+  if (checksCard(bill)) {
+    await countClientAttempt(clientAddress)
+    return verifyCard(bill, pageMethod.paymentMethod(form as Record<string, string>))
+  }
   const amountMinor = bill.amountMinor ?? form.amountMinor
   if (amountMinor === undefined) throw validationError({ amount: ['required'] })
   const customer = bill.customer ? { ...(bill.customer as Record<string, unknown>), ip: undefined } : undefined
@@ -250,6 +268,41 @@ export async function attemptStatus(invoiceUid: string, attemptId: string, o: Pa
   return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId, o)
 }
 
+/** the MD of a CHECK_CARD bill's 3-D Secure step: its verification is the bill's own (requestUid: its billId) */
+const CARD_CHECK_MD = 'card-check'
+
+/** where a CHECK_CARD bill's payer goes once the verification ended: the return URL of its outcome, else its page */
+function afterCheck(bill: Bill, valid: boolean): NextStep {
+  const back = valid ? bill.successUrl : bill.failedUrl
+  return { kind: 'redirect', url: back ? returnUrl(back, bill) : pagePath(bill) }
+}
+
+/**
+ * A CHECK_CARD bill's attempt: the card verified without charging it (lib/card-checks), once per bill. The same card
+ * again while 3-D Secure is awaited goes back to the challenge; another card after the verification (a 409): the
+ * page, which shows its outcome.
+ */
+async function verifyCard(bill: Bill, method: Record<string, unknown>): Promise<NextStep> {
+  const { type: _type, ...card } = method
+  const { cardData } = parse(cardCheckRequestSchema, { cardData: card })
+  let check
+  try {
+    check = await verifyOnBill(bill, cardData)
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 409) return { kind: 'redirect', url: pagePath(bill) }
+    throw e
+  }
+  if (check.status === 'WAITING_3DS' && check.requirements)
+    return {
+      kind: 'threeDS',
+      acsUrl: check.requirements.acsUrl,
+      pareq: check.requirements.pareq,
+      md: CARD_CHECK_MD,
+      termUrl: `${settings().publicBaseUrl}${pagePath(bill, '/3ds-return')}`,
+    }
+  return afterCheck(bill, check.isValidCard === true)
+}
+
 /**
  * TermUrl: the PaRes the access-control page posted back (MD: the attempt key); answers where the payer's browser goes
  */
@@ -260,6 +313,16 @@ export async function threeDSReturn(
   o: PageOptions = {},
 ): Promise<string> {
   const { bill, clock } = await billOf(invoiceUid)
+  if (checksCard(bill) && attemptId === CARD_CHECK_MD) {
+    try {
+      const step = afterCheck(bill, (await completeCardCheck(bill.siteId, bill.billId, { pares })).isValidCard === true)
+      return step.kind === 'redirect' ? step.url : pagePath(bill)
+    } catch (e) {
+      // a PaRes not of this verification, or one already ended: the page shows where it stands
+      if (!(e instanceof ApiError) || e.status >= 500) throw e
+      return pagePath(bill)
+    }
+  }
   const paymentId = await attemptOf(bill, attemptId)
   let step: NextStep
   try {
@@ -279,6 +342,8 @@ export interface PageState {
   state: 'CREATED' | 'PAID' | 'EXPIRED'
   /** the reason of the payer's declined attempt shown on the page (after a 3-D Secure return) */
   declinedReason?: string
+  /** a CHECK_CARD bill's verification, once its page made one */
+  check?: { status: string; isValidCard: boolean | null; maskedPan: string }
 }
 
 export async function pageState(invoiceUid: string, declinedAttemptId?: string): Promise<PageState | null> {
@@ -291,10 +356,12 @@ export async function pageState(invoiceUid: string, declinedAttemptId?: string):
   const declined = keyHash
     ? loaded.payments.find((p) => p.pageAttemptKey === keyHash && p.status === 'DECLINED')
     : undefined
+  const check = checksCard(loaded.bill) ? await readCardCheckOfBill(loaded.bill.id) : null
   return {
     bill: loaded.bill,
     clock: loaded.clock,
     state: billState(loaded.bill, loaded.clock.now()),
     declinedReason: declined?.statusReason ?? undefined,
+    ...(check && { check: { status: check.status, isValidCard: check.isValidCard, maskedPan: check.maskedPan } }),
   }
 }

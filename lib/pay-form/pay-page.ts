@@ -4,7 +4,9 @@ import { chooseLanguage } from '../i18n/choose-language'
 import type { PayFormMessages } from '../i18n/en/pay-form'
 import { payPageAmount, payPageDeadline } from '../i18n/format'
 import { textsOf, type Lang } from '../i18n/languages'
-import { offeredMethods, offeredOn, pageState, returnUrl } from './form-service'
+import { frameOrigins } from '../sites/frame-origins'
+import type { Embedding } from './embed-events'
+import { checksCard, offeredMethods, offeredOn, pageState, returnUrl } from './form-service'
 import { offeredFlags, payFormMethods, type OfferedFlags } from './methods'
 import { pageQuery, type PageOptions } from './page-options'
 
@@ -46,14 +48,21 @@ export type PaymentFormData = {
     query?: string
     /** a link's bill's fields (lib/form-links); absent for every other bill */
     orderFields?: OrderFields
+    /** a CHECK_CARD bill: the form verifies the card without charging it */
+    checkCard: boolean
+    /** who may hear the page's events (lib/pay-form/embed-events.ts); null: the site allows no embedding */
+    embedding: Embedding | null
   }
 
-export type PayPageView = { lang: Lang; t: PayFormMessages } & (
+/** `embedding`: who may frame the page (its frame-ancestors) and hear its events; null: no one */
+export type PayPageView = { lang: Lang; t: PayFormMessages; embedding: Embedding | null } & (
   | { view: 'not-found' }
   | { view: 'expired' }
   | { view: 'paid'; successUrl: string | null }
   /** a bill whose list of methods leaves the page none it has (QIWI_WALLET only, say) */
   | { view: 'no-method' }
+  /** a CHECK_CARD bill whose card was verified: its outcome, and the way back to the merchant */
+  | { view: 'checked'; valid: boolean; maskedPan: string; returnUrl: string | null }
   | {
       view: 'form'
       siteId: string
@@ -73,12 +82,29 @@ export async function payPageView(
   const lang = o.lang ?? chooseLanguage(acceptLanguage)
   const t = textsOf(lang).payForm
   const page = await pageState(invoiceUid, declined)
-  if (!page) return { lang, t, view: 'not-found' }
+  if (!page) return { lang, t, embedding: null, view: 'not-found' }
   const { bill, state } = page
+  const origins = (await frameOrigins(bill.siteId)) ?? []
+  const embedding = origins.length ? { origins, billId: bill.billId, invoiceUid: bill.invoiceUid } : null
+  const checkCard = checksCard(bill)
+  if (page.check?.status === 'SUCCESS') {
+    const valid = page.check.isValidCard === true
+    const back = valid ? bill.successUrl : bill.failedUrl
+    return {
+      lang,
+      t,
+      embedding,
+      view: 'checked',
+      valid,
+      maskedPan: page.check.maskedPan,
+      returnUrl: back ? returnUrl(back, bill) : null,
+    }
+  }
   const successUrl = bill.successUrl ?? o.successUrl
-  if (state === 'PAID') return { lang, t, view: 'paid', successUrl: successUrl ? returnUrl(successUrl, bill) : null }
-  if (state === 'EXPIRED') return { lang, t, view: 'expired' }
-  if (!offeredMethods(bill).length) return { lang, t, view: 'no-method' }
+  if (state === 'PAID')
+    return { lang, t, embedding, view: 'paid', successUrl: successUrl ? returnUrl(successUrl, bill) : null }
+  if (state === 'EXPIRED') return { lang, t, embedding, view: 'expired' }
+  if (!offeredMethods(bill).length) return { lang, t, embedding, view: 'no-method' }
   const first = o.paymentMethod && payFormMethods.find((m) => m.type === o.paymentMethod && offeredOn(bill, m))
   const query = pageQuery(o)
   const shown = orderFields(bill, lang)
@@ -86,9 +112,11 @@ export async function payPageView(
   return {
     lang,
     t,
+    embedding,
     view: 'form',
     siteId: bill.siteId,
-    amount,
+    // a CHECK_CARD bill's 0.00 is no amount to pay: none is shown
+    amount: checkCard ? null : amount,
     comment: bill.comment,
     deadline: payPageDeadline(bill.expiresAt, lang),
     form: {
@@ -99,6 +127,8 @@ export async function payPageView(
       ...offeredFlags((m) => offeredOn(bill, m)),
       declinedReason: page.declinedReason ?? null,
       clockOffsetMs: page.clock.offsetMs,
+      checkCard,
+      embedding,
       // only when asked for: the page of a payUrl without options stays as it was
       ...(first ? { firstMethod: first.method } : {}),
       ...(query ? { query } : {}),

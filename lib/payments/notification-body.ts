@@ -348,7 +348,21 @@ function tokenDataOf(p: Payment): PaymentObject['tokenData'] {
  * payment's (or its capture's or refund's) paymentMethod with the token it charged
  */
 export function withPaymentToken(body: string, type: string, paymentRef: string): string {
+  if (type === 'CHECK_CARD') return withCheckToken(body, paymentRef)
   return withChargedToken(withIssuedToken(body, type, paymentRef))
+}
+
+/**
+ * A CHECK_CARD body (lib/card-checks) holds its createdToken.token the same way: CHECK_TOKEN_SLOT, filled in with the
+ * token of its verification (`checkRef`, from which the token is derived as from a payment's id).
+ */
+export const CHECK_TOKEN_SLOT = `"createdToken":{"token":"${TOKEN_PLACEHOLDER}"`
+
+function withCheckToken(body: string, checkRef: string): string {
+  const at = body.indexOf(CHECK_TOKEN_SLOT)
+  return at < 0
+    ? body
+    : `${body.slice(0, at)}"createdToken":{"token":${JSON.stringify(paymentTokenOf(checkRef))}${body.slice(at + CHECK_TOKEN_SLOT.length)}`
 }
 
 function withIssuedToken(body: string, type: string, paymentRef: string): string {

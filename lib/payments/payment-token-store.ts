@@ -10,7 +10,26 @@ export async function insertPaymentToken(
   await tx.paymentToken.create({ data })
 }
 
-/** the token of this hash with its binding payment, or null */
+/**
+ * records a token (its hash) issued by the card verification `checkRef` (lib/card-checks), with what a TOKEN payment
+ * charges again: the card's profile, masked number and holder's name
+ */
+export async function insertCheckToken(
+  tx: Tx,
+  data: {
+    siteId: string
+    account: string
+    tokenHash: string
+    checkRef: string
+    cardProfile: object
+    maskedPan: string
+    cardHolder: string | null
+  },
+): Promise<void> {
+  await tx.paymentToken.create({ data })
+}
+
+/** the token of this hash with its binding payment (none for a card verification's token), or null */
 export const tokenWithPayment = (tx: Tx, tokenHash: string) =>
   tx.paymentToken.findUnique({ where: { tokenHash }, include: { payment: true } })
 

@@ -13,6 +13,7 @@
 // passes over a site being reset. What is left to race is a deadlock with a write outside the gate that
 // PostgreSQL breaks (or a foreign key such a write broke): the reset starts again, after a short pause.
 import { setTimeout as sleep } from 'node:timers/promises'
+import * as cardCheckStore from '../card-checks/card-check-store'
 import * as auditStore from '../dashboard/audit-store'
 import { serviceUnavailable } from '../http/api-error'
 import * as notificationStore from '../notifications/notification-store'
@@ -74,6 +75,7 @@ function resetOnce(siteId: string): Promise<ResetCounts> {
       const refunds = await refundStore.deleteSiteData(tx, siteId)
       await tokenStore.deleteSiteData(tx, siteId)
       await sbpStore.deleteSiteData(tx, siteId)
+      await cardCheckStore.deleteSiteData(tx, siteId)
       const payments = await paymentStore.deleteSiteData(tx, siteId)
       const bills = await billStore.deleteSiteData(tx, siteId)
       await auditStore.deleteSiteData(tx, siteId, DATA_ACTIONS)

@@ -402,3 +402,16 @@ export async function siteOfPublicKeyHash(hash: string): Promise<string | null> 
   const row = await db().site.findUnique({ where: { publicKeyHash: hash }, select: { id: true } })
   return row?.id ?? null
 }
+// ---- the origins that may frame the site's payment pages
+
+/** the site's allowed frame origins (lib/sites/frame-origins.ts); null when there is no such site */
+export async function frameOriginsOf(siteId: string): Promise<string[] | null> {
+  const row = await db().site.findUnique({ where: { id: siteId }, select: { frameOrigins: true } })
+  return row ? row.frameOrigins : null
+}
+
+/** replaces the site's allowed frame origins (checked by the caller); false when there is no such site */
+export async function writeFrameOrigins(siteId: string, origins: string[]): Promise<boolean> {
+  const { count } = await db().site.updateMany({ where: { id: siteId }, data: { frameOrigins: origins } })
+  return count === 1
+}

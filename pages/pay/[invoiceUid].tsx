@@ -8,7 +8,9 @@ import { BillSummary } from '@/components/pay/bill-summary'
 import { PaymentForm, PAY_FORM_DATA, PAY_FORM_NOTICE, PAY_FORM_ROOT } from '@/components/pay/payment-form'
 import { PAY_PAGE_CSS } from '@/components/pay/pay-styles'
 import { ResultScreen } from '@/components/pay/result-screen'
+import { embedScript, type EmbedEvent } from '@/lib/pay-form/embed-events'
 import { payFormScript } from '@/lib/pay-form/pay-form-script'
+import { frameAncestors } from '@/lib/sites/frame-origins'
 import { payPageView, type PayPageView } from '@/lib/pay-form/pay-page'
 import { pageOptions } from '@/lib/pay-form/page-options'
 
@@ -28,7 +30,17 @@ export const getServerSideProps: GetServerSideProps<Props> = async ({ params, qu
   // the bill's state changes: never served from a cache
   res.setHeader('Cache-Control', 'private, no-cache, no-store, max-age=0, must-revalidate')
   // the script nonce of this answer's Content-Security-Policy (proxy.ts)
-  const nonce = /'nonce-([^']+)'/.exec(String(req.headers['content-security-policy'] ?? ''))?.[1] ?? null
+  const csp = String(req.headers['content-security-policy'] ?? '')
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1] ?? null
+  // framed by the bill's site's allowed origins only (none: by no one, as every other page); X-Frame-Options cannot
+  // name origins, so it goes where frame-ancestors allows some (browsers follow frame-ancestors over it anyway)
+  if (view.embedding && csp) {
+    res.setHeader(
+      'Content-Security-Policy',
+      csp.replace("frame-ancestors 'none'", frameAncestors(view.embedding.origins)),
+    )
+    res.removeHeader('X-Frame-Options')
+  }
   // in development Next.js ships its own runtime with the page (and hot reload), which takes over the whole page
   const script = view.view === 'form' && process.env.NODE_ENV === 'production' ? payFormScript() : null
   return { props: { ...view, script, nonce } }
@@ -57,12 +69,25 @@ const loader = (src: string, t: { processing: string; somethingWrong: string }) 
   `m.forEach(e=>f.addEventListener(e,go,{capture:true,passive:true}));` +
   `f.addEventListener("submit",e=>{if(f.dataset.live)return;e.preventDefault();e.stopImmediatePropagation();f.dataset.pending="1";f.setAttribute("aria-busy","true");say(${JSON.stringify(t.processing)});go()},true)})()`
 
+/** the events a page's load tells its embedder (lib/pay-form/embed-events.ts); the form's script tells the rest */
+function loadEvents(props: Props): EmbedEvent[] {
+  if (props.view === 'paid') return ['PAYMENT_SUCCEEDED']
+  if (props.view !== 'form') return ['INITIALIZATION_FAILED']
+  return props.form.declinedReason ? ['INITIALIZED', 'PAYMENT_FAILED'] : ['INITIALIZED']
+}
+
 export default function PayPage(props: Props) {
   const { t } = props
   return (
     <>
       <Head>
-        <title>{props.view === 'not-found' ? t.notFoundTitle : t.title}</title>
+        <title>
+          {props.view === 'not-found'
+            ? t.notFoundTitle
+            : props.view === 'checked' || (props.view === 'form' && props.form.checkCard)
+              ? t.checkTitle
+              : t.title}
+        </title>
         <meta name="viewport" content="width=device-width, initial-scale=1" key="viewport" />
         <meta name="robots" content="noindex" />
         <meta name="description" content={t.secure} />
@@ -85,9 +110,22 @@ export default function PayPage(props: Props) {
             <ResultScreen tone="bad" title={t.expiredTitle} text={t.expiredText} />
           ) : props.view === 'no-method' ? (
             <ResultScreen tone="bad" title={t.noMethodTitle} text={t.noMethodText} />
+          ) : props.view === 'checked' ? (
+            <ResultScreen
+              tone={props.valid ? 'good' : 'bad'}
+              title={props.valid ? t.checkValidTitle : t.checkInvalidTitle}
+              text={(props.valid ? t.checkValidText : t.checkInvalidText).replace('{card}', props.maskedPan)}
+            >
+              {props.returnUrl && (
+                <a className="pay-link" href={props.returnUrl}>
+                  {t.backToMerchant}
+                </a>
+              )}
+            </ResultScreen>
           ) : (
             <>
-              <h1>{t.title}</h1>
+              <h1>{props.form.checkCard ? t.checkTitle : t.title}</h1>
+              {props.form.checkCard && <p className="pay-note">{t.checkIntro}</p>}
               <BillSummary
                 t={t}
                 siteId={props.siteId}
@@ -122,6 +160,13 @@ export default function PayPage(props: Props) {
           )}
         </div>
       </main>
+      {/* after the page's content: "loaded" is said of a page that is there */}
+      {props.embedding && (
+        <script
+          nonce={props.nonce ?? undefined}
+          dangerouslySetInnerHTML={{ __html: embedScript(props.embedding, loadEvents(props)) }}
+        />
+      )}
     </>
   )
 }

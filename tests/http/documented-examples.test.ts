@@ -6,9 +6,10 @@
 // listed one that no longer occurs. Requests go to an instance of our own that delivers notifications to a
 // receiver on loopback (the suite's server has no delivery worker).
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { API_PREFIXES, API_ROUTE_METHODS } from '../../lib/http/api-routes.ts'
-import { type Answer, BASE_URL, client, newSite, uid } from '../support/api.ts'
+import { type Answer, BASE_URL, client, newSite, request, uid } from '../support/api.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 import { receiver } from '../support/notification-receiver.ts'
 import { notifyTo, WORKER_ENV } from '../support/notify-site.ts'
@@ -150,6 +151,10 @@ interface Context {
   api: Api
   /** the site's notification of a payment, once it has arrived */
   paymentNotification: (paymentId: string) => Promise<Json>
+  /** the site's CHECK_CARD notification of a card verification, once it has arrived */
+  checkCardNotification: (requestUid: string) => Promise<Json>
+  /** the origin of the instance the requests go to (the payment page's endpoints included) */
+  origin: string
   hook: string
 }
 
@@ -245,6 +250,24 @@ async function cardToken(api: Api, account: string): Promise<string> {
   return bound.createdToken.token
 }
 
+/** a card verification of an approved card, with a payment token for the customer */
+const cardCheck = (api: Api, requestUid: string) =>
+  run(api, 'PUT', `/validation/card/requests/${requestUid}`, {
+    cardData: { pan: '4111111111111111', expiryDate: '12/30', cvv2: '123', holderName: 'IVAN PETROV' },
+    tokenizationData: { account: 'verified-payer' },
+  })
+
+/** a card verification that waited for 3-D Secure, completed with the PaRes of a passed challenge */
+async function cardCheckCompleted(api: Api): Promise<Run> {
+  const requestUid = randomUUID()
+  const waiting = await ok(api, 'PUT', `/validation/card/requests/${requestUid}`, {
+    cardData: { pan: '4000000000003220', expiryDate: '12/30', cvv2: '123', holderName: 'IVAN PETROV' },
+    tokenizationData: { account: 'verified-payer' },
+  })
+  const { pares } = await passChallenge(waiting.requirements.pareq, waiting.requirements.acsUrl, 'pass')
+  return run(api, 'POST', `/validation/card/requests/${requestUid}/complete`, { pares })
+}
+
 /** a share of a split payment */
 const split = (siteUid: string, value: string, orderId: string) => ({
   type: 'MERCHANT_DETAILS',
@@ -316,6 +339,30 @@ const RUNS: Record<string, (c: Context) => Promise<Run>> = {
     const paymentId = await hold(api)
     await ok(api, 'PUT', `/payments/${paymentId}/refunds/${uid('ref')}`, { amount: rublesText('2.50') })
     return run(api, 'GET', `/payments/${paymentId}/refunds`)
+  },
+  'api-methods#card-check-api': ({ api }) => cardCheck(api, randomUUID()),
+  'card-check#how-to-check-card': ({ api }) => cardCheck(api, randomUUID()),
+  'api-methods#card-check-info': async ({ api }) => {
+    const requestUid = randomUUID()
+    await cardCheck(api, requestUid)
+    return run(api, 'GET', `/validation/card/requests/${requestUid}`)
+  },
+  'api-methods#card-check-complete': ({ api }) => cardCheckCompleted(api),
+  'card-check#how-to-check-card, its 3-D Secure completion': ({ api }) => cardCheckCompleted(api),
+  'card-check#how-to-check-card-qiwi-payform': async ({ api, origin, checkCardNotification }) => {
+    const billId = uid('check-bill')
+    const bill = await run(api, 'PUT', `/bills/${billId}`, {
+      expirationDateTime: futureDate(2),
+      customer: { account: 'verified-payer' },
+      flags: ['CHECK_CARD', 'BIND_PAYMENT_TOKEN'],
+    })
+    // the payer verifies a card on the bill's page; the verification's requestUid is the billId
+    const attempt = await request('POST', `/pay/${bill.answer.body.invoiceUid}/attempts`, {
+      base: origin,
+      body: { method: 'card', pan: '4111111111111111', expiry: '12/30', cvv: '123' },
+    })
+    assert.equal(attempt.status, 200, attempt.text)
+    return { ...bill, notification: await checkCardNotification(billId) }
   },
   'splits#form-split-json': ({ api }) =>
     run(api, 'PUT', `/bills/${uid('bill')}`, {
@@ -560,13 +607,21 @@ describe("the production documentation's examples", () => {
       const api = client(site, API_PREFIXES[i % API_PREFIXES.length], instance.base)
       const siteHook = `/site/${site.siteId}`
       if (example.notification) await notifyTo(site.siteId, `${hook}${siteHook}`)
-      const paymentNotification = async (paymentId: string) => {
-        const ofPayment = () =>
-          rx.forPath(siteHook).find((r) => JSON.parse(r.body).payment?.paymentId === paymentId)?.body
-        await rx.waitFor(() => ofPayment() !== undefined)
-        return JSON.parse(ofPayment()!)
+      const arrived = async (which: (body: Json) => boolean) => {
+        const found = () => rx.forPath(siteHook).find((r) => which(JSON.parse(r.body)))?.body
+        await rx.waitFor(() => found() !== undefined)
+        return JSON.parse(found()!)
       }
-      const result = await RUNS[example.id]({ api, hook, paymentNotification })
+      const paymentNotification = (paymentId: string) => arrived((b) => b.payment?.paymentId === paymentId)
+      const checkCardNotification = (requestUid: string) =>
+        arrived((b) => b.checkPaymentMethod?.requestUid === requestUid)
+      const result = await RUNS[example.id]({
+        api,
+        hook,
+        paymentNotification,
+        checkCardNotification,
+        origin: instance.base,
+      })
       assert.ok(
         result.answer.status >= 200 && result.answer.status < 300,
         `${result.answer.status} ${result.answer.text}`,

@@ -3,6 +3,7 @@
 // a receiver on loopback that checks them the ways existing client libraries do. API requests go to
 // instance A, whose NOTIFY_ALLOW_NETWORKS admits the loopback receiver.
 import assert from 'node:assert/strict'
+import { createHmac } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import {
   BASE_URL,
@@ -141,6 +142,30 @@ describe('notifications', () => {
     assert.ok(verifyDateReformatted(secret, r), 'date re-formatted to seconds')
     assert.ok(verifyAmountReformatted(secret, r), 'amount re-formatted with two decimals')
     assert.ok(verifyPayinSignature(secret, r), 'Payin-Signature')
+  })
+
+  test("a card verification is notified as CHECK_CARD to the site's URL; Signature over requestUid|checkOperationDate", async () => {
+    const requestUid = uid('check')
+    const r = await api.put(`/validation/card/requests/${requestUid}`, {
+      cardData: { pan: '5555555555554444', expiryDate: '12/30', cvv2: '123' },
+      tokenizationData: { account: 'acc-check' },
+    })
+    assert.equal(r.status, 200, r.text)
+    const mine = () => forPath('/site').filter((x) => JSON.parse(x.body).checkPaymentMethod?.requestUid === requestUid)
+    await rx.waitFor(() => mine().length >= 1)
+    const got = mine()[0]
+    assert.equal(got.accept, 'application/json')
+    const n = JSON.parse(got.body)
+    assert.deepEqual(Object.keys(n), ['checkPaymentMethod', 'type', 'version'])
+    assert.equal(n.type, 'CHECK_CARD')
+    const o = n.checkPaymentMethod
+    assert.equal(o.isValidCard, true)
+    assert.equal(o.createdToken.token, r.body.createdToken.token, 'the token as the answer gave it')
+    assert.equal(o.checkOperationDate, r.body.checkOperationDate)
+    assert.doesNotMatch(got.body, /5555555555554444|"cvv2"|"pan"/)
+    const expected = createHmac('sha256', secret).update(`${requestUid}|${o.checkOperationDate}`).digest('hex')
+    assert.equal(got.signature, expected, "production's CHECK_CARD signature")
+    assert.ok(verifyPayinSignature(secret, got), 'Payin-Signature')
   })
 
   test('a two-step payment is AUTH; its capture is notified as CAPTURE', async () => {

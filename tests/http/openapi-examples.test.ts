@@ -95,6 +95,15 @@ const SETUP: Record<string, (api: Api, example: string) => Promise<Record<string
     assert.ok(waiting.requirements.otp, JSON.stringify(waiting))
     return {}
   },
+  // the example's verification waits for 3-D Secure: its PaRes from the emulated ACS
+  completeCardCheck: async (api) => {
+    const waiting = await ok(
+      api,
+      `/validation/card/requests/${PATH_EXAMPLES.requestUid}`,
+      asSent(exampleOf('checkCard', 'threeDS')),
+    )
+    return { pares: await passedChallenge(waiting.requirements.pareq, waiting.requirements.acsUrl) }
+  },
   capturePayment: async (api) => {
     await ok(api, `/payments/${PATH_EXAMPLES.paymentId}`, asSent(exampleOf('createPayment', 'twoStep')))
     return {}
@@ -157,6 +166,8 @@ test('there are request examples of every operation with a body', () => {
   assert.deepEqual([...new Set(examples.map((e) => e.op.operationId))].sort(), [
     'advanceSandboxClock',
     'capturePayment',
+    'checkCard',
+    'completeCardCheck',
     'completePayment',
     'createBill',
     'createPayment',
@@ -187,6 +198,7 @@ for (const { path, method, op, name } of examples) {
     // it does what it says: a payment, capture or refund that is not declined, a bill that can be paid
     assert.notEqual(r.body.status?.value, 'DECLINED', r.text)
     if (op.operationId === 'completePayment') assert.equal(r.body.status.value, 'COMPLETED', r.text)
+    if (op.operationId === 'completeCardCheck') assert.equal(r.body.isValidCard, true, r.text)
     if (op.operationId === 'createBill') assert.equal(r.body.status.value, 'CREATED', r.text)
   })
 }

@@ -60,7 +60,8 @@ async function counts(siteId: string) {
     `SELECT (SELECT count(*) FROM "Payment" WHERE "siteId" = $1)::int AS payments, (SELECT count(*) FROM "Refund" WHERE "siteId" = $1)::int AS refunds,
             (SELECT count(*) FROM "Capture" WHERE "siteId" = $1)::int AS captures, (SELECT count(*) FROM "Bill" WHERE "siteId" = $1)::int AS bills,
             (SELECT count(*) FROM "SiteToken" WHERE "siteId" = $1)::int AS tokens, (SELECT "clockOffsetMs"::text FROM "Site" WHERE id = $1) AS clock,
-            (SELECT count(*) FROM "SbpQrCode" WHERE "siteId" = $1)::int AS "qrCodes"`,
+            (SELECT count(*) FROM "SbpQrCode" WHERE "siteId" = $1)::int AS "qrCodes",
+            (SELECT count(*) FROM "CardCheck" WHERE "siteId" = $1)::int AS "cardChecks"`,
     [siteId],
   )
   return r
@@ -105,6 +106,11 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       ).status,
       200,
     )
+    const checking = uid('check')
+    const check = await api.put(`/validation/card/requests/${checking}`, {
+      cardData: { pan: '4000000000003220', expiryDate: '12/30', cvv2: '123' },
+    })
+    assert.equal(check.status, 200, check.text)
     const session = await signIn(site)
     const bearer = () => ({ Authorization: `Bearer ${site.token}` })
     const payer = () => ({})
@@ -211,6 +217,23 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
         optional: true,
       },
       {
+        name: 'card verification',
+        method: 'PUT',
+        path: () => api_(`/validation/card/requests/${uid('check')}`),
+        valid: () => ({
+          cardData: { pan: '4111111111111111', expiryDate: '12/30', cvv2: '123', holderName: 'A' },
+          tokenizationData: { account: 'a' },
+        }),
+        headers: bearer,
+      },
+      {
+        name: 'card verification complete',
+        method: 'POST',
+        path: () => api_(`/validation/card/requests/${checking}/complete`),
+        valid: () => ({ pares: 'not-a-pares' }),
+        headers: bearer,
+      },
+      {
         name: 'page attempt',
         method: 'POST',
         path: () => `/pay/${bill.body.invoiceUid}/attempts`,
@@ -280,6 +303,13 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
         method: 'POST',
         path: () => '/dashboard/actions/settings/holds',
         valid: () => ({ action: 'capture', hours: 72 }),
+        headers: dashboard,
+      },
+      {
+        name: 'dashboard frame origins',
+        method: 'POST',
+        path: () => '/dashboard/actions/settings/frame-origins',
+        valid: () => ({ origins: [] }),
         headers: dashboard,
       },
     ]
@@ -352,6 +382,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'api/[...path]',
       'api/metrics',
       'api/ready',
+      'popup/v2.js',
       'api/health',
       'api/openapi.json',
       'api/bench-empty',
@@ -363,6 +394,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'api/sites/[siteId]/payments/[paymentId]/refunds/[refundId]/decline',
       'pay/[invoiceUid]/3ds-return',
       'sbp/[publicId]/act',
+      'validation/card',
       'pay/[invoiceUid]/attempts/[attemptId]',
       'acs',
       'acs/result',
@@ -385,6 +417,8 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'api/sites/[siteId]/sbp/qrCodes/[qrCodeUid]/payments',
       'api/sites/[siteId]/sandbox/sbp/[qrCodeUid]/pay',
       'api/sites/[siteId]/sandbox/sbp/[qrCodeUid]/decline',
+      'api/sites/[siteId]/validation/card/requests/[requestUid]',
+      'api/sites/[siteId]/validation/card/requests/[requestUid]/complete',
       'pay/[invoiceUid]/attempts',
       'pay/[invoiceUid]/attempts/[attemptId]/code',
       'dashboard/actions/sign-in',
@@ -395,6 +429,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'dashboard/actions/settings/notify-url',
       'dashboard/actions/settings/rotate-secret',
       'dashboard/actions/settings/holds',
+      'dashboard/actions/settings/frame-origins',
     ])
     assert.equal(targets.length, covered.size + 1, 'one target per covered route (and the alias)')
     assert.deepEqual(

@@ -71,7 +71,7 @@ describe("the payments' stores", () => {
     const token = await tokenStore.tokenWithPayment(db(), tokenHash(paymentTokenOf(row.id)))
     assert.equal(token?.siteId, siteId)
     assert.equal(token?.account, 'acc-1')
-    assert.equal(token?.payment.id, row.id)
+    assert.equal(token?.payment?.id, row.id)
   })
 
   test("deleteSiteData: the reset's statements for these tables delete the site's rows, and only those", async () => {

@@ -122,10 +122,10 @@ export function receiver() {
 
 export type Receiver = ReturnType<typeof receiver>
 
-/** the object a notification tells of */
+/** the object a notification tells of (a CHECK_CARD's: checkPaymentMethod, as production names it) */
 export function objectOf(body: string): any {
   const n = JSON.parse(body)
-  return n[String(n.type).toLowerCase()]
+  return n.type === 'CHECK_CARD' ? n.checkPaymentMethod : n[String(n.type).toLowerCase()]
 }
 
 const idOf = (o: any) => o.captureId ?? o.refundId ?? o.paymentId

@@ -307,7 +307,10 @@ export function answerChecker(document: Json, strictDocument: Json = document) {
     } catch {
       return `a notification whose body is not JSON: ${body.slice(0, 500)}`
     }
-    const name = `${String(parsed?.type).toLowerCase()}Notification`
+    // PAYMENT → paymentNotification, CHECK_CARD → checkCardNotification
+    const name = `${String(parsed?.type)
+      .toLowerCase()
+      .replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())}Notification`
     const post = document.webhooks[name]?.post
     if (!post) return `a notification of a type the document does not describe (${name}): ${body.slice(0, 500)}`
     const pointer = `/webhooks/${name}/post`

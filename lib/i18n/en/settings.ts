@@ -53,6 +53,12 @@ export const settings = {
   copy: 'Copy',
   copied: 'Copied',
   hide: 'Done',
+  // the origins that may frame the payment pages
+  framesTitle: 'Embedding',
+  framesLabel: 'Allowed origins, one per line',
+  framesHelp:
+    "The pages that may show your bills' payment pages in an iframe, or open them with the checkout popup library, and hear their events. Exact origins only, such as https://shop.example (http only on 127.0.0.1 or localhost). Empty: no page may.",
+  framesRefused: 'Not saved: {reason}.',
   // holds
   holdsTitle: 'Holds',
   holdsHelp:
@@ -110,6 +116,7 @@ export const settings = {
     'revoke-token': 'Token revoked',
     clock: 'Clock advanced',
     holds: 'Holds',
+    'frame-origins': 'Allowed origins',
   } as Record<string, string>,
   subjects: {
     'signing secret': 'signing secret',

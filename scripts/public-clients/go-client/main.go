@@ -53,11 +53,18 @@ func main() {
 	must(gp.GooglePay(ctx, 300, os.Args[5]), "GooglePay")
 	fmt.Println("ok   GooglePay status", gp.Status.Value)
 
+	// a bill with splits: their shares must add up to the amount
 	sp := qiwi.New("go-split-"+id, site, token, base)
-	sp.CallbackURL = hook
 	sp.Split(qiwi.NewAmountInRubles(100), "partner-1").Split(qiwi.NewAmountInRubles(50), "partner-2")
-	err = sp.CardRequest(ctx, 150)
-	fmt.Println("     split bill:", err, len(sp.Splits))
+	must(sp.CardRequest(ctx, 150), "CardRequest with splits")
+	fmt.Println("ok   CardRequest with splits", len(sp.Splits), "shares")
+	bad := qiwi.New("go-split-bad-"+id, site, token, base)
+	bad.Split(qiwi.NewAmountInRubles(100), "partner-1")
+	if bad.CardRequest(ctx, 150) == nil {
+		fmt.Println("FAIL splits that do not add up to the amount were accepted")
+		os.Exit(1)
+	}
+	fmt.Println("ok   splits that do not add up to the amount: refused")
 
 	select {
 	case n := <-got:

@@ -1,10 +1,12 @@
 // The site's settings: where notifications go, the signing secret (not shown here: the site command prints it, and a
-// rotation's answer shows the new one once), the API tokens, what holds do at the end of their period, the site's
+// rotation's answer shows the new one once), the API tokens, what holds do at the end of their period, the origins
+// that may frame its payment pages, the site's
 // sandbox clock (absent with SANDBOX_CLOCK=off) and the recent changes to them (the audit log).
 // The page reads only; every change is a request under /dashboard/actions/settings/ (the clock's:
 // /dashboard/actions/sandbox/clock/advance).
 import { ApiTokens } from '@/components/dashboard/api-tokens'
 import { ClockAdvanceForm } from '@/components/dashboard/clock-advance-form'
+import { FrameOriginsForm } from '@/components/dashboard/frame-origins-form'
 import { HoldsForm } from '@/components/dashboard/holds-form'
 import { NotifyUrlForm } from '@/components/dashboard/notify-url-form'
 import { settingsCss } from '@/components/dashboard/settings-styles'
@@ -84,6 +86,11 @@ export default async function SettingsPage() {
         <p className="set-note">{t.holdsHelp}</p>
         <p className="set-holds-now">{shownHolds(t, holdAction, { hours: String(d.holds.hours) }, t.holdsNow)}</p>
         <HoldsForm initial={{ action: holdAction, hours: d.holds.hours }} t={t} />
+      </section>
+
+      <section className="dash-card" aria-labelledby="frames-title">
+        <h2 id="frames-title">{t.framesTitle}</h2>
+        <FrameOriginsForm initial={d.frameOrigins} t={t} />
       </section>
 
       {d.clock && (

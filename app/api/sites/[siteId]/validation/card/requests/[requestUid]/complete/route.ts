@@ -1,0 +1,3 @@
+import { cardCheckCompleteRoute } from '@/lib/card-checks/card-check-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = cardCheckCompleteRoute

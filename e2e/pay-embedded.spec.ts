@@ -1,0 +1,128 @@
+// The payment page in a merchant's iframe (issue 31): a merchant page on another loopback origin (127.0.0.2, another
+// site than the service's 127.0.0.1), allowed by the bill's site, frames the bill's page and hears its events in order
+// for a success and a failure, each from the service's origin; a page of an origin the site does not allow (127.0.0.3)
+// cannot frame it, and hears nothing. The dashboard's Embedding card sets the list.
+import { expect, test, type Frame, type Page } from '@playwright/test'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { BASE_URL, billRequest, client, newSite, uid } from '../tests/support/api.ts'
+import { asSession, post, signIn } from '../tests/support/dashboard.ts'
+import { signIn as signInToDashboard } from './dashboard-support.ts'
+
+/**
+ * A merchant's page on `host`: `/shop?pay=<payUrl>` frames the payUrl (allow="payment", as the docs say) and lists
+ * each message it hears, with its origin, as an item of #events
+ */
+async function merchantPage(host: string) {
+  const server = http.createServer((req, res) => {
+    const pay = new URL(req.url!, 'http://x').searchParams.get('pay') ?? ''
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+    res.end(`<!doctype html><title>Shop</title><h1>Shop</h1><ol id="events"></ol>
+<script>addEventListener('message', function (e) {
+  var li = document.createElement('li'); li.textContent = e.origin + ' ' + JSON.stringify(e.data)
+  document.getElementById('events').appendChild(li)
+})</script>
+<iframe allow="payment" title="Payment" width="420" height="640" src="${pay.replace(/"/g, '&quot;')}"></iframe>`)
+  })
+  await new Promise<void>((r) => server.listen(0, host, r))
+  const origin = `http://${host}:${(server.address() as AddressInfo).port}`
+  return { origin, close: () => new Promise((r) => server.close(r)) }
+}
+
+const service = new URL(BASE_URL).origin
+
+/** a site that allows `origins` to frame its pages (set in the dashboard's way), with a bill to pay */
+async function framedBill(origins: string[]) {
+  const site = await newSite('e2e-embed')
+  const r = await post('/dashboard/actions/settings/frame-origins', { origins }, asSession(await signIn(site)))
+  expect(r.status, r.text).toBe(200)
+  const bill = await client(site).put(`/bills/${uid('bill')}`, billRequest())
+  expect(bill.status, bill.text).toBe(200)
+  return bill.body as { payUrl: string; invoiceUid: string }
+}
+
+/** the bill's page inside the merchant's page, once it is there */
+async function payFrame(page: Page, invoiceUid: string): Promise<Frame> {
+  await expect(page.frameLocator('iframe').getByRole('button', { name: /^Pay\b/ })).toBeVisible()
+  return page.frames().find((f) => f.url().includes(`/pay/${invoiceUid}`))!
+}
+
+async function payIn(frame: Frame, pan: string) {
+  await frame.getByLabel('Card number').fill(pan)
+  await frame.getByLabel('Expiry date (MM/YY)').fill('12/30')
+  await frame.getByLabel('Security code (CVV)').fill('123')
+  await frame.getByRole('button', { name: /^Pay\b/ }).click()
+}
+
+const heard = (page: Page) => page.locator('#events li')
+const events = (...names: string[]) => names.map((n) => `${service} "${n}"`)
+
+test.describe('a bill framed by an allowed origin', () => {
+  let shop: Awaited<ReturnType<typeof merchantPage>>
+  test.beforeAll(async () => {
+    shop = await merchantPage('127.0.0.2')
+  })
+  test.afterAll(() => shop.close())
+
+  test('a success: INITIALIZED, PAYMENT_ATTEMPT, PAYMENT_SUCCEEDED, from the service', async ({ page }) => {
+    const bill = await framedBill([shop.origin, 'https://other-shop.example'])
+    await page.goto(`${shop.origin}/shop?pay=${encodeURIComponent(bill.payUrl)}`)
+    const frame = await payFrame(page, bill.invoiceUid)
+    await expect(heard(page)).toHaveText(events('INITIALIZED'))
+    await payIn(frame, '4111111111111111')
+    await expect(page.frameLocator('iframe').getByRole('heading', { name: 'This bill is paid' })).toBeVisible()
+    await expect(heard(page)).toHaveText(events('INITIALIZED', 'PAYMENT_ATTEMPT', 'PAYMENT_SUCCEEDED'))
+  })
+
+  test('a failure: INITIALIZED, PAYMENT_ATTEMPT, PAYMENT_FAILED; the payer stays on the form', async ({ page }) => {
+    const bill = await framedBill([shop.origin])
+    await page.goto(`${shop.origin}/shop?pay=${encodeURIComponent(bill.payUrl)}`)
+    const frame = await payFrame(page, bill.invoiceUid)
+    await payIn(frame, '4000000000000002')
+    await expect(frame.getByTestId('declined')).toBeVisible()
+    await expect(heard(page)).toHaveText(events('INITIALIZED', 'PAYMENT_ATTEMPT', 'PAYMENT_FAILED'))
+  })
+})
+
+test('a page of an origin the site does not allow cannot frame its bill, and hears nothing', async ({ page }) => {
+  const allowed = await merchantPage('127.0.0.2')
+  const other = await merchantPage('127.0.0.3')
+  try {
+    const bill = await framedBill([allowed.origin])
+    const refused = page.waitForEvent('console', (m) => /frame-ancestors/.test(m.text()))
+    await page.goto(`${other.origin}/shop?pay=${encodeURIComponent(bill.payUrl)}`)
+    // Chromium's words: "Refused to frame '…' because an ancestor violates … frame-ancestors <the allowed origin>"
+    expect((await refused).text()).toContain(allowed.origin)
+    await expect(page.frameLocator('iframe').getByRole('button', { name: /^Pay\b/ })).toHaveCount(0)
+    await expect(heard(page)).toHaveCount(0)
+  } finally {
+    await allowed.close()
+    await other.close()
+  }
+})
+
+test("the dashboard's Embedding card: a refused origin shown on the field, then a list saved", async ({ page }) => {
+  const site = await newSite('e2e-embed-settings')
+  await signInToDashboard(page, site)
+  await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click()
+  const card = page.getByRole('region', { name: 'Embedding', exact: true })
+  const field = card.getByRole('textbox', { name: 'Allowed origins, one per line' })
+  await expect(field).toHaveValue('')
+  await field.fill('http://shop.example')
+  await card.getByRole('button', { name: 'Save' }).click()
+  await expect(card.getByText(/^Not saved: http:\/\/shop\.example: must be an https origin/)).toBeVisible()
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+
+  await field.fill('https://shop.example/\nhttp://127.0.0.2:8080')
+  await card.getByRole('button', { name: 'Save' }).click()
+  await expect(card.getByRole('status')).toHaveText('Saved')
+  await expect(field).toHaveValue('https://shop.example\nhttp://127.0.0.2:8080')
+  const changes = page.getByRole('region', { name: 'Recent changes', exact: true })
+  await expect(
+    changes.getByRole('row', { name: /Allowed origins.*https:\/\/shop\.example http:\/\/127\.0\.0\.2:8080.*set/ }),
+  ).toBeVisible()
+  await page.reload()
+  await expect(page.getByRole('textbox', { name: 'Allowed origins, one per line' })).toHaveValue(
+    'https://shop.example\nhttp://127.0.0.2:8080',
+  )
+})

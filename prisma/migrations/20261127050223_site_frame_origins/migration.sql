@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Site" ADD COLUMN     "frameOrigins" TEXT[] DEFAULT ARRAY[]::TEXT[];
