@@ -12,6 +12,8 @@
 // npm run site -- holds <siteId> capture|reverse [<hours>]  what the site's holds (authorised, uncaptured payments)
 //                                                  do once <hours> (1 to 120; default: unchanged, 72 at first) have
 //                                                  passed since their authorisation: captured in full, or reversed
+// npm run site -- public-key <siteId> [--rotate]  the site's public key of links without the API (GET /create?…),
+//                                                  on the last line; --rotate makes a new one (the old one stops)
 // npm run site -- frame-origins <siteId> [<origin>...|off]  the origins that may frame the site's payment pages and
 //                                                  hear their events (exact: https, or http on loopback); none given:
 //                                                  prints them; off: no one may
@@ -24,14 +26,21 @@ import { openDatabase, secretKey } from './database.ts'
 
 const [command, siteId, token] = process.argv.slice(2)
 const usage =
-  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId> [--now] | refunds <siteId> postponed|immediate | holds <siteId> capture|reverse [<hours>] | frame-origins <siteId> [<origin>...|off]'
+  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId> [--now] | refunds <siteId> postponed|immediate | holds <siteId> capture|reverse [<hours>] | frame-origins <siteId> [<origin>...|off] | public-key <siteId> [--rotate]'
 
 async function main(): Promise<number> {
-  if (
-    !['create', 'revoke', 'list', 'notify', 'secret', 'rotate-secret', 'refunds', 'holds', 'frame-origins'].includes(
-      command ?? '',
-    )
-  ) {
+  const commands = [
+    'create',
+    'revoke',
+    'list',
+    'notify',
+    'secret',
+    'rotate-secret',
+    'refunds',
+    'holds',
+    'frame-origins',
+  ]
+  if (![...commands, 'public-key'].includes(command ?? '')) {
     console.error(usage)
     return 2
   }
@@ -92,6 +101,15 @@ async function run(sites: typeof import('../lib/sites/site-tokens.ts')): Promise
     console.log(
       `holds of ${siteId} are ${setting.reversal ? 'reversed' : 'captured in full'} ${setting.hours} h after their authorisation`,
     )
+  } else if (command === 'public-key') {
+    if (!siteId || (token !== undefined && token !== '--rotate')) throw new Error(usage)
+    secretKey()
+    const keys = await import('../lib/form-links/public-key.ts')
+    const k = token === '--rotate' ? await keys.rotatePublicKey(siteId) : await keys.publicKeyOf(siteId)
+    console.log(
+      `${token === '--rotate' ? 'new ' : ''}public key of ${siteId} (links without the API: /create?publicKey=…):`,
+    )
+    console.log(k.key)
   } else if (command === 'frame-origins') {
     const given = process.argv.slice(4)
     if (!siteId) throw new Error(usage)

@@ -13,6 +13,7 @@ import { Field } from '@/lib/pay-form/methods/field'
 import type { PayFormInput } from '@/lib/pay-form/methods/pay-method'
 import { errorText } from '@/lib/i18n/code-words'
 import { BankAppWait } from './bank-app-wait'
+import { OrderFieldSet, orderFieldName } from './order-fields'
 import type { PayFormMessages } from '@/lib/i18n/en/pay-form'
 import type { BankAppStep, NextStep } from '@/lib/pay-form/form-service'
 import type { PaymentFormData } from '@/lib/pay-form/pay-page'
@@ -37,7 +38,7 @@ export function PaymentForm(data: PaymentFormData) {
   // the methods the bill offers: tabs when more than one; the first is chosen until the payer picks another (the page
   // shows no form on a bill that offers none)
   const offered = offeredIn(data)
-  const first = offered[0] ?? payFormMethods[0]
+  const first = offered.find((m) => m.method === data.firstMethod) ?? offered[0] ?? payFormMethods[0]
   const schema = useMemo(
     () => payFormSchema({ openAmount: amountLabel === null, clockOffsetMs }),
     [amountLabel, clockOffsetMs],
@@ -80,6 +81,8 @@ export function PaymentForm(data: PaymentFormData) {
   }, [])
   const method = payFormMethodOf(watch('method') ?? '') ?? first
   const base = `/pay/${invoiceUid}`
+  // the payUrl's options (lang, successUrl, paymentMethod) ride along on every request of the page
+  const query = data.query ?? ''
 
   /** what the server said to do next */
   function follow(step: NextStep) {
@@ -145,11 +148,17 @@ export function PaymentForm(data: PaymentFormData) {
     setDeclined(undefined)
     setStatus(data.checkCard ? t.checkProcessing : t.processing)
     const m = payFormMethodOf(values.method) ?? first
-    const sent = { method: m.method, ...Object.fromEntries(m.fields.map((f) => [f, values[f]])), amount: values.amount }
+    const sent = {
+      method: m.method,
+      ...Object.fromEntries(m.fields.map((f) => [f, values[f]])),
+      amount: values.amount,
+      // a link's bill's fields the payer may change (components/pay/order-fields.tsx)
+      ...(data.orderFields && { customFields: editedFields(data.orderFields.list, getValues()) }),
+    }
     // card data leaves the page with this request and is not kept in it
     for (const name of payFormMethods.flatMap((pm) => pm.notKept ?? [])) setValue(name, '')
     postEmbedEvent(data.embedding, 'PAYMENT_ATTEMPT')
-    const r = await post(`${base}/attempts`, sent)
+    const r = await post(`${base}/attempts${query}`, sent)
     if (r.ok) return follow(r.step)
     setStatus('')
     const cause = r.cause ?? {}
@@ -167,7 +176,7 @@ export function PaymentForm(data: PaymentFormData) {
     if (stage.kind !== 'wait') return
     let stopped = false
     const timer = setInterval(async () => {
-      const res = await fetch(`${base}/attempts/${encodeURIComponent(stage.attemptId)}`, {
+      const res = await fetch(`${base}/attempts/${encodeURIComponent(stage.attemptId)}${query}`, {
         headers: { Accept: 'application/json' },
       }).catch(() => null)
       if (stopped || !res?.ok) return
@@ -196,7 +205,7 @@ export function PaymentForm(data: PaymentFormData) {
       <CodeStep
         t={t}
         text={stage.text}
-        onCode={(code) => post(`${base}/attempts/${encodeURIComponent(stage.attemptId)}/code`, { code })}
+        onCode={(code) => post(`${base}/attempts/${encodeURIComponent(stage.attemptId)}/code${query}`, { code })}
         onStep={follow}
       />
     )
@@ -222,6 +231,7 @@ export function PaymentForm(data: PaymentFormData) {
           {generalError}
         </div>
       )}
+      {data.orderFields && <OrderFieldSet fields={data.orderFields} register={register} />}
       {amountLabel === null && (
         <Field id="amount" label={`${t.amount}, ${currency}`} error={fieldError('amount')}>
           <input
@@ -267,6 +277,13 @@ export function PaymentForm(data: PaymentFormData) {
         {stage.kind === 'wait' ? (stage.bankApp ? t.sbpWaiting : t[method.waiting ?? 'waitingOperator']) : status}
       </p>
     </form>
+  )
+}
+
+/** the values of the shown fields the payer may change, by the bill's field names */
+function editedFields(list: { name: string; readonly: boolean }[], values: Record<string, unknown>) {
+  return Object.fromEntries(
+    list.flatMap((f, i) => (f.readonly ? [] : [[f.name, String(values[orderFieldName(i)] ?? '')]])),
   )
 }
 

@@ -34,12 +34,18 @@ import { renderBillDetails, renderBillPayment } from './bill-details-wire'
  *   to the clock: it writes the bill, or finds the bill of that id, or judges the deadline late on a clock
  *   the site has. However often the clock moves, a creation takes two tries at most.
  */
-export async function createBill(siteId: string, billId: string, req: BillRequest, clock?: SiteClock) {
+export async function createBill(
+  siteId: string,
+  billId: string,
+  req: BillRequest,
+  clock?: SiteClock,
+  more: BillBesidesRequest = {},
+) {
   const print = fingerprint('bill', req)
   const { bill, at } = await withRetry(async () => {
     const siteTime = clock ?? (await siteClock(siteId))
     if (siteTime.offsetMs === 0) {
-      const first = await writeBill(undefined, siteId, billId, req, print, siteTime)
+      const first = await writeBill(undefined, siteId, billId, req, print, siteTime, { more })
       if (first.created) return { bill: first.created, at: siteTime }
       // a replay answers the bill as it is now (its payments' due changes applied first), also past its deadline
       const existing = await loadBill({ siteId, billId })
@@ -51,7 +57,7 @@ export async function createBill(siteId: string, billId: string, req: BillReques
     const held = await siteWrite(
       siteId,
       async (tx, heldTime) => {
-        const again = await writeBill(tx, siteId, billId, req, print, heldTime, { held: true })
+        const again = await writeBill(tx, siteId, billId, req, print, heldTime, { held: true, more })
         // not written: a bill of that id is there (made meanwhile), read behind the same gate
         const there = again.created ? undefined : await findBill(tx, siteId, billId)
         return { ...again, there, heldTime }
@@ -69,6 +75,11 @@ export async function createBill(siteId: string, billId: string, req: BillReques
     throw new Error(`bill ${billId}: site ${siteId} not found`)
   })
   return renderBill(bill, at.now())
+}
+
+/** what a bill made other than by the API keeps besides its request: a link's fields shown on its page */
+export interface BillBesidesRequest {
+  formFields?: { name: string; readonly: boolean }[]
 }
 
 /** the bill of the id already there, when `print` is its request's; else a 409 (or the deadline's 400, when `late`) */
@@ -90,7 +101,7 @@ async function writeBill(
   req: BillRequest,
   print: string,
   siteTime: SiteClock,
-  o: { held?: boolean } = {},
+  o: { held?: boolean; more?: BillBesidesRequest } = {},
 ): Promise<{ created?: Bill; late: FieldErrors | null }> {
   // one instant: the deadline judged on it, the bill created at it
   const now = siteTime.now()
@@ -112,6 +123,7 @@ async function writeBill(
     splits: req.splits,
     cheque: req.cheque,
     customFields: req.customFields,
+    formFields: o.more?.formFields,
     expiresAt: req.expirationDateTime,
   }
   const ids: [string, string] = [randomUUID(), randomUUID()]

@@ -13,6 +13,7 @@ import {
   changeFrameOrigins,
   changeHolds,
   changeNotifyUrl,
+  changePublicKey,
   createToken,
   ORIGINS_FIELD,
   revokeToken,
@@ -84,6 +85,14 @@ export const rotateSecretRoute = apiRoute({
     body: rotateSecretBodySchema,
     bodyOptional: true,
     handle: async ({ session, body }) => new Reply(await rotateSecret(session!, body.immediately), NO_STORE),
+  }),
+})
+
+export const rotatePublicKeyRoute = apiRoute({
+  POST: endpoint({
+    access: 'dashboard',
+    params: noParams,
+    handle: async ({ session }) => new Reply(await changePublicKey(session!), NO_STORE),
   }),
 })
 

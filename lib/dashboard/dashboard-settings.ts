@@ -20,6 +20,7 @@ import {
 } from '../notifications/site-notify'
 import { setHoldSetting } from '../payments/hold-expiry'
 import { FrameOriginRefused, frameOrigins, setFrameOrigins } from '../sites/frame-origins'
+import { publicKeyOf, rotatePublicKey } from '../form-links/public-key'
 import { holdSettingOfSite, type HoldSetting } from '../sites/site-store'
 import { issueToken, revokeTokenById, siteTokens, tokenHint } from '../sites/site-tokens'
 import { latestSiteAudit } from './audit-store'
@@ -35,12 +36,15 @@ export const SETTINGS_ACTIONS = [
   'revoke-token',
   CLOCK_ACTION,
   'holds',
+  'rotate-public-key',
   'frame-origins',
 ] as const
 export type SettingsAction = (typeof SETTINGS_ACTIONS)[number]
 
 /** the audit log's subject of a rotation (what was acted on) */
 export const SIGNING_SECRET = 'signing secret'
+/** the audit log's subject of a public key's rotation */
+export const PUBLIC_KEY = 'public key'
 /** the audit log's action and subject of a change of the hold setting */
 export const HOLDS_ACTION = 'holds'
 /** the audit log's subject of a URL cleared */
@@ -64,6 +68,8 @@ export interface SettingsOverview {
   frameOrigins: string[]
   /** the site's sandbox clock; null with SANDBOX_CLOCK=off */
   clock: ClockOverview | null
+  /** the site's public key of links without the API (public: it authorises nothing else; lib/form-links) */
+  publicKey: string
   audit: { at: Date; actor: string; action: string; subject: string; outcome: string; detail: Record<string, string> }[]
 }
 
@@ -71,13 +77,14 @@ const AUDIT_SHOWN = 20
 
 /** what the settings page shows: no secret, no token, no hash */
 export async function settingsOverview(session: DashboardSession): Promise<SettingsOverview> {
-  const [notify, tokens, holds, origins, clock, audit] = await Promise.all([
+  const [notify, tokens, holds, origins, clock, audit, publicKey] = await Promise.all([
     notifySettings(session.siteId),
     siteTokens(session.siteId),
     holdSettingOfSite(session.siteId),
     frameOrigins(session.siteId),
     clockOverview(session.siteId),
     latestSiteAudit(session.siteId, [...SETTINGS_ACTIONS], AUDIT_SHOWN),
+    publicKeyOf(session.siteId),
   ])
   return {
     notifyUrl: notify.url,
@@ -91,6 +98,7 @@ export async function settingsOverview(session: DashboardSession): Promise<Setti
     holds: holds ?? { hours: 72, reversal: false },
     frameOrigins: origins ?? [],
     clock,
+    publicKey: publicKey.key,
     audit: audit.map((a) => ({ ...a, detail: textFields(a.detail) })),
   }
 }
@@ -194,6 +202,18 @@ export async function rotateSecret(
     },
   })
   return { secret: s.current, previousUntil: s.previousUntil?.toISOString() ?? null, graceHours: graceHours() }
+}
+
+/** a new public key of the site (the previous one stops finding it at once) */
+export async function changePublicKey(session: DashboardSession): Promise<{ publicKey: string }> {
+  const k = await rotatePublicKey(session.siteId)
+  await recordAudit(session, {
+    action: 'rotate-public-key',
+    subject: PUBLIC_KEY,
+    outcome: 'rotated',
+    detail: { generation: String(k.generation) },
+  })
+  return { publicKey: k.key }
 }
 
 /** a new API token of the site, answered once (only its hash and hint are stored) */

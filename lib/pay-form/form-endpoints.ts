@@ -9,6 +9,10 @@ import { requestIds } from '../http/trace-id'
 import { requestClientAddress } from '../http/front-door'
 import { codeFormSchema } from './form-schema'
 import { attemptStatus, startAttempt, submitCode, threeDSReturn } from './form-service'
+import { pageOptions, pageQuery } from './page-options'
+
+/** the payUrl's options the page carries on its own addresses (page-options.ts) */
+const optionsOf = (req: Request) => pageOptions(new URL(req.url).searchParams)
 
 const billPath = z.object({ invoiceUid: z.uuid('must be a UUID').transform((s) => s.toLowerCase()) })
 // an id of another shape is an unknown attempt (404), like a wrong one
@@ -19,7 +23,8 @@ export const attemptsRoute = apiRoute({
     access: 'payer',
     params: billPath,
     body: z.looseObject({}, { error: 'must be a JSON object' }),
-    handle: ({ params, body, req }) => startAttempt(params.invoiceUid, body, requestClientAddress(req.headers)),
+    handle: ({ params, body, req }) =>
+      startAttempt(params.invoiceUid, body, requestClientAddress(req.headers), optionsOf(req)),
   }),
 })
 
@@ -27,7 +32,7 @@ export const attemptRoute = apiRoute({
   GET: endpoint({
     access: 'payer',
     params: attemptPath,
-    handle: ({ params }) => attemptStatus(params.invoiceUid, params.attemptId),
+    handle: ({ params, req }) => attemptStatus(params.invoiceUid, params.attemptId, optionsOf(req)),
   }),
 })
 
@@ -36,7 +41,7 @@ export const attemptCodeRoute = apiRoute({
     access: 'payer',
     params: attemptPath,
     body: codeFormSchema,
-    handle: ({ params, body }) => submitCode(params.invoiceUid, params.attemptId, body.code),
+    handle: ({ params, body, req }) => submitCode(params.invoiceUid, params.attemptId, body.code, optionsOf(req)),
   }),
 })
 
@@ -48,7 +53,7 @@ export async function threeDSReturnRoute(
   const started = performance.now()
   const { traceId, requestId } = requestIds(req)
   const { invoiceUid } = await ctx.params
-  let location = `/pay/${encodeURIComponent(invoiceUid)}`
+  let location = `/pay/${encodeURIComponent(invoiceUid)}${pageQuery(optionsOf(req))}`
   let status = 303
   let failure: unknown
   try {
@@ -59,6 +64,7 @@ export async function threeDSReturnRoute(
         invoiceUid.toLowerCase(),
         String(form.get('PaRes') ?? ''),
         String(form.get('MD') ?? ''),
+        optionsOf(req),
       )
     }
   } catch (e) {

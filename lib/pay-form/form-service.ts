@@ -24,6 +24,7 @@ import { payFormSchema } from './form-schema'
 import { payFormMethodOf, payFormMethods } from './methods'
 import type { PayFormMethod } from './methods/pay-method'
 import { clockOf, type SiteClock } from '../sandbox/site-clock'
+import { pageQuery, type PageOptions } from './page-options'
 
 export type NextStep =
   /** `outcome`: the attempt's own, when it paid or failed (the page tells its embedder before it leaves) */
@@ -88,6 +89,9 @@ export function returnUrl(base: string, bill: Pick<Bill, 'billId' | 'invoiceUid'
 
 const pagePath = (bill: Pick<Bill, 'invoiceUid'>, query = '') => `/pay/${bill.invoiceUid}${query}`
 
+/** where the payer goes after paying: the bill's successUrl, else the one its payUrl named (page-options.ts) */
+const successUrlOf = (bill: Bill, o: PageOptions) => bill.successUrl ?? o.successUrl ?? null
+
 /** a new attempt key, and what is stored of it */
 function newAttemptKey(): { key: string; hash: string } {
   const key = randomBytes(24).toString('base64url')
@@ -102,16 +106,17 @@ const ATTEMPT_KEY = /^[A-Za-z0-9_-]{32}$/
 /** an attempt refused because the bill is paid or expired: the page shows the bill's state instead */
 class BillClosed extends Error {}
 
-async function nextStep(bill: Bill, p: WirePayment, attemptId: string): Promise<NextStep> {
+async function nextStep(bill: Bill, p: WirePayment, attemptId: string, o: PageOptions = {}): Promise<NextStep> {
+  const success = successUrlOf(bill, o)
   if (p.status.value === 'COMPLETED')
     return {
       kind: 'redirect',
-      url: bill.successUrl ? returnUrl(bill.successUrl, bill) : pagePath(bill),
+      url: success ? returnUrl(success, bill) : pagePath(bill, pageQuery(o)),
       outcome: 'PAID',
     }
   // an attempt declined or unfinished on a bill that another attempt paid (whatever this one's reason),
   // or that expired: the bill's own page says so, never failedUrl
-  if (await closedNow(bill)) return { kind: 'redirect', url: pagePath(bill) }
+  if (await closedNow(bill)) return { kind: 'redirect', url: pagePath(bill, pageQuery(o)) }
   if (p.status.value === 'DECLINED')
     return bill.failedUrl
       ? { kind: 'redirect', url: returnUrl(bill.failedUrl, bill), outcome: 'FAILED' }
@@ -129,7 +134,7 @@ async function nextStep(bill: Bill, p: WirePayment, attemptId: string): Promise<
       acsUrl: req.threeDS.acsUrl,
       pareq: req.threeDS.pareq,
       md: attemptId,
-      termUrl: `${settings().publicBaseUrl}${pagePath(bill, '/3ds-return')}`,
+      termUrl: `${settings().publicBaseUrl}${pagePath(bill, `/3ds-return${pageQuery(o)}`)}`,
     }
   if (req?.otp) return { kind: 'otp', attemptId, text: req.otp }
   if (req?.sbp) {
@@ -166,9 +171,29 @@ async function attemptOf(bill: Bill, attemptId: string): Promise<string> {
   return p.paymentId
 }
 
-export async function startAttempt(invoiceUid: string, input: unknown, clientAddress: string): Promise<NextStep> {
+/**
+ * the values a payer sent for a link's bill's fields they may change (lib/form-links: shown, not read-only), which
+ * become the payment's customFields (over the bill's); undefined for every other bill, and anything else sent ignored
+ */
+function editedFields(bill: Bill, input: unknown): Record<string, string> | undefined {
+  const shown = Array.isArray(bill.formFields) ? (bill.formFields as { name: string; readonly: boolean }[]) : []
+  const sent = (input as { customFields?: unknown } | null)?.customFields
+  if (!sent || typeof sent !== 'object') return undefined
+  const edited = shown.flatMap((f) => {
+    const v = (sent as Record<string, unknown>)[f.name]
+    return !f.readonly && typeof v === 'string' && Object.hasOwn(sent, f.name) ? [[f.name, v] as const] : []
+  })
+  return edited.length ? Object.fromEntries(edited) : undefined
+}
+
+export async function startAttempt(
+  invoiceUid: string,
+  input: unknown,
+  clientAddress: string,
+  o: PageOptions = {},
+): Promise<NextStep> {
   const { bill, clock } = await billOf(invoiceUid)
-  if (billState(bill, clock.now()) !== 'CREATED') return { kind: 'redirect', url: pagePath(bill) }
+  if (billState(bill, clock.now()) !== 'CREATED') return { kind: 'redirect', url: pagePath(bill, pageQuery(o)) }
   const form = parse(payFormSchema({ openAmount: bill.amountMinor === null, clockOffsetMs: clock.offsetMs }), input)
   // the page's method the payer picked, and the registered method it pays with (lib/payments/methods)
   const pageMethod = payFormMethodOf(form.method)!
@@ -190,6 +215,7 @@ export async function startAttempt(invoiceUid: string, input: unknown, clientAdd
     billId: bill.billId,
     recurrent: bill.recurrent ?? undefined,
     comment: bill.comment ?? undefined,
+    customFields: editedFields(bill, input),
   })
   await countClientAttempt(clientAddress)
   const { key, hash } = newAttemptKey()
@@ -198,27 +224,32 @@ export async function startAttempt(invoiceUid: string, input: unknown, clientAdd
       attemptKeyHash: hash,
       clock,
       // where a bank app sends the payer back: the bill's page, which then shows the outcome
-      payerReturnUrl: `${settings().publicBaseUrl}${pagePath(bill)}`,
+      payerReturnUrl: `${settings().publicBaseUrl}${pagePath(bill, pageQuery(o))}`,
       admit: async (tx, locked, now) => {
         if (locked.state !== 'CREATED') throw new BillClosed()
         await checkBillStreak(tx, locked.id, now)
       },
     })
-    return await nextStep(bill, payment, key)
+    return await nextStep(bill, payment, key, o)
   } catch (e) {
-    if (e instanceof BillClosed) return { kind: 'redirect', url: pagePath(bill) }
+    if (e instanceof BillClosed) return { kind: 'redirect', url: pagePath(bill, pageQuery(o)) }
     throw e
   }
 }
 
-export async function submitCode(invoiceUid: string, attemptId: string, code: string): Promise<NextStep> {
+export async function submitCode(
+  invoiceUid: string,
+  attemptId: string,
+  code: string,
+  o: PageOptions = {},
+): Promise<NextStep> {
   const { bill, clock } = await billOf(invoiceUid)
   const paymentId = await attemptOf(bill, attemptId)
   // the bill was paid by another attempt (or expired) meanwhile: no code is counted, the page says why
   if (billState(bill, clock.now()) !== 'CREATED')
-    return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
+    return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId, o)
   try {
-    return await nextStep(bill, await completePayment(bill.siteId, paymentId, { otp: { code } }), attemptId)
+    return await nextStep(bill, await completePayment(bill.siteId, paymentId, { otp: { code } }), attemptId, o)
   } catch (e) {
     // a wrong code: the field error names the attempts left
     if (e instanceof ApiError && e.cause?.['otp.code']) {
@@ -226,15 +257,15 @@ export async function submitCode(invoiceUid: string, attemptId: string, code: st
       throw validationError({ code: [left ? `code.wrong:${left}` : 'code.invalid'] })
     }
     if (e instanceof ApiError && e.status === 409)
-      return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
+      return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId, o)
     throw e
   }
 }
 
-export async function attemptStatus(invoiceUid: string, attemptId: string): Promise<NextStep> {
+export async function attemptStatus(invoiceUid: string, attemptId: string, o: PageOptions = {}): Promise<NextStep> {
   const { bill, clock } = await billOf(invoiceUid)
   const paymentId = await attemptOf(bill, attemptId)
-  return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
+  return nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId, o)
 }
 
 /** the MD of a CHECK_CARD bill's 3-D Secure step: its verification is the bill's own (requestUid: its billId) */
@@ -275,7 +306,12 @@ async function verifyCard(bill: Bill, method: Record<string, unknown>): Promise<
 /**
  * TermUrl: the PaRes the access-control page posted back (MD: the attempt key); answers where the payer's browser goes
  */
-export async function threeDSReturn(invoiceUid: string, pares: string, attemptId: string): Promise<string> {
+export async function threeDSReturn(
+  invoiceUid: string,
+  pares: string,
+  attemptId: string,
+  o: PageOptions = {},
+): Promise<string> {
   const { bill, clock } = await billOf(invoiceUid)
   if (checksCard(bill) && attemptId === CARD_CHECK_MD) {
     try {
@@ -290,13 +326,13 @@ export async function threeDSReturn(invoiceUid: string, pares: string, attemptId
   const paymentId = await attemptOf(bill, attemptId)
   let step: NextStep
   try {
-    step = await nextStep(bill, await completePayment(bill.siteId, paymentId, { threeDS: { pares } }), attemptId)
+    step = await nextStep(bill, await completePayment(bill.siteId, paymentId, { threeDS: { pares } }), attemptId, o)
   } catch (e) {
     if (!(e instanceof ApiError) || e.status >= 500) throw e
-    step = await nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId)
+    step = await nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId, o)
   }
   if (step.kind === 'redirect') return step.url
-  return pagePath(bill, step.kind === 'declined' ? `?declined=${encodeURIComponent(attemptId)}` : '')
+  return pagePath(bill, pageQuery(o, step.kind === 'declined' ? { declined: attemptId } : {}))
 }
 
 export interface PageState {

@@ -7,7 +7,28 @@ import { textsOf, type Lang } from '../i18n/languages'
 import { frameOrigins } from '../sites/frame-origins'
 import type { Embedding } from './embed-events'
 import { checksCard, offeredMethods, offeredOn, pageState, returnUrl } from './form-service'
-import { offeredFlags, type OfferedFlags } from './methods'
+import { offeredFlags, payFormMethods, type OfferedFlags } from './methods'
+import { pageQuery, type PageOptions } from './page-options'
+
+/** a link's bill's fields the page shows (lib/form-links), with the words around them */
+export interface OrderFields {
+  title: string
+  readonlyNote: string
+  list: { name: string; value: string; readonly: boolean }[]
+}
+
+/** the bill's fields its page shows, with their values: a link's bill's only (null: none) */
+function orderFields(bill: { formFields?: unknown; customFields?: unknown }, lang: Lang): OrderFields | null {
+  if (!Array.isArray(bill.formFields) || !bill.formFields.length) return null
+  const values = (bill.customFields ?? {}) as Record<string, string>
+  const { fields, readonly } = textsOf(lang).formLink
+  const list = (bill.formFields as { name: string; readonly: boolean }[]).map((f) => ({
+    name: f.name,
+    value: values[f.name] ?? '',
+    readonly: f.readonly,
+  }))
+  return { title: fields, readonlyNote: readonly, list }
+}
 
 /** what the payment form (components/pay/payment-form.tsx) is rendered with, on the server and in the browser */
 export type PaymentFormData = {
@@ -21,6 +42,12 @@ export type PaymentFormData = {
     declinedReason: string | null
     /** the bill's site's sandbox clock, ahead of real time by this much: it judges a card's expiry month */
     clockOffsetMs: number
+    /** the page's method chosen first (the payUrl's paymentMethod, when the bill offers it); absent: the first tab */
+    firstMethod?: string
+    /** the payUrl's options, as the query the form's requests carry (page-options.ts); absent when none */
+    query?: string
+    /** a link's bill's fields (lib/form-links); absent for every other bill */
+    orderFields?: OrderFields
     /** a CHECK_CARD bill: the form verifies the card without charging it */
     checkCard: boolean
     /** who may hear the page's events (lib/pay-form/embed-events.ts); null: the site allows no embedding */
@@ -50,8 +77,9 @@ export async function payPageView(
   invoiceUid: string,
   declined: string | undefined,
   acceptLanguage: string | null | undefined,
+  o: PageOptions = {},
 ): Promise<PayPageView> {
-  const lang = chooseLanguage(acceptLanguage)
+  const lang = o.lang ?? chooseLanguage(acceptLanguage)
   const t = textsOf(lang).payForm
   const page = await pageState(invoiceUid, declined)
   if (!page) return { lang, t, embedding: null, view: 'not-found' }
@@ -72,10 +100,14 @@ export async function payPageView(
       returnUrl: back ? returnUrl(back, bill) : null,
     }
   }
+  const successUrl = bill.successUrl ?? o.successUrl
   if (state === 'PAID')
-    return { lang, t, embedding, view: 'paid', successUrl: bill.successUrl ? returnUrl(bill.successUrl, bill) : null }
+    return { lang, t, embedding, view: 'paid', successUrl: successUrl ? returnUrl(successUrl, bill) : null }
   if (state === 'EXPIRED') return { lang, t, embedding, view: 'expired' }
   if (!offeredMethods(bill).length) return { lang, t, embedding, view: 'no-method' }
+  const first = o.paymentMethod && payFormMethods.find((m) => m.type === o.paymentMethod && offeredOn(bill, m))
+  const query = pageQuery(o)
+  const shown = orderFields(bill, lang)
   const amount = bill.amountMinor === null ? null : payPageAmount(bill.amountMinor, bill.currency, lang)
   return {
     lang,
@@ -97,6 +129,10 @@ export async function payPageView(
       clockOffsetMs: page.clock.offsetMs,
       checkCard,
       embedding,
+      // only when asked for: the page of a payUrl without options stays as it was
+      ...(first ? { firstMethod: first.method } : {}),
+      ...(query ? { query } : {}),
+      ...(shown ? { orderFields: shown } : {}),
     },
   }
 }

@@ -34,6 +34,8 @@ export interface NewBill {
   /** its 54-FZ receipt data (lib/receipts), copied to its payments that give none */
   cheque: unknown
   customFields: unknown
+  /** the customFields a link's bill shows on its page (lib/form-links); absent for every other bill */
+  formFields?: unknown
   expiresAt: Date
 }
 
@@ -56,11 +58,12 @@ export async function insertBill(
   const [created] = await client.$queryRaw<Bill[]>`${o.held ? Prisma.empty : Prisma.sql`WITH ${statementGate(siteId)}`}
     INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", fingerprint, currency, "amountMinor", comment, flags, "paymentMethods",
       "successUrl", "failedUrl", customer, recurrent, receipt, "customFields", status, "statusChangedAt", "createdAt", "expiresAt",
-      splits, cheque)
+      splits, cheque, "formFields")
     SELECT ${o.ids[0]}::uuid, ${siteId}::text, ${billId}::text, ${o.ids[1]}::uuid, ${b.fingerprint}::text, ${b.currency}::text, ${b.amountMinor}::bigint,
       ${b.comment}::text, ${b.flags}::text[], ${b.paymentMethods}::text[], ${b.successUrl}::text, ${b.failedUrl}::text, ${jsonParam(b.customer)}::jsonb,
       ${jsonParam(b.recurrent)}::jsonb, ${jsonParam(b.receipt)}::jsonb, ${jsonParam(b.customFields)}::jsonb, 'CREATED', ${now}::timestamptz, ${now}::timestamptz,
-      ${b.expiresAt}::timestamptz, ${jsonParam(b.splits)}::jsonb, ${jsonParam(b.cheque)}::jsonb
+      ${b.expiresAt}::timestamptz, ${jsonParam(b.splits)}::jsonb, ${jsonParam(b.cheque)}::jsonb,
+      ${jsonParam(b.formFields)}::jsonb
     FROM "Site" s WHERE s.id = ${siteId}${onClock}
     ON CONFLICT ("siteId", "billId") DO NOTHING
     RETURNING *`

@@ -363,6 +363,45 @@ export async function writeHoldSetting(tx: Tx, siteId: string, s: HoldSetting): 
 /** the site's hold setting, outside a write (the dashboard's settings page); null when there is no such site */
 export const holdSettingOfSite = (siteId: string): Promise<HoldSetting | null> => holdSettingOf(db(), siteId)
 
+// ---- the site's public key (links without the API, lib/form-links/public-key.ts)
+
+/** the generation of the site's public key and the hash stored of it; null when there is no such site */
+export async function publicKeyRow(siteId: string) {
+  return db().site.findUnique({
+    where: { id: siteId },
+    select: { publicKeyGeneration: true, publicKeyHash: true },
+  })
+}
+
+/** stores the hash of the key of `generation`, while that is still the site's generation; whether it did */
+export async function storePublicKeyHash(siteId: string, generation: number, hash: string): Promise<boolean> {
+  const { count } = await db().site.updateMany({
+    where: { id: siteId, publicKeyGeneration: generation },
+    data: { publicKeyHash: hash },
+  })
+  return count === 1
+}
+
+/**
+ * the next generation of the site's key, its hash made by `hashOf` and stored by the same statement (the previous key
+ * finds the site no more); null when there is no such site
+ */
+export async function bumpPublicKey(siteId: string, hashOf: (generation: number) => string) {
+  return db().$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ generation: number }[]>`
+      UPDATE "Site" SET "publicKeyGeneration" = "publicKeyGeneration" + 1, "publicKeyHash" = NULL
+      WHERE id = ${siteId} RETURNING "publicKeyGeneration" AS generation`
+    if (!row) return null
+    await tx.$executeRaw`UPDATE "Site" SET "publicKeyHash" = ${hashOf(row.generation)} WHERE id = ${siteId}`
+    return row.generation
+  })
+}
+
+/** the site whose public key has this hash, or null */
+export async function siteOfPublicKeyHash(hash: string): Promise<string | null> {
+  const row = await db().site.findUnique({ where: { publicKeyHash: hash }, select: { id: true } })
+  return row?.id ?? null
+}
 // ---- the origins that may frame the site's payment pages
 
 /** the site's allowed frame origins (lib/sites/frame-origins.ts); null when there is no such site */

@@ -12,6 +12,7 @@ import { embedScript, type EmbedEvent } from '@/lib/pay-form/embed-events'
 import { payFormScript } from '@/lib/pay-form/pay-form-script'
 import { frameAncestors } from '@/lib/sites/frame-origins'
 import { payPageView, type PayPageView } from '@/lib/pay-form/pay-page'
+import { pageOptions } from '@/lib/pay-form/page-options'
 
 export const config = { unstable_runtimeJS: false }
 
@@ -19,7 +20,12 @@ type Props = PayPageView & { script: string | null; nonce: string | null }
 
 export const getServerSideProps: GetServerSideProps<Props> = async ({ params, query, req, res }) => {
   const declined = typeof query.declined === 'string' ? query.declined : undefined
-  const view = await payPageView(String(params?.invoiceUid ?? ''), declined, req.headers['accept-language'])
+  const view = await payPageView(
+    String(params?.invoiceUid ?? ''),
+    declined,
+    req.headers['accept-language'],
+    pageOptions(query),
+  )
   if (view.view === 'not-found') res.statusCode = 404
   // the bill's state changes: never served from a cache
   res.setHeader('Cache-Control', 'private, no-cache, no-store, max-age=0, must-revalidate')

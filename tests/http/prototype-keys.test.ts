@@ -416,6 +416,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'dashboard/actions/sign-out',
       'dashboard/actions/settings/tokens',
       'dashboard/actions/settings/tokens/[tokenId]/revoke',
+      'dashboard/actions/settings/public-key',
     ])
     const covered = new Set([
       'api/sites/[siteId]/payments/[paymentId]',

@@ -1,6 +1,6 @@
 // A merchant's notification receiver on loopback, for the notification tests: it records every request
 // (path, headers, raw body) and behaves by path — /fail-twice… answers 500 twice, /slow-once… answers
-// the first request after 3 s, /hang-once… never answers the first, /redirect… answers 302, /stall…
+// the first request after 6 s, /hang-once… never answers the first, /redirect… answers 302, /stall…
 // holds every request until release(); anything else answers 200. Waits are event-driven: each
 // arrival re-checks what a test waits for.
 // Every notification it receives is checked against the OpenAPI document's webhooks (body and signature
@@ -63,7 +63,7 @@ export function receiver() {
       }
       changed()
       if (path.startsWith('/fail-twice') && n <= 2) return res.writeHead(500).end('no')
-      if (path.startsWith('/slow-once') && n === 1) return setTimeout(() => res.writeHead(200).end(), 3000)
+      if (path.startsWith('/slow-once') && n === 1) return setTimeout(() => res.writeHead(200).end(), 6000)
       if (path.startsWith('/hang-once') && n === 1) return // never answered
       if (path.startsWith('/redirect')) return res.writeHead(302, { Location: '/ok/redirected' }).end()
       res.writeHead(200).end('ok')

@@ -3,12 +3,16 @@
 // (`npm run site -- notify <siteId> <url>`), run without blocking the test's event loop.
 import { lastLine, siteOk } from './site-command.ts'
 
-/** a worker that delivers to 127.0.0.0/8 at once, and retries quickly */
+/**
+ * A worker that delivers to 127.0.0.0/8 at once, and retries quickly. Every test instance with a worker delivers any
+ * site's notifications (as production's instances do), so they all wait as long for an answer: a test's receiver may
+ * be called by another file's instance, on a machine busy with the whole suite.
+ */
 export const WORKER_ENV = {
   NOTIFICATIONS_WORKER: 'on',
   NOTIFY_ALLOW_NETWORKS: '127.0.0.0/8',
   NOTIFY_RETRY_DELAYS_MS: '300,300,300,300,300',
-  NOTIFY_TIMEOUT_MS: '2000',
+  NOTIFY_TIMEOUT_MS: '2500',
   NOTIFY_POLL_MS: '100',
 }
 

@@ -91,6 +91,13 @@ export const settings = {
   clockRefused: 'Not moved: the advance {reason}.',
   // the service's field messages with their numbers as {n}
   clockReasons: {} as Record<string, string>,
+  // the public key of links without the API
+  publicKeyTitle: 'Public key',
+  publicKeyHelp:
+    'Names this site in payment links made without the API (/create?publicKey=…). It authorises nothing else, so it may appear in your pages. Payments made through such links are two-step and confirm themselves after the hold period.',
+  publicKeyExample: 'A link for 100.00 RUB:',
+  rotatePublicKey: 'Rotate public key',
+  confirmRotatePublicKey: 'Make a new public key? Links with the current one stop working at once.',
   // shared
   confirm: 'Confirm',
   cancel: 'Cancel',
@@ -104,6 +111,7 @@ export const settings = {
   action: {
     'notify-url': 'Notification URL',
     'rotate-secret': 'Secret rotated',
+    'rotate-public-key': 'Public key rotated',
     'create-token': 'Token created',
     'revoke-token': 'Token revoked',
     clock: 'Clock advanced',
@@ -112,6 +120,7 @@ export const settings = {
   } as Record<string, string>,
   subjects: {
     'signing secret': 'signing secret',
+    'public key': 'public key',
     '(none)': '(none)',
     'sandbox clock': 'sandbox clock',
     holds: 'holds',

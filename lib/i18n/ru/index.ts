@@ -4,9 +4,10 @@ import { audit } from './audit'
 import { bills } from './bills'
 import { dashboard } from './dashboard'
 import { duration } from './duration'
+import { formLink } from './form-link'
 import { notifications } from './notifications'
 import { payForm } from './pay-form'
 import { sbpBankApp } from './sbp-bank-app'
 import { settings } from './settings'
 
-export const ru: Texts = { payForm, dashboard, bills, notifications, settings, audit, duration, sbpBankApp }
+export const ru: Texts = { payForm, dashboard, bills, notifications, settings, audit, duration, sbpBankApp, formLink }

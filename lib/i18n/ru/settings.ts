@@ -101,6 +101,12 @@ export const settings: SettingsMessages = {
     'must be at least {n}: the clock only moves forward': 'нужно не меньше {n}: часы идут только вперёд',
     'must be a whole number of seconds': 'нужно целое число секунд',
   },
+  publicKeyTitle: 'Публичный ключ',
+  publicKeyHelp:
+    'Обозначает этот сайт в ссылках на оплату без API (/create?publicKey=…). Больше он ничего не разрешает, поэтому его можно размещать на ваших страницах. Платежи по таким ссылкам двухстадийные и подтверждаются сами по истечении срока удержания.',
+  publicKeyExample: 'Ссылка на 100,00 RUB:',
+  rotatePublicKey: 'Сменить публичный ключ',
+  confirmRotatePublicKey: 'Создать новый публичный ключ? Ссылки с текущим сразу перестанут работать.',
   confirm: 'Подтвердить',
   cancel: 'Отмена',
   working: 'Выполняется…',
@@ -112,6 +118,7 @@ export const settings: SettingsMessages = {
   action: {
     'notify-url': 'Адрес для уведомлений',
     'rotate-secret': 'Смена секрета',
+    'rotate-public-key': 'Смена публичного ключа',
     'create-token': 'Создание токена',
     'revoke-token': 'Отзыв токена',
     clock: 'Перевод часов',
@@ -120,6 +127,7 @@ export const settings: SettingsMessages = {
   },
   subjects: {
     'signing secret': 'секрет подписи',
+    'public key': 'публичный ключ',
     '(none)': '(нет)',
     'sandbox clock': 'часы песочницы',
     holds: 'удержание',

@@ -12,6 +12,8 @@ import { NotifyUrlForm } from '@/components/dashboard/notify-url-form'
 import { settingsCss } from '@/components/dashboard/settings-styles'
 import { SigningSecret } from '@/components/dashboard/signing-secret'
 import { Words } from '@/components/dashboard/words'
+import { PublicKey } from '@/components/dashboard/public-key'
+import { settings } from '@/lib/config'
 import { CLOCK_ACTION } from '@/lib/dashboard/dashboard-clock'
 import { HOLDS_ACTION, settingsOverview } from '@/lib/dashboard/dashboard-settings'
 import { shownOutcome } from '@/lib/i18n/code-words'
@@ -60,6 +62,14 @@ export default async function SettingsPage() {
           {d.secret.previousUntil ? ` ${fill(t.previousSigns, { at: time(d.secret.previousUntil) })}` : ''}
         </p>
         <SigningSecret t={t} locale={localeOf(lang)} graceHours={d.secret.graceHours} />
+      </section>
+
+      <section className="dash-card" aria-labelledby="public-key-title">
+        <h2 id="public-key-title">{t.publicKeyTitle}</h2>
+        <p>
+          <Words text={t.publicKeyHelp} />
+        </p>
+        <PublicKey t={t} publicKey={d.publicKey} origin={settings().publicBaseUrl} />
       </section>
 
       <section className="dash-card" aria-labelledby="tokens-title">

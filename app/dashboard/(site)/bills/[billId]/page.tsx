@@ -1,6 +1,7 @@
 // A bill of the site: its fields, its payment link (to copy, and as a QR code drawn here as inline SVG),
 // its payments and the dashboard's actions on it. Another site's bill id is not found.
 import Link from 'next/link'
+import { Fragment } from 'react'
 import { notFound } from 'next/navigation'
 import QRCode from 'qrcode'
 import { AuditLog } from '@/components/dashboard/audit-log'
@@ -29,6 +30,11 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
   const d = billId ? await billDetails(session.siteId, billId) : null
   if (!d) notFound()
   const b = d.bill
+  // its customFields (a link's extras among them), as the payment page lists a payment's
+  const customFields =
+    b.customFields && typeof b.customFields === 'object'
+      ? Object.entries(b.customFields as Record<string, unknown>)
+      : []
   // the payUrl is the service's base URL and a UUID: the SVG holds nothing else
   const qr = await QRCode.toString(d.payUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' })
   return (
@@ -73,6 +79,23 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
           <dd>
             <Words text={b.failedUrl ?? t.none} />
           </dd>
+          {customFields.length > 0 && (
+            <>
+              <dt>{textsOf(lang).dashboard.customFields}</dt>
+              <dd>
+                <dl data-testid="bill-custom-fields">
+                  {customFields.map(([k, v]) => (
+                    <Fragment key={k}>
+                      <dt>{k}</dt>
+                      <dd>
+                        <Words text={typeof v === 'string' ? v : JSON.stringify(v)} />
+                      </dd>
+                    </Fragment>
+                  ))}
+                </dl>
+              </dd>
+            </>
+          )}
         </dl>
       </section>
       <section className="dash-card" aria-labelledby="bill-link">
