@@ -208,6 +208,8 @@ export interface DocumentedExample {
   served?: string
   /** why we serve no such endpoint */
   notServed?: string
+  /** served, but no JSON request of the API: the test file that sends it (a link opened, a script run) */
+  testedIn?: string
   /** the request body's shape (none: no body) */
   request?: Shape
   /** the documented answer's shape, when the documentation gives one */
@@ -771,9 +773,7 @@ export const EXAMPLES: readonly DocumentedExample[] = [
     id: 'qiwi-form#payform_flow',
     method: 'GET',
     documentedPath: 'https://payment.qiwi.com/create?publicKey={key}&{parameter}={value}',
-    notServed:
-      "a bill made by the payment form's own link, signed by the site's public key: the sandbox issues no " +
-      'public keys, and bills are made through the API only (the popup library of #popup makes such bills too)',
+    testedIn: 'tests/http/form-links.test.ts',
   },
   {
     id: 'qiwi-form#qiwi-form-invoice-api, two-step',
@@ -854,7 +854,7 @@ export const EXAMPLES: readonly DocumentedExample[] = [
     id: 'qiwi-form#createpopup',
     method: 'PUT',
     documentedPath: 'QiwiCheckout.createInvoice (https://payment.qiwi.com/popup/v2.js)',
-    notServed: "a JavaScript library of production's payment form, which makes a bill by the site's public key",
+    testedIn: 'e2e/checkout-popup.spec.ts',
   },
 ]
 

@@ -7,6 +7,7 @@
 // receiver on loopback (the suite's server has no delivery worker).
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { API_PREFIXES, API_ROUTE_METHODS } from '../../lib/http/api-routes.ts'
 import { type Answer, BASE_URL, client, newSite, request, uid } from '../support/api.ts'
@@ -574,6 +575,10 @@ test('the inventory: every example is served by an endpoint of ours, runs, await
       assert.equal(e.served, undefined, e.id)
       continue
     }
+    if (e.testedIn) {
+      assert.ok(existsSync(e.testedIn), `${e.id}: no ${e.testedIn}`)
+      continue
+    }
     assert.ok(e.served, `${e.id}: neither served nor notServed`)
     if (!AWAITING[e.id]) {
       assert.ok(API_ROUTE_METHODS[e.served]?.includes(e.method), `${e.id}: we serve no ${e.method} ${e.served}`)
@@ -613,7 +618,7 @@ describe("the production documentation's examples", () => {
   })
 
   EXAMPLES.forEach((example: DocumentedExample, i) => {
-    if (example.notServed) return
+    if (example.notServed || example.testedIn) return
     const skip = AWAITING[example.id]
     test(`${example.id}: ${example.method} ${example.documentedPath}`, { skip }, async () => {
       const site = await newSite('documented')
