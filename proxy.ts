@@ -63,6 +63,9 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   // not the API, the access-control pages, the payment page's, the bank app's or the dashboard's endpoints (its
-  // state-changing requests are all under /dashboard/actions/): those answer with headers of their own
-  matcher: ['/((?!api/|partner/|acs|pay/[^/]+/attempts|pay/[^/]+/3ds-return|sbp/[^/]+/act|dashboard/actions/).*)'],
+  // state-changing requests are all under /dashboard/actions/), nor a theme's logo: those answer with headers of
+  // their own
+  matcher: [
+    '/((?!api/|partner/|acs|pay/[^/]+/attempts|pay/[^/]+/3ds-return|sbp/[^/]+/act|dashboard/actions/|pay-theme/).*)',
+  ],
 }

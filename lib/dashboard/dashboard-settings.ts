@@ -38,6 +38,9 @@ export const SETTINGS_ACTIONS = [
   'holds',
   'rotate-public-key',
   'frame-origins',
+  // the payment page's themes (lib/dashboard/dashboard-themes.ts)
+  'theme',
+  'delete-theme',
 ] as const
 export type SettingsAction = (typeof SETTINGS_ACTIONS)[number]
 

@@ -96,8 +96,8 @@ export const requestConflict = (what: string) =>
 export const incorrectInvocation = (description: string) =>
   new ApiError(409, 'payin.incorrect-method-invocation', description, 'Cannot perform this operation')
 
-export const payloadTooLarge = () =>
-  new ApiError(413, 'http.payload.too.large', 'Request body exceeds 64 KiB', 'Payload too large')
+export const payloadTooLarge = (kib = 64) =>
+  new ApiError(413, 'http.payload.too.large', `Request body exceeds ${kib} KiB`, 'Payload too large')
 
 export const unsupportedMediaType = () =>
   new ApiError(415, 'http.media.type.not.supported', 'Content-Type must be application/json', 'Unsupported media type')

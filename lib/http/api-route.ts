@@ -127,6 +127,8 @@ export interface Endpoint<
   doc?: EndpointDoc
   /** an empty body counts as `{}` */
   bodyOptional?: boolean
+  /** the body's limit in KiB when it is not the 64 of every other endpoint (a theme's logo, sent as base64) */
+  maxBodyKiB?: number
   /**
    * `public` endpoints need no token; `payer` endpoints (the payment form's) need none but refuse cross-site
    * requests; `dashboard` endpoints need the merchant dashboard's session cookie (its site is `siteId`) and
@@ -429,9 +431,12 @@ async function awaitWholeBody(req: Request): Promise<undefined> {
 }
 
 /** the request's body, read, typed and parsed against the endpoint's schema (undefined for bodiless endpoints) */
-async function requestBody(e: Pick<AnyEndpoint, 'body' | 'bodyOptional'>, req: Request): Promise<unknown> {
+async function requestBody(
+  e: Pick<AnyEndpoint, 'body' | 'bodyOptional' | 'maxBodyKiB'>,
+  req: Request,
+): Promise<unknown> {
   if (!e.body) return undefined
-  const text = await readBody(req)
+  const text = await readBody(req, e.maxBodyKiB)
   // a body is JSON (application/json or a +json type, parameters allowed); with no body the type does not matter
   const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
   if (text.trim() !== '' && !JSON_TYPE.test(type)) throw unsupportedMediaType()
@@ -642,8 +647,8 @@ export function unstorableText(value: unknown): { path: PropertyKey[]; message: 
 // one decoder for every body (decode() with no stream option starts afresh each time)
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
-async function readBody(req: Request): Promise<string> {
-  const bytes = await bodyBytes(req)
+async function readBody(req: Request, maxKiB?: number): Promise<string> {
+  const bytes = await bodyBytes(req, maxKiB)
   try {
     return UTF8.decode(bytes)
   } catch {
@@ -652,11 +657,11 @@ async function readBody(req: Request): Promise<string> {
 }
 
 /** the body's bytes, within the limit (413 past it) */
-async function bodyBytes(req: Request): Promise<Buffer> {
+async function bodyBytes(req: Request, maxKiB?: number): Promise<Buffer> {
   try {
-    return await readBoundedBody(req)
+    return await readBoundedBody(req, maxKiB === undefined ? undefined : maxKiB * 1024)
   } catch (e) {
-    if (e instanceof BodyTooLarge) throw payloadTooLarge()
+    if (e instanceof BodyTooLarge) throw payloadTooLarge(maxKiB)
     throw e
   }
 }

@@ -5,6 +5,7 @@ import type { PayFormMessages } from '../i18n/en/pay-form'
 import { payPageAmount, payPageDeadline } from '../i18n/format'
 import { textsOf, type Lang } from '../i18n/languages'
 import { frameOrigins } from '../sites/frame-origins'
+import { pageTheme, type PageTheme } from '../themes/theme-service'
 import type { Embedding } from './embed-events'
 import { checksCard, offeredMethods, offeredOn, pageState, returnUrl } from './form-service'
 import { offeredFlags, payFormMethods, type OfferedFlags } from './methods'
@@ -54,8 +55,11 @@ export type PaymentFormData = {
     embedding: Embedding | null
   }
 
-/** `embedding`: who may frame the page (its frame-ancestors) and hear its events; null: no one */
-export type PayPageView = { lang: Lang; t: PayFormMessages; embedding: Embedding | null } & (
+/**
+ * `embedding`: who may frame the page (its frame-ancestors) and hear its events; null: no one. `theme`: the site's
+ * theme the bill's customFields.themeCode names (lib/themes); absent: the default look
+ */
+export type PayPageView = { lang: Lang; t: PayFormMessages; embedding: Embedding | null; theme?: PageTheme } & (
   | { view: 'not-found' }
   | { view: 'expired' }
   | { view: 'paid'; successUrl: string | null }
@@ -84,8 +88,13 @@ export async function payPageView(
   const page = await pageState(invoiceUid, declined)
   if (!page) return { lang, t, embedding: null, view: 'not-found' }
   const { bill, state } = page
-  const origins = (await frameOrigins(bill.siteId)) ?? []
+  const [origins, theme] = await Promise.all([
+    frameOrigins(bill.siteId).then((o) => o ?? []),
+    pageTheme(bill.siteId, bill.customFields),
+  ])
   const embedding = origins.length ? { origins, billId: bill.billId, invoiceUid: bill.invoiceUid } : null
+  // only when one applies: an unthemed page's data stays as it was
+  const themed = theme ? { theme } : {}
   const checkCard = checksCard(bill)
   if (page.check?.status === 'SUCCESS') {
     const valid = page.check.isValidCard === true
@@ -94,6 +103,7 @@ export async function payPageView(
       lang,
       t,
       embedding,
+      ...themed,
       view: 'checked',
       valid,
       maskedPan: page.check.maskedPan,
@@ -102,9 +112,9 @@ export async function payPageView(
   }
   const successUrl = bill.successUrl ?? o.successUrl
   if (state === 'PAID')
-    return { lang, t, embedding, view: 'paid', successUrl: successUrl ? returnUrl(successUrl, bill) : null }
-  if (state === 'EXPIRED') return { lang, t, embedding, view: 'expired' }
-  if (!offeredMethods(bill).length) return { lang, t, embedding, view: 'no-method' }
+    return { lang, t, embedding, ...themed, view: 'paid', successUrl: successUrl ? returnUrl(successUrl, bill) : null }
+  if (state === 'EXPIRED') return { lang, t, embedding, ...themed, view: 'expired' }
+  if (!offeredMethods(bill).length) return { lang, t, embedding, ...themed, view: 'no-method' }
   const first = o.paymentMethod && payFormMethods.find((m) => m.type === o.paymentMethod && offeredOn(bill, m))
   const query = pageQuery(o)
   const shown = orderFields(bill, lang)
@@ -113,6 +123,7 @@ export async function payPageView(
     lang,
     t,
     embedding,
+    ...themed,
     view: 'form',
     siteId: bill.siteId,
     // a CHECK_CARD bill's 0.00 is no amount to pay: none is shown

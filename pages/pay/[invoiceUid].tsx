@@ -7,6 +7,7 @@ import Head from 'next/head'
 import { BillSummary } from '@/components/pay/bill-summary'
 import { PaymentForm, PAY_FORM_DATA, PAY_FORM_NOTICE, PAY_FORM_ROOT } from '@/components/pay/payment-form'
 import { PAY_PAGE_CSS } from '@/components/pay/pay-styles'
+import { themeCss, ThemeHeader } from '@/components/pay/pay-theme'
 import { ResultScreen } from '@/components/pay/result-screen'
 import { embedScript, type EmbedEvent } from '@/lib/pay-form/embed-events'
 import { payFormScript } from '@/lib/pay-form/pay-form-script'
@@ -92,9 +93,12 @@ export default function PayPage(props: Props) {
         <meta name="robots" content="noindex" />
         <meta name="description" content={t.secure} />
         <link rel="icon" href="/icon.svg" type="image/svg+xml" />
-        <style dangerouslySetInnerHTML={{ __html: PAY_PAGE_CSS }} />
+        <style
+          dangerouslySetInnerHTML={{ __html: props.theme ? PAY_PAGE_CSS + themeCss(props.theme) : PAY_PAGE_CSS }}
+        />
       </Head>
       <main className="pay" lang={props.lang}>
+        {props.theme && <ThemeHeader theme={props.theme} />}
         <div className="pay-card">
           {props.view === 'not-found' ? (
             <ResultScreen tone="bad" title={t.notFoundTitle} text={t.notFoundText} />

@@ -1,0 +1,3 @@
+import { themeDeleteRoute } from '@/lib/dashboard/dashboard-theme-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = themeDeleteRoute

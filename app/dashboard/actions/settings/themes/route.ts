@@ -1,0 +1,3 @@
+import { themesRoute } from '@/lib/dashboard/dashboard-theme-endpoints'
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = themesRoute
