@@ -27,6 +27,17 @@ export const settingsCss = `
 .set-clock{display:grid;gap:.4rem;max-width:640px}
 .set-holds{display:grid;gap:.4rem;max-width:640px}
 .set-frames{display:grid;gap:.4rem;max-width:640px}
+.set-themes{list-style:none;margin:0 0 1rem;padding:0;display:grid;gap:.5rem}
+.set-themes li{display:flex;flex-wrap:wrap;gap:.6rem;align-items:center;padding:.4rem 0;border-bottom:1px solid #e3e6f0}
+.set-themes img{max-width:96px;height:32px;width:auto}
+.set-theme-swatch{display:inline-flex;padding:.3rem;border:1px solid #9aa3bd;border-radius:6px}
+.set-theme-swatch span{padding:.1rem .4rem;border-radius:4px;font-weight:600}
+.set-theme-what{flex:1 1 10rem;overflow-wrap:anywhere}
+.set-theme-acts{display:flex;gap:.4rem}
+.set-theme-form{display:grid;gap:.6rem;max-width:640px}
+.set-theme-form h3{font-size:1rem;margin:.5rem 0 0}
+.set-theme-field{display:grid;gap:.25rem}
+.dash-card .set-theme-field input:not([type=checkbox]){font:inherit;padding:.5rem;border:1px solid #9aa3bd;border-radius:6px;width:100%}
 .dash-card .set-frames textarea{font:inherit;padding:.5rem;border:1px solid #9aa3bd;border-radius:6px;width:100%}
 .set-holds fieldset{border:0;margin:0;padding:0}
 .set-holds input[type=number]{height:2.6rem;max-width:10rem}

@@ -312,6 +312,13 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
         valid: () => ({ origins: [] }),
         headers: dashboard,
       },
+      {
+        name: 'dashboard themes',
+        method: 'POST',
+        path: () => '/dashboard/actions/settings/themes',
+        valid: () => ({ code: 'proto-keys', name: 'Keys', backgroundColor: '#ffffff', buttonColor: '#1d4ed8' }),
+        headers: dashboard,
+      },
     ]
   })
 
@@ -397,6 +404,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'api/metrics',
       'api/ready',
       'popup/v2.js',
+      'pay-theme/[siteId]/[themeCode]/logo',
       'api/health',
       'api/openapi.json',
       'api/bench-empty',
@@ -417,6 +425,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'dashboard/actions/settings/tokens',
       'dashboard/actions/settings/tokens/[tokenId]/revoke',
       'dashboard/actions/settings/public-key',
+      'dashboard/actions/settings/themes/[themeCode]/delete',
     ])
     const covered = new Set([
       'api/sites/[siteId]/payments/[paymentId]',
@@ -444,6 +453,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
       'dashboard/actions/settings/rotate-secret',
       'dashboard/actions/settings/holds',
       'dashboard/actions/settings/frame-origins',
+      'dashboard/actions/settings/themes',
     ])
     assert.equal(targets.length, covered.size + 1, 'one target per covered route (and the alias)')
     assert.deepEqual(

@@ -9,7 +9,8 @@ import { notifications } from './notifications'
 import { payForm } from './pay-form'
 import { sbpBankApp } from './sbp-bank-app'
 import { settings } from './settings'
+import { themes } from './themes'
 
-export const en = { payForm, dashboard, bills, notifications, settings, audit, duration, sbpBankApp, formLink }
+export const en = { payForm, dashboard, bills, notifications, settings, audit, duration, sbpBankApp, formLink, themes }
 
 export type Texts = typeof en

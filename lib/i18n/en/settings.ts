@@ -117,6 +117,8 @@ export const settings = {
     clock: 'Clock advanced',
     holds: 'Holds',
     'frame-origins': 'Allowed origins',
+    theme: 'Payment page theme',
+    'delete-theme': 'Theme deleted',
   } as Record<string, string>,
   subjects: {
     'signing secret': 'signing secret',
@@ -135,6 +137,7 @@ export const settings = {
     'rotated, previous ended': 'rotated, previous ended at once',
     created: 'created',
     revoked: 'revoked',
+    deleted: 'deleted',
     'revoked, this session ended': 'revoked, its session ended',
     'refused: last active token': 'refused: the last active token',
   } as Record<string, string>,

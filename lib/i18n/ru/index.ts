@@ -9,5 +9,17 @@ import { notifications } from './notifications'
 import { payForm } from './pay-form'
 import { sbpBankApp } from './sbp-bank-app'
 import { settings } from './settings'
+import { themes } from './themes'
 
-export const ru: Texts = { payForm, dashboard, bills, notifications, settings, audit, duration, sbpBankApp, formLink }
+export const ru: Texts = {
+  payForm,
+  dashboard,
+  bills,
+  notifications,
+  settings,
+  audit,
+  duration,
+  sbpBankApp,
+  formLink,
+  themes,
+}

@@ -124,6 +124,8 @@ export const settings: SettingsMessages = {
     clock: 'Перевод часов',
     holds: 'Удержание средств',
     'frame-origins': 'Разрешённые источники',
+    theme: 'Тема страницы оплаты',
+    'delete-theme': 'Удаление темы',
   },
   subjects: {
     'signing secret': 'секрет подписи',
@@ -141,6 +143,7 @@ export const settings: SettingsMessages = {
     'rotated, previous ended': 'сменён, прежний сразу отключён',
     created: 'создан',
     revoked: 'отозван',
+    deleted: 'удалена',
     'revoked, this session ended': 'отозван, его сессия завершена',
     'refused: last active token': 'отказ: последний действующий токен',
   },

@@ -1,6 +1,6 @@
 // The site's settings: where notifications go, the signing secret (not shown here: the site command prints it, and a
 // rotation's answer shows the new one once), the API tokens, what holds do at the end of their period, the origins
-// that may frame its payment pages, the site's
+// that may frame its payment pages, its payment page themes, the site's
 // sandbox clock (absent with SANDBOX_CLOCK=off) and the recent changes to them (the audit log).
 // The page reads only; every change is a request under /dashboard/actions/settings/ (the clock's:
 // /dashboard/actions/sandbox/clock/advance).
@@ -11,11 +11,13 @@ import { HoldsForm } from '@/components/dashboard/holds-form'
 import { NotifyUrlForm } from '@/components/dashboard/notify-url-form'
 import { settingsCss } from '@/components/dashboard/settings-styles'
 import { SigningSecret } from '@/components/dashboard/signing-secret'
+import { ThemesCard } from '@/components/dashboard/themes-card'
 import { Words } from '@/components/dashboard/words'
 import { PublicKey } from '@/components/dashboard/public-key'
 import { settings } from '@/lib/config'
 import { CLOCK_ACTION } from '@/lib/dashboard/dashboard-clock'
 import { HOLDS_ACTION, settingsOverview } from '@/lib/dashboard/dashboard-settings'
+import { themesOverview } from '@/lib/dashboard/dashboard-themes'
 import { shownOutcome } from '@/lib/i18n/code-words'
 import type { SettingsMessages } from '@/lib/i18n/en/settings'
 import { fill } from '@/lib/i18n/fill'
@@ -28,7 +30,7 @@ export default async function SettingsPage() {
   const session = await requireSession()
   const lang = await currentLanguage()
   const t = textsOf(lang).settings
-  const d = await settingsOverview(session)
+  const [d, themes] = await Promise.all([settingsOverview(session), themesOverview(session)])
   const time = (at: Date) => shownTime(at, lang)
   const holdAction = d.holds.reversal ? 'reverse' : 'capture'
   return (
@@ -102,6 +104,14 @@ export default async function SettingsPage() {
       <section className="dash-card" aria-labelledby="frames-title">
         <h2 id="frames-title">{t.framesTitle}</h2>
         <FrameOriginsForm initial={d.frameOrigins} t={t} />
+      </section>
+
+      <section className="dash-card" aria-labelledby="themes-title">
+        <h2 id="themes-title">{textsOf(lang).themes.title}</h2>
+        <p className="set-note">
+          <Words text={textsOf(lang).themes.help} />
+        </p>
+        <ThemesCard themes={themes} t={textsOf(lang).themes} s={t} />
       </section>
 
       {d.clock && (
