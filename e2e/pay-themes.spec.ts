@@ -1,6 +1,7 @@
 // Payment page themes in Chromium (issue 31): the merchant adds a theme in the dashboard's Themes card (a PNG logo
-// uploaded, a low-contrast colour refused on its field), and a bill naming it in customFields.themeCode shows the
-// theme's background, button colours, name and logo at 360 px, in English and in Russian, and still takes a payment.
+// uploaded, a low-contrast colour refused on its field) and changes it, and a bill naming it in
+// customFields.themeCode shows the theme's background, button colours, name and logo at 360 px, in English and in
+// Russian, and still takes a payment.
 import { expect, test, type Page } from '@playwright/test'
 import { billRequest, client, newSite, uid } from '../tests/support/api.ts'
 import { solidPng } from '../tests/support/theme-images.ts'
@@ -25,7 +26,7 @@ test('a theme added in the dashboard dresses its bills’ pages, at 360 px, in E
   const card = page.locator('section', { has: page.getByRole('heading', { name: 'Payment page themes' }) })
   await expect(card.getByText('No themes yet.')).toBeVisible()
   await card.getByLabel('Code').fill('shop-01')
-  await card.getByLabel('Name shown on the page').fill('Shop of Tests')
+  await card.getByLabel('Name shown on the page').fill('Shop')
   await card.getByLabel('Background colour').fill('#fff7ed')
   // white on orange: below 4.5:1, refused on its field
   await card.getByLabel('Button colour', { exact: true }).fill('#f97316')
@@ -36,6 +37,14 @@ test('a theme added in the dashboard dresses its bills’ pages, at 360 px, in E
   await card.getByLabel('Button colour', { exact: true }).fill('#9a3412')
   await card.getByRole('button', { name: 'Save' }).click()
   const listed = card.locator('li[data-theme="shop-01"]')
+  await expect(listed).toContainText('Shop')
+  await expect(listed.getByRole('img', { name: 'Logo of shop-01' })).toBeVisible()
+  // changed: the form takes the theme's values; with no file chosen the logo stays
+  await listed.getByRole('button', { name: 'Change' }).click()
+  await expect(card.getByRole('heading', { name: 'Changing shop-01' })).toBeVisible()
+  await expect(card.getByLabel('Button colour', { exact: true })).toHaveValue('#9a3412')
+  await card.getByLabel('Name shown on the page').fill('Shop of Tests')
+  await card.getByRole('button', { name: 'Save' }).click()
   await expect(listed).toContainText('Shop of Tests')
   await expect(listed.getByRole('img', { name: 'Logo of shop-01' })).toBeVisible()
 

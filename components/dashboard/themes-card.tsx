@@ -46,7 +46,17 @@ export function ThemesCard({ themes, t, s }: { themes: ThemeRow[]; t: ThemesMess
 
   const reset = (theme: ThemeRow | null) => {
     setEditing(theme)
-    setFields(theme ? { ...theme } : EMPTY)
+    setFields(
+      theme
+        ? {
+            code: theme.code,
+            name: theme.name,
+            backgroundColor: theme.backgroundColor,
+            buttonColor: theme.buttonColor,
+            buttonTextColor: theme.buttonTextColor,
+          }
+        : EMPTY,
+    )
     setFile(null)
     setRemoveLogo(false)
     setErrors({})
