@@ -87,7 +87,7 @@ export function PaymentForm(data: PaymentFormData) {
   /** what the server said to do next */
   function follow(step: NextStep) {
     // the embedder hears the outcome here, unless the bill's page it goes to says it (a paid bill's page does)
-    if (step.kind === 'declined' || (step.kind === 'redirect' && step.outcome === 'FAILED'))
+    if (step.kind === 'declined' || (step.kind === 'redirect' && step.outcome === 'FAILED' && step.url !== base))
       postEmbedEvent(data.embedding, 'PAYMENT_FAILED')
     else if (step.kind === 'redirect' && step.outcome === 'PAID' && step.url !== base)
       postEmbedEvent(data.embedding, 'PAYMENT_SUCCEEDED')
