@@ -101,3 +101,20 @@ test('a refused origin: 400 naming origins, nothing changed, the refusal audited
   // the cross-site or signed-out post is refused as every dashboard action is
   assert.equal((await post('/dashboard/actions/settings/frame-origins', { origins: [] })).status, 401)
 })
+
+test('a stored origin with `$` patterns is written as it is: no part of the policy spliced in again', async () => {
+  const site = await newSite('embed')
+  // as a row written before origins were held to plain host names (the dashboard refuses these now)
+  await sql(`UPDATE "Site" SET "frameOrigins" = $2 WHERE id = $1`, [
+    site.siteId,
+    ["https://x$'.example", 'https://y$`.example', 'https://z$&.example'],
+  ])
+  const { res } = await billPage(site)
+  const csp = res.headers.get('content-security-policy') ?? ''
+  const names = csp.split(/;\s*/).map((d) => d.split(' ')[0])
+  assert.deepEqual(names, [...new Set(names)], csp)
+  assert.match(
+    csp,
+    /(^|; )frame-ancestors https:\/\/x\$'\.example https:\/\/y\$`\.example https:\/\/z\$&\.example(;|$)/,
+  )
+})
