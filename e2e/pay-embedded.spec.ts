@@ -74,6 +74,18 @@ test.describe('a bill framed by an allowed origin', () => {
     await expect(heard(page)).toHaveText(events('INITIALIZED', 'PAYMENT_ATTEMPT', 'PAYMENT_SUCCEEDED'))
   })
 
+  test('a payUrl with options and no successUrl: PAYMENT_SUCCEEDED heard once', async ({ page }) => {
+    const bill = await framedBill([shop.origin])
+    await page.goto(`${shop.origin}/shop?pay=${encodeURIComponent(`${bill.payUrl}?lang=en&paymentMethod=CARD`)}`)
+    const frame = await payFrame(page, bill.invoiceUid)
+    await payIn(frame, '4111111111111111')
+    await expect(page.frameLocator('iframe').getByRole('heading', { name: 'This bill is paid' })).toBeVisible()
+    // a mark posted by the paid page once loaded comes after every event of the page (one sender, in order)
+    await frame.waitForLoadState('load')
+    await frame.evaluate(() => window.parent.postMessage('MARK', '*'))
+    await expect(heard(page)).toHaveText(events('INITIALIZED', 'PAYMENT_ATTEMPT', 'PAYMENT_SUCCEEDED', 'MARK'))
+  })
+
   test('3-D Secure passed with a successUrl: PAYMENT_SUCCEEDED heard, then the frame goes to it', async ({ page }) => {
     const bill = await framedBill([shop.origin], { successUrl: `${shop.origin}/ok` })
     await page.goto(`${shop.origin}/shop?pay=${encodeURIComponent(bill.payUrl)}`)
