@@ -11,7 +11,12 @@ import { billState } from '../settlement/bill-for-payment'
 import { billByInvoiceUid, billStatusNow, pageAttemptPayment, type Bill } from '../settlement/bill-store'
 import { settings } from '../config'
 import { cardCheckRequestSchema } from '../card-checks/card-check-request'
-import { completeCardCheck, readCardCheckOfBill, verifyOnBill } from '../card-checks/card-check-service'
+import {
+  completeCardCheck,
+  readCardCheckOfBill,
+  requestUidTaken,
+  verifyOnBill,
+} from '../card-checks/card-check-service'
 import { ApiError, notFound, validationError } from '../http/api-error'
 import { parse } from '../http/api-route'
 import { formatValue, money } from '../money/money'
@@ -358,6 +363,8 @@ export interface PageState {
   /** the outcome of the attempt the page forwards the payer after (`leave`), or the card check's (leaveChecked) */
   left?: 'PAID' | 'FAILED'
   leaveChecked?: boolean
+  /** a CHECK_CARD bill whose billId a verification through the API already holds: the page cannot verify under it */
+  checkTaken?: boolean
 }
 
 /**
@@ -383,6 +390,8 @@ export async function pageState(
   const leaving = leaveHash ? loaded.payments.find((p) => p.pageAttemptKey === leaveHash) : undefined
   const left = leaving?.status === 'COMPLETED' ? 'PAID' : leaving?.status === 'DECLINED' ? 'FAILED' : undefined
   const check = checksCard(loaded.bill) ? await readCardCheckOfBill(loaded.bill.id) : null
+  const checkTaken =
+    checksCard(loaded.bill) && !check && (await requestUidTaken(loaded.bill.siteId, loaded.bill.billId))
   return {
     bill: loaded.bill,
     clock: loaded.clock,
@@ -390,6 +399,7 @@ export async function pageState(
     declinedReason: declined?.statusReason ?? undefined,
     ...(left && { left }),
     ...(leave === CARD_CHECK_MD && { leaveChecked: true }),
+    ...(checkTaken && { checkTaken }),
     ...(check && { check: { status: check.status, isValidCard: check.isValidCard, maskedPan: check.maskedPan } }),
   }
 }

@@ -64,6 +64,8 @@ export type PayPageView = { lang: Lang; t: PayFormMessages; embedding: Embedding
   | { view: 'paid'; successUrl: string | null }
   /** a bill whose list of methods leaves the page none it has (QIWI_WALLET only, say) */
   | { view: 'no-method' }
+  /** a CHECK_CARD bill whose billId a verification through the API holds: no verification can be made here */
+  | { view: 'check-taken' }
   /** a CHECK_CARD bill whose card was verified: its outcome, and the way back to the merchant */
   | { view: 'checked'; valid: boolean; maskedPan: string; returnUrl: string | null }
   | {
@@ -118,6 +120,7 @@ export async function payPageView(
     }
   }
   if (state === 'EXPIRED') return { lang, t, embedding, view: 'expired' }
+  if (page.checkTaken) return { lang, t, embedding, view: 'check-taken' }
   if (!offeredMethods(bill).length) return { lang, t, embedding, view: 'no-method' }
   const first = o.paymentMethod && payFormMethods.find((m) => m.type === o.paymentMethod && offeredOn(bill, m))
   const query = pageQuery(o)

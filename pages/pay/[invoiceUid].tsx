@@ -91,7 +91,9 @@ export default function PayPage(props: Props) {
         <title>
           {props.view === 'not-found'
             ? t.notFoundTitle
-            : props.view === 'checked' || (props.view === 'form' && props.form.checkCard)
+            : props.view === 'checked' ||
+                props.view === 'check-taken' ||
+                (props.view === 'form' && props.form.checkCard)
               ? t.checkTitle
               : t.title}
         </title>
@@ -115,6 +117,8 @@ export default function PayPage(props: Props) {
             </ResultScreen>
           ) : props.view === 'expired' ? (
             <ResultScreen tone="bad" title={t.expiredTitle} text={t.expiredText} />
+          ) : props.view === 'check-taken' ? (
+            <ResultScreen tone="bad" title={t.checkTakenTitle} text={t.checkTakenText} />
           ) : props.view === 'no-method' ? (
             <ResultScreen tone="bad" title={t.noMethodTitle} text={t.noMethodText} />
           ) : props.view === 'checked' ? (
