@@ -79,6 +79,21 @@ test('openInvoice: the promise resolves with the paid bill once the payer pays, 
   await closed
 })
 
+test("openInvoice: another bill paid in the popup settles nothing (only the payUrl's bill does)", async ({ page }) => {
+  const b = await bill()
+  const other = await bill()
+  const popup = await openPopup(page, b.payUrl)
+  await popup.goto(other.payUrl)
+  await popup.getByLabel('Card number').fill('4111111111111111')
+  await popup.getByLabel('Expiry date (MM/YY)').fill('12/30')
+  await popup.getByLabel('Security code (CVV)').fill('123')
+  await popup.getByRole('button', { name: /^Pay\b/ }).click()
+  await expect(popup.getByRole('heading', { name: 'This bill is paid' })).toBeVisible()
+  await expect(page.locator('#result')).toHaveText('')
+  await popup.close()
+  await expect(page.locator('#result')).toHaveText('rejected {"reason":"POPUP_CLOSED"}')
+})
+
 test('openInvoice: the promise rejects when the payer closes the popup', async ({ page }) => {
   const b = await bill()
   const popup = await openPopup(page, b.payUrl)

@@ -32,26 +32,26 @@ async function merchantPage(host: string) {
 const service = new URL(BASE_URL).origin
 
 /** a site that allows `origins` to frame its pages (set in the dashboard's way), with a bill to pay */
-async function framedBill(origins: string[]) {
+async function framedBill(origins: string[], over: Record<string, unknown> = {}) {
   const site = await newSite('e2e-embed')
   const r = await post('/dashboard/actions/settings/frame-origins', { origins }, asSession(await signIn(site)))
   expect(r.status, r.text).toBe(200)
-  const bill = await client(site).put(`/bills/${uid('bill')}`, billRequest())
+  const bill = await client(site).put(`/bills/${uid('bill')}`, billRequest(over))
   expect(bill.status, bill.text).toBe(200)
   return bill.body as { payUrl: string; invoiceUid: string }
 }
 
 /** the bill's page inside the merchant's page, once it is there */
-async function payFrame(page: Page, invoiceUid: string): Promise<Frame> {
-  await expect(page.frameLocator('iframe').getByRole('button', { name: /^Pay\b/ })).toBeVisible()
+async function payFrame(page: Page, invoiceUid: string, button = /^Pay\b/): Promise<Frame> {
+  await expect(page.frameLocator('iframe').getByRole('button', { name: button })).toBeVisible()
   return page.frames().find((f) => f.url().includes(`/pay/${invoiceUid}`))!
 }
 
-async function payIn(frame: Frame, pan: string) {
-  await frame.getByLabel('Card number').fill(pan)
-  await frame.getByLabel('Expiry date (MM/YY)').fill('12/30')
-  await frame.getByLabel('Security code (CVV)').fill('123')
-  await frame.getByRole('button', { name: /^Pay\b/ }).click()
+async function payIn(frame: Frame, pan: string, button = /^Pay\b/) {
+  await frame.getByLabel(/^Card number/).fill(pan)
+  await frame.getByLabel(/^Expiry date/).fill('12/30')
+  await frame.getByLabel(/^Security code/).fill('123')
+  await frame.getByRole('button', { name: button }).click()
 }
 
 const heard = (page: Page) => page.locator('#events li')
@@ -71,6 +71,76 @@ test.describe('a bill framed by an allowed origin', () => {
     await expect(heard(page)).toHaveText(events('INITIALIZED'))
     await payIn(frame, '4111111111111111')
     await expect(page.frameLocator('iframe').getByRole('heading', { name: 'This bill is paid' })).toBeVisible()
+    await expect(heard(page)).toHaveText(events('INITIALIZED', 'PAYMENT_ATTEMPT', 'PAYMENT_SUCCEEDED'))
+  })
+
+  test('a payUrl with options and no successUrl: PAYMENT_SUCCEEDED heard once', async ({ page }) => {
+    const bill = await framedBill([shop.origin])
+    await page.goto(`${shop.origin}/shop?pay=${encodeURIComponent(`${bill.payUrl}?lang=en&paymentMethod=CARD`)}`)
+    const frame = await payFrame(page, bill.invoiceUid)
+    await payIn(frame, '4111111111111111')
+    await expect(page.frameLocator('iframe').getByRole('heading', { name: 'This bill is paid' })).toBeVisible()
+    // a mark posted by the paid page once loaded comes after every event of the page (one sender, in order)
+    await frame.waitForLoadState('load')
+    await frame.evaluate(() => window.parent.postMessage('MARK', '*'))
+    await expect(heard(page)).toHaveText(events('INITIALIZED', 'PAYMENT_ATTEMPT', 'PAYMENT_SUCCEEDED', 'MARK'))
+  })
+
+  test('3-D Secure passed with a successUrl: PAYMENT_SUCCEEDED heard, then the frame goes to it', async ({ page }) => {
+    const bill = await framedBill([shop.origin], { successUrl: `${shop.origin}/ok` })
+    await page.goto(`${shop.origin}/shop?pay=${encodeURIComponent(bill.payUrl)}`)
+    const frame = await payFrame(page, bill.invoiceUid)
+    await payIn(frame, '4000000000003220')
+    await page.frameLocator('iframe').getByRole('button', { name: 'Pass authentication', exact: true }).click()
+    await expect(heard(page)).toHaveText(events('INITIALIZED', 'PAYMENT_ATTEMPT', 'PAYMENT_SUCCEEDED'))
+    await expect(page.frameLocator('iframe').getByRole('heading', { name: 'Shop' })).toBeVisible()
+    const ok = new URL(
+      page
+        .frames()
+        .find((f) => f !== page.mainFrame())!
+        .url(),
+    )
+    expect([ok.origin, ok.pathname, ok.searchParams.get('invoiceUid')]).toEqual([shop.origin, '/ok', bill.invoiceUid])
+  })
+
+  test('3-D Secure failed with a failedUrl: PAYMENT_FAILED heard, then the frame goes to it', async ({ page }) => {
+    const bill = await framedBill([shop.origin], { failedUrl: `${shop.origin}/fail` })
+    await page.goto(`${shop.origin}/shop?pay=${encodeURIComponent(bill.payUrl)}`)
+    await payIn(await payFrame(page, bill.invoiceUid), '4000000000003220')
+    await page.frameLocator('iframe').getByRole('button', { name: 'Fail authentication', exact: true }).click()
+    await expect(heard(page)).toHaveText(events('INITIALIZED', 'PAYMENT_ATTEMPT', 'PAYMENT_FAILED'))
+    await expect(page.frameLocator('iframe').getByRole('heading', { name: 'Shop' })).toBeVisible()
+    expect(
+      new URL(
+        page
+          .frames()
+          .find((f) => f !== page.mainFrame())!
+          .url(),
+      ).pathname,
+    ).toBe('/fail')
+  })
+
+  for (const [pan, event, heading] of [
+    ['4111111111111111', 'PAYMENT_SUCCEEDED', 'Your card is verified'],
+    ['4000000000000002', 'PAYMENT_FAILED', /not verified|could not/i],
+  ] as const)
+    test(`a CHECK_CARD bill's verification, card ${pan.slice(-4)}: ${event} heard once`, async ({ page }) => {
+      const bill = await framedBill([shop.origin], { amount: undefined, flags: ['CHECK_CARD'] })
+      await page.goto(`${shop.origin}/shop?pay=${encodeURIComponent(bill.payUrl)}`)
+      await payIn(await payFrame(page, bill.invoiceUid, /^Verify card$/), pan, /^Verify card$/)
+      await expect(page.frameLocator('iframe').getByRole('heading', { name: heading })).toBeVisible()
+      await expect(heard(page)).toHaveText(events('INITIALIZED', 'PAYMENT_ATTEMPT', event))
+    })
+
+  test('a CHECK_CARD bill with a successUrl: PAYMENT_SUCCEEDED heard before the frame goes to it', async ({ page }) => {
+    const bill = await framedBill([shop.origin], {
+      amount: undefined,
+      flags: ['CHECK_CARD'],
+      successUrl: `${shop.origin}/ok`,
+    })
+    await page.goto(`${shop.origin}/shop?pay=${encodeURIComponent(bill.payUrl)}`)
+    await payIn(await payFrame(page, bill.invoiceUid, /^Verify card$/), '4111111111111111', /^Verify card$/)
+    await expect(page.frameLocator('iframe').getByRole('heading', { name: 'Shop' })).toBeVisible()
     await expect(heard(page)).toHaveText(events('INITIALIZED', 'PAYMENT_ATTEMPT', 'PAYMENT_SUCCEEDED'))
   })
 

@@ -86,10 +86,12 @@ export function PaymentForm(data: PaymentFormData) {
 
   /** what the server said to do next */
   function follow(step: NextStep) {
-    // the embedder hears the outcome here, unless the bill's page it goes to says it (a paid bill's page does)
-    if (step.kind === 'declined' || (step.kind === 'redirect' && step.outcome === 'FAILED'))
+    // the embedder hears the outcome here, unless the bill's page it goes to says it (a paid bill's page does): the
+    // page's own address is compared by its path, the payUrl's options (a query) aside
+    const elsewhere = step.kind === 'redirect' && step.url.split(/[?#]/)[0] !== base
+    if (step.kind === 'declined' || (step.kind === 'redirect' && step.outcome === 'FAILED' && elsewhere))
       postEmbedEvent(data.embedding, 'PAYMENT_FAILED')
-    else if (step.kind === 'redirect' && step.outcome === 'PAID' && step.url !== base)
+    else if (step.kind === 'redirect' && step.outcome === 'PAID' && elsewhere)
       postEmbedEvent(data.embedding, 'PAYMENT_SUCCEEDED')
     if (step.kind === 'redirect') {
       setStage({ kind: 'leaving' })

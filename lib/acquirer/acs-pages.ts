@@ -7,6 +7,7 @@ import { CLIENT_CLOSED, logRequest } from '../http/request-log'
 import { requestIds } from '../http/trace-id'
 import { wireAmount } from '../money/money'
 import { paymentForChallenge } from '../payments/payment-store'
+import { frameAncestors, frameOrigins } from '../sites/frame-origins'
 import { issuePares, readPareq } from './three-ds'
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -15,7 +16,7 @@ function page(
   status: number,
   title: string,
   body: string,
-  opts: { nonce?: string; postsToTermUrl?: boolean } = {},
+  opts: { nonce?: string; postsToTermUrl?: boolean; frameAncestors?: string } = {},
 ): Response {
   const csp = [
     "default-src 'none'",
@@ -26,6 +27,7 @@ function page(
     // merchant's successUrl / failedUrl)
     opts.postsToTermUrl ? '' : "form-action 'self'",
     "base-uri 'none'",
+    opts.frameAncestors ?? '',
   ]
     .filter(Boolean)
     .join('; ')
@@ -75,6 +77,15 @@ function readForm(form: FormData): ChallengeForm | Response {
   if (!termUrl || !/^https?:$/.test(termUrl.protocol))
     return page(400, 'Bad request', '<h1>Bad request</h1><p>TermUrl must be an http(s) address.</p>')
   return { pareq, md, termUrl, paymentRef }
+}
+
+/**
+ * who may frame the challenge of a payment page's attempt: its bill's site's allowed origins, as the page itself
+ * ('none' when it has none); the challenge of a merchant's own checkout (an API payment) or of a card verification may
+ * be framed by anyone, as the checkout's own page decides
+ */
+async function challengeFraming(p: { siteId: string; pageAttemptKey: string | null } | null) {
+  return p?.pageAttemptKey ? frameAncestors((await frameOrigins(p.siteId)) ?? []) : undefined
 }
 
 /** the posted form, read once and within 64 KiB; or the page that says what is wrong */
@@ -132,6 +143,7 @@ export const challengePage = logged(async (req) => {
 <button class="pass" type="submit" name="result" value="pass">Pass authentication</button>
 <button class="fail" type="submit" name="result" value="fail">Fail authentication</button>
 </form>`,
+    { frameAncestors: await challengeFraming(p) },
   )
 })
 
@@ -153,6 +165,6 @@ export const challengeResult = logged(async (req) => {
 <form id="back" method="post" action="${esc(f.termUrl.href)}"><input type="hidden" name="PaRes" value="${esc(pares)}"><input type="hidden" name="MD" value="${esc(f.md)}">
 <button class="pass" type="submit">Continue</button></form>
 <script nonce="${nonce}">document.getElementById('back').submit()</script>`,
-    { nonce, postsToTermUrl: true },
+    { nonce, postsToTermUrl: true, frameAncestors: await challengeFraming(await paymentForChallenge(f.paymentRef)) },
   )
 })

@@ -2,37 +2,18 @@
 // a valid card's payment token is issued for. The card is never stored, logged or answered: the request's
 // fingerprint (a keyed hash) is all that remains of its number and CVV.
 import { z } from 'zod'
-import { luhnValid, parseExpiry, type CardExpiry } from '../acquirer/sandbox-acquirer'
-import { writtenAs } from '../wire/wire-form'
+import { expiryField, panField } from '../acquirer/card-fields'
 
 export const cardDataSchema = z
   .object(
     {
-      pan: z
-        .string({ error: 'is required' })
-        .regex(/^\d{13,19}$/, 'must be 13-19 digits')
-        .refine(luhnValid, 'is not a valid card number')
-        .meta({
-          description:
-            "the card number, Luhn-valid: the sandbox's test cards decide the outcome, as for payments (see the test cards)",
-          examples: ['4111111111111111'],
-        }),
-      expiryDate: writtenAs(
-        z.string({ error: 'is required, as MM/YY' }).transform((s, ctx): CardExpiry => {
-          const e = parseExpiry(s)
-          if (!e) {
-            ctx.addIssue({ code: 'custom', message: 'must be MM/YY' })
-            return z.NEVER
-          }
-          return e
-        }),
-        {
-          type: 'string',
-          pattern: '^(0[1-9]|1[0-2])/\\d{2}$',
-          description:
-            "MM/YY (a past month: not a valid card; with production's test cards, month 02 and 04: not valid, any other: valid)",
-          examples: ['12/30'],
-        },
+      pan: panField(
+        'is required',
+        "the card number, Luhn-valid: the sandbox's test cards decide the outcome, as for payments (see the test cards)",
+      ),
+      expiryDate: expiryField(
+        'is required, as MM/YY',
+        "MM/YY (a past month: not a valid card; with production's test cards, month 02 and 04: not valid, any other: valid)",
       ),
       cvv2: z
         .string({ error: 'is required' })

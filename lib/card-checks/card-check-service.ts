@@ -190,3 +190,7 @@ export function verifyOnBill(
 
 /** the verification a CHECK_CARD bill's page made, or null */
 export { readCardCheckOfBill } from './card-check-store'
+
+/** whether a verification of the site's own (the API's) holds this requestUid, one the bill's page cannot make */
+export const requestUidTaken = async (siteId: string, requestUid: string) =>
+  (await readCardCheck(siteId, requestUid)) !== null

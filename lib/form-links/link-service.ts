@@ -4,13 +4,15 @@
 // opening makes a new bill; with one, the bill of that id is reopened (the same amount) or refused (another amount).
 // Such bills carry no SALE flag: their payments are two-step and their holds confirm themselves after the site's hold
 // period (lib/payments/hold-expiry.ts). `extras[…]` become the bill's customFields, and the page shows them (all but
-// themeCode, a display setting), those named in `readonly` not editable.
+// themeCode, a display setting), those named in `readonly` not editable; a link cannot set where notifications go.
+// A link reopens only a bill a link made, and each new bill counts against the client's window (attempt-limits.ts).
 import { randomUUID } from 'node:crypto'
 import { ApiError } from '../http/api-error'
 import { parse } from '../http/api-route'
 import { createBill, loadBill } from '../billing/bill-service'
 import { billRequestSchema, type BillRequest } from '../bills/bill-request'
 import { payUrlOf } from '../bills/bill-wire'
+import { countLinkBill } from '../pay-form/attempt-limits'
 import { pageOptions, pageQuery } from '../pay-form/page-options'
 import { siteClock } from '../sites/site-store'
 import { idSchema } from '../wire/common-schemas'
@@ -20,11 +22,14 @@ import { siteOfPublicKey } from './public-key'
 /** how long a link's bill stays payable when the link names no `lifetime` */
 export const LINK_BILL_LIFETIME_MS = 30 * 24 * 3600_000
 
+/** the customFields a link's bill does not show on its page: themeCode chooses how the page looks */
+const NOT_SHOWN = new Set(['themeCode'])
+
 /**
- * the customFields a link's bill does not show on its page: themeCode chooses how the page looks, and where the
- * payments' notifications go is never the payer's to change
+ * extras a link may not set: where the payments' notifications go is the merchant's alone (anyone who has the
+ * public key can write a link, and production's Signature would not tell a replayed body from a changed one)
  */
-const NOT_SHOWN = new Set(['themeCode', INVOICE_CALLBACK_URL])
+const NOT_FROM_A_LINK = new Set([INVOICE_CALLBACK_URL])
 
 export type LinkOutcome =
   | { kind: 'redirect'; location: string }
@@ -34,6 +39,10 @@ export type LinkOutcome =
   | { kind: 'invalid'; problems: { parameter: string; message: string }[] }
   /** a bill of that billId exists with another amount */
   | { kind: 'conflict' }
+  /** a bill of that billId exists, made through the API: not the link's to open */
+  | { kind: 'taken' }
+  /** the client made as many bills by links as its window allows */
+  | { kind: 'limited'; retryAfterSeconds: number }
 
 /** the request's field paths as the link names them */
 function parameterOf(path: string): string {
@@ -65,7 +74,7 @@ function requestOf(q: URLSearchParams, now: Date): Record<string, unknown> {
   const extras: Record<string, string> = Object.fromEntries(
     [...q].flatMap(([name, value]) => {
       const m = /^extras\[([^\]]+)\]$/.exec(name)
-      return m ? [[m[1], value]] : []
+      return m && !NOT_FROM_A_LINK.has(m[1]) ? [[m[1], value]] : []
     }),
   )
   const customer = { phone: get('phone'), email: get('email'), account: get('account') }
@@ -89,7 +98,7 @@ function formFieldsOf(req: BillRequest, readonly: string | null) {
 }
 
 /** what opening the link does (`query`: the link's whole query) */
-export async function openLink(query: URLSearchParams): Promise<LinkOutcome> {
+export async function openLink(query: URLSearchParams, clientAddress: string): Promise<LinkOutcome> {
   const siteId = await siteOfPublicKey(query.get('publicKey') ?? '')
   if (!siteId) return { kind: 'not-found' }
   const given = query.get('billId')
@@ -117,6 +126,8 @@ export async function openLink(query: URLSearchParams): Promise<LinkOutcome> {
   const reopen = async () => {
     const there = await loadBill({ siteId, billId })
     if (!there) return null
+    // a bill the merchant made through the API is not the link's to open (nor to tell apart by its amount)
+    if (there.bill.formFields === null) return { kind: 'taken' } as const
     const same =
       there.bill.currency === req.amount?.currency &&
       (there.bill.amountMinor === null ? null : Number(there.bill.amountMinor)) === (req.amount?.value ?? null)
@@ -125,6 +136,14 @@ export async function openLink(query: URLSearchParams): Promise<LinkOutcome> {
   if (given) {
     const reopened = await reopen()
     if (reopened) return reopened
+  }
+  // each new bill counts against the client, as the page's attempts do: links are public
+  try {
+    await countLinkBill(clientAddress)
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 429)
+      return { kind: 'limited', retryAfterSeconds: Number(e.headers?.['Retry-After'] ?? 60) }
+    throw e
   }
   try {
     const bill = await createBill(siteId, billId, req, undefined, {

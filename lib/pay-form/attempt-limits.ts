@@ -6,7 +6,8 @@
 // - a client address may start PAGE_CLIENT_ATTEMPTS (20) attempts per PAGE_CLIENT_WINDOW_SECONDS
 //   (600), across bills; the next ones wait for the window's end. Counted in fixed windows, one
 //   statement per attempt; the address is stored only as a keyed hash.
-// Either limit is off at 0. API payments are not counted: they are the merchant's, behind its token.
+// Either limit is off at 0. API payments are not counted: they are the merchant's, behind its token. A client's
+// bills made by links (/create) are counted alike, in a count of their own.
 import { settings } from '../config'
 import { ApiError } from '../http/api-error'
 import { fingerprint } from '../security/keyed-hash'
@@ -36,6 +37,18 @@ export async function countClientAttempt(clientAddress: string): Promise<void> {
   const row = await countClientAttemptRow(fingerprint('page-client', clientAddress || 'unknown'), windowSeconds)
   // now and then, forget windows long past
   if (Math.random() < 0.01) await forgetOldClientWindows(windowSeconds)
+  if (row && row.count > clientAttempts) throw attemptsLimited('client.slowed', row.retryAfter)
+}
+
+/**
+ * Counts a bill made by a link without the API (lib/form-links) against the client: as many per window as payment
+ * attempts, in a count of their own; refuses it once the window is full.
+ */
+export async function countLinkBill(clientAddress: string): Promise<void> {
+  const { clientAttempts, clientWindowMs } = settings().pageLimits
+  if (clientAttempts <= 0) return
+  const windowSeconds = clientWindowMs / 1000
+  const row = await countClientAttemptRow(fingerprint('link-client', clientAddress || 'unknown'), windowSeconds)
   if (row && row.count > clientAttempts) throw attemptsLimited('client.slowed', row.retryAfter)
 }
 

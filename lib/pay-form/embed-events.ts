@@ -30,12 +30,21 @@ export interface Embedding {
  * origin is tried (each mismatch is a console error).
  */
 const POST_SOURCE = [
-  '(e,n)=>{try{const w=window,a=location.ancestorOrigins,',
+  '(e,n)=>{const s=(t,m,o)=>{try{t.postMessage(m,o)}catch(x){}};try{const w=window,a=location.ancestorOrigins,',
   'p=a&&a.length&&e.origins.includes(a[0])?[a[0]]:e.origins;',
-  'if(w.parent!==w)for(const o of p)w.parent.postMessage(n,o);',
+  'if(w.parent!==w)for(const o of p)s(w.parent,n,o);',
   'if(w.opener&&w.opener!==w)for(const o of e.origins)',
-  'w.opener.postMessage({qiwiCheckout:n,billId:e.billId,invoiceUid:e.invoiceUid},o)}catch(x){}}',
+  's(w.opener,{qiwiCheckout:n,billId:e.billId,invoiceUid:e.invoiceUid},o)}catch(x){}}',
 ].join('')
+
+/** one posting: a target that refuses it (an origin it cannot parse, a closed opener) stops none of the others */
+function postTo(target: Window, message: unknown, origin: string): void {
+  try {
+    target.postMessage(message, origin)
+  } catch {
+    // nothing to tell that one
+  }
+}
 
 /** posts the event to the page's embedder, if any and allowed (the form's script) */
 export function postEmbedEvent(e: Embedding | null | undefined, event: EmbedEvent): void {
@@ -44,10 +53,10 @@ export function postEmbedEvent(e: Embedding | null | undefined, event: EmbedEven
     const w = window
     const a = location.ancestorOrigins
     const parents = a && a.length && e.origins.includes(a[0]) ? [a[0]] : e.origins
-    if (w.parent !== w) for (const o of parents) w.parent.postMessage(event, o)
+    if (w.parent !== w) for (const o of parents) postTo(w.parent, event, o)
     if (w.opener && w.opener !== w)
       for (const o of e.origins)
-        w.opener.postMessage({ qiwiCheckout: event, billId: e.billId, invoiceUid: e.invoiceUid }, o)
+        postTo(w.opener, { qiwiCheckout: event, billId: e.billId, invoiceUid: e.invoiceUid }, o)
   } catch {
     // an embedder that went away (a closed opener): nothing to tell
   }

@@ -11,7 +11,12 @@ import { billState } from '../settlement/bill-for-payment'
 import { billByInvoiceUid, billStatusNow, pageAttemptPayment, type Bill } from '../settlement/bill-store'
 import { settings } from '../config'
 import { cardCheckRequestSchema } from '../card-checks/card-check-request'
-import { completeCardCheck, readCardCheckOfBill, verifyOnBill } from '../card-checks/card-check-service'
+import {
+  completeCardCheck,
+  readCardCheckOfBill,
+  requestUidTaken,
+  verifyOnBill,
+} from '../card-checks/card-check-service'
 import { ApiError, notFound, validationError } from '../http/api-error'
 import { parse } from '../http/api-route'
 import { formatValue, money } from '../money/money'
@@ -24,6 +29,7 @@ import { payFormSchema } from './form-schema'
 import { payFormMethodOf, payFormMethods } from './methods'
 import type { PayFormMethod } from './methods/pay-method'
 import { clockOf, type SiteClock } from '../sandbox/site-clock'
+import { frameOrigins } from '../sites/frame-origins'
 import { pageQuery, type PageOptions } from './page-options'
 
 export type NextStep =
@@ -272,9 +278,19 @@ export async function attemptStatus(invoiceUid: string, attemptId: string, o: Pa
 const CARD_CHECK_MD = 'card-check'
 
 /** where a CHECK_CARD bill's payer goes once the verification ended: the return URL of its outcome, else its page */
-function afterCheck(bill: Bill, valid: boolean): NextStep {
+function afterCheck(bill: Bill, valid: boolean): NextStep & { kind: 'redirect' } {
   const back = valid ? bill.successUrl : bill.failedUrl
-  return { kind: 'redirect', url: back ? returnUrl(back, bill) : pagePath(bill) }
+  return { kind: 'redirect', url: back ? returnUrl(back, bill) : pagePath(bill), outcome: valid ? 'PAID' : 'FAILED' }
+}
+
+/**
+ * where the 3-D Secure return sends the payer whose attempt ended at the merchant's URL: an embedder (a frame, the
+ * checkout popup) hears the outcome from the page only, so a site that allows one gets the bill's page first, which
+ * posts the outcome and forwards (`leave`: the attempt's key, or the card check's MD: the page finds the URL itself)
+ */
+async function leavingBy(bill: Bill, step: NextStep & { kind: 'redirect' }, leave: string, o: PageOptions = {}) {
+  if (!step.outcome || step.url.startsWith('/')) return step.url
+  return (await frameOrigins(bill.siteId))?.length ? pagePath(bill, pageQuery(o, { leave })) : step.url
 }
 
 /**
@@ -316,7 +332,7 @@ export async function threeDSReturn(
   if (checksCard(bill) && attemptId === CARD_CHECK_MD) {
     try {
       const step = afterCheck(bill, (await completeCardCheck(bill.siteId, bill.billId, { pares })).isValidCard === true)
-      return step.kind === 'redirect' ? step.url : pagePath(bill)
+      return await leavingBy(bill, step, CARD_CHECK_MD)
     } catch (e) {
       // a PaRes not of this verification, or one already ended: the page shows where it stands
       if (!(e instanceof ApiError) || e.status >= 500) throw e
@@ -331,7 +347,7 @@ export async function threeDSReturn(
     if (!(e instanceof ApiError) || e.status >= 500) throw e
     step = await nextStep(bill, await readPayment(bill.siteId, paymentId, clock), attemptId, o)
   }
-  if (step.kind === 'redirect') return step.url
+  if (step.kind === 'redirect') return leavingBy(bill, step, attemptId, o)
   return pagePath(bill, pageQuery(o, step.kind === 'declined' ? { declined: attemptId } : {}))
 }
 
@@ -344,24 +360,46 @@ export interface PageState {
   declinedReason?: string
   /** a CHECK_CARD bill's verification, once its page made one */
   check?: { status: string; isValidCard: boolean | null; maskedPan: string }
+  /** the outcome of the attempt the page forwards the payer after (`leave`), or the card check's (leaveChecked) */
+  left?: 'PAID' | 'FAILED'
+  leaveChecked?: boolean
+  /** a CHECK_CARD bill whose billId a verification through the API already holds: the page cannot verify under it */
+  checkTaken?: boolean
 }
 
-export async function pageState(invoiceUid: string, declinedAttemptId?: string): Promise<PageState | null> {
+/**
+ * `leave`: the page forwards the payer to the merchant's URL of this outcome, once it told its embedder (the 3-D Secure
+ * return of a site that allows embedding, leavingBy): the attempt's key (its outcome, read here: the key is the proof)
+ * or the card check's MD
+ */
+export async function pageState(
+  invoiceUid: string,
+  declinedAttemptId?: string,
+  leave?: string,
+): Promise<PageState | null> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(invoiceUid)) return null
   const { loadBill } = await import('../billing/bill-service')
   const loaded = await loadBill({ invoiceUid: invoiceUid.toLowerCase() })
   if (!loaded) return null
-  const keyHash =
-    declinedAttemptId && ATTEMPT_KEY.test(declinedAttemptId) ? attemptKeyHash(declinedAttemptId) : undefined
+  const hashOf = (key?: string) => (key && ATTEMPT_KEY.test(key) ? attemptKeyHash(key) : undefined)
+  const keyHash = hashOf(declinedAttemptId ?? leave)
   const declined = keyHash
     ? loaded.payments.find((p) => p.pageAttemptKey === keyHash && p.status === 'DECLINED')
     : undefined
+  const leaveHash = hashOf(leave)
+  const leaving = leaveHash ? loaded.payments.find((p) => p.pageAttemptKey === leaveHash) : undefined
+  const left = leaving?.status === 'COMPLETED' ? 'PAID' : leaving?.status === 'DECLINED' ? 'FAILED' : undefined
   const check = checksCard(loaded.bill) ? await readCardCheckOfBill(loaded.bill.id) : null
+  const checkTaken =
+    checksCard(loaded.bill) && !check && (await requestUidTaken(loaded.bill.siteId, loaded.bill.billId))
   return {
     bill: loaded.bill,
     clock: loaded.clock,
     state: billState(loaded.bill, loaded.clock.now()),
     declinedReason: declined?.statusReason ?? undefined,
+    ...(left && { left }),
+    ...(leave === CARD_CHECK_MD && { leaveChecked: true }),
+    ...(checkTaken && { checkTaken }),
     ...(check && { check: { status: check.status, isValidCard: check.isValidCard, maskedPan: check.maskedPan } }),
   }
 }

@@ -56,15 +56,24 @@ export type PaymentFormData = {
   }
 
 /**
- * `embedding`: who may frame the page (its frame-ancestors) and hear its events; null: no one. `theme`: the site's
- * theme the bill's customFields.themeCode names (lib/themes); absent: the default look
+ * `embedding`: who may frame the page (its frame-ancestors) and hear its events; null: no one. `leaveTo`: the
+ * merchant's URL the page forwards the payer to once it told its embedder the outcome (after 3-D Secure). `theme`:
+ * the site's theme the bill's customFields.themeCode names (lib/themes); absent: the default look
  */
-export type PayPageView = { lang: Lang; t: PayFormMessages; embedding: Embedding | null; theme?: PageTheme } & (
+export type PayPageView = {
+  lang: Lang
+  t: PayFormMessages
+  embedding: Embedding | null
+  leaveTo?: string
+  theme?: PageTheme
+} & (
   | { view: 'not-found' }
   | { view: 'expired' }
   | { view: 'paid'; successUrl: string | null }
   /** a bill whose list of methods leaves the page none it has (QIWI_WALLET only, say) */
   | { view: 'no-method' }
+  /** a CHECK_CARD bill whose billId a verification through the API holds: no verification can be made here */
+  | { view: 'check-taken' }
   /** a CHECK_CARD bill whose card was verified: its outcome, and the way back to the merchant */
   | { view: 'checked'; valid: boolean; maskedPan: string; returnUrl: string | null }
   | {
@@ -82,10 +91,11 @@ export async function payPageView(
   declined: string | undefined,
   acceptLanguage: string | null | undefined,
   o: PageOptions = {},
+  leave?: string,
 ): Promise<PayPageView> {
   const lang = o.lang ?? chooseLanguage(acceptLanguage)
   const t = textsOf(lang).payForm
-  const page = await pageState(invoiceUid, declined)
+  const page = await pageState(invoiceUid, declined, leave)
   if (!page) return { lang, t, embedding: null, view: 'not-found' }
   const { bill, state } = page
   const [origins, theme] = await Promise.all([
@@ -104,6 +114,7 @@ export async function payPageView(
       t,
       embedding,
       ...themed,
+      ...(back && page.leaveChecked && { leaveTo: returnUrl(back, bill) }),
       view: 'checked',
       valid,
       maskedPan: page.check.maskedPan,
@@ -111,9 +122,20 @@ export async function payPageView(
     }
   }
   const successUrl = bill.successUrl ?? o.successUrl
-  if (state === 'PAID')
-    return { lang, t, embedding, ...themed, view: 'paid', successUrl: successUrl ? returnUrl(successUrl, bill) : null }
+  if (state === 'PAID') {
+    const back = successUrl ? returnUrl(successUrl, bill) : null
+    return {
+      lang,
+      t,
+      embedding,
+      ...themed,
+      ...(back && page.left === 'PAID' && { leaveTo: back }),
+      view: 'paid',
+      successUrl: back,
+    }
+  }
   if (state === 'EXPIRED') return { lang, t, embedding, ...themed, view: 'expired' }
+  if (page.checkTaken) return { lang, t, embedding, ...themed, view: 'check-taken' }
   if (!offeredMethods(bill).length) return { lang, t, embedding, ...themed, view: 'no-method' }
   const first = o.paymentMethod && payFormMethods.find((m) => m.type === o.paymentMethod && offeredOn(bill, m))
   const query = pageQuery(o)
@@ -124,6 +146,7 @@ export async function payPageView(
     t,
     embedding,
     ...themed,
+    ...(bill.failedUrl && page.left === 'FAILED' && { leaveTo: returnUrl(bill.failedUrl, bill) }),
     view: 'form',
     siteId: bill.siteId,
     // a CHECK_CARD bill's 0.00 is no amount to pay: none is shown

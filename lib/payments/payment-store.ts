@@ -231,7 +231,7 @@ export const lastChargeOfSeries = (tx: Tx, seriesRef: string) =>
 export const paymentForChallenge = (paymentRef: string) =>
   db().payment.findUnique({
     where: { id: paymentRef },
-    select: { amountMinor: true, currency: true, maskedPan: true },
+    select: { amountMinor: true, currency: true, maskedPan: true, siteId: true, pageAttemptKey: true },
   })
 
 /** the changes of one site only (a clock advance's pass), or of every site */

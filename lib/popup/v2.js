@@ -9,8 +9,11 @@
  * ('INITIALIZATION_FAILED'), the payer closes the popup ('POPUP_CLOSED') or the arguments are wrong
  * ('INVALID_PARAMS'). The page tells its opener with postMessage, and only when the opener's origin is one of the
  * site's allowed frame origins (lib/pay-form/embed-events.ts); the library hears only the popup it opened, from the
- * service's origin. Where the browser blocks the popup, the page itself goes to the payment page (a redirect): the
- * promise then never settles, as the merchant's page is left.
+ * service's origin, and of one bill only: openInvoice's payUrl names it; createInvoice's is the bill the link made, the
+ * one its popup's first message names. A page of another bill in the popup settles nothing. The promise is the payer's
+ * word only: the merchant confirms the payment on its server (a notification, or GET of the bill). Where the browser
+ * blocks the popup, the page itself goes to the payment page (a redirect): the promise then never settles, as the
+ * merchant's page is left.
  * Runs as a classic script in every browser with Promise: ES5 syntax (the linter holds it to ES5), no module.
  */
 ;(function (w) {
@@ -25,7 +28,13 @@
     return Promise.reject({ reason: reason })
   }
 
-  function open(url) {
+  /** the bill a payUrl names (its page /pay/{invoiceUid}, or production's /form?invoiceUid=…), else null */
+  function invoiceUidOf(url) {
+    var m = /\/pay\/([0-9a-f-]{36})(?:[?#]|$)/i.exec(url) || /[?&]invoice_?uid=([0-9a-f-]{36})(?:[&#]|$)/i.exec(url)
+    return m ? m[1].toLowerCase() : null
+  }
+
+  function open(url, invoiceUid) {
     // one popup at a time: a new call ends the previous one (as if closed)
     if (current) current('POPUP_CLOSED')
     var width = 480
@@ -59,6 +68,10 @@
       function heard(e) {
         var d = e.data
         if (e.source !== popup || e.origin !== serviceOrigin || !d || typeof d !== 'object') return
+        if (typeof d.invoiceUid !== 'string') return
+        // the popup's bill: the payUrl's, else the first message's (the bill a /create link made)
+        if (!invoiceUid) invoiceUid = d.invoiceUid.toLowerCase()
+        if (d.invoiceUid.toLowerCase() !== invoiceUid) return
         if (d.qiwiCheckout === 'PAYMENT_SUCCEEDED')
           end(null, { status: 'PAID', billId: d.billId, invoiceUid: d.invoiceUid })
         else if (d.qiwiCheckout === 'PAYMENT_FAILED' || d.qiwiCheckout === 'INITIALIZATION_FAILED') end(d.qiwiCheckout)
@@ -75,7 +88,7 @@
   function openInvoice(params) {
     var payUrl = params && params.payUrl
     if (typeof payUrl !== 'string' || !/^https?:\/\//i.test(payUrl)) return fail('INVALID_PARAMS')
-    return open(payUrl)
+    return open(payUrl, invoiceUidOf(payUrl))
   }
 
   var FIELDS = ['billId', 'currency', 'phone', 'email', 'account', 'comment', 'lifetime', 'successUrl', 'paymentMethod']
@@ -97,7 +110,7 @@
     for (var k in extras)
       if (Object.prototype.hasOwnProperty.call(extras, k) && extras[k] !== undefined && extras[k] !== null)
         q.push(encodeURIComponent('extras[' + k + ']') + '=' + encodeURIComponent(String(extras[k])))
-    return open(serviceOrigin + '/create?' + q.join('&'))
+    return open(serviceOrigin + '/create?' + q.join('&'), null)
   }
 
   w.QiwiCheckout = { openInvoice: openInvoice, createInvoice: createInvoice }

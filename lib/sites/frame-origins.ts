@@ -19,6 +19,12 @@ export class FrameOriginRefused extends Error {
 }
 
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/
+/**
+ * a host as a CSP source and a postMessage target can carry it: a name (after the URL parser's IDNA: `xn--` labels)
+ * or a bracketed IPv6 literal. The parser leaves `;`, `,`, `$`, quotes and the like in a name, which would end or
+ * extend the page's Content-Security-Policy directive.
+ */
+const PLAIN_HOST = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])$/
 
 /**
  * the origin `input` names, as browsers write it (`https://shop.example`, `http://127.0.0.1:8080`); a trailing slash
@@ -35,6 +41,7 @@ export function checkedFrameOrigin(input: string): string {
     throw refuse('must be an origin such as https://shop.example')
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('must be an https origin')
+  if (!PLAIN_HOST.test(url.hostname)) throw refuse('must name a host of letters, digits, dots and hyphens')
   if (url.protocol === 'http:' && !LOOPBACK_HOST.test(url.hostname))
     throw refuse('must be an https origin (http only on a loopback host)')
   if (url.username || url.password || url.search || url.hash || url.pathname !== '/' || /[*]/.test(text))

@@ -384,17 +384,20 @@ export async function storePublicKeyHash(siteId: string, generation: number, has
 
 /**
  * the next generation of the site's key, its hash made by `hashOf` and stored by the same statement (the previous key
- * finds the site no more); null when there is no such site
+ * finds the site no more); null when there is no such site. The statement moves from the generation read only: a
+ * rotation meanwhile makes it read again (no transaction, so no write here outside the house's site-write rules).
  */
 export async function bumpPublicKey(siteId: string, hashOf: (generation: number) => string) {
-  return db().$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ generation: number }[]>`
-      UPDATE "Site" SET "publicKeyGeneration" = "publicKeyGeneration" + 1, "publicKeyHash" = NULL
-      WHERE id = ${siteId} RETURNING "publicKeyGeneration" AS generation`
+  for (;;) {
+    const row = await db().site.findUnique({ where: { id: siteId }, select: { publicKeyGeneration: true } })
     if (!row) return null
-    await tx.$executeRaw`UPDATE "Site" SET "publicKeyHash" = ${hashOf(row.generation)} WHERE id = ${siteId}`
-    return row.generation
-  })
+    const next = row.publicKeyGeneration + 1
+    const { count } = await db().site.updateMany({
+      where: { id: siteId, publicKeyGeneration: row.publicKeyGeneration },
+      data: { publicKeyGeneration: next, publicKeyHash: hashOf(next) },
+    })
+    if (count === 1) return next
+  }
 }
 
 /** the site whose public key has this hash, or null */

@@ -21,11 +21,13 @@ type Props = PayPageView & { script: string | null; nonce: string | null }
 
 export const getServerSideProps: GetServerSideProps<Props> = async ({ params, query, req, res }) => {
   const declined = typeof query.declined === 'string' ? query.declined : undefined
+  const leave = typeof query.leave === 'string' ? query.leave : undefined
   const view = await payPageView(
     String(params?.invoiceUid ?? ''),
     declined,
     req.headers['accept-language'],
     pageOptions(query),
+    leave,
   )
   if (view.view === 'not-found') res.statusCode = 404
   // the bill's state changes: never served from a cache
@@ -38,7 +40,8 @@ export const getServerSideProps: GetServerSideProps<Props> = async ({ params, qu
   if (view.embedding && csp) {
     res.setHeader(
       'Content-Security-Policy',
-      csp.replace("frame-ancestors 'none'", frameAncestors(view.embedding.origins)),
+      // a function: a string replacement would read `$'`, `$&`… in an origin as patterns
+      csp.replace("frame-ancestors 'none'", () => frameAncestors(view.embedding!.origins)),
     )
     res.removeHeader('X-Frame-Options')
   }
@@ -73,7 +76,11 @@ const loader = (src: string, t: { processing: string; somethingWrong: string }) 
 /** the events a page's load tells its embedder (lib/pay-form/embed-events.ts); the form's script tells the rest */
 function loadEvents(props: Props): EmbedEvent[] {
   if (props.view === 'paid') return ['PAYMENT_SUCCEEDED']
+  // a CHECK_CARD bill's verification ended: its outcome, as a payment's
+  if (props.view === 'checked') return [props.valid ? 'PAYMENT_SUCCEEDED' : 'PAYMENT_FAILED']
   if (props.view !== 'form') return ['INITIALIZATION_FAILED']
+  // a page that forwards the payer at once says the outcome alone
+  if (props.leaveTo) return ['PAYMENT_FAILED']
   return props.form.declinedReason ? ['INITIALIZED', 'PAYMENT_FAILED'] : ['INITIALIZED']
 }
 
@@ -85,7 +92,9 @@ export default function PayPage(props: Props) {
         <title>
           {props.view === 'not-found'
             ? t.notFoundTitle
-            : props.view === 'checked' || (props.view === 'form' && props.form.checkCard)
+            : props.view === 'checked' ||
+                props.view === 'check-taken' ||
+                (props.view === 'form' && props.form.checkCard)
               ? t.checkTitle
               : t.title}
         </title>
@@ -112,6 +121,8 @@ export default function PayPage(props: Props) {
             </ResultScreen>
           ) : props.view === 'expired' ? (
             <ResultScreen tone="bad" title={t.expiredTitle} text={t.expiredText} />
+          ) : props.view === 'check-taken' ? (
+            <ResultScreen tone="bad" title={t.checkTakenTitle} text={t.checkTakenText} />
           ) : props.view === 'no-method' ? (
             <ResultScreen tone="bad" title={t.noMethodTitle} text={t.noMethodText} />
           ) : props.view === 'checked' ? (
@@ -169,6 +180,13 @@ export default function PayPage(props: Props) {
         <script
           nonce={props.nonce ?? undefined}
           dangerouslySetInnerHTML={{ __html: embedScript(props.embedding, loadEvents(props)) }}
+        />
+      )}
+      {/* after the events: the embedder heard the outcome before the payer leaves for the merchant's URL */}
+      {props.leaveTo && (
+        <script
+          nonce={props.nonce ?? undefined}
+          dangerouslySetInnerHTML={{ __html: `location.replace(${scriptJson(props.leaveTo)})` }}
         />
       )}
     </>

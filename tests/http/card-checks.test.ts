@@ -319,7 +319,7 @@ describe('CHECK_CARD bills: the payment page verifies a card', () => {
     const { billId, r } = await checkBill()
     const a = await attempt(r.body.invoiceUid, '5555555555554444')
     assert.equal(a.status, 200, a.text)
-    assert.deepEqual(a.body, { kind: 'redirect', url: `/pay/${r.body.invoiceUid}` })
+    assert.deepEqual(a.body, { kind: 'redirect', url: `/pay/${r.body.invoiceUid}`, outcome: 'PAID' })
     const check = await api.get(`/validation/card/requests/${billId}`)
     assert.equal(check.body.status, 'SUCCESS')
     assert.equal(check.body.isValidCard, true)
@@ -333,6 +333,20 @@ describe('CHECK_CARD bills: the payment page verifies a card', () => {
     assert.deepEqual((await api.get(`/validation/card/requests/${billId}`)).body, check.body)
     const page = await request('GET', `/pay/${r.body.invoiceUid}`, { headers: { 'Accept-Language': 'en' } })
     assert.match(page.text, /Your card is verified/)
+  })
+
+  test('a billId the API already verified under: the page says it cannot verify, and an attempt comes back to it', async () => {
+    const { billId, r } = await checkBill(['CHECK_CARD'])
+    const made = await api.put(`/validation/card/requests/${billId}`, card('4111111111111111'))
+    assert.equal(made.status, 200, made.text)
+    const page = await request('GET', `/pay/${r.body.invoiceUid}`, { headers: { 'Accept-Language': 'en' } })
+    assert.match(page.text, /The card cannot be verified here/)
+    assert.doesNotMatch(page.text, /Verify card/)
+    const a = await attempt(r.body.invoiceUid, '5555555555554444')
+    assert.deepEqual(a.body, { kind: 'redirect', url: `/pay/${r.body.invoiceUid}` })
+    // the API's verification is left as it was, the bill open
+    assert.deepEqual((await api.get(`/validation/card/requests/${billId}`)).body, made.body)
+    assert.equal((await api.get(`/bills/${billId}/details`)).body.status.value, 'CREATED')
   })
 
   test('a declining card leaves the bill CREATED, its page says so; the 3-D Secure card goes to the ACS', async () => {

@@ -199,6 +199,32 @@ describe('GET /create', () => {
     assert.ok(proto.status === 303 || proto.status === 400, `${proto.status}`)
   })
 
+  test('a link cannot set where notifications go: anyone with the public key can write one', async () => {
+    const link = await open({
+      amount: '1.00',
+      'extras[cf1]': 'Order_9',
+      'extras[invoice_callback_url]': 'https://attacker.example/hook',
+    })
+    assert.equal(link.status, 303, link.html)
+    assert.deepEqual((await billRow(uidOf(link.location))).customFields, { cf1: 'Order_9' })
+  })
+
+  test("a bill made through the API is not the link's to open, whatever the amount: a 409 page that tells nothing", async () => {
+    const billId = `api-made-${Date.now()}`
+    const made = await api.put(`/bills/${billId}`, {
+      amount: { value: '5.00', currency: 'RUB' },
+      expirationDateTime: new Date(Date.now() + 86_400_000).toISOString(),
+      comment: 'private note of the merchant',
+    })
+    assert.equal(made.status, 200, made.text)
+    for (const amount of ['5.00', '6.00']) {
+      const r = await open({ amount, billId })
+      assert.equal(r.status, 409, r.location ?? '')
+      assert.match(r.html, /This bill number is taken/)
+      assert.ok(!r.html.includes('private note'), 'nothing of the bill is shown')
+    }
+  })
+
   test('an unknown key is a 404 page, in the language asked for', async () => {
     for (const publicKey of [`pk_${'A'.repeat(43)}`, 'nonsense', '']) {
       const r = await fetch(`${BASE_URL}/create?publicKey=${publicKey}&amount=1.00`, {
@@ -221,7 +247,6 @@ describe('GET /create', () => {
       [{ amount: '1.00', currency: 'XXX' }, 'currency'],
       [{ amount: '1.00', successUrl: 'ftp://shop.example.com/' }, 'successUrl'],
       [{ amount: '1.00', lifetime: '2000-01-01T0000' }, 'lifetime'],
-      [{ amount: '1.00', 'extras[invoice_callback_url]': 'not a url' }, 'extras[invoice_callback_url]'],
       [{ amount: '1.00', billId: 'no spaces allowed' }, 'billId'],
     ]
     for (const [query, parameter] of cases) {

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test'
 import { BASE_URL, billRequest, cardPayment, client, newSite, request, rub, uid } from '../support/api.ts'
 import { sql } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
+import { siteOk } from '../support/site-command.ts'
 
 const DECLINE = '4000000000000002'
 const THREE_DS = '4000000000003220'
@@ -276,6 +277,30 @@ describe('a client making many attempts across bills is slowed down', () => {
     })
   })
   after(() => instance?.kill('SIGTERM'))
+
+  test("links without the API: the 5th new bill of one address within the window is a 429 page; another's is made", async () => {
+    const site = await newSite('link-limit')
+    const key = (await siteOk(['public-key', site.siteId])).trim().split('\n').at(-1)!
+    const payer = `198.51.100.${randomInt(1, 255)}, 203.0.113.${randomInt(1, 255)}`
+    const open = (xff: string, query = '') =>
+      fetch(`${instance.base}/create?publicKey=${key}&amount=1.00${query}`, {
+        redirect: 'manual',
+        headers: { 'X-Forwarded-For': xff, 'Accept-Language': 'en' },
+      })
+    for (let i = 0; i < 4; i++) assert.equal((await open(payer)).status, 303)
+    const refused = await open(payer)
+    assert.equal(refused.status, 429)
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1)
+    assert.match(await refused.text(), /Too many new bills/)
+    const bills = await sql(`SELECT id FROM "Bill" WHERE "siteId" = $1`, [site.siteId])
+    assert.equal(bills.length, 4, 'the refused opening made no bill')
+    // reopening a link's bill makes none: not counted
+    const first = await open(`198.51.100.7, 203.0.113.${randomInt(1, 255)}`, '&billId=link-order-1')
+    assert.equal(first.status, 303)
+    assert.equal((await open(payer, '&billId=link-order-1')).status, 303)
+    // another client is served
+    assert.equal((await open(`192.0.2.1, 203.0.113.${randomInt(1, 255)}`)).status, 303)
+  })
 
   test('the 5th attempt of one address within the window is refused, on a bill of its own; another address is not', async () => {
     // documentation addresses: only a header, no connection goes there

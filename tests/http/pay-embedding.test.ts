@@ -3,7 +3,7 @@
 // pages, and a site with none, stay unframeable. A refused origin is the contract's 400 naming `origins`, audited.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { BASE_URL, billRequest, client, newSite, uid } from '../support/api.ts'
+import { BASE_URL, billRequest, cardPayment, client, newSite, uid } from '../support/api.ts'
 import { asSession, assertError, post, signIn } from '../support/dashboard.ts'
 import { sql } from '../support/db.ts'
 
@@ -100,4 +100,59 @@ test('a refused origin: 400 naming origins, nothing changed, the refusal audited
   assert.ok(refused.some((a) => a.subject.startsWith('https://*.shop.example') || a.subject === '(not a URL)'))
   // the cross-site or signed-out post is refused as every dashboard action is
   assert.equal((await post('/dashboard/actions/settings/frame-origins', { origins: [] })).status, 401)
+})
+
+test('a stored origin with `$` patterns is written as it is: no part of the policy spliced in again', async () => {
+  const site = await newSite('embed')
+  // as a row written before origins were held to plain host names (the dashboard refuses these now)
+  await sql(`UPDATE "Site" SET "frameOrigins" = $2 WHERE id = $1`, [
+    site.siteId,
+    ["https://x$'.example", 'https://y$`.example', 'https://z$&.example'],
+  ])
+  const { res } = await billPage(site)
+  const csp = res.headers.get('content-security-policy') ?? ''
+  const names = csp.split(/;\s*/).map((d) => d.split(' ')[0])
+  assert.deepEqual(names, [...new Set(names)], csp)
+  assert.match(
+    csp,
+    /(^|; )frame-ancestors https:\/\/x\$'\.example https:\/\/y\$`\.example https:\/\/z\$&\.example(;|$)/,
+  )
+})
+
+test("a page attempt's 3-D Secure challenge is framed as its page; an API payment's as before", async () => {
+  const acsCsp = async (acsUrl: string, fields: Record<string, string>) => {
+    const r = await fetch(acsUrl.replace(/\/acs$/, fields.result ? '/acs/result' : '/acs'), {
+      method: 'POST',
+      body: new URLSearchParams(fields),
+    })
+    assert.equal(r.status, 200, await r.text())
+    return r.headers.get('content-security-policy') ?? ''
+  }
+  const challenged = async (origins: string[] | null) => {
+    const site = await newSite('embed')
+    if (origins) assert.equal((await setOrigins(await signIn(site), origins)).status, 200)
+    const { bill } = await billPage(site)
+    const a = await fetch(`${BASE_URL}/pay/${bill.invoiceUid}/attempts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: new URL(BASE_URL).origin },
+      body: JSON.stringify({ method: 'card', pan: '4000000000003220', expiry: '12/30', cvv: '123' }),
+    })
+    const step = await a.json()
+    assert.equal(step.kind, 'threeDS', JSON.stringify(step))
+    return { site, step }
+  }
+  const framing = async (step: { acsUrl: string; pareq: string; md: string; termUrl: string }) => {
+    const fields = { PaReq: step.pareq, MD: step.md, TermUrl: step.termUrl }
+    return [await acsCsp(step.acsUrl, fields), await acsCsp(step.acsUrl, { ...fields, result: 'pass' })]
+  }
+  for (const csp of await framing((await challenged(['https://shop.example'])).step))
+    assert.match(csp, /(^|; )frame-ancestors https:\/\/shop\.example(;|$)/)
+  const { site, step } = await challenged(null)
+  for (const csp of await framing(step)) assert.match(csp, /(^|; )frame-ancestors 'none'(;|$)/)
+  // a merchant's own checkout (an API payment, its own TermUrl): no frame-ancestors, as before
+  const api = client(site)
+  const p = await api.put(`/payments/${uid('p')}`, cardPayment({ flags: ['SALE'] }, { pan: '4000000000003220' }))
+  const threeDS = p.body.requirements.threeDS
+  for (const csp of await framing({ ...threeDS, md: 'x', termUrl: 'https://m.example/3ds' }))
+    assert.doesNotMatch(csp, /frame-ancestors/)
 })

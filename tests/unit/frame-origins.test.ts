@@ -18,6 +18,8 @@ test('an origin is taken as browsers write it: https anywhere, http on loopback,
     ['http://127.0.0.2:3000/', 'http://127.0.0.2:3000'],
     ['http://localhost:5173', 'http://localhost:5173'],
     ['http://[::1]:8080', 'http://[::1]:8080'],
+    ['https://[2001:db8::1]', 'https://[2001:db8::1]'],
+    ['https://xn--bcher-kva.example', 'https://xn--bcher-kva.example'],
   ])
     assert.equal(checkedFrameOrigin(input), origin, input)
 })
@@ -43,6 +45,13 @@ test('anything but an exact origin is refused, with the reason', () => {
     `https://${'a'.repeat(200)}.example`,
     'https://shop.example https://evil.example',
     'https://shop.example;script-src *',
+    // characters the URL parser keeps in a name, which would end or extend the CSP directive
+    'https://a;sandbox',
+    "https://x$'.example",
+    'https://x$`.example',
+    'https://a,b.example',
+    "https://a'b.example",
+    'https://a_b.example',
   ])
     assert.throws(
       () => checkedFrameOrigin(input),

@@ -31,6 +31,8 @@ export const payForm = {
   checkValidText: 'The card {card} can be used for payments. No money was charged.',
   checkInvalidTitle: 'The card could not be verified',
   checkInvalidText: 'The card {card} cannot be used for payments. Ask the merchant how to go on.',
+  checkTakenTitle: 'The card cannot be verified here',
+  checkTakenText: 'This verification was already made another way. Ask the merchant how to go on.',
   checkWaitingTitle: 'The verification awaits 3-D Secure',
   checkWaitingText: 'Enter the same card again to return to your bank’s security check.',
   paidTitle: 'This bill is paid',

@@ -30,6 +30,8 @@ export const payForm: PayFormMessages = {
   checkValidText: 'Картой {card} можно оплачивать покупки. Деньги не списаны.',
   checkInvalidTitle: 'Карту не удалось проверить',
   checkInvalidText: 'Картой {card} нельзя оплатить покупки. Уточните у продавца, как быть дальше.',
+  checkTakenTitle: 'Карту нельзя проверить здесь',
+  checkTakenText: 'Эта проверка уже выполнена другим способом. Уточните у продавца, как быть дальше.',
   checkWaitingTitle: 'Проверка ждёт 3-D Secure',
   checkWaitingText: 'Введите ту же карту ещё раз, чтобы вернуться к проверке в банке.',
   paidTitle: 'Счёт оплачен',

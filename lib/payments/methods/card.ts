@@ -8,46 +8,25 @@ import {
   cardOutcome,
   cardProfile,
   chargeOutcome,
-  luhnValid,
   maskPan,
-  parseExpiry,
-  type CardExpiry,
   type CardOutcome,
   type CardProfile,
 } from '../../acquirer/sandbox-acquirer'
-import { writtenAs } from '../../wire/wire-form'
+import { expiryField, panField } from '../../acquirer/card-fields'
 import { definePaymentMethod, type FirstAnswer, type StoredMethod } from './payment-method'
 
 export const cardMethodSchema = z
   .object({
     type: z.literal('CARD'),
-    pan: z
-      .string({ error: 'is required for CARD' })
-      .regex(/^\d{13,19}$/, 'must be 13-19 digits')
-      .refine(luhnValid, 'is not a valid card number')
-      .meta({
-        description:
-          "the card number, Luhn-valid (the sandbox decides the outcome by it, production's test cards by their " +
-          'expiry month: see the test cards)',
-        examples: ['4111111111111111'],
-      }),
-    expiryDate: writtenAs(
-      z.string({ error: 'is required for CARD, as MM/YY' }).transform((s, ctx): CardExpiry => {
-        const e = parseExpiry(s)
-        if (!e) {
-          ctx.addIssue({ code: 'custom', message: 'must be MM/YY' })
-          return z.NEVER
-        }
-        return e
-      }),
-      {
-        type: 'string',
-        pattern: '^(0[1-9]|1[0-2])/\\d{2}$',
-        description:
-          "MM/YY (a past month declines ACQUIRING_EXPIRED_CARD; with production's test cards, month 02 declines, " +
-          '03 and 04 answer WAITING and are approved or declined 3 s later)',
-        examples: ['12/30'],
-      },
+    pan: panField(
+      'is required for CARD',
+      "the card number, Luhn-valid (the sandbox decides the outcome by it, production's test cards by their " +
+        'expiry month: see the test cards)',
+    ),
+    expiryDate: expiryField(
+      'is required for CARD, as MM/YY',
+      "MM/YY (a past month declines ACQUIRING_EXPIRED_CARD; with production's test cards, month 02 declines, " +
+        '03 and 04 answer WAITING and are approved or declined 3 s later)',
     ),
     cvv2: z
       .string({ error: 'is required for CARD' })
