@@ -4,12 +4,13 @@ import { audit } from './audit'
 import { bills } from './bills'
 import { dashboard } from './dashboard'
 import { duration } from './duration'
+import { codes } from './codes'
 import { formLink } from './form-link'
 import { notifications } from './notifications'
 import { payForm } from './pay-form'
 import { sbpBankApp } from './sbp-bank-app'
 import { settings } from './settings'
 
-export const en = { payForm, dashboard, bills, notifications, settings, audit, duration, sbpBankApp, formLink }
+export const en = { payForm, dashboard, bills, notifications, settings, audit, duration, sbpBankApp, formLink, codes }
 
 export type Texts = typeof en

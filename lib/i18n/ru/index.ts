@@ -4,10 +4,22 @@ import { audit } from './audit'
 import { bills } from './bills'
 import { dashboard } from './dashboard'
 import { duration } from './duration'
+import { codes } from './codes'
 import { formLink } from './form-link'
 import { notifications } from './notifications'
 import { payForm } from './pay-form'
 import { sbpBankApp } from './sbp-bank-app'
 import { settings } from './settings'
 
-export const ru: Texts = { payForm, dashboard, bills, notifications, settings, audit, duration, sbpBankApp, formLink }
+export const ru: Texts = {
+  payForm,
+  dashboard,
+  bills,
+  notifications,
+  settings,
+  audit,
+  duration,
+  sbpBankApp,
+  formLink,
+  codes,
+}
