@@ -66,7 +66,7 @@ export function PaymentActionForm({
     setPending(null)
     const statuses = kind === 'capture' ? codes.captureStatus : codes.refundStatus
     if (res.ok) {
-      const reason = body.reason ? `${codeWord(codes.reason, body.reason)} (${body.reason})` : ''
+      const reason = body.reason ? `${codeWord(codes.reason, body.reason).replace(/\.$/, '')} (${body.reason})` : ''
       setResult(
         body.reason
           ? { ok: false, text: fill(t.actionDeclined, { action: label, reason }) }
