@@ -51,7 +51,7 @@ test('new bill with an amount: its page, Copy link, the copied link paid in anot
   await expect(page.getByRole('heading', { name: /^Bill [0-9a-f-]{36}$/, level: 1 })).toBeVisible()
   const billId = billIdOf(page)
   const fields = page.getByRole('region', { name: 'Bill', exact: true })
-  await expect(fields).toContainText('CREATED')
+  await expect(fields).toContainText('Awaiting payment')
   await expect(fields).toContainText('25.00')
   await expect(fields).toContainText('Order 7')
 
@@ -74,10 +74,10 @@ test('new bill with an amount: its page, Copy link, the copied link paid in anot
   await expect(paidHeading(payer)).toBeVisible()
 
   await page.reload()
-  await expect(fields).toContainText('PAID')
+  await expect(fields).toContainText('Paid')
   const payments = page.getByRole('region', { name: 'Payments' })
   await expect(payments.getByRole('row')).toHaveCount(2) // the heading's row and the payment
-  await expect(payments).toContainText('COMPLETED')
+  await expect(payments).toContainText('Paid')
   await expect(payments).toContainText('411111******1111')
   const details = (await client(site).get(`/bills/${billId}/details`)).body
   expect(details.status.value).toBe('PAID')
@@ -89,7 +89,7 @@ test('new bill with an amount: its page, Copy link, the copied link paid in anot
   // the list: newest first, the bill PAID
   await page.getByRole('navigation').getByRole('link', { name: 'Bills' }).click()
   const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: billId }) })
-  await expect(row).toContainText('PAID')
+  await expect(row).toContainText('Paid')
 })
 
 test('an open-amount bill: no amount, another currency', async ({ page }) => {
@@ -171,7 +171,7 @@ test.describe('in Russian on a 360 px screen', () => {
 
     await expect(page.getByRole('heading', { name: /^Счёт [0-9a-f-]{36}$/, level: 1 })).toBeVisible()
     const fields = page.getByRole('region', { name: 'Счёт', exact: true })
-    await expect(fields).toContainText('CREATED')
+    await expect(fields).toContainText('Ожидает оплаты')
     await expect(fields).toContainText('10,50')
     await expect(page.getByRole('img', { name: 'QR-код ссылки на оплату' })).toBeVisible()
     await expect(page.getByRole('button', { name: 'Копировать ссылку' })).toBeEnabled()

@@ -58,10 +58,10 @@ test('a delivery with its attempt and body; Resend, confirmed: PENDING, then del
   await page.getByRole('navigation').getByRole('link', { name: 'Notifications' }).click()
   await expect(page.getByRole('heading', { name: 'Notifications', level: 1 })).toBeVisible()
   const row = page.getByRole('row').filter({ hasText: paymentId })
-  await expect(row).toContainText('PAYMENT')
-  await expect(row).toContainText('COMPLETED')
+  await expect(row).toContainText('Payment')
+  await expect(row).toContainText('Success')
   await expect(row).toContainText(`${hook}${path}`)
-  await expect(row).toContainText('DELIVERED')
+  await expect(row).toContainText('Delivered')
   await expect(row.getByRole('link', { name: paymentId, exact: true })).toHaveAttribute(
     'href',
     `/dashboard/payments/${paymentId}`,
@@ -95,21 +95,21 @@ test('a delivery with its attempt and body; Resend, confirmed: PENDING, then del
   await page.keyboard.press('Enter')
   await expect(confirm).toBeVisible()
   await confirm.getByRole('button', { name: 'Confirm' }).click()
-  await expect(resend.getByRole('status')).toContainText('Queued again: PENDING, next attempt')
+  await expect(resend.getByRole('status')).toContainText('Queued again: Pending, next attempt')
   // delivered again: the receiver gets it twice, the same body; the page shows the second attempt
   await expect.poll(() => rx.forPath(path).length).toBe(2)
   expect(rx.forPath(path)[1].body).toBe(sent)
   await expect(async () => {
     await page.reload()
     await expect(attempts.getByRole('row')).toHaveCount(3, { timeout: 1000 })
-    await expect(page.getByRole('region', { name: 'Notification', exact: true })).toContainText('DELIVERED', {
+    await expect(page.getByRole('region', { name: 'Notification', exact: true })).toContainText('Delivered', {
       timeout: 1000,
     })
   }).toPass()
   await expect(attempts.getByRole('row').nth(2).getByRole('cell').nth(1)).toHaveText('200')
   const audit = page.getByRole('region', { name: 'Audit log' })
   await expect(audit).toContainText(site.token.slice(0, 9))
-  await expect(audit).toContainText('resend')
+  await expect(audit).toContainText('Resend')
   const [n] = (await api.get('/notifications')).body as any[]
   expect(n.attempts).toBe(2)
 
@@ -165,14 +165,14 @@ test('a bill made in the dashboard, paid through its copied link in a second pag
   const row = page.getByRole('row').filter({ hasText: paymentId })
   await expect(async () => {
     await page.reload()
-    await expect(row).toContainText('DELIVERED', { timeout: 1000 })
+    await expect(row).toContainText('Delivered', { timeout: 1000 })
   }).toPass()
   await row.getByRole('link', { name: `Details of PAYMENT ${paymentId}` }).click()
   await expect(page.getByRole('region', { name: 'Body sent' })).toContainText(`"paymentId": "${paymentId}"`)
   const resend = page.getByRole('region', { name: 'Resend' })
   await resend.getByRole('button', { name: 'Resend' }).click()
   await page.getByRole('alertdialog', { name: 'Resend' }).getByRole('button', { name: 'Confirm' }).click()
-  await expect(resend.getByRole('status')).toContainText('Queued again: PENDING')
+  await expect(resend.getByRole('status')).toContainText('Queued again: Pending')
   await expect.poll(() => rx.forPath(path).length).toBe(2)
   expect(rx.forPath(path)[1].body).toBe(rx.forPath(path)[0].body)
 })
@@ -196,8 +196,8 @@ test.describe('in Russian on a 360 px screen', () => {
     await expect(page.getByRole('columnheader', { name: 'Состояние' })).toBeVisible()
     expect(await fitsWidth(page)).toBe(true)
 
-    await page.getByRole('link', { name: `Подробнее: PAYMENT ${paymentId}` }).click()
-    await expect(page.getByRole('heading', { name: `Уведомление PAYMENT ${paymentId}`, level: 1 })).toBeVisible()
+    await page.getByRole('link', { name: `Подробнее: Платёж ${paymentId}` }).click()
+    await expect(page.getByRole('heading', { name: `Уведомление Платёж ${paymentId}`, level: 1 })).toBeVisible()
     await expect(attemptsTable(page, 'Попытки доставки').getByRole('row').nth(1)).toContainText('200')
     await expect(page.getByRole('region', { name: 'Отправленное тело' })).toContainText('"value": 60.50')
     expect(await fitsWidth(page)).toBe(true)
@@ -208,7 +208,7 @@ test.describe('in Russian on a 360 px screen', () => {
       .getByRole('alertdialog', { name: 'Отправить снова' })
       .getByRole('button', { name: 'Подтвердить' })
       .click()
-    await expect(resend.getByRole('status')).toContainText('Снова в очереди: PENDING')
+    await expect(resend.getByRole('status')).toContainText('Отправка повторена (В очереди)')
     expect(await fitsWidth(page)).toBe(true)
     await expect.poll(() => rx.forPath(path).length).toBe(2)
   })

@@ -35,16 +35,16 @@ test('sign in, find a payment by its last four digits, capture, refund part of i
   await capture.getByLabel('Amount').fill('40.00')
   await capture.getByRole('button', { name: 'Capture' }).click()
   const confirmCapture = page.getByRole('alertdialog', { name: 'Capture' })
-  await expect(confirmCapture).toContainText('Capture 40.00 RUB?')
+  await expect(confirmCapture).toContainText('Capture RUB 40.00?')
   await confirmCapture.getByRole('button', { name: 'Confirm' }).click()
-  await expect(capture.getByRole('status')).toHaveText('Capture: COMPLETED')
+  await expect(capture.getByRole('status')).toHaveText('Capture: Captured')
   await expect.poll(async () => (await api.get(`/payments/${held}`)).body.capturedAmount.value).toBe('40.00')
 
   const refund = page.getByRole('region', { name: 'Refund' })
   await refund.getByLabel('Amount').fill('15.50')
   await refund.getByRole('button', { name: 'Refund' }).click()
   await page.getByRole('alertdialog', { name: 'Refund' }).getByRole('button', { name: 'Confirm' }).click()
-  await expect(refund.getByRole('status')).toHaveText('Refund: COMPLETED')
+  await expect(refund.getByRole('status')).toHaveText('Refund: Refunded')
   const read = (await api.get(`/payments/${held}`)).body
   expect(read.refundedAmount.value).toBe('15.50')
 
@@ -52,7 +52,9 @@ test('sign in, find a payment by its last four digits, capture, refund part of i
   await refund.getByLabel('Amount').fill('30.00')
   await refund.getByRole('button', { name: 'Refund' }).click()
   await page.getByRole('alertdialog', { name: 'Refund' }).getByRole('button', { name: 'Confirm' }).click()
-  await expect(refund.getByRole('alert')).toHaveText('Refund declined: INVALID_AMOUNT')
+  await expect(refund.getByRole('alert')).toHaveText(
+    'Refund declined: The amount is more than the payment allows (INVALID_AMOUNT)',
+  )
   expect((await api.get(`/payments/${held}`)).body.refundedAmount.value).toBe('15.50')
 
   // the page's figures and the audit log follow
@@ -62,7 +64,9 @@ test('sign in, find a payment by its last four digits, capture, refund part of i
   const audit = page.getByRole('region', { name: 'Audit log' })
   await expect(audit.getByRole('row')).toHaveCount(4) // the heading's row and three actions
   await expect(audit).toContainText(site.token.slice(0, 9))
-  await expect(page.getByRole('region', { name: 'Timeline' })).toContainText('Refund declined: INVALID_AMOUNT')
+  await expect(page.getByRole('region', { name: 'Timeline' })).toContainText(
+    'Refund declined: The amount is more than the payment allows. INVALID_AMOUNT',
+  )
 
   await page.getByRole('button', { name: 'Sign out' }).click()
   await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible()
@@ -175,7 +179,7 @@ test('a refund whose answer is lost: trying again replays it, the money moves on
   expect((await api.get(`/payments/${paid}`)).body.refundedAmount.value).toBe('10.00')
   await refund.getByRole('button', { name: 'Refund' }).click()
   await page.getByRole('alertdialog', { name: 'Refund' }).getByRole('button', { name: 'Confirm' }).click()
-  await expect(refund.getByRole('status')).toHaveText('Refund: COMPLETED')
+  await expect(refund.getByRole('status')).toHaveText('Refund: Refunded')
   expect(sent).toHaveLength(2)
   expect(JSON.parse(sent[1]).key).toBe(JSON.parse(sent[0]).key)
   expect((await api.get(`/payments/${paid}`)).body.refundedAmount.value).toBe('10.00')

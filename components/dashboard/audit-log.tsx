@@ -2,6 +2,7 @@
 // hint) did what, when, and how it ended, oldest first. The settings page has its own, wider one.
 import { shownTime } from '@/lib/i18n/format'
 import { textsOf, type Lang } from '@/lib/i18n/languages'
+import { auditAction, AuditOutcome } from './audit-outcome'
 
 export interface AuditRow {
   at: Date
@@ -27,6 +28,7 @@ export function AuditLog({
   withAction?: boolean
 }) {
   const t = textsOf(lang).audit
+  const codes = textsOf(lang).codes
   return (
     <section className="dash-card dash-table-wrap" aria-labelledby={id}>
       <h2 id={id}>{t.auditLog}</h2>
@@ -49,8 +51,10 @@ export function AuditLog({
                   <time dateTime={a.at.toISOString()}>{shownTime(a.at, lang)}</time>
                 </td>
                 <td>{a.actor}</td>
-                {withAction && <td>{a.action}</td>}
-                <td>{a.outcome}</td>
+                {withAction && <td>{auditAction(codes, a.action)}</td>}
+                <td>
+                  <AuditOutcome action={a.action} outcome={a.outcome} codes={codes} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -32,6 +32,10 @@ td .dash-id{max-width:16rem}
 td .dash-id:hover,td .dash-id:focus{max-width:none}
 .dash-scroll{white-space:nowrap;overflow-x:auto}
 .dash-word{white-space:nowrap}
+.dash-hint{color:#555;font-size:.85rem}
+.dash-reason{color:#444}
+td .dash-reason{display:block;white-space:normal;min-width:14rem;max-width:28rem}
+.dash-reason code{font-size:.85em;color:#555}
 .dash-confirm{border:2px solid #2346c8;border-radius:8px;padding:.75rem;margin-top:.5rem}
 h1{font-size:1.4rem;margin:.25rem 0 1rem;min-width:0}
 h2{font-size:1.15rem;margin:0 0 .5rem}

@@ -14,7 +14,10 @@ import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from './form-schema'
 import { localInput, withLocalOffset } from '@/lib/dashboard/local-date-time'
+import { serviceMessage, serviceMessages } from '@/lib/i18n/code-words'
 import type { BillsMessages } from '@/lib/i18n/en/bills'
+import type { CodeWords } from '@/lib/i18n/en/codes'
+import { amountFromField } from '@/lib/i18n/locale-format'
 import { fill } from '@/lib/i18n/fill'
 import { newKey } from './new-key'
 import { dashboardAction } from './dashboard-action'
@@ -44,12 +47,15 @@ const FIELD_OF_CAUSE: Record<string, Field> = {
 
 export function NewBillForm({
   t,
+  codes,
   currencies,
   defaultCurrency,
   clockOffsetMs,
   clockNote,
 }: {
   t: BillsMessages
+  /** the service's messages in the page's words */
+  codes: CodeWords
   currencies: readonly string[]
   defaultCurrency: string
   /** how far the site's sandbox clock runs ahead of real time */
@@ -89,7 +95,7 @@ export function NewBillForm({
       setError('expires', { type: 'format', message: t.required })
       return
     }
-    const amount = v.amount.trim().replace(',', '.')
+    const amount = amountFromField(v.amount)
     const text = (s: string) => (s.trim() ? s.trim() : undefined)
     const body = {
       amount: { ...(amount ? { value: amount } : {}), currency: v.currency },
@@ -111,11 +117,19 @@ export function NewBillForm({
     const unplaced: string[] = []
     for (const [path, messages] of Object.entries(cause)) {
       const field = FIELD_OF_CAUSE[path]
-      if (field) setError(field, { type: 'server', message: messages.join('; ') }, { shouldFocus: true })
-      else unplaced.push(`${path}: ${messages.join('; ')}`)
+      const text = serviceMessages(codes, messages)
+      if (field) setError(field, { type: 'server', message: text }, { shouldFocus: true })
+      else unplaced.push(`${path}: ${text}`)
     }
     if (unplaced.length || !Object.keys(cause).length)
-      setProblem(fill(t.notCreated, { message: [answer.description ?? `HTTP ${res.status}`, ...unplaced].join('; ') }))
+      setProblem(
+        fill(t.notCreated, {
+          message: [
+            answer.description ? serviceMessage(codes, answer.description) : `HTTP ${res.status}`,
+            ...unplaced,
+          ].join('; '),
+        }),
+      )
     // a refusal made nothing: the bill id stays. A 409 means a bill exists under it with another request
     // (an earlier send whose answer was lost, then changed): the next try is a new bill, under a new id.
     if (res.status === 409) setBillId(newKey())

@@ -5,6 +5,8 @@
 // then read again. Keyboard: Escape or Cancel closes the confirmation, focus goes back to "Resend".
 import { useRouter } from 'next/navigation'
 import { useEffect, useRef, useState } from 'react'
+import { codeWord, serviceMessage } from '@/lib/i18n/code-words'
+import type { CodeWords } from '@/lib/i18n/en/codes'
 import type { NotificationsMessages } from '@/lib/i18n/en/notifications'
 import { fill } from '@/lib/i18n/fill'
 import { timeInZone } from '@/lib/i18n/locale-format'
@@ -16,12 +18,15 @@ export function NotificationResendForm({
   notificationId,
   url,
   t,
+  codes,
   locale,
   timeZone,
 }: {
   notificationId: string
   url: string
   t: NotificationsMessages
+  /** the states' words and the service's messages in the page's words */
+  codes: CodeWords
   locale: string
   timeZone: string
 }) {
@@ -51,14 +56,20 @@ export function NotificationResendForm({
     if (res.ok)
       setResult({
         ok: true,
-        text: fill(t.resent, { state: body.state ?? '', time: shownTime(body.nextAttemptDateTime ?? '') }),
+        text: fill(t.resent, {
+          state: codeWord(codes.notificationState, body.state ?? ''),
+          time: shownTime(body.nextAttemptDateTime ?? ''),
+        }),
       })
     else if (res.status === 409) setResult({ ok: false, text: t.underWay })
     else if (res.status === 404) setResult({ ok: false, text: t.notFound })
     else
       setResult({
         ok: false,
-        text: fill(t.failed, { detail: res.status ? (body.description ?? `HTTP ${res.status}`) : 'HTTP —' }),
+        text: fill(t.failed, {
+          detail:
+            res.status && body.description ? serviceMessage(codes, body.description) : `HTTP ${res.status || '—'}`,
+        }),
       })
     router.refresh()
   }

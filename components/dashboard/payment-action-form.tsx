@@ -1,14 +1,18 @@
 'use client'
 // "Capture" or "Refund" on a payment's page: the amount, a confirmation, then the same service the API
-// runs (POST /dashboard/actions/payments/<id>/capture|refund). Its answer (or refusal) is shown here; the page's
-// figures are then read again. The key made when the form is shown makes a repeated send act once.
+// runs (POST /dashboard/actions/payments/<id>/capture|refund). Its answer (or refusal) is shown here in the page's
+// words; the page's figures are then read again. The key made when the form is shown makes a repeated send act once.
+// The amount is prefilled in the page's locale (`1234,50` in Russian) and taken with either decimal sign.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useRouter } from 'next/navigation'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from './form-schema'
+import { codeWord, serviceMessage, serviceMessages } from '@/lib/i18n/code-words'
+import type { CodeWords } from '@/lib/i18n/en/codes'
 import type { DashboardMessages } from '@/lib/i18n/en/dashboard'
 import { fill } from '@/lib/i18n/fill'
+import { amountFromField } from '@/lib/i18n/locale-format'
 import { dashboardAction } from './dashboard-action'
 import { newKey } from './new-key'
 
@@ -25,13 +29,18 @@ export function PaymentActionForm({
   paymentId,
   currency,
   defaultAmount,
+  locale,
   t,
+  codes,
 }: {
   kind: 'capture' | 'refund'
   paymentId: string
   currency: string
+  /** in the page's locale */
   defaultAmount: string
+  locale: string
   t: DashboardMessages
+  codes: CodeWords
 }) {
   const router = useRouter()
   const [key, setKey] = useState(() => newKey())
@@ -55,11 +64,13 @@ export function PaymentActionForm({
     const body = res.body
     setBusy(false)
     setPending(null)
+    const statuses = kind === 'capture' ? codes.captureStatus : codes.refundStatus
     if (res.ok) {
+      const reason = body.reason ? `${codeWord(codes.reason, body.reason).replace(/\.$/, '')} (${body.reason})` : ''
       setResult(
         body.reason
-          ? { ok: false, text: fill(t.actionDeclined, { action: label, reason: body.reason }) }
-          : { ok: true, text: fill(t.actionDone, { action: label, status: body.status ?? '' }) },
+          ? { ok: false, text: fill(t.actionDeclined, { action: label, reason }) }
+          : { ok: true, text: fill(t.actionDone, { action: label, status: codeWord(statuses, body.status ?? '') }) },
       )
       setKey(newKey())
     } else if (res.status === 0 || res.status >= 500) {
@@ -67,8 +78,9 @@ export function PaymentActionForm({
       // replays it (acts at most once) instead of acting a second time
       setResult({ ok: false, text: t.noAnswer })
     } else {
-      const cause = body.cause ? Object.values(body.cause).flat().join('; ') : ''
-      setResult({ ok: false, text: [body.description ?? `HTTP ${res.status}`, cause].filter(Boolean).join(': ') })
+      const cause = body.cause ? serviceMessages(codes, Object.values(body.cause).flat()) : ''
+      const description = body.description ? serviceMessage(codes, body.description) : `HTTP ${res.status}`
+      setResult({ ok: false, text: [description, cause].filter(Boolean).join(': ') })
       // a refusal consumed nothing, but a new key keeps the next try from replaying this one
       setKey(newKey())
     }
@@ -81,7 +93,7 @@ export function PaymentActionForm({
       noValidate
       onSubmit={handleSubmit((v) => {
         setResult(null)
-        setPending(v.amount.replace(',', '.'))
+        setPending(amountFromField(v.amount))
       })}
     >
       <label htmlFor={id}>
@@ -106,7 +118,11 @@ export function PaymentActionForm({
       )}
       {pending && (
         <div role="alertdialog" aria-label={label} className="dash-confirm">
-          <p>{fill(kind === 'capture' ? t.confirmCapture : t.confirmRefund, { amount: `${pending} ${currency}` })}</p>
+          <p>
+            {fill(kind === 'capture' ? t.confirmCapture : t.confirmRefund, {
+              amount: shownPending(pending, currency, locale),
+            })}
+          </p>
           <div className="dash-inline">
             <button type="button" onClick={send} disabled={busy} autoFocus>
               {busy ? t.working : t.confirm}
@@ -125,3 +141,12 @@ export function PaymentActionForm({
     </form>
   )
 }
+
+/** the amount to confirm, as the page shows amounts (`1 234,50 ₽`); in the API's notation, two decimals at most */
+const shownPending = (value: string, currency: string, locale: string) =>
+  new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(Number(value))

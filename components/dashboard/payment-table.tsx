@@ -1,8 +1,9 @@
 // A table of payments, each linked to its page: the payments list's, and a bill's (without the method column).
 import Link from 'next/link'
 import { shownAmount, shownTime } from '@/lib/i18n/format'
-import type { Lang } from '@/lib/i18n/languages'
+import { textsOf, type Lang } from '@/lib/i18n/languages'
 import type { PaymentListRow } from '@/lib/payments/payment-store'
+import { CodeWord, StatusWithReason } from './code-word'
 
 /** a row of the table: the payment list's, its bill aside */
 export type PaymentTableRow = Omit<PaymentListRow, 'billId'>
@@ -28,6 +29,7 @@ export function PaymentTable({
   labels: PaymentTableLabels
   className?: string
 }) {
+  const codes = textsOf(lang).codes
   return (
     <table className={className}>
       <thead>
@@ -55,8 +57,19 @@ export function PaymentTable({
             </td>
             <td>{shownTime(p.createdAt, lang)}</td>
             <td>{shownAmount(p.amountMinor, p.currency, lang)}</td>
-            <td>{p.statusReason ? `${p.status} (${p.statusReason})` : p.status}</td>
-            {t.method && <td>{p.methodType}</td>}
+            <td>
+              <StatusWithReason
+                status={p.status}
+                reason={p.statusReason}
+                statusWords={codes.paymentStatus}
+                reasonWords={codes.reason}
+              />
+            </td>
+            {t.method && (
+              <td>
+                <CodeWord code={p.methodType} words={codes.method} />
+              </td>
+            )}
             <td>{p.maskedPan ?? ''}</td>
           </tr>
         ))}

@@ -14,7 +14,7 @@ import { chequeAnswer, chequeAnswerSchema } from '../receipts/cheque-schema'
 
 export const payUrlOf = (invoiceUid: string) => `${settings().publicBaseUrl}/pay/${invoiceUid}`
 
-const BILL_STATES = ['CREATED', 'PAID', 'EXPIRED'] as const satisfies readonly BillState[]
+export const BILL_STATES = ['CREATED', 'PAID', 'EXPIRED'] as const satisfies readonly BillState[]
 
 export const billSchema = z
   .strictObject({

@@ -7,6 +7,7 @@ import { ApiError, fieldError } from '../http/api-error'
 import { apiRoute, endpoint } from '../api/api-route'
 import { cookieValuesOf, Reply } from '../http/api-route'
 import { requestClientAddress } from '../http/front-door'
+import { amountFromField } from '../i18n/locale-format'
 import { parseAmountValue } from '../money/money'
 import { actOnPayment } from './dashboard-actions'
 import { endSession, SESSION_COOKIE, signIn, signInRetryAfter } from './dashboard-session'
@@ -86,7 +87,8 @@ const paymentAction = (kind: 'capture' | 'refund') =>
       params: paymentParams,
       body: paymentActionBodySchema,
       handle: async ({ session, params, body }) => {
-        const value = parseAmountValue(body.amount)
+        // typed in the page's language: `1234,50` as well as `1234.50`
+        const value = parseAmountValue(amountFromField(body.amount))
         if (!value.ok || value.minor <= 0) throw fieldError('amount', value.ok ? 'must be above zero' : value.message)
         return actOnPayment(session!, kind, params.paymentId, body.key, value.minor)
       },

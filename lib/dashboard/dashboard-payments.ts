@@ -10,9 +10,11 @@ import { listPaymentRows, type Payment, type PaymentListRow } from '../payments/
 import { refundsOfPayment } from '../payments/refund-store'
 import { decodeCursor, pageOf } from './dashboard-cursor'
 import { siteClock } from '../sites/site-store'
+import { PAYMENT_STATUSES as WIRE_PAYMENT_STATUSES } from '../payments/payment-wire'
 import { sbpPaymentDetails as sbpDetailsOf, type SbpPaymentDetails } from '../sbp/qr-code-service'
 
-export const PAYMENT_STATUSES = ['CREATED', 'WAITING', 'COMPLETED', 'DECLINED'] as const
+/** the list's status filter: the statuses a payment has (the API's), no other */
+export const PAYMENT_STATUSES = WIRE_PAYMENT_STATUSES
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 export const PAGE_SIZE = 20
 
@@ -61,7 +63,18 @@ export async function listPayments(
   return { rows: page, nextCursor }
 }
 
-export type TimelineEvent = { at: Date; kind: string; detail?: string }
+/**
+ * an entry of a payment's timeline, in codes and figures (the page puts them into its language): its kind, and for a
+ * decline its reason, for a notification attempt what was sent and how it was answered, for a dashboard action who
+ * did what and how it ended
+ */
+export type TimelineEvent = {
+  at: Date
+  kind: string
+  reason?: string
+  attempt?: { type: string; status: string; httpStatus: number | null; error: string | null; durationMs: number }
+  audit?: { action: string; actor: string; outcome: string }
+}
 
 export interface PaymentDetails {
   payment: Payment
@@ -101,12 +114,12 @@ export async function paymentDetails(siteId: string, paymentId: string): Promise
   if (entered) timeline.push({ at: payment.createdAt, kind: entered })
   if (payment.status === 'COMPLETED') timeline.push({ at: payment.statusChangedAt, kind: 'completed' })
   if (payment.status === 'DECLINED')
-    timeline.push({ at: payment.statusChangedAt, kind: 'declined', detail: payment.statusReason ?? undefined })
+    timeline.push({ at: payment.statusChangedAt, kind: 'declined', reason: payment.statusReason ?? undefined })
   for (const c of captures)
     timeline.push({
       at: c.createdAt,
       kind: c.status === 'COMPLETED' ? 'captured' : 'captureDeclined',
-      detail: c.statusReason ?? undefined,
+      reason: c.statusReason ?? undefined,
     })
   for (const r of refunds) {
     // a postponed refund: asked for when made, then processed (or declined) later
@@ -116,7 +129,7 @@ export async function paymentDetails(siteId: string, paymentId: string): Promise
       timeline.push({
         at: r.statusChangedAt,
         kind: r.status === 'COMPLETED' ? 'refunded' : 'refundDeclined',
-        detail: r.statusReason ?? undefined,
+        reason: r.statusReason ?? undefined,
       })
   }
   for (const n of notifications) {
@@ -124,10 +137,11 @@ export async function paymentDetails(siteId: string, paymentId: string): Promise
       timeline.push({
         at: a.at,
         kind: 'notification',
-        detail: `${n.type} ${n.status} → ${a.httpStatus ?? a.error ?? 'no answer'} (${a.durationMs} ms)`,
+        attempt: { type: n.type, status: n.status, httpStatus: a.httpStatus, error: a.error, durationMs: a.durationMs },
       })
   }
-  for (const a of audit) timeline.push({ at: a.at, kind: 'audit', detail: `${a.action} by ${a.actor}: ${a.outcome}` })
+  for (const a of audit)
+    timeline.push({ at: a.at, kind: 'audit', audit: { action: a.action, actor: a.actor, outcome: a.outcome } })
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime())
   return {
     payment,

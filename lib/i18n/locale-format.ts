@@ -42,3 +42,18 @@ export const timeInZone = (at: Date, locale: string, timeZone: string) =>
 /** an instant of an answer, as the browser's reader would write it: medium date, short time, the browser's zone */
 export const localTime = (iso: string, locale: string) =>
   new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
+
+/**
+ * an amount in minor units as an amount field holds it in a locale: no grouping, the locale's decimal sign
+ * (`1234.50`, `1234,50`); the fields take either sign back
+ */
+export function amountFieldValue(minor: number | bigint, locale: string): string {
+  const n = BigInt(minor)
+  const whole = n / 100n
+  const cents = String(n % 100n).padStart(2, '0')
+  const sign = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.'
+  return `${whole}${sign}${cents}`
+}
+
+/** an amount typed in a field, with either decimal sign (`1234,50`, `1234.50`), in the API's notation */
+export const amountFromField = (text: string) => text.trim().replace(',', '.')

@@ -105,8 +105,9 @@ describe('dashboard: notifications', () => {
     assert.ok(html.includes(`${capture}`))
     assert.ok(html.includes(`href="/dashboard/payments/${held}">${held}</a>`))
     assert.ok(html.includes(`${hook}/${mine.siteId}`))
-    assert.match(html, />DELIVERED</)
-    assert.match(html, />CAPTURE</)
+    // codes in the page's words, the code in the title
+    assert.match(html, /data-code="DELIVERED">Delivered</)
+    assert.match(html, /data-code="CAPTURE">Capture</)
     assert.ok(!html.includes(theirPayment))
     assert.ok(!html.includes(`${hook}/${theirs.siteId}`))
   })
@@ -225,7 +226,7 @@ describe('dashboard: notifications', () => {
     assert.equal(second.body, first.body)
     // the payment's page shows the action in its audit log
     const paymentPage = await (await dashboardPage(session, `/dashboard/payments/${paid}`)).text()
-    assert.match(paymentPage, /<td>resend<\/td><td>PENDING<\/td>/)
+    assert.match(paymentPage, /<td>Resend<\/td><td><span [^>]*data-code="PENDING">Pending<\/span><\/td>/)
   })
 
   test('a delivery under way: the API’s refusal (409), recorded; nothing changed', async () => {

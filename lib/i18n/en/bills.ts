@@ -1,5 +1,5 @@
-// The words of the dashboard's Bills pages in English. Status values (CREATED, PAID, EXPIRED, …) are shown as
-// the API names them; the service's own error messages are shown as it words them (English).
+// The words of the dashboard's Bills pages in English. Statuses and the service's own error messages are put into
+// the page's words by the code words (codes.ts).
 export const bills = {
   bills: 'Bills',
   newBill: 'New bill',

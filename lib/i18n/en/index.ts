@@ -4,6 +4,7 @@ import { audit } from './audit'
 import { bills } from './bills'
 import { dashboard } from './dashboard'
 import { duration } from './duration'
+import { codes } from './codes'
 import { formLink } from './form-link'
 import { notifications } from './notifications'
 import { payForm } from './pay-form'
@@ -11,6 +12,18 @@ import { sbpBankApp } from './sbp-bank-app'
 import { settings } from './settings'
 import { themes } from './themes'
 
-export const en = { payForm, dashboard, bills, notifications, settings, audit, duration, sbpBankApp, formLink, themes }
+export const en = {
+  payForm,
+  dashboard,
+  bills,
+  notifications,
+  settings,
+  audit,
+  duration,
+  sbpBankApp,
+  formLink,
+  themes,
+  codes,
+}
 
 export type Texts = typeof en

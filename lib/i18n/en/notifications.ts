@@ -1,5 +1,5 @@
 // The words of the dashboard's Notifications pages in English. Codes the API and the notifications themselves
-// carry (PAYMENT, COMPLETED, PENDING, …) are shown as they are.
+// carry (PAYMENT, COMPLETED, PENDING, …) are put into the page's words by the code words (codes.ts).
 export const notifications = {
   title: 'Notifications',
   intro: 'Each notification is posted to one URL, retried until it is answered with a 2xx. Newest first.',

@@ -21,6 +21,7 @@ export const dashboard: DashboardMessages = {
   settings: 'Настройки',
   site: 'Сайт',
   search: 'Поиск',
+  searchPlaceholder: 'ID или 4 цифры карты',
   searchHint: 'ID платежа, ID счёта или последние четыре цифры карты',
   searchRefused:
     'Поиск не выполнен: в нём есть управляющий символ, которого нет ни в ID платежа, ни в ID счёта, ни в номере карты.',
@@ -41,6 +42,7 @@ export const dashboard: DashboardMessages = {
   firstPage: 'Первая страница',
   payment: 'Платёж',
   bill: 'Счёт',
+  flags: 'Признаки',
   comment: 'Комментарий',
   customer: 'Покупатель',
   customFields: 'Дополнительные поля',
@@ -61,7 +63,7 @@ export const dashboard: DashboardMessages = {
   confirm: 'Подтвердить',
   cancel: 'Отмена',
   working: 'Выполняется…',
-  amountFormat: 'Введите сумму, например 10.00.',
+  amountFormat: 'Введите сумму, например 10,00 или 10.00.',
   noAnswer:
     'Сервис не ответил. Попробуйте ещё раз: запрос отправится тот же, поэтому действие выполнится не больше одного раза.',
   actionDone: '{action}: {status}',

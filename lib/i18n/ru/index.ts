@@ -4,6 +4,7 @@ import { audit } from './audit'
 import { bills } from './bills'
 import { dashboard } from './dashboard'
 import { duration } from './duration'
+import { codes } from './codes'
 import { formLink } from './form-link'
 import { notifications } from './notifications'
 import { payForm } from './pay-form'
@@ -22,4 +23,5 @@ export const ru: Texts = {
   sbpBankApp,
   formLink,
   themes,
+  codes,
 }

@@ -39,7 +39,7 @@ export const notifications: NotificationsMessages = {
   confirm: 'Подтвердить',
   cancel: 'Отмена',
   working: 'Выполняется…',
-  resent: 'Снова в очереди: {state}, следующая попытка {time}.',
+  resent: 'Отправка повторена ({state}), следующая попытка {time}.',
   underWay: 'Это уведомление сейчас доставляется. Попробуйте снова, когда доставка закончится.',
   notFound: 'Уведомление не найдено.',
   failed: 'Запрос не выполнен ({detail}).',

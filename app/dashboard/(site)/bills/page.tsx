@@ -1,6 +1,7 @@
 // The site's bills, newest first, a page at a time (by cursor), and the way to a new one.
 import Link from 'next/link'
 import { billsCss } from '@/components/dashboard/bills-styles'
+import { CodeWord } from '@/components/dashboard/code-word'
 import { listBills } from '@/lib/dashboard/dashboard-bills'
 import { shownAmount, shownTime } from '@/lib/i18n/format'
 import { textsOf } from '@/lib/i18n/languages'
@@ -54,7 +55,9 @@ export default async function BillsPage({ searchParams }: { searchParams: Promis
                   <td>{shownTime(b.createdAt, lang)}</td>
                   <td>{b.amountMinor === null ? t.openAmount : shownAmount(b.amountMinor, b.currency, lang)}</td>
                   <td>{b.currency}</td>
-                  <td>{b.status}</td>
+                  <td>
+                    <CodeWord code={b.status} words={textsOf(lang).codes.billStatus} />
+                  </td>
                   <td>{shownTime(b.expiresAt, lang)}</td>
                 </tr>
               ))}

@@ -2,9 +2,11 @@
 // link to its payment's page), where it went, how its delivery stands, and a link to its attempts, its
 // body and "Resend".
 import Link from 'next/link'
+import { CodeWord } from '@/components/dashboard/code-word'
 import { NotificationResource } from '@/components/dashboard/notification-resource'
 import { notificationsCss } from '@/components/dashboard/notifications-styles'
 import { listNotifications } from '@/lib/dashboard/dashboard-notifications'
+import { codeWord, serviceMessage } from '@/lib/i18n/code-words'
 import { fill } from '@/lib/i18n/fill'
 import { shownTime } from '@/lib/i18n/format'
 import { textsOf } from '@/lib/i18n/languages'
@@ -17,6 +19,7 @@ export default async function NotificationsPage({ searchParams }: { searchParams
   const session = await requireSession()
   const lang = await currentLanguage()
   const t = textsOf(lang).notifications
+  const codes = textsOf(lang).codes
   const after = one((await searchParams).after)
   const { rows, nextCursor } = await listNotifications(session.siteId, after || undefined)
   return (
@@ -51,12 +54,17 @@ export default async function NotificationsPage({ searchParams }: { searchParams
                     <Link
                       prefetch={false}
                       href={`/dashboard/notifications/${n.id}`}
-                      aria-label={fill(t.detailsOf, { type: n.type, id: n.resourceId })}
+                      aria-label={fill(t.detailsOf, {
+                        type: codeWord(codes.notificationType, n.type),
+                        id: n.resourceId,
+                      })}
                     >
                       {t.details}
                     </Link>
                   </td>
-                  <td>{n.type}</td>
+                  <td>
+                    <CodeWord code={n.type} words={codes.notificationType} />
+                  </td>
                   <td className="notif-wrap">
                     <NotificationResource
                       type={n.type}
@@ -65,13 +73,17 @@ export default async function NotificationsPage({ searchParams }: { searchParams
                       ofPayment={t.ofPayment}
                     />
                   </td>
-                  <td>{n.status}</td>
+                  <td>
+                    <CodeWord code={n.status} words={codes.notificationStatus} />
+                  </td>
                   <td className="notif-wrap">{n.url}</td>
-                  <td className={`notif-state-${n.state}`}>{n.state}</td>
+                  <td className={`notif-state-${n.state}`}>
+                    <CodeWord code={n.state} words={codes.notificationState} />
+                  </td>
                   <td>{n.attempts}</td>
                   <td className="notif-wrap">
                     {n.lastAttempt
-                      ? `${n.lastAttempt.httpStatus ?? n.lastAttempt.error ?? '—'} · ${fill(t.ms, { ms: String(n.lastAttempt.durationMs) })}`
+                      ? `${n.lastAttempt.httpStatus ?? (n.lastAttempt.error ? serviceMessage(codes, n.lastAttempt.error) : '—')} · ${fill(t.ms, { ms: String(n.lastAttempt.durationMs) })}`
                       : '—'}
                   </td>
                 </tr>

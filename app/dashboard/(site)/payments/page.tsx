@@ -4,6 +4,8 @@
 import Link from 'next/link'
 import { listPayments, PAYMENT_STATUSES, paymentSearch, type PaymentStatus } from '@/lib/dashboard/dashboard-payments'
 import { PaymentTable } from '@/components/dashboard/payment-table'
+import { codeWord } from '@/lib/i18n/code-words'
+import { textsOf } from '@/lib/i18n/languages'
 import { currentLanguage, currentMessages, requireSession } from '../../dashboard-request'
 
 type Search = { q?: string | string[]; status?: string | string[]; after?: string | string[] }
@@ -30,7 +32,10 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       <form method="get" className="dash-card dash-inline" role="search">
         <label>
           {t.search}
-          <input name="q" defaultValue={shown} placeholder={t.searchHint} />
+          <input name="q" defaultValue={shown} placeholder={t.searchPlaceholder} aria-describedby="search-hint" />
+          <small id="search-hint" className="dash-hint">
+            {t.searchHint}
+          </small>
         </label>
         <label>
           {t.status}
@@ -38,7 +43,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
             <option value="">{t.anyStatus}</option>
             {PAYMENT_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {codeWord(textsOf(lang).codes.paymentStatus, s)}
               </option>
             ))}
           </select>

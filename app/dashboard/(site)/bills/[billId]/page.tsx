@@ -6,6 +6,7 @@ import { notFound } from 'next/navigation'
 import QRCode from 'qrcode'
 import { AuditLog } from '@/components/dashboard/audit-log'
 import { billsCss } from '@/components/dashboard/bills-styles'
+import { CodeWord } from '@/components/dashboard/code-word'
 import { CopyLinkButton } from '@/components/dashboard/copy-link-button'
 import { Words } from '@/components/dashboard/words'
 import { PaymentTable } from '@/components/dashboard/payment-table'
@@ -58,7 +59,9 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
           <dt>{t.billId}</dt>
           <dd className="dash-scroll">{b.billId}</dd>
           <dt>{t.status}</dt>
-          <dd>{d.status}</dd>
+          <dd>
+            <CodeWord code={d.status} words={textsOf(lang).codes.billStatus} />
+          </dd>
           <dt>{t.amount}</dt>
           <dd>{b.amountMinor === null ? t.openAmount : shownAmount(b.amountMinor, b.currency, lang)}</dd>
           <dt>{t.currency}</dt>

@@ -28,6 +28,7 @@ export default async function NewBillPage() {
       <section className="dash-card" aria-label={t.newBill}>
         <NewBillForm
           t={t}
+          codes={textsOf(lang).codes}
           currencies={BILL_CURRENCIES}
           defaultCurrency="RUB"
           clockOffsetMs={offsetMs}

@@ -4,11 +4,13 @@
 import Link from 'next/link'
 import { notFound } from 'next/navigation'
 import { AuditLog } from '@/components/dashboard/audit-log'
+import { CodeWord } from '@/components/dashboard/code-word'
 import { NotificationResendForm } from '@/components/dashboard/notification-resend-form'
 import { NotificationResource } from '@/components/dashboard/notification-resource'
 import { notificationsCss } from '@/components/dashboard/notifications-styles'
 import { settings } from '@/lib/config'
 import { notificationDetails } from '@/lib/dashboard/dashboard-notifications'
+import { codeWord, serviceMessage } from '@/lib/i18n/code-words'
 import { fill } from '@/lib/i18n/fill'
 import { shownTime } from '@/lib/i18n/format'
 import { localeOf, textsOf } from '@/lib/i18n/languages'
@@ -18,12 +20,13 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
   const session = await requireSession()
   const lang = await currentLanguage()
   const t = textsOf(lang).notifications
+  const codes = textsOf(lang).codes
   const n = await notificationDetails(session.siteId, (await params).notificationId)
   if (!n) notFound()
   const time = (at: Date) => <time dateTime={at.toISOString()}>{shownTime(at, lang)}</time>
   return (
     <>
-      <title>{`${t.notification} ${n.type} ${n.resourceId} · Payin`}</title>
+      <title>{`${t.notification} ${codeWord(codes.notificationType, n.type)} ${n.resourceId} · Payin`}</title>
       <style>{notificationsCss}</style>
       <p>
         <Link prefetch={false} href="/dashboard/notifications">
@@ -31,7 +34,7 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
         </Link>
       </p>
       <h1>
-        {t.notification} {n.type}{' '}
+        {t.notification} <CodeWord code={n.type} words={codes.notificationType} />{' '}
         <span className="dash-id" title={n.resourceId}>
           {n.resourceId}
         </span>
@@ -42,7 +45,9 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
           <dt>{t.notificationId}</dt>
           <dd className="dash-scroll">{n.id}</dd>
           <dt>{t.type}</dt>
-          <dd>{n.type}</dd>
+          <dd>
+            <CodeWord code={n.type} words={codes.notificationType} />
+          </dd>
           <dt>{t.resource}</dt>
           <dd>
             <NotificationResource
@@ -53,11 +58,15 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
             />
           </dd>
           <dt>{t.status}</dt>
-          <dd>{n.status}</dd>
+          <dd>
+            <CodeWord code={n.status} words={codes.notificationStatus} />
+          </dd>
           <dt>{t.url}</dt>
           <dd className="dash-scroll">{n.url}</dd>
           <dt>{t.state}</dt>
-          <dd className={`notif-state-${n.state}`}>{n.state}</dd>
+          <dd className={`notif-state-${n.state}`}>
+            <CodeWord code={n.state} words={codes.notificationState} />
+          </dd>
           <dt>{t.attempts}</dt>
           <dd>{n.attempts}</dd>
           <dt>{t.created}</dt>
@@ -82,6 +91,7 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
           notificationId={n.id}
           url={n.url}
           t={t}
+          codes={codes}
           locale={localeOf(lang)}
           timeZone={settings().timeZone}
         />
@@ -106,7 +116,7 @@ export default async function NotificationPage({ params }: { params: Promise<{ n
                   <td>{time(a.at)}</td>
                   <td>{a.httpStatus ?? '—'}</td>
                   <td>{fill(t.ms, { ms: String(a.durationMs) })}</td>
-                  <td className="notif-wrap">{a.error ?? ''}</td>
+                  <td className="notif-wrap">{a.error ? serviceMessage(codes, a.error) : ''}</td>
                 </tr>
               ))}
             </tbody>

@@ -3,11 +3,17 @@ import Link from 'next/link'
 import { notFound } from 'next/navigation'
 import { Fragment } from 'react'
 import { AuditLog } from '@/components/dashboard/audit-log'
+import { auditAction, AuditOutcome } from '@/components/dashboard/audit-outcome'
+import { CodeWord, Reason, StatusWithReason } from '@/components/dashboard/code-word'
 import { PaymentActionForm } from '@/components/dashboard/payment-action-form'
 import { Words } from '@/components/dashboard/words'
-import { paymentDetails } from '@/lib/dashboard/dashboard-payments'
+import { paymentDetails, type TimelineEvent } from '@/lib/dashboard/dashboard-payments'
+import { codeWord, serviceMessage } from '@/lib/i18n/code-words'
+import type { CodeWords } from '@/lib/i18n/en/codes'
+import { fill } from '@/lib/i18n/fill'
 import { shownAmount, shownTime } from '@/lib/i18n/format'
-import { formatMinor } from '@/lib/money/money'
+import { localeOf, textsOf } from '@/lib/i18n/languages'
+import { amountFieldValue } from '@/lib/i18n/locale-format'
 import { decideCapture, heldMinor, refundableMinor, totalsOf } from '@/lib/payments/payment-rules'
 import { splitsOf } from '@/lib/splits/split-schema'
 import { currentLanguage, currentMessages, requireSession } from '../../../dashboard-request'
@@ -19,6 +25,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
   const d = await paymentDetails(session.siteId, paymentId)
   if (!d) notFound()
   const p = d.payment
+  const codes = textsOf(lang).codes
   const amount = (minor: bigint | number) => shownAmount(minor, p.currency, lang)
   // the actions are offered only where the API would take them: a capture of an authorised, uncaptured hold, a refund
   // while something is refundable (prefilled with all of it)
@@ -51,11 +58,15 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           <dt>{t.id}</dt>
           <dd className="dash-scroll">{p.paymentId}</dd>
           <dt>{t.status}</dt>
-          <dd>{p.status}</dd>
+          <dd>
+            <CodeWord code={p.status} words={codes.paymentStatus} />
+          </dd>
           {p.statusReason && (
             <>
               <dt>{t.reason}</dt>
-              <dd>{p.statusReason}</dd>
+              <dd>
+                <Reason code={p.statusReason} words={codes.reason} />
+              </dd>
             </>
           )}
           <dt>{t.amount}</dt>
@@ -65,7 +76,22 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           <dt>{t.refunded}</dt>
           <dd>{amount(p.refundedMinor)}</dd>
           <dt>{t.method}</dt>
-          <dd>{p.methodType}</dd>
+          <dd>
+            <CodeWord code={p.methodType} words={codes.method} />
+          </dd>
+          {p.flags.length > 0 && (
+            <>
+              <dt>{t.flags}</dt>
+              <dd>
+                {p.flags.map((f, i) => (
+                  <Fragment key={f}>
+                    {i > 0 && ', '}
+                    <CodeWord code={f} words={codes.flag} />
+                  </Fragment>
+                ))}
+              </dd>
+            </>
+          )}
           {p.maskedPan && (
             <>
               <dt>{t.card}</dt>
@@ -160,8 +186,10 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
             kind="capture"
             paymentId={p.paymentId}
             currency={p.currency}
-            defaultAmount={formatMinor(capturable)}
+            defaultAmount={amountFieldValue(capturable, localeOf(lang))}
+            locale={localeOf(lang)}
             t={t}
+            codes={codes}
           />
         </section>
       )}
@@ -173,8 +201,10 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
             kind="refund"
             paymentId={p.paymentId}
             currency={p.currency}
-            defaultAmount={formatMinor(refundable)}
+            defaultAmount={amountFieldValue(refundable, localeOf(lang))}
+            locale={localeOf(lang)}
             t={t}
+            codes={codes}
           />
         </section>
       )}
@@ -190,7 +220,14 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                 <tr key={c.captureId}>
                   <td>{shownTime(c.createdAt, lang)}</td>
                   <td>{amount(c.amountMinor)}</td>
-                  <td>{c.statusReason ? `${c.status} (${c.statusReason})` : c.status}</td>
+                  <td>
+                    <StatusWithReason
+                      status={c.status}
+                      reason={c.statusReason}
+                      statusWords={codes.captureStatus}
+                      reasonWords={codes.reason}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -208,7 +245,14 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                 <tr key={r.refundId}>
                   <td>{shownTime(r.createdAt, lang)}</td>
                   <td>{amount(r.amountMinor)}</td>
-                  <td>{r.statusReason ? `${r.status} (${r.statusReason})` : r.status}</td>
+                  <td>
+                    <StatusWithReason
+                      status={r.status}
+                      reason={r.statusReason}
+                      statusWords={codes.refundStatus}
+                      reasonWords={codes.reason}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -221,7 +265,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           {d.timeline.map((e, i) => (
             <li key={i}>
               <time dateTime={e.at.toISOString()}>{shownTime(e.at, lang)}</time> — {t.event[e.kind] ?? e.kind}
-              {e.detail ? `: ${e.detail}` : ''}
+              <TimelineDetail event={e} codes={codes} />
             </li>
           ))}
         </ol>
@@ -229,4 +273,37 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
       <AuditLog id="audit" rows={d.audit} lang={lang} empty={t.none} />
     </>
   )
+}
+
+/** what a timeline entry tells beside its kind, in the page's words: a reason, a notification attempt, an action */
+function TimelineDetail({ event: e, codes }: { event: TimelineEvent; codes: CodeWords }) {
+  if (e.reason)
+    return (
+      <>
+        : <Reason code={e.reason} words={codes.reason} />
+      </>
+    )
+  if (e.attempt) {
+    const a = e.attempt
+    const answer =
+      a.httpStatus !== null ? String(a.httpStatus) : a.error ? serviceMessage(codes, a.error) : codes.noAnswer
+    const type = codeWord(codes.notificationType, a.type)
+    const status = codeWord(codes.notificationStatus, a.status)
+    return <>: {fill(codes.attempt, { type, status, answer, ms: fill(codes.ms, { ms: String(a.durationMs) }) })}</>
+  }
+  if (e.audit) {
+    const [before, after = ''] = fill(codes.auditEntry, {
+      action: auditAction(codes, e.audit.action),
+      actor: e.audit.actor,
+      outcome: '\u0000',
+    }).split('\u0000')
+    return (
+      <>
+        : {before}
+        <AuditOutcome action={e.audit.action} outcome={e.audit.outcome} codes={codes} />
+        {after}
+      </>
+    )
+  }
+  return null
 }

@@ -1,0 +1,101 @@
+// The dashboard's words for the API's codes in English: statuses, methods, decline reasons (a sentence each; the
+// page shows the code beside it), flags, notification types and states, and the service's own English messages
+// as the dashboard's forms and logs show them. Every code of the service's tables has its words here and in every
+// other language (tests/unit/dashboard-code-words.test.ts).
+export const codes = {
+  paymentStatus: { WAITING: 'Waiting', COMPLETED: 'Paid', DECLINED: 'Declined' } as Record<string, string>,
+  billStatus: { CREATED: 'Awaiting payment', PAID: 'Paid', EXPIRED: 'Expired' } as Record<string, string>,
+  captureStatus: { WAITING: 'Waiting', COMPLETED: 'Captured', DECLINED: 'Declined' } as Record<string, string>,
+  refundStatus: { WAITING: 'Postponed', COMPLETED: 'Refunded', DECLINED: 'Declined' } as Record<string, string>,
+  /** a notification's `status`: the final status it tells of */
+  notificationStatus: { COMPLETED: 'Success', DECLINED: 'Declined' } as Record<string, string>,
+  notificationState: { PENDING: 'Pending', DELIVERED: 'Delivered', FAILED: 'Failed' } as Record<string, string>,
+  notificationType: {
+    PAYMENT: 'Payment',
+    CAPTURE: 'Capture',
+    REFUND: 'Refund',
+    CHECK_CARD: 'Card verification',
+  } as Record<string, string>,
+  /** a payment's stored method (`paymentMethod.type` of answers and notifications) */
+  method: {
+    CARD: 'Card',
+    TOKEN: 'Payment token',
+    MOBILE: 'Mobile balance',
+    SBP: 'SBP',
+    APPLE_PAY_TOKEN: 'Apple Pay',
+    GOOGLE_PAY_TOKEN: 'Google Pay',
+  } as Record<string, string>,
+  flag: {
+    SALE: 'One-step',
+    BIND_PAYMENT_TOKEN: 'Issues a payment token',
+    RECURRENT_FIRST: 'Starts recurrent payments',
+    CHECK_CARD: 'Card verification',
+  } as Record<string, string>,
+  reason: {
+    ACQUIRING_DECLINED: 'The card’s bank declined the payment.',
+    ACQUIRING_INSUFFICIENT_FUNDS: 'Not enough money on the card.',
+    ACQUIRING_EXPIRED_CARD: 'The card has expired.',
+    ACQUIRING_INCORRECT_CVV: 'The card’s security code (CVV) was wrong.',
+    TRY_AGAIN_LATER: 'A temporary failure: try again later.',
+    DECLINED_BY_MPI: 'The 3-D Secure check failed.',
+    PAYMENT_EXPIRED_3DS: 'The 3-D Secure check was not completed in time.',
+    INVALID_OTP: 'The confirmation code was wrong too many times.',
+    INVALID_STATE: 'The payment does not allow this operation.',
+    INVALID_AMOUNT: 'The amount is more than the payment allows.',
+    BILL_ALREADY_PAID: 'The bill was already paid.',
+    BILL_EXPIRED: 'The bill had expired.',
+    REATTEMPT_NOT_PERMITTED: 'Too early for the next charge of the recurrent series.',
+    RECURRENT_EXPIRED: 'The recurrent series has ended.',
+    SBP_DECLINED_BY_PAYER: 'The payer declined the payment in their bank app.',
+    SBP_QR_EXPIRED: 'The QR code expired before it was paid.',
+    REFUND_DECLINED_BY_MERCHANT: 'The merchant declined the postponed refund.',
+  } as Record<string, string>,
+  /** an audit entry's action, on the pages of a payment, a bill and a notification */
+  auditAction: { capture: 'Capture', refund: 'Refund', resend: 'Resend', bill: 'Bill created' } as Record<
+    string,
+    string
+  >,
+  /** a refusal in the audit log: the service's reason in the page's words */
+  refused: 'refused: {reason}',
+  // the timeline's details
+  attempt: '{type}, {status} → {answer} ({ms})',
+  noAnswer: 'no answer',
+  auditEntry: '{action} by {actor}: {outcome}',
+  ms: '{ms} ms',
+  /**
+   * The service's own English messages (errors of its answers, field messages, delivery attempts' errors), as the
+   * dashboard shows them: `{n}` stands for a number, `{detail}` for whatever follows (a code, an address).
+   */
+  messages: {
+    'Successful capture already done for this payment': 'Successful capture already done for this payment',
+    'Payment not found': 'Payment not found',
+    'Notification not found': 'Notification not found',
+    'A delivery of this notification is under way': 'A delivery of this notification is under way',
+    'Validation error': 'Validation error',
+    'Cannot perform this operation': 'Cannot perform this operation',
+    'must be above zero': 'must be above zero',
+    'must be greater than 0': 'must be greater than 0',
+    'must not exceed 1000000000.00': 'must not exceed 1000000000.00',
+    'must be a decimal number in plain notation, e.g. "100.00"': 'must be a number such as 100.00',
+    'must be in the future': 'must be in the future',
+    'must be at most 45 days ahead': 'must be at most 45 days ahead',
+    "must be in the future: the site's sandbox clock, advanced ahead of real time, reads {detail}":
+      "must be in the future: the site's sandbox clock, advanced ahead of real time, reads {detail}",
+    "must be at most 45 days ahead: the site's sandbox clock, advanced ahead of real time, reads {detail}":
+      "must be at most 45 days ahead: the site's sandbox clock, advanced ahead of real time, reads {detail}",
+    "must be the payment's currency {detail}": "must be the payment's currency {detail}",
+    'The refund is {detail}: only a postponed refund not yet processed can be declined':
+      'The refund is {detail}: only a postponed refund not yet processed can be declined',
+    'must be an absolute http(s) URL': 'must be an absolute http(s) URL',
+    'must be at most 2048 characters': 'must be at most 2048 characters',
+    'no answer within {n} ms': 'no answer within {n} ms',
+    'could not connect: {detail}': 'could not connect: {detail}',
+    'refused: private address': 'refused: private address',
+    'not a URL': 'not a URL',
+    'only http(s) URLs are called': 'only http(s) URLs are called',
+    'redirects are not followed': 'redirects are not followed',
+    'not sent: internal error': 'not sent: internal error',
+  } as Record<string, string>,
+}
+
+export type CodeWords = typeof codes
