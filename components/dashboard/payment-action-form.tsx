@@ -32,6 +32,8 @@ export function PaymentActionForm({
   locale,
   t,
   codes,
+  available = true,
+  unavailable = '',
 }: {
   kind: 'capture' | 'refund'
   paymentId: string
@@ -41,6 +43,12 @@ export function PaymentActionForm({
   locale: string
   t: DashboardMessages
   codes: CodeWords
+  /**
+   * whether the action can work now; when not, the section says `unavailable` instead of offering it. The form stays
+   * mounted either way, so the answer to the action that used up the payment stays on screen after the page reloads
+   */
+  available?: boolean
+  unavailable?: string
 }) {
   const router = useRouter()
   const [key, setKey] = useState(() => newKey())
@@ -86,6 +94,19 @@ export function PaymentActionForm({
     }
     router.refresh()
   }
+
+  const answer = result && (
+    <p role={result.ok ? 'status' : 'alert'} className={result.ok ? 'dash-ok' : 'dash-error'}>
+      {result.text}
+    </p>
+  )
+  if (!available)
+    return (
+      <div>
+        <p>{unavailable}</p>
+        {answer}
+      </div>
+    )
 
   return (
     <form
@@ -133,11 +154,7 @@ export function PaymentActionForm({
           </div>
         </div>
       )}
-      {result && (
-        <p role={result.ok ? 'status' : 'alert'} className={result.ok ? 'dash-ok' : 'dash-error'}>
-          {result.text}
-        </p>
-      )}
+      {answer}
     </form>
   )
 }

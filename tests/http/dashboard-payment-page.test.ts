@@ -37,7 +37,7 @@ test('Capture and Refund are offered only where they can work, prefilled with wh
   assert.equal((await api.put(`/payments/${held}/captures/${uid('cap')}`, { amount: rub('50.00') })).status, 200)
   page = await paymentPage(cookie, held)
   assert.deepEqual([page.capture, page.refund], [null, '50.00'])
-  assert.doesNotMatch(page.html, /<p class="dash-card">Nothing is left/)
+  assert.match(page.html, /<p>Nothing is left to capture\.<\/p>/, 'the Capture section says why it offers nothing')
 
   // one-step: never a capture; once all is refunded, nothing is offered and the page says so
   const sale = await api.newPayment(cardPayment())
@@ -46,13 +46,14 @@ test('Capture and Refund are offered only where they can work, prefilled with wh
   assert.equal((await api.put(`/payments/${sale}/refunds/${uid('ref')}`, { amount: rub('100.00') })).status, 200)
   page = await paymentPage(cookie, sale)
   assert.deepEqual([page.capture, page.refund], [null, null])
-  assert.match(page.html, /<p class="dash-card">Nothing is left to capture or refund/)
+  assert.match(page.html, /<p>Nothing is left to refund\.<\/p>/)
+  assert.doesNotMatch(page.html, /aria-labelledby="capture"/, 'a one-step payment has no Capture section')
 
   // declined: neither
   const declined = await api.newPayment(cardPayment({}, { pan: '4000000000000002' }))
   page = await paymentPage(cookie, declined)
   assert.deepEqual([page.capture, page.refund], [null, null])
-  assert.doesNotMatch(page.html, /<p class="dash-card">Nothing is left/)
+  assert.doesNotMatch(page.html, /aria-labelledby="(capture|refund)"/, 'a declined payment has neither section')
 })
 
 test('a split payment: Capture is offered, Refund is left to the API (it needs refundSplits)', async () => {

@@ -44,7 +44,8 @@ export const dashboard = {
   comment: 'Comment',
   customer: 'Customer',
   customFields: 'Custom fields',
-  nothingLeft: 'Nothing is left to capture or refund.',
+  nothingToCapture: 'Nothing is left to capture.',
+  nothingToRefund: 'Nothing is left to refund.',
   splitRefundsByApi:
     'Refunds of a split payment go through the API: its refund request says what it takes back of each merchant’s share (refundSplits).',
   captured: 'Captured',

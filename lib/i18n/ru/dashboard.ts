@@ -46,7 +46,8 @@ export const dashboard: DashboardMessages = {
   comment: 'Комментарий',
   customer: 'Покупатель',
   customFields: 'Дополнительные поля',
-  nothingLeft: 'Списывать и возвращать больше нечего.',
+  nothingToCapture: 'Списывать больше нечего.',
+  nothingToRefund: 'Возвращать больше нечего.',
   splitRefundsByApi:
     'Возврат сплит-платежа делается через API: запрос возврата указывает, сколько он возвращает из доли каждого мерчанта (refundSplits).',
   captured: 'Списано',

@@ -14,7 +14,7 @@ import { fill } from '@/lib/i18n/fill'
 import { shownAmount, shownTime } from '@/lib/i18n/format'
 import { localeOf, textsOf } from '@/lib/i18n/languages'
 import { amountFieldValue } from '@/lib/i18n/locale-format'
-import { decideCapture, heldMinor, refundableMinor, totalsOf } from '@/lib/payments/payment-rules'
+import { decideCapture, heldMinor, isOneStep, refundableMinor, totalsOf } from '@/lib/payments/payment-rules'
 import { splitsOf } from '@/lib/splits/split-schema'
 import { currentLanguage, currentMessages, requireSession } from '../../../dashboard-request'
 
@@ -32,6 +32,9 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
   const totals = totalsOf(p)
   const capturable = decideCapture(totals, null).ok ? heldMinor(totals) : 0
   const refundable = refundableMinor(totals)
+  // the sections stay once their action was possible (the form keeps its last answer on screen), saying when it is
+  // no longer: Capture on an authorised two-step payment, Refund on a completed one
+  const twoStepAuthorised = p.status === 'COMPLETED' && !isOneStep(p)
   // a split payment's refund must say what it takes back of each share (refundSplits), which this form cannot
   const splitRefundsByApi = refundable > 0 && splitsOf(p.splits) !== undefined
   const fieldsOf = (o: unknown) =>
@@ -179,7 +182,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           <dd>{shownTime(p.createdAt, lang)}</dd>
         </dl>
       </section>
-      {capturable > 0 && (
+      {twoStepAuthorised && (
         <section className="dash-card" aria-labelledby="capture">
           <h2 id="capture">{t.capture}</h2>
           <PaymentActionForm
@@ -190,11 +193,13 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
             locale={localeOf(lang)}
             t={t}
             codes={codes}
+            available={capturable > 0}
+            unavailable={t.nothingToCapture}
           />
         </section>
       )}
       {splitRefundsByApi && <p className="dash-card">{t.splitRefundsByApi}</p>}
-      {refundable > 0 && !splitRefundsByApi && (
+      {p.status === 'COMPLETED' && !splitRefundsByApi && (
         <section className="dash-card" aria-labelledby="refund">
           <h2 id="refund">{t.refund}</h2>
           <PaymentActionForm
@@ -205,10 +210,11 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
             locale={localeOf(lang)}
             t={t}
             codes={codes}
+            available={refundable > 0}
+            unavailable={t.nothingToRefund}
           />
         </section>
       )}
-      {capturable === 0 && refundable === 0 && p.status === 'COMPLETED' && <p className="dash-card">{t.nothingLeft}</p>}
       <section className="dash-card dash-table-wrap" aria-labelledby="captures">
         <h2 id="captures">{t.captures}</h2>
         {d.captures.length === 0 ? (
