@@ -29,7 +29,8 @@ export async function GET(req: Request, ctx: Context): Promise<Response> {
   return new Response(new Uint8Array(logo.bytes), {
     headers: {
       ...COMMON,
-      'Content-Type': logo.type,
+      // an SVG is read as UTF-8, as its check read it
+      'Content-Type': logo.type === 'image/svg+xml' ? 'image/svg+xml; charset=utf-8' : logo.type,
       'Content-Length': String(logo.bytes.length),
       'Cache-Control': current ? 'public, max-age=31536000, immutable' : 'public, no-cache',
       ETag: `"${logo.hash}"`,

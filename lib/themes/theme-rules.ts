@@ -128,7 +128,10 @@ const SVG_ELEMENTS = new Set(
     'feComposite feMerge feMergeNode feColorMatrix feDropShadow'
   ).split(' '),
 )
-const HREF_ATTRIBUTE = /^(xlink:)?href$/i
+/** a reference, whatever prefix its namespace is bound to (`xlink:href`, `x:href`, `href`) */
+const HREF_ATTRIBUTE = /^([\w.-]+:)?href$/i
+/** the namespaces an SVG logo may declare: SVG's and XLink's (no XHTML, no other vocabulary) */
+const ALLOWED_NAMESPACES = new Set(['http://www.w3.org/2000/svg', 'http://www.w3.org/1999/xlink'])
 const TAG = /^<(\/?)([A-Za-z][\w.:-]*)((?:\s+[^\s=/>"']+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>/
 const ATTRIBUTE = /([^\s=/>"']+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g
 
@@ -149,6 +152,13 @@ function checkedSvg(bytes: Buffer): CheckedLogo {
     throw refuse('not UTF-8')
   }
   text = text.replace(/^\uFEFF/, '')
+  // read as UTF-8 here, so read as UTF-8 by the browser too: a declaration naming another encoding (ISO-2022-JP's
+  // escapes hide a comment's start) and control characters other than tab and line ends are refused
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(text)) throw refuse('control characters')
+  const declaration = /^\s*<\?xml\s([^?]*)\?>/.exec(text)
+  const encoding = /encoding\s*=\s*["']([^"']*)["']/i.exec(declaration?.[1] ?? '')?.[1]
+  if (encoding !== undefined && !/^utf-?8$/i.test(encoding)) throw refuse(`the encoding ${encoding} (UTF-8 only)`)
   let rest = text.replace(/^\s*<\?xml\s[^?]*\?>/, '')
   let depth = 0
   let root: Record<string, string> | null = null
@@ -182,6 +192,10 @@ function checkedSvg(bytes: Buffer): CheckedLogo {
       const lower = attr.toLowerCase()
       if (lower.startsWith('on')) throw refuse(`the event attribute ${attr}`)
       if (HREF_ATTRIBUTE.test(attr) && !/^#[\w.:-]*$/.test(value.trim())) throw refuse('a reference outside the image')
+      if ((lower === 'xmlns' || lower.startsWith('xmlns:')) && !ALLOWED_NAMESPACES.has(value.trim()))
+        throw refuse(`the namespace ${value}`)
+      // a CSS escape (\\75rl( is url( to a browser) hides what a value loads
+      if (value.includes('\\')) throw refuse(`a backslash in the attribute ${attr}`)
       if (/url\s*\(\s*['"]?\s*(?!#)/i.test(value) || /javascript:|@import|expression\s*\(/i.test(value))
         throw refuse(`the attribute ${attr} loads or runs something`)
       if (lower === 'xml:base' || lower.endsWith(':base')) throw refuse(`the attribute ${attr}`)
@@ -212,7 +226,9 @@ function svgSize(root: Record<string, string>): { width: number; height: number 
     .trim()
     .split(/[\s,]+/)
     .map(Number)
-  if (box.length === 4 && box[2] > 0 && box[3] > 0) return { width: box[2], height: box[3] }
+  const [bw, bh] = [box[2], box[3]]
+  if (box.length === 4 && bw > 0 && bh > 0 && bw <= 4096 && bh <= 4096)
+    return { width: Math.max(1, Math.round(bw)), height: Math.max(1, Math.round(bh)) }
   return { width: 48, height: 48 }
 }
 

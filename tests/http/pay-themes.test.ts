@@ -92,7 +92,7 @@ test("a bill naming its site's theme shows its colours, name and logo; others sh
   const withSvg = await saveTheme(session, { ...THEME, logo: svg(GOOD_SVG) })
   assert.equal(withSvg.status, 200, withSvg.text)
   const svgRes = await fetch(`${BASE_URL}${withSvg.body.logo.src}`)
-  assert.equal(svgRes.headers.get('content-type'), 'image/svg+xml')
+  assert.equal(svgRes.headers.get('content-type'), 'image/svg+xml; charset=utf-8')
   assert.equal(await svgRes.text(), GOOD_SVG)
   assert.match(await billPage(site, { themeCode: 'shop-01' }), /width="96" height="48" alt=""/)
   assert.equal((await post('/dashboard/actions/settings/themes/shop-01/delete', {}, asSession(session))).status, 200)

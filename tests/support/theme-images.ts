@@ -54,4 +54,15 @@ export const BAD_SVGS: Record<string, string> = {
   doctype: '<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>',
   'encoded javascript': '<svg xmlns="http://www.w3.org/2000/svg"><a href="&#106;avascript:alert(1)"><rect/></a></svg>',
   'not svg': '<html><body>hello</body></html>',
+  // a review's bypasses: an encoding whose escapes hide a comment's start, a prefixed XLink reference, a CSS escape,
+  // another vocabulary's namespace
+  'ISO-2022-JP':
+    '<?xml version="1.0" encoding="ISO-2022-JP"?><svg xmlns="http://www.w3.org/2000/svg">\x1b$Ba<!--\x1b(B' +
+    '<script>alert(document.domain)</script>--></svg>',
+  'prefixed href':
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:x="http://www.w3.org/1999/xlink">' +
+    '<use x:href="https://evil.example/a.svg#a"/></svg>',
+  'CSS escape': '<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:\\75rl(https://evil.example/x)"/></svg>',
+  'XHTML namespace':
+    '<svg xmlns="http://www.w3.org/2000/svg"><g xmlns="http://www.w3.org/1999/xhtml"><rect/></g></svg>',
 }
