@@ -29,28 +29,25 @@ export function attemptsLimited(kind: 'bill.paused' | 'client.slowed', retryAfte
   )
 }
 
-/** Counts an attempt of the client; refuses it once the client's window is full. */
-export async function countClientAttempt(clientAddress: string): Promise<void> {
+/** Counts one more of `what` (a count of its own) for the client; refuses it once the client's window is full. */
+async function countInClientWindow(what: 'page-client' | 'link-client', clientAddress: string): Promise<void> {
   const { clientAttempts, clientWindowMs } = settings().pageLimits
   if (clientAttempts <= 0) return
   const windowSeconds = clientWindowMs / 1000
-  const row = await countClientAttemptRow(fingerprint('page-client', clientAddress || 'unknown'), windowSeconds)
-  // now and then, forget windows long past
-  if (Math.random() < 0.01) await forgetOldClientWindows(windowSeconds)
+  const row = await countClientAttemptRow(fingerprint(what, clientAddress || 'unknown'), windowSeconds)
+  // now and then, forget windows long past (of either count: they share a table)
+  if (what === 'page-client' && Math.random() < 0.01) await forgetOldClientWindows(windowSeconds)
   if (row && row.count > clientAttempts) throw attemptsLimited('client.slowed', row.retryAfter)
 }
+
+/** Counts an attempt of the client; refuses it once the client's window is full. */
+export const countClientAttempt = (clientAddress: string) => countInClientWindow('page-client', clientAddress)
 
 /**
  * Counts a bill made by a link without the API (lib/form-links) against the client: as many per window as payment
  * attempts, in a count of their own; refuses it once the window is full.
  */
-export async function countLinkBill(clientAddress: string): Promise<void> {
-  const { clientAttempts, clientWindowMs } = settings().pageLimits
-  if (clientAttempts <= 0) return
-  const windowSeconds = clientWindowMs / 1000
-  const row = await countClientAttemptRow(fingerprint('link-client', clientAddress || 'unknown'), windowSeconds)
-  if (row && row.count > clientAttempts) throw attemptsLimited('client.slowed', row.retryAfter)
-}
+export const countLinkBill = (clientAddress: string) => countInClientWindow('link-client', clientAddress)
 
 /**
  * Refuses a new attempt on a bill paused by a streak of failed attempts. Runs in the attempt's
