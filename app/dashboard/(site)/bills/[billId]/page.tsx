@@ -1,13 +1,13 @@
 // A bill of the site: its fields, its payment link (to copy, and as a QR code drawn here as inline SVG),
 // its payments and the dashboard's actions on it. Another site's bill id is not found.
 import Link from 'next/link'
-import { Fragment } from 'react'
 import { notFound } from 'next/navigation'
 import QRCode from 'qrcode'
 import { AuditLog } from '@/components/dashboard/audit-log'
 import { billsCss } from '@/components/dashboard/bills-styles'
 import { CodeWord } from '@/components/dashboard/code-word'
 import { CopyLinkButton } from '@/components/dashboard/copy-link-button'
+import { FieldList, fieldsOf } from '@/components/dashboard/field-list'
 import { Words } from '@/components/dashboard/words'
 import { PaymentTable } from '@/components/dashboard/payment-table'
 import { billDetails } from '@/lib/dashboard/dashboard-bills'
@@ -32,10 +32,7 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
   if (!d) notFound()
   const b = d.bill
   // its customFields (a link's extras among them), as the payment page lists a payment's
-  const customFields =
-    b.customFields && typeof b.customFields === 'object'
-      ? Object.entries(b.customFields as Record<string, unknown>)
-      : []
+  const customFields = fieldsOf(b.customFields)
   // the payUrl is the service's base URL and a UUID: the SVG holds nothing else
   const qr = await QRCode.toString(d.payUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' })
   return (
@@ -86,16 +83,7 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
             <>
               <dt>{textsOf(lang).dashboard.customFields}</dt>
               <dd>
-                <dl data-testid="bill-custom-fields">
-                  {customFields.map(([k, v]) => (
-                    <Fragment key={k}>
-                      <dt>{k}</dt>
-                      <dd>
-                        <Words text={typeof v === 'string' ? v : JSON.stringify(v)} />
-                      </dd>
-                    </Fragment>
-                  ))}
-                </dl>
+                <FieldList fields={customFields} testId="bill-custom-fields" />
               </dd>
             </>
           )}

@@ -5,6 +5,7 @@ import { Fragment } from 'react'
 import { AuditLog } from '@/components/dashboard/audit-log'
 import { auditAction, AuditOutcome } from '@/components/dashboard/audit-outcome'
 import { CodeWord, Reason, StatusWithReason } from '@/components/dashboard/code-word'
+import { FieldList, fieldsOf } from '@/components/dashboard/field-list'
 import { PaymentActionForm } from '@/components/dashboard/payment-action-form'
 import { Words } from '@/components/dashboard/words'
 import { paymentDetails, type TimelineEvent } from '@/lib/dashboard/dashboard-payments'
@@ -37,8 +38,6 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
   const twoStepAuthorised = p.status === 'COMPLETED' && !isOneStep(p)
   // a split payment's refund must say what it takes back of each share (refundSplits), which this form cannot
   const splitRefundsByApi = refundable > 0 && splitsOf(p.splits) !== undefined
-  const fieldsOf = (o: unknown) =>
-    o && typeof o === 'object' ? Object.entries(o as Record<string, unknown>).filter(([, v]) => v != null) : []
   const customer = fieldsOf(p.customer)
   const customFields = fieldsOf(p.customFields)
   return (
@@ -148,16 +147,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
             <>
               <dt>{t.customer}</dt>
               <dd>
-                <dl>
-                  {customer.map(([k, v]) => (
-                    <Fragment key={k}>
-                      <dt>{k}</dt>
-                      <dd>
-                        <Words text={String(v)} />
-                      </dd>
-                    </Fragment>
-                  ))}
-                </dl>
+                <FieldList fields={customer} />
               </dd>
             </>
           )}
@@ -165,16 +155,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
             <>
               <dt>{t.customFields}</dt>
               <dd>
-                <dl>
-                  {customFields.map(([k, v]) => (
-                    <Fragment key={k}>
-                      <dt>{k}</dt>
-                      <dd>
-                        <Words text={typeof v === 'string' ? v : JSON.stringify(v)} />
-                      </dd>
-                    </Fragment>
-                  ))}
-                </dl>
+                <FieldList fields={customFields} />
               </dd>
             </>
           )}
