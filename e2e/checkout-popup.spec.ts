@@ -1,12 +1,13 @@
 // The checkout popup library (GET /popup/v2.js, issue 31) on a merchant's page of another loopback origin
 // (127.0.0.2, allowed by the site): openInvoice opens the bill's page in a popup, and its promise resolves once the
 // payer pays there (the popup then closes) and rejects when the payer closes the popup; where the browser blocks the
-// popup the merchant's page goes to the payUrl itself; createInvoice opens the /create link of its parameters.
+// popup the merchant's page goes to the payUrl itself; createInvoice opens the /create link of its parameters, and with
+// the site's real public key the bill that link made is paid in the popup and the promise resolves with it.
 import { expect, test, type Page } from '@playwright/test'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { BASE_URL, billRequest, client, newSite, uid } from '../tests/support/api.ts'
-import { asSession, post, signIn } from '../tests/support/dashboard.ts'
+import { asSession, dashboardPage, post, signIn } from '../tests/support/dashboard.ts'
 
 const service = new URL(BASE_URL).origin
 
@@ -15,7 +16,9 @@ let shop: { origin: string; close: () => Promise<unknown> }
 test.beforeAll(async () => {
   // the merchant's page: the library from the service, a button per call, the promise's outcome in #result
   const server = http.createServer((req, res) => {
-    const pay = new URL(req.url!, 'http://x').searchParams.get('pay') ?? ''
+    const params = new URL(req.url!, 'http://x').searchParams
+    const pay = params.get('pay') ?? ''
+    const key = params.get('key') ?? 'pk-1'
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
     res.end(`<!doctype html><title>Shop</title><h1>Shop</h1>
 <script src="${service}/popup/v2.js"></script>
@@ -27,7 +30,7 @@ document.getElementById('open').onclick = function () {
   QiwiCheckout.openInvoice({ payUrl: ${JSON.stringify(pay)} }).then(show('resolved'), show('rejected'))
 }
 document.getElementById('create').onclick = function () {
-  QiwiCheckout.createInvoice({ publicKey: 'pk-1', amount: 10.5, comment: 'Order 7', email: 'a@b.example',
+  QiwiCheckout.createInvoice({ publicKey: ${JSON.stringify(key)}, amount: 10.5, comment: 'Order 7', email: 'a@b.example',
     customFields: { cf1: 'Order_123', themeCode: 'dark' } }).then(show('resolved'), show('rejected'))
 }
 </script>`)
@@ -40,15 +43,18 @@ document.getElementById('create').onclick = function () {
 })
 test.afterAll(() => shop.close())
 
-/** a bill of a site that allows the shop's origin (its pages tell their opener there) */
-async function bill() {
+/** a site that allows the shop's origin (its pages tell their opener there), and its dashboard session */
+async function shopSite() {
   const site = await newSite('e2e-popup')
-  const r = await post(
-    '/dashboard/actions/settings/frame-origins',
-    { origins: [shop.origin] },
-    asSession(await signIn(site)),
-  )
+  const session = await signIn(site)
+  const r = await post('/dashboard/actions/settings/frame-origins', { origins: [shop.origin] }, asSession(session))
   expect(r.status, r.text).toBe(200)
+  return { site, session }
+}
+
+/** a bill of a site that allows the shop's origin */
+async function bill() {
+  const { site } = await shopSite()
   const b = await client(site).put(`/bills/${uid('bill')}`, billRequest())
   expect(b.status, b.text).toBe(200)
   return b.body as { payUrl: string; invoiceUid: string; billId: string }
@@ -134,4 +140,52 @@ test("createInvoice: the popup opens the service's /create link of the documente
     ['extras[cf1]', 'Order_123'],
     ['extras[themeCode]', 'dark'],
   ])
+})
+
+test('createInvoice through a real link: the bill the link made is paid in the popup and the promise resolves', async ({
+  page,
+}) => {
+  const { site, session } = await shopSite()
+  // the site's public key, as the merchant copies it from Settings
+  const settings = await (await dashboardPage(session, '/dashboard/settings')).text()
+  const key = /data-testid="public-key">([^<]+)</.exec(settings)![1]
+  await page.goto(`${shop.origin}/shop?key=${encodeURIComponent(key)}`)
+  const opened = page.waitForEvent('popup')
+  await page.getByRole('button', { name: 'Create and pay' }).click()
+  const popup = await opened
+  await popup.waitForURL(/\/pay\/[0-9a-f-]{36}$/)
+  await expect(popup.getByLabel('cf1')).toHaveValue('Order_123')
+  await popup.getByLabel('Card number').fill('4111111111111111')
+  await popup.getByLabel('Expiry date (MM/YY)').fill('12/30')
+  await popup.getByLabel('Security code (CVV)').fill('123')
+  const closed = popup.waitForEvent('close')
+  await popup.getByRole('button', { name: /^Pay\b/ }).click()
+  await expect(page.locator('#result')).toHaveText(/^resolved /)
+  await closed
+  const settled = JSON.parse((await page.locator('#result').textContent())!.slice('resolved '.length)) as {
+    status: string
+    billId: string
+    invoiceUid: string
+  }
+  expect(settled.status).toBe('PAID')
+  // the merchant's server confirms it: the bill the link made is paid, for the amount and comment the call named
+  const b = await client(site).get(`/bills/${settled.billId}/details`)
+  expect(b.status, b.text).toBe(200)
+  const bill = b.body as { invoiceUid: string; status: { value: string }; amount: { value: string }; comment: string }
+  expect(bill.invoiceUid).toBe(settled.invoiceUid)
+  expect(bill.status.value).toBe('PAID')
+  expect(bill.amount.value).toBe('10.50')
+  expect(bill.comment).toBe('Order 7')
+  // one payment, two-step as every link's: held in full, nothing captured yet
+  const payments = (await client(site).get(`/bills/${settled.billId}`)).body as {
+    status: { value: string }
+    amount: { value: string }
+    capturedAmount: { value: string }
+    customFields: Record<string, string>
+  }[]
+  expect(payments).toHaveLength(1)
+  expect(payments[0].status.value).toBe('COMPLETED')
+  expect(payments[0].amount.value).toBe('10.50')
+  expect(payments[0].capturedAmount.value).toBe('0.00')
+  expect(payments[0].customFields).toEqual({ cf1: 'Order_123', themeCode: 'dark' })
 })
