@@ -200,12 +200,15 @@ export function checks(lh: LighthouseRun, weight: PageWeight): Check[] {
 export async function benchPaymentPage({
   baseUrl,
   pagePath,
+  themed = false,
   runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 5),
-  reportFile = 'data/lighthouse-pay.json',
+  reportFile = themed ? 'data/lighthouse-pay-themed.json' : 'data/lighthouse-pay.json',
   log = (l: string) => console.log(`[bench] ${l}`),
 }: {
   baseUrl: string
   pagePath: string
+  /** the bill names a theme of its site (a logo, background and button colours): the section says so */
+  themed?: boolean
   runs?: number
   reportFile?: string
   log?: (l: string) => void
@@ -216,7 +219,7 @@ export async function benchPaymentPage({
   // the runs' TBT and LCP move with whatever else the machine's cores are doing
   const load = `load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`
   log(
-    `the payment page in the browser: Lighthouse ${runs}× (mobile, simulated throttling) on ${chromiumVersion()}; ${load}`,
+    `the payment page${themed ? ' with a theme' : ''} in the browser: Lighthouse ${runs}× (mobile, simulated throttling) on ${chromiumVersion()}; ${load}`,
   )
   const { median, runs: all } = await runLighthouse(url, runs, log)
   fs.mkdirSync(path.dirname(reportFile), { recursive: true })
@@ -226,7 +229,7 @@ export async function benchPaymentPage({
   for (const l of describePageWeight(weight)) log(`script weight: ${l}`)
 
   const list = checks(median, weight)
-  log(`payment page (median of ${runs} Lighthouse runs by performance score):`)
+  log(`payment page${themed ? ' with a theme' : ''} (median of ${runs} Lighthouse runs by performance score):`)
   for (const c of list) log(`  ${c.figure}: ${c.value} (target ${c.target}) ${c.met ? 'met' : 'NOT MET'}`)
   log(`  LCP element ${median.lcpElement}`)
   log(
@@ -238,9 +241,15 @@ export async function benchPaymentPage({
   const esc = (s: string) => s.replace(/\|/g, '\\|')
   const markdown = [
     '',
-    '## Payment page in the browser',
+    themed ? THEMED_SECTION : SECTION,
     '',
-    `Lighthouse ${median.lighthouseVersion} (\`bench/lighthouse.ts\`; \`BENCH_ONLY=lighthouse npm run bench\` runs this part alone) on ${esc(chromiumVersion())} (headless), Node ${process.version}: its defaults — mobile form factor and screen, simulated throttling (slow 4G, 4× CPU) — on a bill's page \`/pay/<invoiceUid>\` served by the production build. ` +
+    ...(themed
+      ? [
+          'The same bench on a bill that names a theme of its site (`customFields.themeCode`, lib/themes): a background and button colours and an SVG logo of 96 × 48 served from `/pay-theme/…`. Measured in the same run, after the default page.',
+          '',
+        ]
+      : []),
+    `Lighthouse ${median.lighthouseVersion} (\`bench/lighthouse.ts\`; \`BENCH_ONLY=lighthouse npm run bench\` runs this part alone, both pages) on ${esc(chromiumVersion())} (headless), Node ${process.version}: its defaults — mobile form factor and screen, simulated throttling (slow 4G, 4× CPU) — on a bill's page \`/pay/<invoiceUid>\` served by the production build. ` +
       `${runs} runs; the median one by performance score is shown (the runs: performance ${all.map((r) => r.scores.performance).join(', ')}; LCP ${all.map((r) => ms(r.lcpMs)).join(', ')}; TBT ${all.map((r) => ms(r.tbtMs)).join(', ')}; ${load} before the runs: the machine's other work lengthens TBT and LCP). ` +
       `Script weight (\`bench/page-weight.ts\`): everything the page can run: its HTML's \`<script src>\` and script preloads, every script Chromium fetches while loading it and at the payer's first move (a focus on the form), and its inline scripts, each gzipped by zlib at level ${GZIP_LEVEL}. The form's script runs only at that first move: Lighthouse, which does not touch the page, measures the page until then (the script is fetched, with low priority, not run).`,
     '',
@@ -276,6 +285,7 @@ export async function benchPaymentPage({
 }
 
 const SECTION = '## Payment page in the browser'
+const THEMED_SECTION = '## Payment page in the browser, with a theme'
 
 /**
  * Puts `markdown` (benchPaymentPage's section) into the results file in place of the section there, or
@@ -287,11 +297,18 @@ export function replaceBrowserSection(file: string, markdown: string[]): void {
     ? fs.readFileSync(file, 'utf8').replace(/\n+$/, '').split('\n')
     : ['# Benchmark results']
   const body = markdown.join('\n').trim().split('\n')
-  let start = lines.indexOf(SECTION)
+  // the section markdown begins with (the default page's or the themed one's)
+  const heading = body.find((l) => l.startsWith('## '))!
+  let start = lines.indexOf(heading)
   let end: number
   if (start >= 0) {
     end = lines.findIndex((l, i) => i > start && l.startsWith('## '))
     if (end < 0) end = lines.length
+  } else if (heading === THEMED_SECTION && lines.includes(SECTION)) {
+    // right after the default page's section
+    const from = lines.indexOf(SECTION)
+    const next = lines.findIndex((l, i) => i > from && l.startsWith('## '))
+    start = end = next < 0 ? lines.length : next
   } else {
     // after the first table (the API scenarios), before any section
     const next = lines.findIndex((l) => l.startsWith('## '))
