@@ -146,6 +146,78 @@ async function runOnce(url: string): Promise<LighthouseRun> {
   }
 }
 
+/** what Lighthouse's accessibility and best-practices categories say of one page: each score and what fails */
+export interface PageAudit {
+  url: string
+  /** where the page was in the end (after any redirect) */
+  finalUrl: string
+  scores: { accessibility: number; 'best-practices': number }
+  /** the audits of those categories scoring below 1, with what the issues panel holds for inspector-issues */
+  failing: string[]
+}
+
+/**
+ * Accessibility and best practices (no performance: nothing timed) of each of `urls`, in one Chromium, the requests
+ * carrying `headers` (a session's cookie): what tests assert of the dashboard's pages (issue 33).
+ */
+export async function auditPages(urls: string[], headers: Record<string, string> = {}): Promise<PageAudit[]> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: CHROMIUM_FLAGS,
+    logLevel: 'silent',
+  })
+  try {
+    const out: PageAudit[] = []
+    for (const url of urls) {
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['accessibility', 'best-practices'],
+        extraHeaders: headers,
+        // the page as a phone shows it, but not throttled and with no pictures or back-forward cache probe (a second
+        // navigation): only the categories' pass/fail audits matter here, and each run costs seconds
+        throttlingMethod: 'provided',
+        disableFullPageScreenshot: true,
+        skipAudits: ['bf-cache', 'screenshot-thumbnails', 'final-screenshot'],
+      })
+      if (!result) throw new Error(`Lighthouse gave no result for ${url}`)
+      const { lhr } = result
+      if (lhr.runtimeError)
+        throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
+      const audits: Record<string, Audit> = lhr.audits as Loose
+      const ids = new Set(
+        ['accessibility', 'best-practices'].flatMap((c) =>
+          lhr.categories[c].auditRefs.map((a: { id: string }) => a.id),
+        ),
+      )
+      const failing = Object.values(audits)
+        .filter((a) => ids.has(a.id) && a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative')
+        .map((a) => {
+          const items: Loose[] = a.details?.items ?? []
+          const what = items
+            .map((i) => i.issueType ?? i.description ?? i.source?.url ?? i.node?.snippet ?? '')
+            .filter(Boolean)
+            .slice(0, 3)
+            .join('; ')
+          return `${a.id}: ${a.title}${what ? ` (${what})` : ''}`
+        })
+      out.push({
+        url,
+        finalUrl: lhr.finalDisplayedUrl,
+        scores: {
+          accessibility: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
+          'best-practices': Math.round((lhr.categories['best-practices'].score ?? 0) * 100),
+        },
+        failing,
+      })
+    }
+    return out
+  } finally {
+    chrome.kill()
+  }
+}
+
 /** `runs` Lighthouse runs of `url`; the median one by performance score (ties: by LCP) */
 export async function runLighthouse(
   url: string,
