@@ -155,7 +155,7 @@ test.describe('in Russian on a 360 px screen', () => {
     await page.getByLabel('Идентификатор сайта').fill(site.siteId)
     await page.getByLabel('API-токен').fill(site.token)
     await page.getByRole('button', { name: 'Войти' }).click()
-    await expect(page.getByRole('heading', { name: 'Платежи', level: 1 })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Обзор', level: 1 })).toBeVisible()
     await page.getByRole('navigation').getByRole('link', { name: 'Счета' }).click()
     await expect(page.getByRole('heading', { name: 'Счета', level: 1 })).toBeVisible()
     await expect(page.getByText('Счетов пока нет.')).toBeVisible()

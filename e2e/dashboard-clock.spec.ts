@@ -94,7 +94,7 @@ test.describe('in Russian on a 360 px screen', () => {
     await page.getByLabel('Идентификатор сайта').fill(site.siteId)
     await page.getByLabel('API-токен').fill(site.token)
     await page.getByRole('button', { name: 'Войти' }).click()
-    await expect(page.getByRole('heading', { name: 'Платежи', level: 1 })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Обзор', level: 1 })).toBeVisible()
     await openSettings(page, 'Настройки')
     const clock = page.getByRole('region', { name: 'Часы песочницы', exact: true })
     await expect(clock).toContainText('(реальное время)')

@@ -65,6 +65,7 @@ test('no page or form of the dashboard breaks its Content-Security-Policy', asyn
   expect(await problems()).toEqual([])
 
   for (const path of [
+    '/dashboard',
     '/dashboard/payments',
     `/dashboard/bills/${billId}`,
     '/dashboard/bills',

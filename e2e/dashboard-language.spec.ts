@@ -82,7 +82,7 @@ test('a Russian dashboard shows no English status, method, reason, flag or notif
   await page.getByLabel('Идентификатор сайта').fill(site.siteId)
   await page.getByLabel('API-токен').fill(site.token)
   await page.getByRole('button', { name: 'Войти' }).click()
-  await expect(page.getByRole('heading', { name: 'Платежи', level: 1 })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Обзор', level: 1 })).toBeVisible()
 
   // a refused capture (a second one): its refusal in the audit log and the timeline
   await page.goto(`/dashboard/payments/${held}`)
@@ -105,6 +105,7 @@ test('a Russian dashboard shows no English status, method, reason, flag or notif
     .toBeGreaterThan(0)
   const firstNotification = await page.locator('a[href^="/dashboard/notifications/"]').first().getAttribute('href')
   const paths = [
+    '/dashboard',
     '/dashboard/payments',
     `/dashboard/payments/${held}`,
     `/dashboard/payments/${declined}`,

@@ -48,6 +48,8 @@ test('every page of the dashboard, captured', async ({ page }) => {
   await page.goto('/dashboard')
   await capture(page, 'sign-in', 'Sign in to the dashboard')
   await signIn(page, site)
+  await capture(page, 'overview', 'Overview')
+  await page.getByRole('navigation').getByRole('link', { name: 'Payments' }).click()
   await capture(page, 'payments', 'Payments')
   await page.getByRole('link', { name: held }).click()
   await capture(page, 'payment', `Payment ${held}`)
@@ -68,6 +70,8 @@ test('every page of the dashboard, captured', async ({ page }) => {
   await capture(page, 'settings', 'Settings')
 
   await page.setViewportSize({ width: 360, height: 740 })
+  await page.getByRole('navigation').getByRole('link', { name: 'Overview' }).click()
+  await capture(page, 'overview-360px', 'Overview')
   await page.getByRole('navigation').getByRole('link', { name: 'Payments' }).click()
   await page.getByRole('link', { name: held }).click()
   await capture(page, 'payment-360px', `Payment ${held}`)

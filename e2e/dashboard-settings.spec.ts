@@ -217,7 +217,7 @@ test.describe('in Russian on a 360 px screen', () => {
     await page.getByLabel('Идентификатор сайта').fill(site.siteId)
     await page.getByLabel('API-токен').fill(site.token)
     await page.getByRole('button', { name: 'Войти' }).click()
-    await expect(page.getByRole('heading', { name: 'Платежи', level: 1 })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Обзор', level: 1 })).toBeVisible()
     await openSettings(page, 'Настройки')
     for (const name of ['Адрес для уведомлений', 'Секрет подписи', 'API-токены', 'Последние изменения'])
       await expect(page.getByRole('region', { name })).toBeVisible()

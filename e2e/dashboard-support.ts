@@ -1,13 +1,13 @@
 // What the dashboard journeys share: signing in as a site (by the sign-in form's labels).
 import { expect, type Page } from '@playwright/test'
 
-/** signs in at /dashboard with the site's id and token; lands on the payments list */
+/** signs in at /dashboard with the site's id and token; lands on the overview (/dashboard itself) */
 export async function signIn(page: Page, site: { siteId: string; token: string }) {
   await page.goto('/dashboard')
   await page.getByLabel('Site ID').fill(site.siteId)
   await page.getByLabel('API token').fill(site.token)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page.getByRole('heading', { name: 'Payments', level: 1 })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible()
 }
 
 /** the page fits the window: nothing to scroll sideways */

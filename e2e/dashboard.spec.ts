@@ -19,8 +19,9 @@ test('sign in, find a payment by its last four digits, capture, refund part of i
 
   await signIn(page, site)
   const nav = page.getByRole('navigation')
-  for (const link of ['Payments', 'Bills', 'Notifications', 'Settings'])
+  for (const link of ['Overview', 'Payments', 'Bills', 'Notifications', 'Settings'])
     await expect(nav.getByRole('link', { name: link })).toBeVisible()
+  await nav.getByRole('link', { name: 'Payments' }).click()
   await expect(page.getByRole('link', { name: held })).toBeVisible()
   await expect(page.getByRole('link', { name: other })).toBeVisible()
 
@@ -193,7 +194,7 @@ test.describe('in Russian on a 360 px screen', () => {
     viewport: { width: 360, height: 740 },
   })
 
-  test('sign-in and the payments, without horizontal scrolling', async ({ page }) => {
+  test('sign-in, the overview and the payments, without horizontal scrolling', async ({ page }) => {
     const site = await newSite('e2e-dash-ru')
     expect((await client(site).put(`/payments/${uid('ru')}`, twoStepPayment())).status).toBe(200)
     await page.goto('/dashboard')
@@ -202,8 +203,12 @@ test.describe('in Russian on a 360 px screen', () => {
     await page.getByLabel('Идентификатор сайта').fill(site.siteId)
     await page.getByLabel('API-токен').fill(site.token)
     await page.getByRole('button', { name: 'Войти' }).click()
-    await expect(page.getByRole('heading', { name: 'Платежи', level: 1 })).toBeVisible()
+    // signing in lands on the overview
+    await expect(page.getByRole('heading', { name: 'Обзор', level: 1 })).toBeVisible()
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Настройки' })).toBeVisible()
+    expect(await fitsWidth(page)).toBe(true)
+    await page.getByRole('navigation').getByRole('link', { name: 'Платежи' }).click()
+    await expect(page.getByRole('heading', { name: 'Платежи', level: 1 })).toBeVisible()
     expect(await fitsWidth(page)).toBe(true)
   })
 })

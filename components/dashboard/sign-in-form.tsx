@@ -25,7 +25,7 @@ export function SignInForm({ t, ended }: { t: DashboardMessages; ended: boolean 
     }).catch(() => null)
     if (res?.ok) {
       // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- full load: new session
-      window.location.assign('/dashboard/payments')
+      window.location.assign('/dashboard')
       return
     }
     setProblem(res?.status === 429 ? t.tooManyAttempts : t.wrongCredentials)

@@ -3,6 +3,7 @@
 // very function the API's re-send runs (lib/notifications/notification-resend.ts), recorded in the audit
 // log. A notification's resourceId is its own object's id: a payment's paymentId, a capture's captureId, a
 // refund's refundId; the payment it belongs to (for the link to the payment's page) is read by its row.
+import { notificationSchema } from '../api/notification-endpoints'
 import { ApiError } from '../http/api-error'
 import { withPaymentToken } from '../payments/notification-body'
 import { resendNotification } from '../notifications/notification-resend'
@@ -34,12 +35,17 @@ export interface NotificationAttemptRow {
   error: string | null
 }
 
-/** The site's notifications, newest first, after the cursor `after` (as `nextCursor` gave it). */
+/** the list's state filter: the states a notification has (the API's), no other */
+export const NOTIFICATION_STATES = notificationSchema.shape.state.options
+export type NotificationState = (typeof NOTIFICATION_STATES)[number]
+
+/** The site's notifications, newest first, after the cursor `after` (as `nextCursor` gave it); of a state, if given. */
 export async function listNotifications(
   siteId: string,
   after?: string,
+  state?: NotificationState,
 ): Promise<{ rows: NotificationListRow[]; nextCursor: string | null }> {
-  const rows = await listSiteNotifications(siteId, decodeCursor(after), NOTIFICATIONS_PAGE_SIZE + 1)
+  const rows = await listSiteNotifications(siteId, decodeCursor(after), NOTIFICATIONS_PAGE_SIZE + 1, state)
   const { page, nextCursor } = pageOf(rows, NOTIFICATIONS_PAGE_SIZE)
   return {
     rows: page.map(({ lastAt, lastHttpStatus, lastDurationMs, lastError, ...n }) => ({

@@ -27,3 +27,24 @@ export const shownTime = (at: Date, lang: Lang) => timeInZone(at, localeOf(lang)
 
 /** the dashboard: how far a site's sandbox clock runs ahead (`2 days 3 hours`, `2 дня 3 часа`) */
 export const shownDuration = (ms: number, lang: Lang) => durationInWords(ms, textsOf(lang).duration, localeOf(lang))
+
+// a calendar day (YYYY-MM-DD) is no instant: it is written as that date in UTC, whatever the service's zone
+const dayFormat = memoized((key) => {
+  const [locale, style] = key.split(' ')
+  return new Intl.DateTimeFormat(
+    locale,
+    style === 'short' ? { day: 'numeric', month: 'short', timeZone: 'UTC' } : { dateStyle: 'medium', timeZone: 'UTC' },
+  )
+})
+const countFormat = memoized((locale) => new Intl.NumberFormat(locale))
+const shareFormat = memoized((locale) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }))
+
+/** the dashboard: a calendar day (`27 Nov 2026`, `27 нояб. 2026 г.`; short: `27 Nov`, `27 нояб.`) */
+export const shownDay = (day: string, lang: Lang, style: 'short' | 'medium' = 'medium') =>
+  dayFormat(`${localeOf(lang)} ${style}`).format(new Date(`${day}T00:00:00Z`))
+
+/** the dashboard: a count (`1,234`, `1 234`) */
+export const shownCount = (n: number, lang: Lang) => countFormat(localeOf(lang)).format(n)
+
+/** the dashboard: a share of a whole, 0 to 1 (`87.5%`, `87,5 %`) */
+export const shownShare = (share: number, lang: Lang) => shareFormat(localeOf(lang)).format(share)

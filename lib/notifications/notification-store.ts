@@ -198,12 +198,13 @@ export interface NotificationListSqlRow {
 
 /**
  * The site's notifications with their last attempts, newest first, `limit` of them after `cursor` (a row's creation
- * time and id, newest first: the dashboard's list)
+ * time and id, newest first: the dashboard's list); with `state`, only those in that state
  */
 export async function listSiteNotifications(
   siteId: string,
   cursor: { createdAt: Date; id: string } | null,
   limit: number,
+  state?: string,
 ): Promise<NotificationListSqlRow[]> {
   const after = cursor ? Prisma.sql`(n."createdAt", n."id") < (${cursor.createdAt}, ${cursor.id}::uuid)` : null
   return db().$queryRaw<NotificationListSqlRow[]>`
@@ -214,7 +215,7 @@ export async function listSiteNotifications(
     LEFT JOIN LATERAL (
       SELECT a.at, a."httpStatus", a."durationMs", a.error FROM "NotificationAttempt" a
       WHERE a."notificationRef" = n.id ORDER BY a.at DESC LIMIT 1) la ON true
-    WHERE n."siteId" = ${siteId}${after ? Prisma.sql` AND ${after}` : Prisma.empty}
+    WHERE n."siteId" = ${siteId}${after ? Prisma.sql` AND ${after}` : Prisma.empty}${state ? Prisma.sql` AND n.state = ${state}` : Prisma.empty}
     ORDER BY n."createdAt" DESC, n.id DESC
     LIMIT ${limit}`
 }

@@ -120,6 +120,7 @@ test('every dashboard page has one <title>, naming the page; Settings says how t
     return [...html.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1])
   }
   assert.deepEqual(await titles(`/dashboard/payments/${paymentId}`), [`Payment ${paymentId} · Payin`])
+  assert.deepEqual(await titles('/dashboard'), ['Overview · Payin'])
   assert.deepEqual(await titles('/dashboard/payments'), ['Payments · Payin'])
   assert.deepEqual(await titles('/dashboard/bills'), ['Bills · Payin'])
   assert.deepEqual(await titles('/dashboard/settings'), ['Settings · Payin'])

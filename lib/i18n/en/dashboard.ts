@@ -13,6 +13,7 @@ export const dashboard = {
   sessionEnded: 'Your session has ended. Sign in again.',
   required: 'Required',
   navigation: 'Dashboard',
+  overview: 'Overview',
   payments: 'Payments',
   bills: 'Bills',
   notifications: 'Notifications',

@@ -7,6 +7,7 @@ import { duration } from './duration'
 import { codes } from './codes'
 import { formLink } from './form-link'
 import { notifications } from './notifications'
+import { overview } from './overview'
 import { payForm } from './pay-form'
 import { sbpBankApp } from './sbp-bank-app'
 import { settings } from './settings'
@@ -17,6 +18,7 @@ export const en = {
   dashboard,
   bills,
   notifications,
+  overview,
   settings,
   audit,
   duration,

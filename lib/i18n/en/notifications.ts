@@ -11,6 +11,8 @@ export const notifications = {
   status: 'Status',
   url: 'URL',
   state: 'State',
+  anyState: 'Any state',
+  find: 'Find',
   attempts: 'Attempts',
   lastAttempt: 'Last attempt',
   details: 'Details',

@@ -15,6 +15,7 @@ export const dashboard: DashboardMessages = {
   sessionEnded: 'Сессия завершена. Войдите снова.',
   required: 'Обязательное поле',
   navigation: 'Кабинет',
+  overview: 'Обзор',
   payments: 'Платежи',
   bills: 'Счета',
   notifications: 'Уведомления',

@@ -12,6 +12,8 @@ export const notifications: NotificationsMessages = {
   status: 'Статус',
   url: 'URL',
   state: 'Состояние',
+  anyState: 'Любое состояние',
+  find: 'Найти',
   attempts: 'Попытки',
   lastAttempt: 'Последняя попытка',
   details: 'Подробнее',

@@ -1,18 +1,18 @@
-// The site's notification deliveries, newest first, a page at a time (by cursor): what each told of (a
-// link to its payment's page), where it went, how its delivery stands, and a link to its attempts, its
-// body and "Resend".
+// The site's notification deliveries, newest first, a page at a time (by cursor), of one state if asked (the
+// overview links each state's): what each told of (a link to its payment's page), where it went, how its delivery
+// stands, and a link to its attempts, its body and "Resend". An unknown state is no filter.
 import Link from 'next/link'
 import { CodeWord } from '@/components/dashboard/code-word'
 import { NotificationResource } from '@/components/dashboard/notification-resource'
 import { notificationsCss } from '@/components/dashboard/notifications-styles'
-import { listNotifications } from '@/lib/dashboard/dashboard-notifications'
+import { listNotifications, NOTIFICATION_STATES, type NotificationState } from '@/lib/dashboard/dashboard-notifications'
 import { codeWord, serviceMessage } from '@/lib/i18n/code-words'
 import { fill } from '@/lib/i18n/fill'
 import { shownTime } from '@/lib/i18n/format'
 import { textsOf } from '@/lib/i18n/languages'
 import { currentLanguage, requireSession } from '../../dashboard-request'
 
-type Search = { after?: string | string[] }
+type Search = { after?: string | string[]; state?: string | string[] }
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? ''
 
 export default async function NotificationsPage({ searchParams }: { searchParams: Promise<Search> }) {
@@ -20,14 +20,37 @@ export default async function NotificationsPage({ searchParams }: { searchParams
   const lang = await currentLanguage()
   const t = textsOf(lang).notifications
   const codes = textsOf(lang).codes
-  const after = one((await searchParams).after)
-  const { rows, nextCursor } = await listNotifications(session.siteId, after || undefined)
+  const sp = await searchParams
+  const after = one(sp.after)
+  const state = (NOTIFICATION_STATES as readonly string[]).includes(one(sp.state))
+    ? (one(sp.state) as NotificationState)
+    : undefined
+  const { rows, nextCursor } = await listNotifications(session.siteId, after || undefined, state)
+  // the list's address with its filter kept (none: the plain address)
+  const listHref = (extra: Record<string, string>) => {
+    const query = new URLSearchParams({ ...(state ? { state } : {}), ...extra }).toString()
+    return query ? `/dashboard/notifications?${query}` : '/dashboard/notifications'
+  }
   return (
     <>
       <title>{`${t.title} · Payin`}</title>
       <style>{notificationsCss}</style>
       <h1>{t.title}</h1>
       <p className="notif-muted">{t.intro}</p>
+      <form method="get" className="dash-card dash-inline">
+        <label>
+          {t.state}
+          <select name="state" defaultValue={state ?? ''}>
+            <option value="">{t.anyState}</option>
+            {NOTIFICATION_STATES.map((s) => (
+              <option key={s} value={s}>
+                {codeWord(codes.notificationState, s)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">{t.find}</button>
+      </form>
       <div className="dash-card dash-table-wrap">
         {rows.length === 0 ? (
           <p>{t.none}</p>
@@ -93,12 +116,12 @@ export default async function NotificationsPage({ searchParams }: { searchParams
         )}
         <p className="dash-inline">
           {after && (
-            <Link prefetch={false} href="/dashboard/notifications">
+            <Link prefetch={false} href={listHref({})}>
               {t.firstPage}
             </Link>
           )}
           {nextCursor && (
-            <Link prefetch={false} href={`/dashboard/notifications?${new URLSearchParams({ after: nextCursor })}`}>
+            <Link prefetch={false} href={listHref({ after: nextCursor })}>
               {t.nextPage}
             </Link>
           )}
