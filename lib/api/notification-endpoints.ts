@@ -1,9 +1,13 @@
 // The merchant's view of its notifications: GET /api/sites/{siteId}/notifications (the latest 100, with
-// every attempt) and POST …/notifications/{notificationId}/resend (lib/notifications/notification-resend.ts,
-// which the dashboard's "Resend" runs too). Here, above the transport (lib/notifications/) and the resources
-// whose bodies it shows as posted (lib/payments/notification-body.ts).
+// every attempt; the next 100 by the cursor its Payin-Next-Cursor header gives) and
+// POST …/notifications/{notificationId}/resend (lib/notifications/notification-resend.ts, which the dashboard's
+// "Resend" runs too). Here, above the transport (lib/notifications/) and the resources whose bodies it shows as
+// posted (lib/payments/notification-body.ts).
 import { z } from 'zod'
 import { apiRoute, endpoint } from './api-route'
+import { Reply } from '../http/api-route'
+import { fieldError } from '../http/api-error'
+import { decodeCursor, encodeCursor } from '../dashboard/dashboard-cursor'
 import { paymentTime, paymentTimeSchema } from '../time/wire-time'
 import {
   captureNotificationSchema,
@@ -64,7 +68,13 @@ type NotificationAnswer = z.input<typeof notificationSchema>
 
 export const notificationListSchema = z
   .array(notificationSchema)
-  .meta({ id: 'NotificationList', description: 'the latest 100, newest first' })
+  .meta({ id: 'NotificationList', description: 'the latest 100, newest first (or the 100 after `cursor`)' })
+
+/** a page of the list: as many as the first page has always held */
+const PAGE = 100
+/** the header that carries the next page's cursor, when there are more: the body stays the array it always was */
+export const NEXT_CURSOR_HEADER = 'Payin-Next-Cursor'
+const cursorSchema = z.string().max(200)
 
 function render(n: NotificationWithAttempts): NotificationAnswer {
   const posted = withPaymentToken(n.body, n.type, n.resourceRef)
@@ -149,12 +159,31 @@ export const notificationsRoute = apiRoute({
       tag: 'Notifications',
       summary: "List the site's notifications",
       description:
-        'The latest 100, newest first, each with its body as posted and every delivery attempt. The bodies are those of the webhooks below.',
+        'The latest 100, newest first, each with its body as posted and every delivery attempt. The bodies are those of the webhooks below. ' +
+        'When there are more, the `Payin-Next-Cursor` header holds the cursor of the next 100: `?cursor=` with it answers those, ' +
+        'older than every one listed so far, whatever arrived meanwhile (no notification is listed twice or skipped). ' +
+        'A cursor that is not one this service gave is a 400.',
+      query: {
+        cursor: { description: 'the `Payin-Next-Cursor` of the previous page (opaque)', schema: cursorSchema },
+      },
+      responseHeaders: {
+        [NEXT_CURSOR_HEADER]: {
+          description: 'the cursor of the next page (`?cursor=`), when there are more',
+          schema: cursorSchema,
+        },
+      },
       responseExamples: { delivered: { summary: 'Delivered at the second attempt', value: [notificationExample] } },
     },
-    handle: async ({ siteId }) => {
-      const rows = await latestNotifications(siteId, 100)
-      return rows.map(render)
+    handle: async ({ siteId, req }) => {
+      const given = new URL(req.url).searchParams.get('cursor')
+      const cursor = given === null ? null : decodeCursor(given)
+      if (given !== null && !cursor) throw fieldError('cursor', 'must be a Payin-Next-Cursor this service gave')
+      // one past the page: whether there are more
+      const rows = await latestNotifications(siteId, PAGE + 1, cursor)
+      const page = rows.slice(0, PAGE).map(render)
+      if (rows.length <= PAGE) return page
+      const last = rows[PAGE - 1]
+      return new Reply(page, { [NEXT_CURSOR_HEADER]: encodeCursor({ createdAt: last.createdAt, id: last.id }) })
     },
   }),
 })

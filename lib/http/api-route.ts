@@ -67,6 +67,10 @@ export interface EndpointDoc {
   textResponse?: { contentType: string; example: string }
   /** a public endpoint's own token (a security scheme of the document) instead of none */
   security?: 'metricsToken'
+  /** the query's parameters the endpoint reads (none are required) */
+  query?: Record<string, { description: string; schema: z.core.$ZodType }>
+  /** headers of the 200 answer besides the trace ids (none are always there) */
+  responseHeaders?: Record<string, { description: string; schema: z.core.$ZodType }>
 }
 
 /**

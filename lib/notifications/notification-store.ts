@@ -138,14 +138,25 @@ export async function siteHasNotification(siteId: string, notificationId: string
 
 // ---- reads
 
-/** the site's latest `take` notifications, newest first, each with its attempts */
-export async function latestNotifications(siteId: string, take: number): Promise<NotificationWithAttempts[]> {
-  return db().notification.findMany({
-    where: { siteId },
-    orderBy: { createdAt: 'desc' },
-    take,
-    include: withAttempts,
-  })
+/**
+ * The site's `take` latest notifications, newest first (by creation time, then id), each with its attempts: the
+ * first of them, or those after `cursor` (a row's creation time and id: the API's next page). The page is one range
+ * of the index on ("siteId", "createdAt", id), however deep.
+ */
+export async function latestNotifications(
+  siteId: string,
+  take: number,
+  cursor: { createdAt: Date; id: string } | null = null,
+): Promise<NotificationWithAttempts[]> {
+  const after = cursor ? Prisma.sql` AND ("createdAt", id) < (${cursor.createdAt}, ${cursor.id}::uuid)` : Prisma.empty
+  const page = await db().$queryRaw<{ id: string }[]>`
+    SELECT id::text AS id FROM "Notification" WHERE "siteId" = ${siteId}${after}
+    ORDER BY "createdAt" DESC, id DESC LIMIT ${take}`
+  if (!page.length) return []
+  const rows = await db().notification.findMany({ where: { id: { in: page.map((r) => r.id) } }, include: withAttempts })
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  // a row deleted between the two statements (a sandbox reset) is left out
+  return page.flatMap((r) => byId.get(r.id) ?? [])
 }
 
 /** the site's notifications of the resources `refs` (a payment, its captures, its refunds), oldest first */
@@ -231,6 +242,18 @@ export async function notificationPayment(
 }
 
 // ---- sandbox reset
+
+/**
+ * a batched reset's statements: the site's notifications of these resources (payments, their captures and refunds)
+ * deleted with their attempts; how many
+ */
+export async function deleteOfResources(tx: Tx, siteId: string, resourceRefs: string[]): Promise<number> {
+  await tx.$executeRaw`
+    DELETE FROM "NotificationAttempt" a USING "Notification" n
+    WHERE a."notificationRef" = n.id AND n."resourceRef" = ANY(${resourceRefs}::uuid[]) AND n."siteId" = ${siteId}`
+  return tx.$executeRaw`
+    DELETE FROM "Notification" WHERE "resourceRef" = ANY(${resourceRefs}::uuid[]) AND "siteId" = ${siteId}`
+}
 
 /** a sandbox reset's part here (the statements the reset makes, in its order); how many notifications went */
 export async function deleteSiteData(tx: Tx, siteId: string): Promise<number> {

@@ -378,6 +378,23 @@ function operation(shared: Shared, path: string, method: Method, e: AnyEndpoint)
   const byStatus = new Map<number, ErrorCode[]>([[HEADERS_TOO_LARGE, ['http.message.conversion.failed']]])
   for (const c of codes) byStatus.set(ERROR_CODES[c].status, [...(byStatus.get(ERROR_CODES[c].status) ?? []), c])
   const text = doc.textResponse
+  const headers = {
+    ...TRACE_HEADERS,
+    ...Object.fromEntries(
+      Object.entries(doc.responseHeaders ?? {}).map(([name, h]) => [
+        name,
+        { description: h.description, schema: parameterSchema(h.schema) },
+      ]),
+    ),
+  }
+  const query = Object.entries(doc.query ?? {}).map(([name, q]) => ({
+    name,
+    in: 'query',
+    required: false,
+    description: q.description,
+    schema: parameterSchema(q.schema),
+  }))
+  const parameters = [...names.map((name) => pathParameter(shared, name, shape[name])), ...query]
   const ok: Json = text
     ? {
         description: doc.summary,
@@ -386,7 +403,7 @@ function operation(shared: Shared, path: string, method: Method, e: AnyEndpoint)
       }
     : {
         description: (z.globalRegistry.get(e.response!)?.description as string | undefined) ?? doc.summary,
-        headers: TRACE_HEADERS,
+        headers,
         content: {
           'application/json': {
             schema: ref(idOf(e.response!, `${method} ${path}`)),
@@ -400,7 +417,7 @@ function operation(shared: Shared, path: string, method: Method, e: AnyEndpoint)
     ...(doc.description ? { description: doc.description } : {}),
     tags: [doc.tag],
     ...(site ? {} : { security: doc.security ? [{ [doc.security]: [] }] : [] }),
-    ...(names.length ? { parameters: names.map((name) => pathParameter(shared, name, shape[name])) } : {}),
+    ...(parameters.length ? { parameters } : {}),
     ...(e.body
       ? {
           requestBody: {

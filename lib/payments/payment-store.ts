@@ -309,6 +309,12 @@ export interface PaymentListRow {
 /**
  * The site's payments, newest first, `limit` at most: those a search (a payment id, a bill id, a card's last four
  * digits) finds, of a status, after a cursor (a row's creation time and id: the dashboard's list).
+ *
+ * Each way of finding a row is a range of an index of its own, read newest first and stopped at `limit` rows
+ * (prisma/migrations/*_scale_indexes): the list on ("siteId", "createdAt", id), of a status on ("siteId", status,
+ * "createdAt", id); a search is the union of its ways, each at most `limit` rows — one OR over the three columns
+ * would read every payment of the site. The last four digits are those of the masked number (right("maskedPan", 4),
+ * the expression the index holds): nothing more of the card is kept.
  */
 export async function listPaymentRows(
   siteId: string,
@@ -316,19 +322,34 @@ export async function listPaymentRows(
   limit: number,
 ): Promise<(PaymentListRow & { id: string })[]> {
   const { search } = q
-  const where: Prisma.Sql[] = [Prisma.sql`"siteId" = ${siteId}`]
-  if (search) {
-    const lastFour = /^\d{4}$/.test(search)
-      ? Prisma.sql` OR ("maskedPan" IS NOT NULL AND right("maskedPan", 4) = ${search})`
-      : Prisma.empty
-    where.push(Prisma.sql`("paymentId" = ${search} OR "billId" = ${search}${lastFour})`)
-  }
-  if (q.status) where.push(Prisma.sql`status = ${q.status}`)
-  if (q.cursor) where.push(Prisma.sql`("createdAt", "id") < (${q.cursor.createdAt}, ${q.cursor.id}::uuid)`)
-  return db().$queryRaw<(PaymentListRow & { id: string })[]>`
+  const filters: Prisma.Sql[] = []
+  if (q.status) filters.push(Prisma.sql` AND status = ${q.status}`)
+  if (q.cursor) filters.push(Prisma.sql` AND ("createdAt", "id") < (${q.cursor.createdAt}, ${q.cursor.id}::uuid)`)
+  const rows = (found: Prisma.Sql) => Prisma.sql`(
     SELECT id, "paymentId", "billId", "createdAt", "amountMinor", currency, status, "statusReason", "methodType", "maskedPan"
-    FROM "Payment" WHERE ${Prisma.join(where, ' AND ')}
-    ORDER BY "createdAt" DESC, id DESC LIMIT ${limit}`
+    FROM "Payment" WHERE "siteId" = ${siteId}${found}${filters.length ? Prisma.join(filters, '') : Prisma.empty}
+    ORDER BY "createdAt" DESC, id DESC LIMIT ${limit})`
+  if (!search) return db().$queryRaw<(PaymentListRow & { id: string })[]>(rows(Prisma.empty))
+  const ways = [rows(Prisma.sql` AND "paymentId" = ${search}`), rows(Prisma.sql` AND "billId" = ${search}`)]
+  if (/^\d{4}$/.test(search))
+    ways.push(rows(Prisma.sql` AND "maskedPan" IS NOT NULL AND right("maskedPan", 4) = ${search}`))
+  // UNION: a row found two ways (a payment whose id is its bill's) is listed once
+  return db().$queryRaw<(PaymentListRow & { id: string })[]>`
+    SELECT * FROM (${Prisma.join(ways, ' UNION ')}) found ORDER BY "createdAt" DESC, id DESC LIMIT ${limit}`
+}
+
+/** a batched reset's statement: the payments of these bills deleted (captures, refunds, tokens first); their ids */
+export async function deletePaymentsOfBills(tx: Tx, billRefs: string[]): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    DELETE FROM "Payment" WHERE "billRef" = ANY(${billRefs}::uuid[]) RETURNING id::text AS id`
+  return rows.map((r) => r.id)
+}
+
+/** the payments of these bills (their ids), for a batched reset to delete what refers to them first */
+export async function paymentsOfBills(tx: Tx, billRefs: string[]): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id::text AS id FROM "Payment" WHERE "billRef" = ANY(${billRefs}::uuid[])`
+  return rows.map((r) => r.id)
 }
 
 /** A sandbox reset's statement for this table: the site's payments deleted; how many. */

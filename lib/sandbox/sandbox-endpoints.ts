@@ -128,9 +128,11 @@ const resetEndpoints = apiRoute({
       errors: [...CLOCK_ERRORS.errors, 'service.unavailable'],
       summary: "Delete the site's test data",
       description: [
-        "Deletes the site's payments, bills, captures, refunds, payment tokens, SBP QR codes, FPS tokens and notifications, and sets its clock back to real time, in one transaction.",
+        "Deletes the site's payments, bills, captures, refunds, payment tokens, SBP QR codes, FPS tokens and notifications, and sets its clock back to real time.",
+        'In one transaction; a site of more than a thousand bills first loses them a thousand at a time, each batch with all that hangs on them in a transaction of its own, and the last transaction deletes the rest with the clock: every write of the site made before it is deleted.',
         'Its API tokens, notification URL and signing secret stay. `confirm` must repeat the site id. Off with SANDBOX_CLOCK=off (404).',
-        "Writes of the site under way finish first, and those that arrive meanwhile wait for it; 503 when the site's writes never pause long enough (nothing deleted).",
+        "Writes of the site under way finish before each transaction, and those that arrive meanwhile wait for it; 503 when the site's writes never pause long enough.",
+        'A reset that failed midway leaves the site whole (each batch went entirely, with every payment kept as it was), and the next one finishes it.',
       ].join(' '),
       requestExamples: { reset: { summary: 'Reset the site demo', value: { confirm: 'demo' } } },
       responseExamples: {

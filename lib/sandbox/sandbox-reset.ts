@@ -1,7 +1,17 @@
 // A sandbox reset (POST …/sandbox/reset): the site's payments, bills, captures, refunds, payment tokens
 // (issued by its payments), SBP QR codes and FPS tokens, and notifications with their attempts, the
-// dashboard's audit entries about them, and its clock's offset, all in one transaction. Its tokens, its
-// notification URL and secret, and the audit of its settings stay.
+// dashboard's audit entries about them, and its clock's offset. Its tokens, its notification URL and secret, and
+// the audit of its settings stay.
+//
+// A site with a year of traffic (a million payments) cannot go in one transaction: it outlasted the transaction's
+// timeout and deleted nothing (issue 32). A site of more than BATCH bills loses them BATCH at a time first, each
+// batch with all that hangs on them — their payments and those payments' captures, refunds, notifications with
+// their attempts, tokens, QR codes and audit entries — in a transaction of its own behind the site's gate, as
+// below. Between two batches the site is whole (every payment kept has its bill, captures, refunds and
+// notifications), its writes run (on its clock as it was), and other sites never wait; a reset that failed or was
+// stopped midway leaves such a site, and the next one finishes it. The last transaction, once BATCH bills or fewer
+// are left (a smaller site's only one), deletes all that is left and sets the clock back: what follows applies to
+// it, the moment the reset takes effect for every write of the site made before.
 //
 // Concurrent writes of the site (a payment, a capture, a refund, a completion, a due change, a bill, a
 // delivery's attempt) are either wholly deleted or wholly kept, and none is dated on the clock the reset
@@ -24,7 +34,7 @@ import * as refundStore from '../payments/refund-store'
 import * as billStore from '../settlement/bill-store'
 import * as sbpStore from '../sbp/qr-code-store'
 import * as siteStore from '../sites/site-store'
-import { isRetryable, siteClockMove } from './site-write'
+import { isRetryable, siteClockMove, type Tx } from './site-write'
 
 export interface ResetCounts {
   payments: number
@@ -51,10 +61,23 @@ const isForeignKeyViolation = (e: unknown) =>
   (e as { code?: string })?.code === 'P2003' ||
   /foreign key constraint|violates foreign key/i.test(String((e as Error)?.message ?? ''))
 
+/** the bills a batch deletes, with all that hangs on them (a few thousand rows: a transaction of 0.1–0.2 s) */
+export const BATCH = 1000
+
 export async function resetSandbox(siteId: string): Promise<ResetCounts> {
+  const total: ResetCounts = { payments: 0, bills: 0, captures: 0, refunds: 0, notifications: 0 }
+  for (;;) {
+    const { deleted, done } = await raced(() => resetStep(siteId))
+    for (const k of Object.keys(total) as (keyof ResetCounts)[]) total[k] += deleted[k]
+    if (done) return total
+  }
+}
+
+/** a part of the reset, made again when it lost a race to a concurrent write of the site */
+async function raced<T>(part: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await resetOnce(siteId)
+      return await part()
     } catch (e) {
       if (!(isRetryable(e) || isForeignKeyViolation(e))) throw e
       if (attempt >= ATTEMPTS) throw serviceUnavailable(BUSY)
@@ -63,25 +86,55 @@ export async function resetSandbox(siteId: string): Promise<ResetCounts> {
   }
 }
 
-function resetOnce(siteId: string): Promise<ResetCounts> {
-  // the site's gate first: the writes of the site under way finish, those that start wait (and a
-  // concurrent reset or clock advance too); then its bills, which the scheduler's expiry passes over from now on
+/**
+ * One transaction of the reset, behind the site's gate (the writes of the site under way finish, those that start
+ * wait, and a concurrent reset or clock advance too), then at its bills, which the scheduler's expiry passes over
+ * from then on: with BATCH bills or fewer left, everything and the clock (done); else a batch of BATCH bills with
+ * their payments and all that refers to those. A site of BATCH bills or fewer is reset in one transaction.
+ */
+function resetStep(siteId: string): Promise<{ deleted: ResetCounts; done: boolean }> {
   return siteClockMove(
     siteId,
     async (tx) => {
-      await billStore.lockSiteBills(tx, siteId)
-      const notifications = await notificationStore.deleteSiteData(tx, siteId)
-      const captures = await captureStore.deleteSiteData(tx, siteId)
-      const refunds = await refundStore.deleteSiteData(tx, siteId)
-      await tokenStore.deleteSiteData(tx, siteId)
-      await sbpStore.deleteSiteData(tx, siteId)
-      await cardCheckStore.deleteSiteData(tx, siteId)
-      const payments = await paymentStore.deleteSiteData(tx, siteId)
-      const bills = await billStore.deleteSiteData(tx, siteId)
-      await auditStore.deleteSiteData(tx, siteId, DATA_ACTIONS)
-      await siteStore.deleteSiteData(tx, siteId)
-      return { payments, bills, captures, refunds, notifications }
+      const bills = await billStore.lockBillBatch(tx, siteId, BATCH + 1)
+      if (bills.length <= BATCH) return { deleted: await deleteTheRest(tx, siteId), done: true }
+      return { deleted: await deleteBatch(tx, siteId, bills.slice(0, BATCH)), done: false }
     },
     BUSY,
   )
+}
+
+/** these bills deleted, with their payments and all that refers to those */
+async function deleteBatch(tx: Tx, siteId: string, bills: string[]): Promise<ResetCounts> {
+  const paymentRefs = await paymentStore.paymentsOfBills(tx, bills)
+  const captures = await captureStore.deleteOfPayments(tx, paymentRefs)
+  const refunds = await refundStore.deleteOfPayments(tx, paymentRefs)
+  const notifications = await notificationStore.deleteOfResources(tx, siteId, [...paymentRefs, ...captures, ...refunds])
+  await tokenStore.deleteOfPayments(tx, paymentRefs)
+  await sbpStore.deleteOfPayments(tx, paymentRefs)
+  await auditStore.deleteOfPayments(tx, siteId, DATA_ACTIONS, paymentRefs)
+  const payments = await paymentStore.deletePaymentsOfBills(tx, bills)
+  return {
+    payments: payments.length,
+    bills: await billStore.deleteBills(tx, bills),
+    captures: captures.length,
+    refunds: refunds.length,
+    notifications,
+  }
+}
+
+/** all the site's data left deleted, and its clock set back */
+async function deleteTheRest(tx: Tx, siteId: string): Promise<ResetCounts> {
+  await billStore.lockSiteBills(tx, siteId)
+  const notifications = await notificationStore.deleteSiteData(tx, siteId)
+  const captures = await captureStore.deleteSiteData(tx, siteId)
+  const refunds = await refundStore.deleteSiteData(tx, siteId)
+  await tokenStore.deleteSiteData(tx, siteId)
+  await sbpStore.deleteSiteData(tx, siteId)
+  await cardCheckStore.deleteSiteData(tx, siteId)
+  const payments = await paymentStore.deleteSiteData(tx, siteId)
+  const bills = await billStore.deleteSiteData(tx, siteId)
+  await auditStore.deleteSiteData(tx, siteId, DATA_ACTIONS)
+  await siteStore.deleteSiteData(tx, siteId)
+  return { payments, bills, captures, refunds, notifications }
 }

@@ -39,7 +39,7 @@ export const SKIP_MARKER = '<!-- readme-examples: skip -->'
 /** the commands that are not run: starting the service, its suite, its bench or its tools, the webhook listener (which
  * runs until stopped: tests/http/quick-start.test.ts runs it), settings before them too */
 const NOT_RUN =
-  /^(?:[A-Z_]+=\S*\s+)*npm (?:start|test|run (?:dev|build|bench|db:migration|test:stress|audit|lint|format|openapi|webhooks))\b/
+  /^(?:[A-Z_]+=\S*\s+)*npm (?:start|test|run (?:dev|build|bench|db:migration|db:indexes|test:stress|audit|lint|format|openapi|webhooks))\b/
 
 /** the pages whose examples run: README.md, then every .md file under docs/, in path order */
 export function docFiles(root = '.'): string[] {
