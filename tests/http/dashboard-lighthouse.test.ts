@@ -29,6 +29,7 @@ before(async () => {
   const notification = /href="(\/dashboard\/notifications\/[^"?]+)"/.exec(list)?.[1]
   assert.ok(notification, 'the notifications list links a notification')
   pages = [
+    '/dashboard',
     '/dashboard/payments',
     `/dashboard/payments/${held}`,
     '/dashboard/bills',
