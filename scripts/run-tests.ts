@@ -41,6 +41,9 @@ const SERVER_LOG = path.resolve(process.env.TEST_SERVER_LOG || 'data/test-server
 // the output of every other server the run starts (tests' instances, the stress test's): a file each, read
 // by the after-suite card-data check with SERVER_LOG (tests/support/server-output.ts)
 const SERVER_LOG_DIR = path.resolve(process.env.TEST_SERVER_LOG_DIR || 'data/test-server-logs')
+// every distinct statement text each process of the run sends (lib/db/statement-log.ts), checked after the suite by
+// tests/after/site-scoped-statements.test.ts
+const STATEMENT_LOG_DIR = path.resolve(process.env.TEST_STATEMENT_LOG_DIR || 'data/test-statements')
 const BASE_URL = `http://127.0.0.1:${PORT}`
 // Debian's PostgreSQL 15 (package postgresql-15), on a data folder and port of its own (TEST_PG15_PORT, else the
 // suite's PostgreSQL's plus two; the others beside it are the tests' own: PG_OFFSETS in scripts/test-ports.ts)
@@ -322,6 +325,9 @@ async function main(): Promise<number> {
   fs.rmSync(TIMINGS_DIR, { recursive: true, force: true })
   fs.mkdirSync(TIMINGS_DIR, { recursive: true })
   process.env.SERVER_LOG_DIR = SERVER_LOG_DIR
+  fs.rmSync(STATEMENT_LOG_DIR, { recursive: true, force: true })
+  fs.mkdirSync(STATEMENT_LOG_DIR, { recursive: true })
+  process.env.STATEMENT_LOG_DIR = STATEMENT_LOG_DIR
   log(portsLine(PORTS))
   // formatting, ESLint and the dependency rules (scripts/lint.ts, `npm run lint`): one line each when clean
   log('lint (npm run lint)')

@@ -6,6 +6,7 @@ import pg from 'pg'
 import { PrismaClient, type Prisma } from '../generated/prisma/client'
 import { settings } from '../config'
 import { logLine } from '../log/log-line'
+import { recordStatements } from './statement-log'
 
 export type Db = PrismaClient
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>
@@ -48,6 +49,7 @@ function pool(): pg.Pool {
     created.on('error', (e) =>
       logLine({ level: 'warn', kind: 'database', message: `idle database connection lost: ${e.message}` }),
     )
+    recordStatements(created)
     holder.payinPool = created
   }
   return holder.payinPool
@@ -108,6 +110,7 @@ function probePool(probe: Probe): pg.Pool {
     created.on('error', (e) =>
       logLine({ level: 'warn', kind: 'database', message: `idle ${probe} probe connection lost: ${e.message}` }),
     )
+    recordStatements(created)
     pools[probe] = created
   }
   return created
