@@ -1,5 +1,6 @@
 // The dashboard's pages as a merchant sees them, with a little of everything in them: each page opens
-// with its heading, fits the screen without sideways scrolling (1280 px and 360 px), and is captured.
+// with its heading, fits the screen without sideways scrolling (1280 px and 360 px, and in Russian at 360 px), and is
+// captured.
 // The captures go to test-results/dashboard-screenshots/, or to SCREENSHOTS_DIR when it is set: the pictures of
 // docs/merchants/dashboard.md come from `SCREENSHOTS_DIR=docs/dashboard TEST_E2E=dashboard-screenshots npm test`.
 import { expect, test, type Page } from '@playwright/test'
@@ -16,7 +17,7 @@ async function capture(page: Page, name: string, heading: string | RegExp) {
   await page.screenshot({ path: path.join(DIR, `${name}.png`), fullPage: true })
 }
 
-test('every page of the dashboard, captured', async ({ page }) => {
+test('every page of the dashboard, captured', async ({ page, browser }) => {
   const site = await newSite('demo-shop')
   const api = client(site)
   await notifyTo(site.siteId, 'http://localhost:4999/payin-hook')
@@ -75,4 +76,19 @@ test('every page of the dashboard, captured', async ({ page }) => {
   await page.getByRole('navigation').getByRole('link', { name: 'Payments' }).click()
   await page.getByRole('link', { name: held }).click()
   await capture(page, 'payment-360px', `Payment ${held}`)
+
+  // in Russian on a phone: the same session, the browser asking for Russian
+  const ru = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'ru-RU' })
+  await ru.addCookies(await page.context().cookies())
+  const phone = await ru.newPage()
+  await phone.goto('/dashboard')
+  await capture(phone, 'overview-ru-360px', 'Обзор')
+  const nav = phone.getByRole('navigation')
+  await nav.getByRole('link', { name: 'Платежи' }).click()
+  await capture(phone, 'payments-ru-360px', 'Платежи')
+  await phone.getByRole('link', { name: held }).click()
+  await capture(phone, 'payment-ru-360px', `Платёж ${held}`)
+  await nav.getByRole('link', { name: 'Уведомления' }).click()
+  await capture(phone, 'notifications-ru-360px', 'Уведомления')
+  await ru.close()
 })
