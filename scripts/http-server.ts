@@ -1,9 +1,10 @@
 // One instance of the service: Node's HTTP server with the front door (lib/http/front-door.ts) in
 // front of Next.js (the built app in .next). Run by `npm start` (scripts/serve.ts), the tests, the
 // stress test and the benchmark; with --dev (`npm run dev`) Next.js runs in development mode (compiles on
-// request, hot reload). Settings: PORT (3000), HOST (all interfaces), TRUSTED_PROXY_HOPS (0).
-// SIGTERM/SIGINT: stop accepting, finish the requests in flight (readiness answers 503 meanwhile), close
-// Next.js, exit. Every request is counted and timed here for the metrics (lib/observability/metrics.ts).
+// request, hot reload). Settings: PORT (3000), HOST (all interfaces), TRUSTED_PROXY_HOPS (0),
+// DRAIN_DELAY_SECONDS (0). SIGTERM/SIGINT: readiness answers 503 from then on; after DRAIN_DELAY_SECONDS (still
+// serving meanwhile), stop accepting, finish the requests in flight, close Next.js, exit. Every request is counted
+// and timed here for the metrics (lib/observability/metrics.ts).
 // first: whatever the process writes from here on, Next.js's own output included, is masked
 import '../lib/http/masked-output.ts'
 import http from 'node:http'
@@ -38,6 +39,9 @@ const port = Number(process.env.PORT || 3000)
 const host = process.env.HOST || undefined
 const hops = Math.max(0, Math.floor(Number(process.env.TRUSTED_PROXY_HOPS ?? 0) || 0))
 const SHUTDOWN_DEADLINE_MS = 25_000
+// how long an instance told to stop keeps accepting while readiness answers 503: a load balancer checking readiness
+// takes it out meanwhile and never meets a closed port (docs/operators/deployment-and-scaling.md)
+const drainDelayMs = Math.min(Math.max(0, Number(process.env.DRAIN_DELAY_SECONDS ?? 0) || 0), 3600) * 1000
 const dev = process.argv.includes('--dev')
 
 function answerError(res: http.ServerResponse, err: ApiError, method: string | undefined, target: string): void {
@@ -272,16 +276,20 @@ async function main() {
     stopping = true
     // readiness answers 503 from now on (to requests on connections still open)
     markDraining()
-    // no new connections; idle keep-alive connections close, requests in flight finish
-    server.close(() => {
-      app
-        .close()
-        .catch((e) => console.error(e))
-        .finally(() => process.exit(signal === 'SIGINT' ? 130 : 143))
-    })
-    server.closeIdleConnections()
-    // connections that were busy get `Connection: close` with their answer; one kept open past the deadline is cut
-    setTimeout(() => server.closeAllConnections(), SHUTDOWN_DEADLINE_MS).unref()
+    const close = () => {
+      // no new connections; idle keep-alive connections close, requests in flight finish
+      server.close(() => {
+        app
+          .close()
+          .catch((e) => console.error(e))
+          .finally(() => process.exit(signal === 'SIGINT' ? 130 : 143))
+      })
+      server.closeIdleConnections()
+      // connections that were busy get `Connection: close` with their answer; one kept open past the deadline is cut
+      setTimeout(() => server.closeAllConnections(), SHUTDOWN_DEADLINE_MS).unref()
+    }
+    if (drainDelayMs > 0) setTimeout(close, drainDelayMs)
+    else close()
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))

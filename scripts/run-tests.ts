@@ -15,8 +15,10 @@ import {
   stopEmbeddedPostgres,
 } from '../lib/db/embedded-postgres.ts'
 import pg from 'pg'
+import { aptInstall, ensureDebianPackage as ensureDebianProgram, withoutServiceStarts } from './debian-package.ts'
 import { lint } from './lint.ts'
 import { printReport, runStress } from './stress.ts'
+import { printProxyReport, runProxyStress } from './stress-proxy.ts'
 import { phaseReport, timed } from './test-timing.ts'
 import { portsLine, testPorts } from './test-ports.ts'
 
@@ -189,17 +191,7 @@ function nodeTestRun(
 }
 
 /** a program from Debian's package, installed with apt-get when missing (as root; else a clear error) */
-function ensureDebianPackage(file: string, pkg: string): void {
-  if (fs.existsSync(file)) return
-  if (process.getuid?.() !== 0)
-    throw new Error(`${file} is missing: install Debian's ${pkg} package (apt-get install ${pkg})`)
-  log(`installing ${pkg} (apt-get install ${pkg}) ...`)
-  execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'] })
-  execFileSync('apt-get', ['install', '-y', '-qq', pkg], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  })
-}
+const ensureDebianPackage = (file: string, pkg: string) => ensureDebianProgram(file, pkg, log)
 
 /** Debian's Chromium for the browser tests */
 const ensureChromium = () => ensureDebianPackage(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', 'chromium')
@@ -234,27 +226,12 @@ function ensurePostgres15(): void {
       `${PG15.binDir} is missing: install Debian's postgresql-15 package (apt-get install postgresql-15), or run with TEST_PG15=off`,
     )
   log('installing PostgreSQL 15 (apt-get install postgresql-15) ...')
-  const policy = '/usr/sbin/policy-rc.d'
-  const ownPolicy = !fs.existsSync(policy)
   const hadCluster = fs.existsSync('/etc/postgresql/15/main')
-  if (ownPolicy)
-    fs.writeFileSync(
-      policy,
-      '#!/bin/sh\n# written by npm test while it installs postgresql-15: no service starts\nexit 101\n',
-      { mode: 0o755 },
-    )
-  try {
-    const quiet = {
-      stdio: ['ignore', 'ignore', 'inherit'] as ('ignore' | 'inherit')[],
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    }
-    execFileSync('apt-get', ['update', '-qq'], quiet)
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'postgresql-15'], quiet)
+  withoutServiceStarts(() => {
+    aptInstall(['postgresql-15'], ['--no-install-recommends'])
     if (!hadCluster && fs.existsSync('/etc/postgresql/15/main'))
-      execFileSync('pg_dropcluster', ['--stop', '15', 'main'], quiet)
-  } finally {
-    if (ownPolicy) fs.rmSync(policy, { force: true })
-  }
+      execFileSync('pg_dropcluster', ['--stop', '15', 'main'], { stdio: ['ignore', 'ignore', 'inherit'] })
+  })
   if (!fs.existsSync(path.join(PG15.binDir, 'postgres')))
     throw new Error(`postgresql-15 installed, but ${PG15.binDir}/postgres is missing`)
 }
@@ -495,6 +472,27 @@ async function afterTheHttpTests(url: string): Promise<void> {
     printReport(report, (line) => log(`stress: ${line}`))
     if (report.violations.length) totals.failed += 1
     else totals.passed += 1
+  } catch (e) {
+    console.error(e)
+    totals.failed += 1
+  }
+  // again with three instances behind HAProxy (Debian's package, installed when missing), one killed half-way and
+  // one drained: the invariants, the payment page's per-client limit and readiness (scripts/stress-proxy.ts)
+  try {
+    log('stress test behind HAProxy (three instances, one killed with SIGKILL half-way, one drained)')
+    const proxied = await timed('stress test behind HAProxy', () =>
+      runProxyStress({
+        databaseUrl: stressUrl,
+        requests: Number(process.env.STRESS_PROXY_REQUESTS || 1000),
+        clients: 12,
+        ports: [PORT + 290, PORT + 291, PORT + 292],
+        proxyPort: PORT + 295,
+        log: (line) => log(`stress behind HAProxy: ${line}`),
+      }),
+    )
+    printReport(proxied.stress, (line) => log(`stress behind HAProxy: ${line}`))
+    printProxyReport(proxied, (line) => log(`stress behind HAProxy: ${line}`))
+    for (const check of proxied.checks) totals[check.ok ? 'passed' : 'failed'] += 1
   } catch (e) {
     console.error(e)
     totals.failed += 1

@@ -3,10 +3,13 @@
 // form's endpoint, completes), one instance killed with SIGKILL half-way and restarted. Then the
 // invariants are checked through the API and in the database, and the figures printed.
 //   npm run test:stress [-- --requests 5000 --clients 24]
-// `runStress` also runs, at a bounded size, inside `npm test` (scripts/run-tests.ts).
+// `runStress` also runs, at a bounded size, inside `npm test` (scripts/run-tests.ts), and again with three instances
+// behind HAProxy (scripts/stress-proxy.ts: `front`); `npm run test:stress` runs both, or the one `--only` names
+// (`--only proxy --hops 0` shows the HAProxy run's client-limit check failing when the instances trust no proxy).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
 import fs from 'node:fs'
+import http from 'node:http'
 import path from 'node:path'
 import pg from 'pg'
 import { PG_OFFSETS, testPorts } from './test-ports.ts'
@@ -15,8 +18,37 @@ export interface StressOptions {
   databaseUrl: string
   requests: number
   clients: number
-  ports: [number, number]
+  /** the instances' ports: the second is killed half-way */
+  ports: number[]
   log?: (line: string) => void
+  /** a load balancer in front of the instances: the clients then talk to it only */
+  front?: StressFront
+}
+
+/** A load balancer in front (scripts/stress-proxy.ts) */
+export interface StressFront {
+  /** its port on 127.0.0.1 */
+  port: number
+  /** the instances' settings behind it (TRUSTED_PROXY_HOPS, the payment page's limits) */
+  env: Record<string, string>
+  /** resolves once it sends requests to every instance, after they started */
+  serving(): Promise<void>
+  /** after the workload and its checks, with the instances still running */
+  afterWorkload(fleet: StressFleet): Promise<void>
+}
+
+/** the instances of a run, for what `front.afterWorkload` does with them */
+export interface StressFleet {
+  instances: Instance[]
+  /** starts an instance (again) and resolves once it answers */
+  start(inst: Instance): Promise<void>
+  /** a signal to the instance's process group */
+  kill(inst: Instance, signal: NodeJS.Signals): void
+  /** the site's API path (`/api/sites/…`) and its token */
+  api: string
+  token: string
+  /** payments the workload made, with their first answers */
+  payments: { paymentId: string; body: unknown }[]
 }
 
 export interface StressReport {
@@ -37,7 +69,7 @@ const rnd = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo
 const value = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-interface Instance {
+export interface Instance {
   port: number
   proc?: ChildProcess
   alive: boolean
@@ -51,6 +83,60 @@ interface Answer {
   body: AnswerBody
 }
 
+/** an answer as a client reads it: status, headers and text */
+export interface RawAnswer {
+  status: number
+  headers: http.IncomingHttpHeaders
+  text: string
+}
+
+// one keep-alive agent per source address: a client of the load balancer is known by its address
+const agents = new Map<string, http.Agent>()
+
+/**
+ * One request to 127.0.0.1:`port` from the loopback address `from` (127.0.0.1 unless said: Linux answers on all of
+ * 127.0.0.0/8). Rejects when the connection fails or breaks.
+ */
+export function loopbackRequest(
+  port: number,
+  method: string,
+  path: string,
+  o: { headers?: Record<string, string>; body?: string; from?: string; timeoutMs?: number } = {},
+): Promise<RawAnswer> {
+  const from = o.from ?? '127.0.0.1'
+  let agent = agents.get(from)
+  if (!agent) agents.set(from, (agent = new http.Agent({ keepAlive: true, localAddress: from })))
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path, agent, headers: o.headers, timeout: o.timeoutMs ?? 30_000 },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+        )
+        res.on('error', reject)
+      },
+    )
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer in time`)))
+    req.on('error', reject)
+    req.end(o.body)
+  })
+}
+
+/** closes the keep-alive connections loopbackRequest keeps */
+export function closeLoopbackAgents(): void {
+  for (const agent of agents.values()) agent.destroy()
+  agents.clear()
+}
+
+/**
+ * Whether an answer is the load balancer's own (a 502, 503 or 504 page of its own, not JSON): the request did not
+ * reach an instance, or reached one that died under it — a connection failure, as a client sees one.
+ */
+export const fromTheProxy = (a: RawAnswer): boolean =>
+  [502, 503, 504].includes(a.status) && !String(a.headers['content-type']).startsWith('application/json')
+
 interface KnownPayment {
   paymentId: string
   body: unknown
@@ -62,7 +148,7 @@ interface KnownPayment {
 export async function runStress(o: StressOptions): Promise<StressReport> {
   const log = o.log ?? ((l: string) => console.log(`[stress] ${l}`))
   const secret = randomBytes(32).toString('hex')
-  const base = `http://127.0.0.1:${o.ports[0]}`
+  const base = `http://127.0.0.1:${o.front?.port ?? o.ports[0]}`
   const env = {
     ...process.env,
     DATABASE_URL: o.databaseUrl,
@@ -75,6 +161,7 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     // all its payers come from 127.0.0.1: the payment page's per-client limit would stop them
     PAGE_CLIENT_ATTEMPTS: '0',
     NEXT_TELEMETRY_DISABLED: '1',
+    ...o.front?.env,
   }
   const instances: Instance[] = o.ports.map((port) => ({ port, alive: false }))
 
@@ -123,7 +210,11 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   ])
 
   await Promise.all(instances.map(start))
-  log(`2 instances on ports ${o.ports.join(', ')}; ${o.clients} clients; ${o.requests} requests`)
+  await o.front?.serving()
+  log(
+    `${instances.length} instances on ports ${o.ports.join(', ')}${o.front ? ` behind 127.0.0.1:${o.front.port}` : ''}; ` +
+      `${o.clients} clients; ${o.requests} requests`,
+  )
 
   const report: StressReport = {
     requests: 0,
@@ -139,25 +230,53 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   }
   let rr = 0
 
-  /** one request, to the instances in turn; a connection failure is retried on the other (replays are idempotent) */
+  /** the request to an instance in turn, or to the front; a connection failure rejects */
+  async function exchange(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    from: string | undefined,
+  ): Promise<{ status: number; text: string }> {
+    if (o.front) {
+      const a = await loopbackRequest(o.front.port, method, path, { headers, body, from })
+      if (fromTheProxy(a)) throw new Error(`${a.status} from the proxy`)
+      return a
+    }
+    const alive = instances.filter((i) => i.alive)
+    const inst = alive.length ? alive[rr++ % alive.length] : instances[0]
+    const res = await fetch(`http://127.0.0.1:${inst.port}${path}`, {
+      method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(30_000),
+    })
+    return { status: res.status, text: await res.text() }
+  }
+
+  /**
+   * one request, to the instances in turn (or through the front); a connection failure (or the front's own 502, 503
+   * or 504) is retried with the same body, on another instance (replays are idempotent). `from`: the client's address
+   * behind a front.
+   */
   async function send(
     method: string,
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
+    from?: string,
   ): Promise<Answer> {
     for (let attempt = 0; ; attempt++) {
-      const alive = instances.filter((i) => i.alive)
-      const inst = alive.length ? alive[rr++ % alive.length] : instances[0]
       report.requests++
       try {
-        const res = await fetch(`http://127.0.0.1:${inst.port}${path}`, {
+        const res = await exchange(
           method,
-          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...headers },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(30_000),
-        })
-        const text = await res.text()
+          path,
+          { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...headers },
+          body === undefined ? undefined : JSON.stringify(body),
+          from,
+        )
+        const text = res.text
         report.answers[res.status] = (report.answers[res.status] ?? 0) + 1
         let parsed: AnswerBody
         try {
@@ -264,6 +383,14 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     refunds.set(refundId, { paymentId: p.paymentId, body, first: a.body })
   }
 
+  // behind a front, each bill's payers come from an address of their own (127.16.0.1, 127.16.0.2 …): the payment
+  // page's per-client limit is on there
+  let payers = 0
+  const payerAddress = () => {
+    const n = ++payers
+    return `127.${16 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`
+  }
+
   /** a bill paid from the form's endpoint by two payers at once */
   async function billPayment(): Promise<void> {
     const billId = `b-${randomUUID()}`
@@ -274,13 +401,15 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     })
     if (b.status !== 200) return violation(`bill ${billId} answered ${b.status}`)
     bills.push({ billId, invoiceUid: b.body.invoiceUid })
+    const from = o.front ? payerAddress() : undefined
     const attempt = () =>
-      send('POST', `/pay/${b.body.invoiceUid}/attempts`, {
-        method: 'card',
-        pan: pick(CARDS_APPROVED),
-        expiry: '12/30',
-        cvv: '123',
-      })
+      send(
+        'POST',
+        `/pay/${b.body.invoiceUid}/attempts`,
+        { method: 'card', pan: pick(CARDS_APPROVED), expiry: '12/30', cvv: '123' },
+        {},
+        from,
+      )
     const answers = await Promise.all([attempt(), attempt()])
     for (const a of answers) if (a.status !== 200) violation(`form attempt on ${billId} answered ${a.status}`)
   }
@@ -424,7 +553,12 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   )
 
   await db.end()
-  for (const inst of instances) kill(inst, 'SIGTERM')
+  try {
+    await o.front?.afterWorkload({ instances, start, kill, api, token, payments })
+  } finally {
+    for (const inst of instances) kill(inst, 'SIGTERM')
+    closeLoopbackAgents()
+  }
   return report
 }
 
@@ -464,16 +598,36 @@ async function main() {
     fs.rmSync(pgOpts.dataDir, { recursive: true, force: true })
     url = (await startEmbeddedPostgres(pgOpts)).url
   }
+  const only = arg('only')
+  if (only && !['direct', 'proxy'].includes(only)) throw new Error(`--only ${only}: direct or proxy`)
+  const requests = Number(arg('requests') ?? process.env.STRESS_REQUESTS ?? 5000)
+  const clients = Number(arg('clients') ?? process.env.STRESS_CLIENTS ?? 24)
   try {
     await applyMigrations(url)
-    const report = await runStress({
-      databaseUrl: url,
-      requests: Number(arg('requests') ?? process.env.STRESS_REQUESTS ?? 5000),
-      clients: Number(arg('clients') ?? process.env.STRESS_CLIENTS ?? 24),
-      ports: [stressPort, stressPort + 1],
-    })
-    printReport(report)
-    process.exitCode = report.violations.length ? 1 : 0
+    let failed = false
+    if (only !== 'proxy') {
+      const report = await runStress({ databaseUrl: url, requests, clients, ports: [stressPort, stressPort + 1] })
+      printReport(report)
+      failed ||= report.violations.length > 0
+    }
+    if (only !== 'direct') {
+      // three instances and HAProxy beside the two above (base + 104 … + 107 by default)
+      const { printProxyReport, runProxyStress } = await import('./stress-proxy.ts')
+      const log = (l: string) => console.log(`[stress behind HAProxy] ${l}`)
+      const report = await runProxyStress({
+        databaseUrl: url,
+        requests,
+        clients,
+        ports: [stressPort + 2, stressPort + 3, stressPort + 4],
+        proxyPort: stressPort + 5,
+        hops: arg('hops') === undefined ? 1 : Number(arg('hops')),
+        log,
+      })
+      printReport(report.stress, log)
+      printProxyReport(report, log)
+      failed ||= report.checks.some((c) => !c.ok)
+    }
+    process.exitCode = failed ? 1 : 0
   } finally {
     if (!process.env.STRESS_DATABASE_URL) await stopEmbeddedPostgres(pgOpts)
   }

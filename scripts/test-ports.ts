@@ -11,13 +11,14 @@ export const DEFAULT_TEST_PORT_BASE = 3999
 
 /**
  * The HTTP ports above the suite's server (TEST_PORT): the instances the HTTP tests and browser journeys start
- * (`port + 40`), the stress test's inside the suite (+10, +20) and alone (`npm run test:stress`: +102, +103), and
- * readiness's database proxies (+175, +177). A test that starts an instance on a new offset lists it here
- * (tests/unit/test-ports.test.ts finds every `port + N` of tests/ and e2e/ and holds it to this list).
+ * (`port + 40`), the stress test's inside the suite (+10, +20; behind HAProxy +290, +291, +292 and HAProxy +295) and
+ * alone (`npm run test:stress`: +102, +103; behind HAProxy +104 … +106 and HAProxy +107), and readiness's database
+ * proxies (+175, +177). A test that starts an instance on a new offset lists it here (tests/unit/test-ports.test.ts
+ * finds every `port + N` of tests/ and e2e/ and holds it to this list).
  */
 export const INSTANCE_OFFSETS = [
-  5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 102, 103, 110, 120, 130, 140, 145, 150, 155, 156, 160, 165, 170, 172, 175,
-  177, 180, 185, 190, 200, 210, 220, 230, 240, 250, 260, 265, 270, 280,
+  5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 102, 103, 104, 105, 106, 107, 110, 120, 130, 140, 145, 150, 155, 156, 160,
+  165, 170, 172, 175, 177, 180, 185, 190, 200, 210, 220, 230, 240, 250, 260, 265, 270, 280, 290, 291, 292, 295,
 ] as const
 
 /**

@@ -31,8 +31,10 @@ test('the default base keeps the ports of before: 3999 and its instances, Postgr
     [...p.databases].sort((a, b) => a - b),
     [25_440, 25_442, 25_443, 25_449, 25_543],
   )
-  // the suite's stress instances (server + 10, + 20) and the standalone stress test's (4101, 4102)
-  for (const port of [4009, 4019, 4101, 4102, 4249]) assert.ok(p.instances.includes(port), String(port))
+  // the suite's stress instances (server + 10, + 20) and the standalone stress test's (4101, 4102), and those behind
+  // HAProxy (4289–4291, HAProxy 4294; alone 4103–4105, HAProxy 4106)
+  for (const port of [4009, 4019, 4101, 4102, 4249, 4289, 4290, 4291, 4294, 4103, 4104, 4105, 4106])
+    assert.ok(p.instances.includes(port), String(port))
 })
 
 test('TEST_PORT_BASE moves every port; TEST_PORT, TEST_PG_PORT and TEST_PG15_PORT still set one each', () => {
@@ -54,7 +56,7 @@ test('TEST_PORT_BASE moves every port; TEST_PORT, TEST_PG_PORT and TEST_PG15_POR
   assert.equal(overridden.pg, 20_000)
   assert.equal(overridden.pg15, 20_000 + PG_OFFSETS.postgres15)
   assert.equal(portsOf({ TEST_PG15_PORT: '21000' }).pg15, 21_000)
-  assert.match(portsLine(moved), /^ports: server 5200, instances 5205–5480 .*PostgreSQL 26640 .*PostgreSQL 15 26642/)
+  assert.match(portsLine(moved), /^ports: server 5200, instances 5205–5495 .*PostgreSQL 26640 .*PostgreSQL 15 26642/)
 })
 
 test('a base that lands a port in the ephemeral range or on a port fetch refuses is refused, naming the cause', () => {
