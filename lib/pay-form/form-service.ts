@@ -114,15 +114,21 @@ class BillClosed extends Error {}
 
 async function nextStep(bill: Bill, p: WirePayment, attemptId: string, o: PageOptions = {}): Promise<NextStep> {
   const success = successUrlOf(bill, o)
-  if (p.status.value === 'COMPLETED')
-    return {
-      kind: 'redirect',
-      url: success ? returnUrl(success, bill) : pagePath(bill, pageQuery(o)),
-      outcome: 'PAID',
-    }
+  const paid: NextStep = {
+    kind: 'redirect',
+    url: success ? returnUrl(success, bill) : pagePath(bill, pageQuery(o)),
+    outcome: 'PAID',
+  }
+  if (p.status.value === 'COMPLETED') return paid
   // an attempt declined or unfinished on a bill that another attempt paid (whatever this one's reason),
   // or that expired: the bill's own page says so, never failedUrl
-  if (await closedNow(bill)) return { kind: 'redirect', url: pagePath(bill, pageQuery(o)) }
+  const closed = await closedNow(bill)
+  if (closed) {
+    // the payment was read before the bill: this very attempt may have paid the bill in between (the payer's bank
+    // app, the operator), and then the payer goes on to successUrl as if the payment had been read after
+    if (p.status.value === 'WAITING' && (await paidSince(bill, p.paymentId, closed))) return paid
+    return { kind: 'redirect', url: pagePath(bill, pageQuery(o)) }
+  }
   if (p.status.value === 'DECLINED')
     return bill.failedUrl
       ? { kind: 'redirect', url: returnUrl(bill.failedUrl, bill), outcome: 'FAILED' }
@@ -155,11 +161,24 @@ async function nextStep(bill: Bill, p: WirePayment, attemptId: string, o: PageOp
 }
 
 /**
- * whether the bill is paid or expired by now, its site's time (read again: another attempt may have paid it meanwhile)
+ * whether the bill is paid or expired by now, its site's time (read again: another attempt may have paid it meanwhile):
+ * then the site's clock, else null
  */
-async function closedNow(bill: Bill): Promise<boolean> {
+/** whether the payment reads COMPLETED now (false when it is gone: a sandbox reset) */
+async function paidSince(bill: Bill, paymentId: string, clock: SiteClock): Promise<boolean> {
+  try {
+    return (await readPayment(bill.siteId, paymentId, clock)).status.value === 'COMPLETED'
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return false
+    throw e
+  }
+}
+
+async function closedNow(bill: Bill): Promise<SiteClock | null> {
   const now = await billStatusNow(bill.id)
-  return !now || billState(now, clockOf(now.siteOffsetMs).now()) !== 'CREATED'
+  if (!now) return clockOf(0)
+  const clock = clockOf(now.siteOffsetMs)
+  return billState(now, clock.now()) !== 'CREATED' ? clock : null
 }
 
 /** the bill behind the page, with its site's sandbox clock */
