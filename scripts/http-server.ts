@@ -271,8 +271,18 @@ async function main() {
     server.emit('request', req, res),
   )
 
+  let drainTimer: NodeJS.Timeout | undefined
+  let closeNow: (() => void) | undefined
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return
+    if (stopping) {
+      // a second signal while the drain delay runs: the operator wants it over, so stop taking requests now
+      if (drainTimer) {
+        clearTimeout(drainTimer)
+        drainTimer = undefined
+        closeNow?.()
+      }
+      return
+    }
     stopping = true
     // readiness answers 503 from now on (to requests on connections still open)
     markDraining()
@@ -288,8 +298,13 @@ async function main() {
       // connections that were busy get `Connection: close` with their answer; one kept open past the deadline is cut
       setTimeout(() => server.closeAllConnections(), SHUTDOWN_DEADLINE_MS).unref()
     }
-    if (drainDelayMs > 0) setTimeout(close, drainDelayMs)
-    else close()
+    if (drainDelayMs > 0) {
+      closeNow = close
+      drainTimer = setTimeout(() => {
+        drainTimer = undefined
+        close()
+      }, drainDelayMs)
+    } else close()
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))

@@ -161,8 +161,9 @@ export const notificationsRoute = apiRoute({
       description:
         'The latest 100, newest first, each with its body as posted and every delivery attempt. The bodies are those of the webhooks below. ' +
         'When there are more, the `Payin-Next-Cursor` header holds the cursor of the next 100: `?cursor=` with it answers those, ' +
-        'older than every one listed so far, whatever arrived meanwhile (no notification is listed twice or skipped). ' +
-        'A cursor that is not one this service gave is a 400.',
+        'older than every one listed so far (none is listed twice; one written while a page was read, in a transaction ' +
+        'that began before that page, may be dated before its cursor and then is not on a later page; paging again from ' +
+        'the first page finds it). A cursor that is not well-formed is a 400.',
       query: {
         cursor: { description: 'the `Payin-Next-Cursor` of the previous page (opaque)', schema: cursorSchema },
       },

@@ -9,13 +9,19 @@ import pg from 'pg'
 /** enough for every template the service has, with room; past it, texts are no longer recorded */
 const MAX_TEXTS = 5000
 
+/** written once in place of the texts past MAX_TEXTS, so that the check knows it did not see them all */
+export const STATEMENT_LOG_FULL = '-- statement log full --'
+
 const seen = new Set<string>()
 
 function record(text: unknown): void {
   const dir = process.env.STATEMENT_LOG_DIR
-  if (!dir || typeof text !== 'string' || seen.has(text) || seen.size >= MAX_TEXTS) return
-  seen.add(text)
-  fs.appendFileSync(path.join(dir, `statements-${process.pid}.log`), `${JSON.stringify(text)}\n`)
+  if (!dir || typeof text !== 'string' || seen.has(text)) return
+  const full = seen.size >= MAX_TEXTS
+  if (full && seen.has(STATEMENT_LOG_FULL)) return
+  const line = full ? STATEMENT_LOG_FULL : text
+  seen.add(line)
+  fs.appendFileSync(path.join(dir, `statements-${process.pid}.log`), `${JSON.stringify(line)}\n`)
 }
 
 /** the text a pg query call carries: a string, or a config object's `text` */

@@ -49,7 +49,11 @@ const statsSql = (clock: boolean) => {
   }
   const counted = (kind: string, table: string, column: string, moving: string | null) => {
     const exact = `SELECT '${kind}' AS kind, ${column} AS status, count(*)::float8 AS n FROM "${table}"`
-    const large = `(SELECT reltuples FROM pg_class WHERE oid = '"${table}"'::regclass) >= ${EXACT_BELOW}`
+    // large, and described by the statistics (a table restored or bulk-loaded but not yet analysed is counted exactly,
+    // rather than read as empty)
+    const large = `((SELECT reltuples FROM pg_class WHERE oid = '"${table}"'::regclass) >= ${EXACT_BELOW} AND EXISTS (
+    SELECT 1 FROM pg_stats st WHERE st.schemaname = current_schema() AND st.tablename = '${table}'
+      AND st.attname = '${column}' AND st.most_common_vals IS NOT NULL))`
     // the statistics' most common values and their frequencies: every status, as a status column has so few
     const estimated = `SELECT '${kind}', s.status, round(s.freq * c.reltuples)::float8 FROM pg_class c,
   LATERAL (SELECT unnest(st.most_common_vals::text::text[]) AS status, unnest(st.most_common_freqs)::float8 AS freq

@@ -24,7 +24,18 @@ export async function startInstance(
     // no delivery worker unless the test asks for one (WORKER_ENV): on the suite's database, a worker of an
     // instance started for something else would take other tests' notifications and, not allowed to post to
     // their loopback receivers, put them off by its retry delays
-    env: { ...process.env, NOTIFICATIONS_WORKER: 'off', PORT: String(port), HOST: '127.0.0.1', ...env },
+    // and, as on the suite's server, no per-client limit unless the test sets one: every test's payer and sign-in
+    // comes from 127.0.0.1, and the windows are counted in the shared database, so another file's page attempts
+    // would otherwise fill this instance's window (a 429 seen in documented-examples)
+    env: {
+      ...process.env,
+      NOTIFICATIONS_WORKER: 'off',
+      PAGE_CLIENT_ATTEMPTS: '100000',
+      DASHBOARD_SIGN_IN_FAILURES_PER_CLIENT: '100000',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...env,
+    },
     // its output kept for the after-suite check (no card number in any server's output)
     stdio: output.stdio,
     detached: true,
