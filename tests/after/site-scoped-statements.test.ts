@@ -21,8 +21,12 @@ function siteTables(): string[] {
 /** a condition on the site: its id equal to a parameter (or in a list of them) */
 const BY_SITE = /"siteId"\s*(?:=\s*\$\d+|IN\s*\(\$\d+|=\s*ANY\s*\(\$\d+)/
 
-/** a condition on a key of one site's row: its own id or its parent's, equal to a parameter (or in a list of them) */
-const BY_KEY = /(?:^|[\s(."])"?(?:id|billRef|paymentRef|notificationRef|qrRef)"?\s*(?:=\s*\$\d+|IN\s*\((?:\$\d+|NULL))/
+/**
+ * a condition on a key of one site's row: its own id or its parent's, equal to a parameter (or in a list of them, as
+ * the batches of a reset or a retention sweep give the keys they found through the site)
+ */
+const BY_KEY =
+  /(?:^|[\s(."])"?(?:id|billRef|paymentRef|notificationRef|qrRef)"?\s*(?:=\s*\$\d+|=\s*ANY\s*\(\$\d+|IN\s*\((?:\$\d+|NULL))/
 
 /** the statements that read across sites on purpose: what each does, and why it may */
 const ACROSS_SITES: { what: string; match: RegExp; why: string }[] = [
