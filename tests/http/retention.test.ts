@@ -6,7 +6,7 @@
 // The sweep is run here as the scheduler runs it, for the site and at a time given (sweepSiteNow), not waited for.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { sweepSiteNow } from '../../lib/sandbox/retention-sweep.ts'
+import { BATCH, sweepSite, sweepSiteNow } from '../../lib/sandbox/retention-sweep.ts'
 import {
   assertErrorShape,
   billRequest,
@@ -90,6 +90,23 @@ const notificationsOf = async (siteId: string, resourceId: string) =>
     (r) => r.state as string,
   )
 
+/** `bills` expired bills of the site 60 days old, each with a declined payment (written in bulk) */
+async function seedOld(siteId: string, bills: number) {
+  await sql(
+    `WITH b AS (
+       INSERT INTO "Bill" (id, "siteId", "billId", "invoiceUid", currency, "amountMinor", flags, status, "statusChangedAt",
+         "createdAt", "expiresAt")
+       SELECT gen_random_uuid(), $1, 'old-' || g, gen_random_uuid(), 'RUB', 1000, '{SALE}', 'EXPIRED',
+         now() - interval '59 days', now() - interval '60 days' + g * interval '1 ms', now() - interval '59 days'
+       FROM generate_series(1, $2::int) g RETURNING id, "billId", "createdAt")
+     INSERT INTO "Payment" (id, "siteId", "paymentId", "billRef", "billId", fingerprint, "methodType", "maskedPan", flags,
+       currency, "amountMinor", status, "statusChangedAt", "createdAt")
+     SELECT gen_random_uuid(), $1, 'pay-' || b."billId", b.id, b."billId", 'seeded', 'CARD', '400000******0002', '{SALE}',
+       'RUB', 1000, 'DECLINED', b."createdAt", b."createdAt" FROM b`,
+    [siteId, bills],
+  )
+}
+
 describe('retention', () => {
   test('the site command sets, shows and turns off a retention, and refuses what is no number of days', async () => {
     const { siteId } = await newSite('retention-cli')
@@ -152,5 +169,20 @@ describe('retention', () => {
     })
     assert.deepEqual(await countsOf(kept.api.site.siteId), keptBefore)
     assert.equal(await sweepSiteNow(kept.api.site.siteId, new Date(Date.now() + 31 * DAY_MS)), null)
+  })
+
+  test('a sweep cut short by its bound of batches goes on from where it stopped', async () => {
+    const { siteId } = await newSite('retention-batches')
+    await seedOld(siteId, BATCH + 100)
+    const first = await sweepSite(siteId, 30, { batches: 1 })
+    assert.equal(first.done, false)
+    assert.ok(first.cursor, 'where it stopped')
+    assert.equal(first.deleted.bills, BATCH)
+    assert.equal(first.deleted.payments, BATCH)
+    const rest = await sweepSite(siteId, 30, { cursor: first.cursor })
+    assert.equal(rest.done, true)
+    assert.equal(rest.cursor, null)
+    assert.equal(rest.deleted.bills, 100)
+    assert.deepEqual(await countsOf(siteId), { payments: 0, bills: 0, refunds: 0, notifications: 0 })
   })
 })
