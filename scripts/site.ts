@@ -17,6 +17,10 @@
 // npm run site -- frame-origins <siteId> [<origin>...|off]  the origins that may frame the site's payment pages and
 //                                                  hear their events (exact: https, or http on loopback); none given:
 //                                                  prints them; off: no one may
+// npm run site -- retention <siteId> [<days>|off]  the site's retention: its finished data older than <days> (1 to
+//                                                  3650) on its clock is deleted by the scheduler's sweep
+//                                                  (docs/operators/data-retention.md); off (the default): all is
+//                                                  kept; none given: prints it
 // Same settings as the server: DATABASE_URL, else the embedded PostgreSQL under data/ (EMBEDDED_PG_DIR) on
 // the port the running server's database listens on (started on EMBEDDED_PG_PORT when none runs).
 // A notification URL is checked as the server checks it, from the same setting, NOTIFY_ALLOW_NETWORKS (default
@@ -26,7 +30,7 @@ import { openDatabase, secretKey } from './database.ts'
 
 const [command, siteId, token] = process.argv.slice(2)
 const usage =
-  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId> [--now] | refunds <siteId> postponed|immediate | holds <siteId> capture|reverse [<hours>] | frame-origins <siteId> [<origin>...|off] | public-key <siteId> [--rotate]'
+  'usage: npm run site -- create <siteId> | revoke <siteId> <token> | list | notify <siteId> <url|off> | secret <siteId> | rotate-secret <siteId> [--now] | refunds <siteId> postponed|immediate | holds <siteId> capture|reverse [<hours>] | frame-origins <siteId> [<origin>...|off] | public-key <siteId> [--rotate] | retention <siteId> [<days>|off]'
 
 async function main(): Promise<number> {
   const commands = [
@@ -39,6 +43,7 @@ async function main(): Promise<number> {
     'refunds',
     'holds',
     'frame-origins',
+    'retention',
   ]
   if (![...commands, 'public-key'].includes(command ?? '')) {
     console.error(usage)
@@ -110,6 +115,28 @@ async function run(sites: typeof import('../lib/sites/site-tokens.ts')): Promise
       `${token === '--rotate' ? 'new ' : ''}public key of ${siteId} (links without the API: /create?publicKey=…):`,
     )
     console.log(k.key)
+  } else if (command === 'retention') {
+    const given = token
+    if (!siteId) throw new Error(usage)
+    const { retentionOf, writeRetention } = await import('../lib/sites/site-store.ts')
+    const { RETENTION_DAYS } = await import('../lib/sandbox/retention-sweep.ts')
+    let days: number | null | undefined
+    if (given === undefined) days = await retentionOf(siteId)
+    else if (given === 'off') days = (await writeRetention(siteId, null)) ? null : undefined
+    else {
+      const n = Number(given)
+      if (!/^\d+$/.test(given) || n < RETENTION_DAYS.min || n > RETENTION_DAYS.max) {
+        console.error(`the retention is whole days, ${RETENTION_DAYS.min} to ${RETENTION_DAYS.max}, or off`)
+        return 2
+      }
+      days = (await writeRetention(siteId, n)) ? n : undefined
+    }
+    if (days === undefined) throw new sites.SiteNotFound(siteId)
+    console.log(
+      days === null
+        ? `${siteId} keeps all its data (no retention)`
+        : `finished data of ${siteId} older than ${days} days (its clock) is deleted by the scheduler's sweep`,
+    )
   } else if (command === 'frame-origins') {
     const given = process.argv.slice(4)
     if (!siteId) throw new Error(usage)

@@ -48,7 +48,7 @@ export interface ResetCounts {
  * the audit entries about the data a reset deletes (lib/dashboard/dashboard-actions.ts, dashboard-bills.ts,
  * notification resends)
  */
-const DATA_ACTIONS = ['capture', 'refund', 'bill', 'resend']
+export const DATA_ACTIONS = ['capture', 'refund', 'bill', 'resend']
 
 /** a reset kept out by the site's writes (its gate held too long, or every race lost): the 503's words */
 const BUSY = "The site's writes kept the reset waiting; nothing was deleted: try again when they pause"
@@ -104,8 +104,8 @@ function resetStep(siteId: string): Promise<{ deleted: ResetCounts; done: boolea
   )
 }
 
-/** these bills deleted, with their payments and all that refers to those */
-async function deleteBatch(tx: Tx, siteId: string, bills: string[]): Promise<ResetCounts> {
+/** these bills deleted, with their payments and all that refers to those (a retention sweep's batch too) */
+export async function deleteBatch(tx: Tx, siteId: string, bills: string[]): Promise<ResetCounts> {
   const paymentRefs = await paymentStore.paymentsOfBills(tx, bills)
   const captures = await captureStore.deleteOfPayments(tx, paymentRefs)
   const refunds = await refundStore.deleteOfPayments(tx, paymentRefs)

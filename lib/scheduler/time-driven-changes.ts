@@ -18,6 +18,7 @@ import { processDueRefund } from '../payments/refund-service'
 import { lockFirstDueRefund } from '../payments/refund-store'
 import { expireBillBatch } from '../settlement/bill-store'
 import { expireQrCodeBatch } from '../sbp/qr-code-store'
+import { sweepDueRetention } from '../sandbox/retention-sweep'
 import { clockOf } from '../sandbox/site-clock'
 import { pickedSiteWrite, type Tx } from '../sandbox/site-write'
 
@@ -157,12 +158,17 @@ export async function applyDueChanges(siteId?: string): Promise<number> {
   return payments + bills + qrCodes + waits + refunds + holds
 }
 
-/** this instance's scheduler: a pass every SCHEDULER_POLL_MS; the returned function stops it */
+/**
+ * this instance's scheduler: a pass every SCHEDULER_POLL_MS, with a part of a due retention sweep; the returned
+ * function stops it
+ */
 export function startScheduler(pollMs = settings().schedulerPollMs): () => void {
   let stopped = false
   ;(async () => {
     while (!stopped) {
       await applyDueChanges()
+      // a site's retention sweep, when one is due (lib/sandbox/retention-sweep.ts): a bounded part of it per pass
+      await sweepDueRetention().catch(logError('retention'))
       await new Promise((r) => setTimeout(r, pollMs).unref?.())
     }
   })()

@@ -141,7 +141,8 @@ export async function raiseClockOffset(tx: Tx, siteId: string, target: number) {
 
 /** a sandbox reset's part here: the site's clock back to real time (the statement the reset makes) */
 export async function deleteSiteData(tx: Tx, siteId: string): Promise<void> {
-  await tx.$executeRaw`UPDATE "Site" SET "clockOffsetMs" = 0 WHERE id = ${siteId}`
+  // and a retention sweep under way starts over (its place was on the clock the reset takes away)
+  await tx.$executeRaw`UPDATE "Site" SET "clockOffsetMs" = 0, "retentionCursor" = NULL WHERE id = ${siteId}`
 }
 
 // ---- the site's notification settings
@@ -417,4 +418,56 @@ export async function frameOriginsOf(siteId: string): Promise<string[] | null> {
 export async function writeFrameOrigins(siteId: string, origins: string[]): Promise<boolean> {
   const { count } = await db().site.updateMany({ where: { id: siteId }, data: { frameOrigins: origins } })
   return count === 1
+}
+
+// ---- the site's retention (lib/sandbox/retention-sweep.ts)
+
+/** the site's retention in days (null: keeps everything); undefined when there is no such site */
+export async function retentionOf(siteId: string): Promise<number | null | undefined> {
+  const row = await db().site.findUnique({ where: { id: siteId }, select: { retentionDays: true } })
+  return row ? row.retentionDays : undefined
+}
+
+/**
+ * sets the site's retention (null: off); a site given one is due for a sweep at once, a site without none is never;
+ * false when there is no such site
+ */
+export async function writeRetention(siteId: string, days: number | null): Promise<boolean> {
+  const { count } = await db().site.updateMany({
+    where: { id: siteId },
+    data: { retentionDays: days, retentionDueAt: days === null ? null : new Date(), retentionCursor: null },
+  })
+  return count === 1
+}
+
+/** a site whose retention sweep an instance took: its retention and where its last sweep stopped */
+export interface RetentionClaim {
+  siteId: string
+  days: number
+  cursor: string | null
+}
+
+/**
+ * Takes the site whose retention sweep is due first (real time `now`), if any, and moves its due time `leaseMs` on:
+ * no other instance takes it meanwhile, and when this one dies the site is due again then. One statement on the
+ * index of due times; a site taken by another instance's statement at the same moment is passed over.
+ */
+export async function claimRetentionSweep(now: Date, leaseMs: number): Promise<RetentionClaim | null> {
+  const [row] = await db().$queryRaw<RetentionClaim[]>`
+    UPDATE "Site" s SET "retentionDueAt" = ${new Date(now.getTime() + leaseMs)}
+    FROM (SELECT id FROM "Site" WHERE "retentionDueAt" <= ${now} ORDER BY "retentionDueAt" LIMIT 1
+          FOR UPDATE SKIP LOCKED) due
+    WHERE s.id = due.id AND s."retentionDays" IS NOT NULL
+    RETURNING s.id AS "siteId", s."retentionDays" AS days, s."retentionCursor" AS cursor`
+  return row ?? null
+}
+
+/**
+ * Ends a sweep of the site: due again at `dueAt` (real time), going on from `cursor` (null: from the start). Only
+ * while the site still has a retention: one turned off meanwhile stays off.
+ */
+export async function finishRetentionSweep(siteId: string, dueAt: Date, cursor: string | null): Promise<void> {
+  await db().$executeRaw`
+    UPDATE "Site" SET "retentionDueAt" = ${dueAt}, "retentionCursor" = ${cursor}
+    WHERE id = ${siteId} AND "retentionDays" IS NOT NULL`
 }

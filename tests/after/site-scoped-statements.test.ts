@@ -1,9 +1,10 @@
 // Runs after the suite: every statement the service sent during it (each process's distinct texts, recorded by
 // lib/db/statement-log.ts under STATEMENT_LOG_DIR) that touches a site's data either names the site ("siteId"), or
 // finds its rows by a key that belongs to one site (a row's own id, or its parent's: billRef, paymentRef,
-// notificationRef, qrRef), or writes a row of the values given, or is one of the few statements listed below that
-// read across sites on purpose, each with its reason. A new statement that reads across sites fails here until it
-// names the site or is listed: the rule that lets the data be sharded by siteId (docs/design/scaling.md).
+// notificationRef, qrRef, seriesRef), or writes a row of the values given, or is one of the few statements listed
+// below that read across sites on purpose, each with its reason. A new statement that reads across sites fails here
+// until it names the site or is listed: the rule that lets the data be sharded by siteId (docs/design/scaling.md).
+// The service tests' own fixtures are not recorded (scripts/run-tests.ts).
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -23,11 +24,11 @@ function siteTables(): string[] {
 const BY_SITE = /"siteId"\s*(?:=\s*\$\d+|IN\s*\(\$\d+|=\s*ANY\s*\(\$\d+)/
 
 /**
- * a condition on a key of one site's row: its own id or its parent's, equal to a parameter, or in a list of them (keys
- * found through the site before: a sandbox reset's batch)
+ * a condition on a key of one site's row: its own id or its parent's, equal to a parameter (or in a list of them, as
+ * the batches of a reset or a retention sweep give the keys they found through the site)
  */
 const BY_KEY =
-  /(?:^|[\s(."])"?(?:id|billRef|paymentRef|notificationRef|qrRef)"?\s*(?:=\s*\$\d+|IN\s*\((?:\$\d+|NULL)|=\s*ANY\s*\(\$\d+)/
+  /(?:^|[\s(."])"?(?:id|billRef|paymentRef|notificationRef|qrRef|seriesRef)"?\s*(?:=\s*\$\d+|=\s*ANY\s*\(\$\d+|IN\s*\((?:\$\d+|NULL))/
 
 /** the statements that read across sites on purpose: what each does, and why it may */
 const ACROSS_SITES: { what: string; match: RegExp; why: string }[] = [
@@ -35,6 +36,11 @@ const ACROSS_SITES: { what: string; match: RegExp; why: string }[] = [
     what: "a bill's page by its invoiceUid",
     match: /"invoiceUid" = \$\d+/,
     why: "the payer's address names no site; invoiceUid is unique across all sites (a directory of invoiceUid → siteId when sharded)",
+  },
+  {
+    what: "an SBP QR code's page by its publicId",
+    match: /"publicId" = \$\d+/,
+    why: "the payer's bank app opens an address that names no site; publicId is unique across all sites (a directory when sharded)",
   },
   {
     what: 'an API token, payment token or dashboard session by its hash',

@@ -26,6 +26,8 @@ const ON_UNKNOWN_SITE = [
   ['rotate-secret', UNKNOWN],
   ['rotate-secret', UNKNOWN, '--now'],
   ['revoke', UNKNOWN, 'sk_abcdef'],
+  ['retention', UNKNOWN, '30'],
+  ['retention', UNKNOWN, 'off'],
 ]
 
 test('create, use, list and revoke a token', async () => {
