@@ -163,6 +163,7 @@ export async function benchScale(o: Options): Promise<void> {
   const started = performance.now()
   const db = new pg.Client({ connectionString: o.url })
   await db.connect()
+  db.on('error', () => {}) // the server stopping at the end of a failed run: the run's own error is the one told
   // auto_explain in every session started from now (the service's too), off until the plans are taken
   await db.query(`ALTER SYSTEM SET session_preload_libraries = 'auto_explain'`)
   await db.query(`ALTER SYSTEM SET auto_explain.log_min_duration = -1`)
@@ -254,7 +255,13 @@ export async function benchScale(o: Options): Promise<void> {
       ['big', (k: { copies: number }) => Math.round(k.copies * SCALE)],
     ] as const) {
       log(`filling ${sites[key].id}`)
-      fills[key] = await copyTemplates(db, { templateSite: sites.tpl.id, siteId: sites[key].id, count, log })
+      fills[key] = await copyTemplates(db, {
+        templateSite: sites.tpl.id,
+        siteId: sites[key].id,
+        count,
+        log,
+        bulk: key === 'big',
+      })
       log(`${sites[key].id}: ${JSON.stringify(fills[key])}`)
     }
     const t0 = performance.now()
@@ -410,7 +417,7 @@ export async function benchScale(o: Options): Promise<void> {
       })
     // the metrics are the instance's, not a site's: the same request on both sides
     scenarios.push({
-      name: 'metrics scrape (/api/metrics)',
+      name: "metrics scrape (/api/metrics: the instance's, the same request on both sides)",
       target: () => () => ({ path: '/api/metrics', headers: { Authorization: `Bearer ${metricsToken}` } }),
     })
 
@@ -422,10 +429,11 @@ export async function benchScale(o: Options): Promise<void> {
     await new Promise((r) => setTimeout(r, 500)) // the reload reaches every backend
     const marker = new pg.Client({ connectionString: o.url })
     await marker.connect()
+    marker.on('error', () => {})
     for (const s of scenarios)
       for (const k of ['big', 'small'] as const) {
         await request(o.port, s.target(k)()) // a warm cache, as a merchant's second look has
-        await marker.query(`SELECT 'scale-marker ${s.name} | ${k}'`)
+        await marker.query(`SELECT 'scale-marker ${s.name.replace(/'/g, "''")} | ${k}'`)
         const r = await request(o.port, s.target(k)())
         if (r.status !== 200) log(`${s.name} (${k}): ${r.status}`)
         await marker.query(`SELECT 'scale-marker-end'`)
@@ -439,9 +447,9 @@ export async function benchScale(o: Options): Promise<void> {
     let current: string | null = null
     let bucket: string[] = []
     for (const e of entries) {
-      const m = /'scale-marker ([^']*)'/.exec(e)
+      const m = /'scale-marker ((?:[^']|'')*)'/.exec(e)
       if (m) {
-        current = m[1]
+        current = m[1].replace(/''/g, "'")
         bucket = []
       } else if (e.includes("'scale-marker-end'")) {
         if (current) plans.set(current, statementsOf(bucket))
@@ -484,8 +492,9 @@ export async function benchScale(o: Options): Promise<void> {
     const dueFrom = performance.now() + (dueAt.getTime() - Date.now())
     const schedulerSeconds = await until0(
       db,
-      // a range of the (siteId, dueAt) index: an applied change clears dueAt (a scan of the site would load the machine)
-      `SELECT count(*) AS n FROM "Payment" WHERE "siteId" = $1 AND "dueAt" IS NOT NULL`,
+      // a range of the (siteId, dueAt) index, where only the drain's payments are (a scan of the site would load the
+      // machine); an expiry leaves dueAt as it was
+      `SELECT count(*) AS n FROM "Payment" WHERE "siteId" = $1 AND "dueAt" IS NOT NULL AND status = 'WAITING'`,
       [sites.big.id],
       dueFrom,
     )
