@@ -316,38 +316,34 @@ export async function copyTemplates(
       if (i >= 0 && !own[name]) exprs[i] = e
     }
     const t0 = performance.now()
-    const r = await db.query(
-      `INSERT INTO "${table}" (${cols.map((c) => `"${c.name}"`).join(', ')})
-       SELECT ${exprs.join(',\n')} FROM scale_plan x JOIN (${tplRows[table]}) t ON t.g = x.g`,
+    const insert = `INSERT INTO "${table}" (${cols.map((c) => `"${c.name}"`).join(', ')})
+       SELECT ${exprs.join(',\n')} FROM scale_plan x JOIN (${tplRows[table]}) t ON t.g = x.g`
+    // each copied notification's attempts, in the same statement: the failed ones (the receiver answered 500) 5 s,
+    // 1 min, then 5 min apart, the last one 200 unless it FAILED
+    const withAttempts = table === 'Notification' && !o.override?.Notification
+    const r = withAttempts
+      ? await db.query(
+          `WITH n AS (${insert} RETURNING id, "createdAt", attempts, state),
+           a AS (INSERT INTO "NotificationAttempt" (id, "notificationRef", at, "httpStatus", "durationMs", error)
+             SELECT md5(n.id::text || ':' || i)::uuid, n.id,
+               n."createdAt" + (ARRAY[0, 5, 65, 365, 665, 965])[i] * interval '1 second' + interval '60 milliseconds',
+               CASE WHEN i = n.attempts AND n.state = 'DELIVERED' THEN 200 ELSE 500 END,
+               20 + (hashtext(n.id::text || i) & 255), NULL
+             FROM n, generate_series(1, n.attempts) i RETURNING 1)
+           SELECT (SELECT count(*) FROM n)::int AS rows, (SELECT count(*) FROM a)::int AS attempts`,
+        )
+      : await db.query(insert)
+    const n = withAttempts ? Number(r.rows[0].rows) : (r.rowCount ?? 0)
+    if (withAttempts) fill.attempts = Number(r.rows[0].attempts)
+    o.log?.(
+      `${table}: ${n} rows${withAttempts ? ` and ${fill.attempts} attempts` : ''} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     )
-    o.log?.(`${table}: ${r.rowCount} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-    const n = r.rowCount ?? 0
     if (table === 'Bill') fill.bills = n
     if (table === 'Payment') fill.payments = n
     if (table === 'Capture') fill.captures = n
     if (table === 'Refund') fill.refunds = n
     if (table === 'AuditEntry') fill.audit = n
-    if (table === 'Notification') {
-      fill.notifications = n
-      if (!o.override?.Notification) {
-        // each copy's attempts: the failed ones (the receiver answered 500) 5 s, 1 min, then 5 min apart, the last
-        // one 200 unless it FAILED
-        const t1 = performance.now()
-        const a = await db.query(
-          `INSERT INTO "NotificationAttempt" (id, "notificationRef", at, "httpStatus", "durationMs", error)
-           SELECT md5(n.id::text || ':' || i)::uuid, n.id,
-             n."createdAt" + (ARRAY[0, 5, 65, 365, 665, 965])[i] * interval '1 second' + interval '60 milliseconds',
-             CASE WHEN i = n.attempts AND n.state = 'DELIVERED' THEN 200 ELSE 500 END,
-             20 + (hashtext(n.id::text || i) & 255), NULL
-           FROM "Notification" n, generate_series(1, n.attempts) i
-           WHERE n."siteId" = $1 AND n.attempts > 0 AND NOT EXISTS (
-             SELECT 1 FROM "NotificationAttempt" a WHERE a."notificationRef" = n.id)`,
-          [o.siteId],
-        )
-        fill.attempts = a.rowCount ?? 0
-        o.log?.(`NotificationAttempt: ${fill.attempts} rows in ${((performance.now() - t1) / 1000).toFixed(1)} s`)
-      }
-    }
+    if (table === 'Notification') fill.notifications = n
   }
   await db.query('DROP TABLE scale_plan, scale_kind')
   if (indexes.length) {
