@@ -9,6 +9,9 @@
 //   BENCH_RETRIES (2: how often a measurement disturbed by other processes is taken again)
 //   BENCH_ONLY=gate: only the site-write gate's figures (siteGate below: MultiXact ids per 10,000 payments on one
 //   site, sandbox resets amid 32 writing clients), printed; the full bench writes them too.
+//   BENCH_ONLY=scale: only the scale bench (bench/scale.ts: a big site of a year's traffic beside a small one; its own
+//   env there, BENCH_SCALE=0.05 for a quick look), which the full bench runs last; it rewrites only its own section
+//   of bench/RESULTS.md (and bench/scale-plans.md).
 //   BENCH_ONLY=lighthouse: only the payment page in the browser (bench/lighthouse.ts: Lighthouse and the
 //   page's script weight), which the full bench also runs; a figure short of its target exits non-zero.
 //   It rewrites only its own section of bench/RESULTS.md.
@@ -26,6 +29,7 @@ import { startEmbeddedPostgres, stopEmbeddedPostgres } from '../lib/db/embedded-
 import { buildIfChanged } from '../scripts/app-build.ts'
 import { startFloor } from './floor-server.ts'
 import { benchPaymentPage, replaceBrowserSection } from './lighthouse.ts'
+import { benchScale } from './scale.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32)
 const DURATION = Number(process.env.BENCH_DURATION || 10)
@@ -648,7 +652,23 @@ async function siteGate(base: string, db: pg.Client, site: string, headers: Reco
   ]
 }
 
-main().catch((e) => {
+/** the scale bench on the bench's PostgreSQL (a fresh one when run alone, else the one the bench left) */
+async function scale(fresh: boolean) {
+  await buildIfChanged(log)
+  if (fresh) {
+    await stopEmbeddedPostgres(PG, 'immediate').catch(() => {})
+    fs.rmSync(PG.dataDir, { recursive: true, force: true })
+  }
+  const { url } = await startEmbeddedPostgres(PG)
+  try {
+    await applyMigrations(url)
+    await benchScale({ url, dataDir: PG.dataDir, port: APP_PORT, log })
+  } finally {
+    await stopEmbeddedPostgres(PG)
+  }
+}
+
+;(ONLY === 'scale' ? scale(true) : main().then(() => (ONLY ? undefined : scale(false)))).catch((e) => {
   console.error(e)
   process.exit(1)
 })
