@@ -113,9 +113,9 @@ const longFirst = (testFiles: string[]) => {
 }
 // The pass on PostgreSQL 15 leaves out the files whose subject is the HTTP layer and never the database
 // (message framing, headers, media types, body limits, the request log, the validation fuzzers, the page's
-// script budget, the OpenAPI document, Lighthouse on the dashboard's pages), and the development-mode test, which runs on an embedded
-// PostgreSQL 18 of its own whatever the pass: on PostgreSQL 15 they would test the same thing again. Their
-// statements are those of the files that stay (creating and reading payments and bills).
+// script budget, the OpenAPI document, Lighthouse on the dashboard's pages), and the development-mode test, which
+// runs on an embedded PostgreSQL 18 of its own whatever the pass: on PostgreSQL 15 they would test the same thing
+// again. Their statements are those of the files that stay (creating and reading payments and bills).
 const NOT_ON_PG15 = [
   'dashboard-lighthouse',
   'dev-mode',

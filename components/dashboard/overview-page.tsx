@@ -2,6 +2,7 @@
 // figures (in a <details>: a screen reader reads the table, the eye the chart) and a link to the list it counts.
 // Everything written in the page's language: words, numbers, amounts and days.
 import Link from 'next/link'
+import type { ReactNode } from 'react'
 import type { Overview } from '@/lib/dashboard/dashboard-overview'
 import { DELIVERY_STATES, OVERVIEW_DAYS, TOP_REASONS } from '@/lib/dashboard/dashboard-overview'
 import { codeWord } from '@/lib/i18n/code-words'
@@ -30,6 +31,51 @@ function Legend({ items }: { items: { className: string; text: string }[] }) {
         </li>
       ))}
     </ul>
+  )
+}
+
+/** a chart's figures as a table, folded under its summary: what a screen reader reads (the eye has the chart) */
+function FigureTable({
+  caption,
+  summary,
+  columns,
+  rows,
+}: {
+  caption: string
+  summary: string
+  columns: { label: string; numeric?: boolean }[]
+  rows: { key: string; cells: ReactNode[] }[]
+}) {
+  const numeric = (i: number) => (columns[i].numeric ? 'ov-num' : undefined)
+  return (
+    <details>
+      <summary>{summary}</summary>
+      <div className="dash-table-wrap">
+        <table>
+          <caption className="dash-hint">{caption}</caption>
+          <thead>
+            <tr>
+              {columns.map((c, i) => (
+                <th key={i} scope="col" className={numeric(i)}>
+                  {c.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key}>
+                {r.cells.map((c, i) => (
+                  <td key={i} className={numeric(i)}>
+                    {c}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
   )
 }
 
@@ -86,30 +132,12 @@ export function OverviewPage({ o, lang }: { o: Overview; lang: Lang }) {
             <span>{shownDay(o.first, lang, 'short')}</span>
             <span>{shownDay(o.last, lang, 'short')}</span>
           </p>
-          <details>
-            <summary>{t.asTable}</summary>
-            <div className="dash-table-wrap">
-              <table>
-                <caption className="dash-hint">{t.countTitle}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t.day}</th>
-                    <th scope="col" className="ov-num">
-                      {t.count}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {o.days.map((d) => (
-                    <tr key={d.day}>
-                      <td>{day(d.day)}</td>
-                      <td className="ov-num">{count(d.count)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
+          <FigureTable
+            caption={t.countTitle}
+            summary={t.asTable}
+            columns={[{ label: t.day }, { label: t.count, numeric: true }]}
+            rows={o.days.map((d) => ({ key: d.day, cells: [day(d.day), count(d.count)] }))}
+          />
           <p className="ov-links">
             <Link prefetch={false} href="/dashboard/payments">
               {t.allPayments}
@@ -149,30 +177,12 @@ export function OverviewPage({ o, lang }: { o: Overview; lang: Lang }) {
                 <span>{shownDay(o.first, lang, 'short')}</span>
                 <span>{shownDay(o.last, lang, 'short')}</span>
               </p>
-              <details>
-                <summary>{t.asTable}</summary>
-                <div className="dash-table-wrap">
-                  <table>
-                    <caption className="dash-hint">{fill(t.paidTitle, { currency })}</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">{t.day}</th>
-                        <th scope="col" className="ov-num">
-                          {fill(t.paidColumn, { currency })}
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {o.days.map((d) => (
-                        <tr key={d.day}>
-                          <td>{day(d.day)}</td>
-                          <td className="ov-num">{amount(paid(d))}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              </details>
+              <FigureTable
+                caption={fill(t.paidTitle, { currency })}
+                summary={t.asTable}
+                columns={[{ label: t.day }, { label: fill(t.paidColumn, { currency }), numeric: true }]}
+                rows={o.days.map((d) => ({ key: d.day, cells: [day(d.day), amount(paid(d))] }))}
+              />
               <p className="ov-links">
                 <Link prefetch={false} href="/dashboard/payments?status=COMPLETED">
                   {t.paidPayments}
@@ -208,36 +218,23 @@ export function OverviewPage({ o, lang }: { o: Overview; lang: Lang }) {
             ]}
           />
           <p className="dash-hint">{fill(t.waiting, { n: count(byStatus('WAITING')) })}</p>
-          <details>
-            <summary>{t.asTable}</summary>
-            <div className="dash-table-wrap">
-              <table>
-                <caption className="dash-hint">{t.completedTitle}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{textsOf(lang).dashboard.status}</th>
-                    <th scope="col" className="ov-num">
-                      {t.count}
-                    </th>
-                    <th scope="col" className="ov-num">
-                      {t.share}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {(['COMPLETED', 'DECLINED'] as const).map((s) => (
-                    <tr key={s}>
-                      <td>{codeWord(codes.paymentStatus, s)}</td>
-                      <td className="ov-num">{count(byStatus(s))}</td>
-                      <td className="ov-num">
-                        {completed + declined === 0 ? '—' : shownShare(byStatus(s) / (completed + declined), lang)}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
+          <FigureTable
+            caption={t.completedTitle}
+            summary={t.asTable}
+            columns={[
+              { label: textsOf(lang).dashboard.status },
+              { label: t.count, numeric: true },
+              { label: t.share, numeric: true },
+            ]}
+            rows={(['COMPLETED', 'DECLINED'] as const).map((s) => ({
+              key: s,
+              cells: [
+                codeWord(codes.paymentStatus, s),
+                count(byStatus(s)),
+                completed + declined === 0 ? '—' : shownShare(byStatus(s) / (completed + declined), lang),
+              ],
+            }))}
+          />
           <p className="ov-links">
             <Link prefetch={false} href="/dashboard/payments?status=COMPLETED">
               {t.paidPayments}
@@ -279,41 +276,20 @@ export function OverviewPage({ o, lang }: { o: Overview; lang: Lang }) {
                   </li>
                 )}
               </ol>
-              <details>
-                <summary>{t.asTable}</summary>
-                <div className="dash-table-wrap">
-                  <table>
-                    <caption className="dash-hint">{t.reasonsTitle}</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">{t.rank}</th>
-                        <th scope="col">{t.reason}</th>
-                        <th scope="col" className="ov-num">
-                          {t.count}
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {o.reasons.map((r, i) => (
-                        <tr key={r.reason}>
-                          <td>{i + 1}</td>
-                          <td>
-                            <Reason code={r.reason} words={codes.reason} />
-                          </td>
-                          <td className="ov-num">{count(r.count)}</td>
-                        </tr>
-                      ))}
-                      {o.otherReasons > 0 && (
-                        <tr>
-                          <td>{o.reasons.length + 1}</td>
-                          <td>{t.otherReasons}</td>
-                          <td className="ov-num">{count(o.otherReasons)}</td>
-                        </tr>
-                      )}
-                    </tbody>
-                  </table>
-                </div>
-              </details>
+              <FigureTable
+                caption={t.reasonsTitle}
+                summary={t.asTable}
+                columns={[{ label: t.rank }, { label: t.reason }, { label: t.count, numeric: true }]}
+                rows={[
+                  ...o.reasons.map((r, i) => ({
+                    key: r.reason,
+                    cells: [i + 1, <Reason key="r" code={r.reason} words={codes.reason} />, count(r.count)],
+                  })),
+                  ...(o.otherReasons > 0
+                    ? [{ key: '-other', cells: [o.reasons.length + 1, t.otherReasons, count(o.otherReasons)] }]
+                    : []),
+                ]}
+              />
             </>
           )}
           <p className="ov-links">
@@ -346,30 +322,12 @@ export function OverviewPage({ o, lang }: { o: Overview; lang: Lang }) {
               text: `${stateWord(s)}: ${count(o.notifications[s])}`,
             }))}
           />
-          <details>
-            <summary>{t.asTable}</summary>
-            <div className="dash-table-wrap">
-              <table>
-                <caption className="dash-hint">{t.deliveryTitle}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t.state}</th>
-                    <th scope="col" className="ov-num">
-                      {t.notifications}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {DELIVERY_STATES.map((s) => (
-                    <tr key={s}>
-                      <td>{stateWord(s)}</td>
-                      <td className="ov-num">{count(o.notifications[s])}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
+          <FigureTable
+            caption={t.deliveryTitle}
+            summary={t.asTable}
+            columns={[{ label: t.state }, { label: t.notifications, numeric: true }]}
+            rows={DELIVERY_STATES.map((s) => ({ key: s, cells: [stateWord(s), count(o.notifications[s])] }))}
+          />
           <p className="ov-links">
             {DELIVERY_STATES.map((s) => (
               <Link key={s} prefetch={false} href={`/dashboard/notifications?state=${s}`}>
