@@ -86,7 +86,8 @@ test('indexes built CONCURRENTLY ahead; a failed build is refused by the migrati
   )
 
   // the migration finds every index, and the command has nothing left to do
-  assert.deepEqual(await applyMigrations(url), [MIGRATION])
+  // (it and those after it: the database was migrated up to the one before it)
+  assert.deepEqual(await applyMigrations(url), migrationNames().slice(migrationNames().indexOf(MIGRATION)))
   assert.deepEqual(await indexes(), Object.fromEntries(NAMES.map((n) => [n, true])))
   assert.deepEqual(await buildConcurrently(url), [])
 })
