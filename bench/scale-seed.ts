@@ -226,7 +226,9 @@ export async function copyTemplates(
   await db.query(`CREATE TEMP TABLE scale_plan AS
     SELECT s.g, s.k, lpad(s.k::text, greatest(7, length(s.k::text)), '0') AS kstr, c.anchor, c.pan, c.tag, c.bill_ref,
       date_trunc('second', now() - ${age} - c.anchor) AS shift, lpad((floor(random() * 10000))::int::text, 4, '0') AS last4
-    FROM (${series.join(' UNION ALL ')}) s JOIN scale_kind c ON c.g = s.g, LATERAL (SELECT random() AS u) r`)
+    FROM (${series.join(' UNION ALL ')}) s JOIN scale_kind c ON c.g = s.g,
+      -- correlated with the row (s.k), so that PostgreSQL draws u for each copy, not once for them all
+      LATERAL (SELECT random() + 0 * s.k AS u) r`)
   await db.query('CREATE INDEX ON scale_plan (g)')
   await db.query('ANALYZE scale_plan')
 
