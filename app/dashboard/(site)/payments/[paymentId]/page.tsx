@@ -28,6 +28,17 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
   const p = d.payment
   const codes = textsOf(lang).codes
   const amount = (minor: bigint | number) => shownAmount(minor, p.currency, lang)
+  /** a capture or refund as its row shows it */
+  const operation = (
+    id: string,
+    o: { createdAt: Date; amountMinor: bigint; status: string; statusReason: string | null },
+  ): Operation => ({
+    id,
+    time: shownTime(o.createdAt, lang),
+    amount: amount(o.amountMinor),
+    status: o.status,
+    statusReason: o.statusReason,
+  })
   // the actions are offered only where the API would take them: a capture of an authorised, uncaptured hold, a refund
   // while something is refundable (prefilled with all of it)
   const totals = totalsOf(p)
@@ -196,56 +207,22 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           />
         </section>
       )}
-      <section className="dash-card dash-table-wrap" aria-labelledby="captures">
-        <h2 id="captures">{t.captures}</h2>
-        {d.captures.length === 0 ? (
-          <p>{t.none}</p>
-        ) : (
-          <table>
-            <tbody>
-              {d.captures.map((c) => (
-                <tr key={c.captureId}>
-                  <td>{shownTime(c.createdAt, lang)}</td>
-                  <td>{amount(c.amountMinor)}</td>
-                  <td>
-                    <StatusWithReason
-                      status={c.status}
-                      reason={c.statusReason}
-                      statusWords={codes.captureStatus}
-                      reasonWords={codes.reason}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
-      <section className="dash-card dash-table-wrap" aria-labelledby="refunds">
-        <h2 id="refunds">{t.refunds}</h2>
-        {d.refunds.length === 0 ? (
-          <p>{t.none}</p>
-        ) : (
-          <table>
-            <tbody>
-              {d.refunds.map((r) => (
-                <tr key={r.refundId}>
-                  <td>{shownTime(r.createdAt, lang)}</td>
-                  <td>{amount(r.amountMinor)}</td>
-                  <td>
-                    <StatusWithReason
-                      status={r.status}
-                      reason={r.statusReason}
-                      statusWords={codes.refundStatus}
-                      reasonWords={codes.reason}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <OperationsSection
+        id="captures"
+        title={t.captures}
+        none={t.none}
+        rows={d.captures.map((c) => operation(c.captureId, c))}
+        statusWords={codes.captureStatus}
+        reasonWords={codes.reason}
+      />
+      <OperationsSection
+        id="refunds"
+        title={t.refunds}
+        none={t.none}
+        rows={d.refunds.map((r) => operation(r.refundId, r))}
+        statusWords={codes.refundStatus}
+        reasonWords={codes.reason}
+      />
       <section className="dash-card" aria-labelledby="timeline">
         <h2 id="timeline">{t.timeline}</h2>
         <ol>
@@ -259,6 +236,54 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
       </section>
       <AuditLog id="audit" rows={d.audit} lang={lang} empty={t.none} />
     </>
+  )
+}
+
+/** a capture or refund as its row shows it: time and amount written in the page's language */
+type Operation = { id: string; time: string; amount: string; status: string; statusReason: string | null }
+
+/** a payment's captures or refunds: each one's time, amount and status with its reason */
+function OperationsSection({
+  id,
+  title,
+  none,
+  rows,
+  statusWords,
+  reasonWords,
+}: {
+  id: string
+  title: string
+  none: string
+  rows: Operation[]
+  statusWords: Record<string, string>
+  reasonWords: Record<string, string>
+}) {
+  return (
+    <section className="dash-card dash-table-wrap" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {rows.length === 0 ? (
+        <p>{none}</p>
+      ) : (
+        <table>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id}>
+                <td>{r.time}</td>
+                <td>{r.amount}</td>
+                <td>
+                  <StatusWithReason
+                    status={r.status}
+                    reason={r.statusReason}
+                    statusWords={statusWords}
+                    reasonWords={reasonWords}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   )
 }
 
