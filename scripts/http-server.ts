@@ -271,16 +271,12 @@ async function main() {
     server.emit('request', req, res),
   )
 
-  let drainTimer: NodeJS.Timeout | undefined
-  let closeNow: (() => void) | undefined
+  // while the drain delay runs: ends it and closes now
+  let closeEarly: (() => void) | undefined
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
       // a second signal while the drain delay runs: the operator wants it over, so stop taking requests now
-      if (drainTimer) {
-        clearTimeout(drainTimer)
-        drainTimer = undefined
-        closeNow?.()
-      }
+      closeEarly?.()
       return
     }
     stopping = true
@@ -299,11 +295,15 @@ async function main() {
       setTimeout(() => server.closeAllConnections(), SHUTDOWN_DEADLINE_MS).unref()
     }
     if (drainDelayMs > 0) {
-      closeNow = close
-      drainTimer = setTimeout(() => {
-        drainTimer = undefined
+      const timer = setTimeout(() => {
+        closeEarly = undefined
         close()
       }, drainDelayMs)
+      closeEarly = () => {
+        clearTimeout(timer)
+        closeEarly = undefined
+        close()
+      }
     } else close()
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
