@@ -160,10 +160,6 @@ async function nextStep(bill: Bill, p: WirePayment, attemptId: string, o: PageOp
   return { kind: 'wait', attemptId }
 }
 
-/**
- * whether the bill is paid or expired by now, its site's time (read again: another attempt may have paid it meanwhile):
- * then the site's clock, else null
- */
 /** whether the payment reads COMPLETED now (false when it is gone: a sandbox reset) */
 async function paidSince(bill: Bill, paymentId: string, clock: SiteClock): Promise<boolean> {
   try {
@@ -174,6 +170,10 @@ async function paidSince(bill: Bill, paymentId: string, clock: SiteClock): Promi
   }
 }
 
+/**
+ * whether the bill is paid or expired by now, its site's time (read again: another attempt may have paid it meanwhile):
+ * then the site's clock (a bill gone, by a sandbox reset: closed, on the real clock), else null
+ */
 async function closedNow(bill: Bill): Promise<SiteClock | null> {
   const now = await billStatusNow(bill.id)
   if (!now) return clockOf(0)

@@ -110,13 +110,7 @@ export async function sweepSite(
       )
       return { looked, counts: bills.length ? await deleteBatch(tx, siteId, bills) : null }
     })
-    if (counts) {
-      deleted.bills += counts.bills
-      deleted.payments += counts.payments
-      deleted.captures += counts.captures
-      deleted.refunds += counts.refunds
-      deleted.notifications += counts.notifications
-    }
+    if (counts) for (const k of Object.keys(counts) as (keyof typeof counts)[]) deleted[k] += counts[k]
     cursor = looked.length < BATCH ? 'after-bills' : { bills: looked[looked.length - 1]! }
   }
   for (;;) {
