@@ -1,6 +1,7 @@
 // Runs after the HTTP suite, with the server stopped: no card number used by any test may appear in
-// the database (every row of every table), in the server's log, or in anything another server the tests
-// started wrote (SERVER_LOG_DIR: tests/support/server-output.ts).
+// the database (every row of every table), in the server's log, in anything another server the tests
+// started wrote (SERVER_LOG_DIR: tests/support/server-output.ts), or in the statement texts recorded
+// (STATEMENT_LOG_DIR: lib/db/statement-log.ts).
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -89,4 +90,16 @@ test('no card number reaches the output of any other server the tests started (i
     return pans.filter((pan) => writtenForms(pan).test(text)).map((pan) => `${path.basename(f)}: ${pan.slice(0, 6)}…`)
   })
   assert.deepEqual(leaks, [], "card numbers found in a server's output")
+})
+
+test('no card number reaches the statement texts the suite recorded (lib/db/statement-log.ts)', () => {
+  const dir = process.env.STATEMENT_LOG_DIR!
+  const files = fs.readdirSync(dir).map((f) => path.join(dir, f))
+  assert.ok(files.length > 0, `no statement recorded in ${dir}: did the suite run?`)
+  const pans = cardNumbersUsed()
+  const leaks = files.flatMap((f) => {
+    const text = fs.readFileSync(f, 'utf8')
+    return pans.filter((pan) => writtenForms(pan).test(text)).map((pan) => `${path.basename(f)}: ${pan.slice(0, 6)}…`)
+  })
+  assert.deepEqual(leaks, [], 'card numbers found in a recorded statement')
 })
