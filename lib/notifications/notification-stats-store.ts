@@ -1,18 +1,47 @@
-// The notifications' figures of the dashboard's overview (lib/dashboard/dashboard-overview.ts): counted by state
-// by PostgreSQL over a range of the site's local days, through the index on ("siteId", "createdAt").
+// The notifications' figures of the dashboard's overview (lib/dashboard/dashboard-overview.ts): counted as the
+// notifications are written, per site, UTC hour and state (NotificationStat, kept by triggers of the migration
+// payment_stats: lib/db/hour-stats.ts), so a read sums at most a few rows per hour of the range.
 import { db } from '../db/client'
+import {
+  deleteEmptied,
+  foldStatement,
+  hourRange,
+  inSplitHour,
+  wholeHourIn,
+  type HourStats,
+  type LocalDays,
+} from '../db/hour-stats'
 
-/** The site's notifications made on the local days from `first` (YYYY-MM-DD), `days` of them: how many per state. */
+const NOTIFICATION_STATS: HourStats = {
+  stat: 'NotificationStat',
+  change: 'NotificationStatChange',
+  keys: ['siteId', 'hour', 'state'],
+  sums: ['count'],
+}
+
+/** The site's notifications made on the local days of `range`: how many per state. */
 export async function notificationStateCounts(
   siteId: string,
-  range: { first: string; days: number; timeZone: string },
+  range: LocalDays,
 ): Promise<{ state: string; count: number }[]> {
-  const { first, days, timeZone } = range
+  // as the payments' figures (lib/payments/payment-stats-store.ts), for the range as a whole: only its two ends can
+  // split an hour
   return db().$queryRaw<{ state: string; count: number }[]>`
-    SELECT state, count(*)::int AS count
-    FROM "Notification"
-    WHERE "siteId" = ${siteId}
-      AND "createdAt" >= (${first}::date::timestamp AT TIME ZONE ${timeZone})
-      AND "createdAt" < ((${first}::date + ${days}::int)::timestamp AT TIME ZONE ${timeZone})
-    GROUP BY state`
+    WITH ${hourRange(range, true)},
+    n AS (
+      SELECT state, count FROM "NotificationStat" WHERE "siteId" = ${siteId} AND ${wholeHourIn}
+      UNION ALL
+      SELECT state, count FROM "NotificationStatChange" WHERE "siteId" = ${siteId} AND ${wholeHourIn}
+      UNION ALL
+      SELECT x.state, 1 FROM "Notification" x, split s WHERE x."siteId" = ${siteId} AND ${inSplitHour})
+    SELECT state, sum(count)::int AS count FROM n GROUP BY state HAVING sum(count) <> 0`
+}
+
+/** Folds up to `limit` notification stat changes into NotificationStat (as foldPaymentStats does); how many. */
+export async function foldNotificationStats(limit: number): Promise<number> {
+  const [{ taken, emptied }] = await db().$queryRaw<{ taken: number; emptied: unknown[][] }[]>(
+    foldStatement(NOTIFICATION_STATS, limit),
+  )
+  if (emptied.length) await db().$executeRaw(deleteEmptied(NOTIFICATION_STATS, emptied))
+  return taken
 }

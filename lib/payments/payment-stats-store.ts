@@ -1,14 +1,23 @@
-// The payments' figures of the dashboard's overview (lib/dashboard/dashboard-overview.ts): counted and summed by
-// PostgreSQL over a range of the site's local days, never read row by row. One statement scans the range once,
-// through an index on ("siteId", "createdAt") (the scale issue's ("siteId", "createdAt", id) serves it), and
-// answers a few dozen grouped rows however many payments the range holds.
+// The payments' figures of the dashboard's overview (lib/dashboard/dashboard-overview.ts): counted and summed as the
+// payments are written, per site, UTC hour, currency, status and reason (PaymentStat, kept by triggers of the
+// migration payment_stats: lib/db/hour-stats.ts). A read sums at most the range's hours' rows, a few per hour
+// however many payments an hour holds, so the overview costs the same at ten payments a day and at ten thousand.
 import { db } from '../db/client'
+import {
+  deleteEmptied,
+  foldStatement,
+  hourRange,
+  inSplitHour,
+  wholeHourIn,
+  type HourStats,
+  type LocalDays,
+} from '../db/hour-stats'
 
-/** the local days `first` (YYYY-MM-DD) and the `days` - 1 after it, in `timeZone` */
-export interface LocalDays {
-  first: string
-  days: number
-  timeZone: string
+const PAYMENT_STATS: HourStats = {
+  stat: 'PaymentStat',
+  change: 'PaymentStatChange',
+  keys: ['siteId', 'hour', 'currency', 'status', 'reason'],
+  sums: ['count', 'amountMinor'],
 }
 
 /** the range's payments of a local day, currency and status: how many, and their amounts summed (minor units) */
@@ -32,9 +41,9 @@ export async function paymentGroups(
   siteId: string,
   range: LocalDays,
 ): Promise<{ byDay: PaymentDayGroup[]; byReason: PaymentReasonGroup[] }> {
-  const { first, days, timeZone } = range
-  // the range's bounds are instants (a day's local midnight, in the zone's offset of that night), so the index on
-  // createdAt bounds the scan; each row's local day is its instant read in the zone. One scan, both groupings.
+  // three parts, summed: the folded hours and the changes not folded yet (whole hours of the range), and the payments
+  // themselves in the hours a local midnight splits (none in a zone on the hour). One statement: one snapshot, in
+  // which a fold's changes are in one table or the other, never both.
   const rows = await db().$queryRaw<
     {
       day: string | null
@@ -45,16 +54,22 @@ export async function paymentGroups(
       amountMinor: string
     }[]
   >`
-    WITH p AS (
-      SELECT ("createdAt" AT TIME ZONE ${timeZone})::date AS day, currency, status, "statusReason" AS reason, "amountMinor"
-      FROM "Payment"
-      WHERE "siteId" = ${siteId}
-        AND "createdAt" >= (${first}::date::timestamp AT TIME ZONE ${timeZone})
-        AND "createdAt" < ((${first}::date + ${days}::int)::timestamp AT TIME ZONE ${timeZone}))
-    SELECT to_char(day, 'YYYY-MM-DD') AS day, currency, status, reason, count(*)::int AS count,
-           sum("amountMinor")::text AS "amountMinor"
+    WITH ${hourRange(range)},
+    p AS (
+      SELECT hour AS at, currency, status, reason, count, "amountMinor" FROM "PaymentStat"
+      WHERE "siteId" = ${siteId} AND ${wholeHourIn}
+      UNION ALL
+      SELECT hour, currency, status, reason, count, "amountMinor" FROM "PaymentStatChange"
+      WHERE "siteId" = ${siteId} AND ${wholeHourIn}
+      UNION ALL
+      SELECT x."createdAt", x.currency, x.status, coalesce(x."statusReason", ''), 1, x."amountMinor"
+      FROM "Payment" x, split s
+      WHERE x."siteId" = ${siteId} AND ${inSplitHour})
+    SELECT to_char((at AT TIME ZONE ${range.timeZone})::date, 'YYYY-MM-DD') AS day, currency, status,
+           nullif(reason, '') AS reason, sum(count)::int AS count, sum("amountMinor")::text AS "amountMinor"
     FROM p
-    GROUP BY GROUPING SETS ((day, currency, status), (status, reason))`
+    GROUP BY GROUPING SETS ((day, currency, status), (status, reason))
+    HAVING sum(count) <> 0`
   // the day set's rows have a day (every payment has one); the reason set's have none
   return {
     byDay: rows
@@ -68,4 +83,16 @@ export async function paymentGroups(
       })),
     byReason: rows.filter((r) => r.day === null).map((r) => ({ status: r.status, reason: r.reason, count: r.count })),
   }
+}
+
+/**
+ * Folds up to `limit` payment stat changes into PaymentStat (lib/db/hour-stats.ts foldStatement), and removes the
+ * rows it left at zero (a reset's or a retention sweep's hours); how many changes it folded.
+ */
+export async function foldPaymentStats(limit: number): Promise<number> {
+  const [{ taken, emptied }] = await db().$queryRaw<{ taken: number; emptied: unknown[][] }[]>(
+    foldStatement(PAYMENT_STATS, limit),
+  )
+  if (emptied.length) await db().$executeRaw(deleteEmptied(PAYMENT_STATS, emptied))
+  return taken
 }

@@ -19,6 +19,8 @@ import { lockFirstDueRefund } from '../payments/refund-store'
 import { expireBillBatch } from '../settlement/bill-store'
 import { expireQrCodeBatch } from '../sbp/qr-code-store'
 import { sweepDueRetention } from '../sandbox/retention-sweep'
+import { foldPaymentStats } from '../payments/payment-stats-store'
+import { foldNotificationStats } from '../notifications/notification-stats-store'
 import { clockOf } from '../sandbox/site-clock'
 import { pickedSiteWrite, type Tx } from '../sandbox/site-write'
 
@@ -158,6 +160,18 @@ export async function applyDueChanges(siteId?: string): Promise<number> {
   return payments + bills + qrCodes + waits + refunds + holds
 }
 
+/** how many counted changes one statement folds into the overview's figures */
+const FOLD_BATCH = 10_000
+
+/**
+ * Folds the changes to the overview's figures written since the last pass (lib/payments/payment-stats-store.ts
+ * foldPaymentStats, and the notifications'); readers sum what is not folded yet, so this keeps their reads short, it
+ * does not make them right.
+ */
+export async function foldOverviewFigures(): Promise<void> {
+  for (const fold of [foldPaymentStats, foldNotificationStats]) while ((await fold(FOLD_BATCH)) === FOLD_BATCH);
+}
+
 /**
  * this instance's scheduler: a pass every SCHEDULER_POLL_MS, with a part of a due retention sweep; the returned
  * function stops it
@@ -169,6 +183,7 @@ export function startScheduler(pollMs = settings().schedulerPollMs): () => void 
       await applyDueChanges()
       // a site's retention sweep, when one is due (lib/sandbox/retention-sweep.ts): a bounded part of it per pass
       await sweepDueRetention().catch(logError('retention'))
+      await foldOverviewFigures().catch(logError('overview figures'))
       await new Promise((r) => setTimeout(r, pollMs).unref?.())
     }
   })()

@@ -58,6 +58,12 @@ const ACROSS_SITES: { what: string; match: RegExp; why: string }[] = [
     why: 'time-driven changes of every site are applied by whichever instance runs the scheduler, each row under its site’s gate (per shard when sharded)',
   },
   {
+    what: "the scheduler folding the overview's counted changes",
+    match:
+      /FROM "(?:Payment|Notification)StatChange" ORDER BY id LIMIT|DELETE FROM "(?:Payment|Notification)Stat" s USING json_array_elements/,
+    why: "every site's changes are folded oldest first by whichever instance runs the scheduler (per shard when sharded); the rows a fold emptied are then named by their whole keys, siteId included, from its answer",
+  },
+  {
     what: 'metrics of the whole service',
     // the metrics' reads run on a probe connection: one statement led by its own timeout (lib/db/client.ts probeQuery)
     match: /^SET LOCAL statement_timeout = \d+;/,

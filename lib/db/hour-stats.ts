@@ -1,0 +1,91 @@
+// Counts kept per UTC hour (the overview's PaymentStat and NotificationStat, migration payment_stats), read back
+// per local day of any time zone. A zone whose midnight falls on the hour (most zones; Moscow, the service's default)
+// is answered by the hour rows alone; a zone offset by a half or a quarter hour (India, Nepal, ...) splits the hours
+// that hold a local midnight, so those few hours are counted from their rows (`splitHours`) instead.
+import { Prisma } from '../generated/prisma/client'
+
+/** the local days `first` (YYYY-MM-DD) and the `days` - 1 after it, in `timeZone` */
+export interface LocalDays {
+  first: string
+  days: number
+  timeZone: string
+}
+
+/**
+ * `WITH` parts naming the range's bounds as instants (`bounds`: lo, hi: the first day's local midnight and the one
+ * after the last day) and the UTC hours that hold a local midnight off the hour (`split`: hour) — every midnight of
+ * the range, or with `edgesOnly` its two bounds (for totals over the whole range).
+ */
+export function hourRange({ first, days, timeZone }: LocalDays, edgesOnly = false): Prisma.Sql {
+  const midnights = edgesOnly
+    ? Prisma.sql`unnest(ARRAY[0, ${days}::int])`
+    : Prisma.sql`generate_series(0, ${days}::int)`
+  return Prisma.sql`
+    bounds AS (
+      SELECT (${first}::date::timestamp AT TIME ZONE ${timeZone}) AS lo,
+             ((${first}::date + ${days}::int)::timestamp AT TIME ZONE ${timeZone}) AS hi),
+    split AS (
+      SELECT DISTINCT date_trunc('hour', m, 'UTC') AS hour
+      FROM ${midnights} AS i, LATERAL (SELECT ((${first}::date + i)::timestamp AT TIME ZONE ${timeZone}) AS m) x
+      WHERE m <> date_trunc('hour', m, 'UTC'))`
+}
+
+/** the condition that the hour rows' `hour` lies in the range and is not split */
+export const wholeHourIn = Prisma.sql`hour >= (SELECT lo FROM bounds) AND hour < (SELECT hi FROM bounds)
+  AND hour NOT IN (SELECT hour FROM split)`
+
+/**
+ * The condition that a row's `createdAt` lies in the range and in a split hour (the row is counted by itself), for
+ * `FROM <table> x, split s`.
+ */
+export const inSplitHour = Prisma.sql`x."createdAt" >= greatest(s.hour, (SELECT lo FROM bounds))
+  AND x."createdAt" < least(s.hour + interval '1 hour', (SELECT hi FROM bounds))`
+
+/** an hour-stats table and its changes table (see the migration payment_stats), as a fold needs them */
+export interface HourStats {
+  stat: 'PaymentStat' | 'NotificationStat'
+  change: 'PaymentStatChange' | 'NotificationStatChange'
+  /** the columns of a row's group (its key), "siteId" and hour first */
+  keys: string[]
+  /** the columns summed */
+  sums: string[]
+}
+
+const quoted = (columns: string[], prefix = '') => Prisma.raw(columns.map((c) => `${prefix}"${c}"`).join(', '))
+
+/**
+ * One statement that folds up to `limit` of the oldest changes into the stat rows (deleted and added in one
+ * transaction: a reader sums both tables and sees them in one place or the other). Changes another fold has taken
+ * are skipped; rows are written in key order, so two folds at once wait for each other, never deadlock. Answers how
+ * many changes it took and the keys of the rows it left at zero (deleteEmptied removes them).
+ */
+export function foldStatement(t: HourStats, limit: number): Prisma.Sql {
+  const keys = quoted(t.keys)
+  const all = quoted([...t.keys, ...t.sums])
+  const sums = Prisma.raw(t.sums.map((c) => `sum("${c}")::${c === 'count' ? 'int' : 'bigint'} AS "${c}"`).join(', '))
+  const add = Prisma.raw(t.sums.map((c) => `"${c}" = "${t.stat}"."${c}" + excluded."${c}"`).join(', '))
+  const zero = Prisma.raw(t.sums.map((c) => `"${c}" = 0`).join(' AND '))
+  const change = Prisma.raw(`"${t.change}"`)
+  return Prisma.sql`
+    WITH taken AS (
+      DELETE FROM ${change} WHERE id IN (SELECT id FROM ${change} ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING ${all}),
+    folded AS (
+      INSERT INTO ${Prisma.raw(`"${t.stat}"`)} (${all})
+      SELECT ${keys}, ${sums} FROM taken GROUP BY ${keys} ORDER BY ${keys}
+      ON CONFLICT (${keys}) DO UPDATE SET ${add}
+      RETURNING ${all})
+    SELECT (SELECT count(*)::int FROM taken) AS taken,
+           coalesce((SELECT json_agg(json_build_array(${keys})) FROM folded WHERE ${zero}), '[]'::json) AS emptied`
+}
+
+/** deletes the stat rows of these keys (a fold's `emptied`) that are still at zero */
+export function deleteEmptied(t: HourStats, emptied: unknown[][]): Prisma.Sql {
+  const zero = Prisma.raw(t.sums.map((c) => `s."${c}" = 0`).join(' AND '))
+  const match = Prisma.raw(
+    t.keys.map((c, i) => `s."${c}" = (e->>${i})${c === 'hour' ? '::timestamptz' : ''}`).join(' AND '),
+  )
+  return Prisma.sql`
+    DELETE FROM ${Prisma.raw(`"${t.stat}"`)} s USING json_array_elements(${JSON.stringify(emptied)}::json) e
+    WHERE ${match} AND ${zero}`
+}
