@@ -148,10 +148,13 @@ export async function latestNotifications(
   take: number,
   cursor: { createdAt: Date; id: string } | null = null,
 ): Promise<NotificationWithAttempts[]> {
-  const after = cursor ? Prisma.sql` AND ("createdAt", id) < (${cursor.createdAt}, ${cursor.id}::uuid)` : Prisma.empty
+  const after = cursor
+    ? Prisma.sql` AND (n."createdAt", n.id) < (${cursor.createdAt}, ${cursor.id}::uuid)`
+    : Prisma.empty
+  // ordered by the columns (n.id, a uuid), not the text the statement answers: the index's own order, and the cursor's
   const page = await db().$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM "Notification" WHERE "siteId" = ${siteId}${after}
-    ORDER BY "createdAt" DESC, id DESC LIMIT ${take}`
+    SELECT n.id::text AS id FROM "Notification" n WHERE n."siteId" = ${siteId}${after}
+    ORDER BY n."createdAt" DESC, n.id DESC LIMIT ${take}`
   if (!page.length) return []
   const rows = await db().notification.findMany({ where: { id: { in: page.map((r) => r.id) } }, include: withAttempts })
   const byId = new Map(rows.map((r) => [r.id, r]))

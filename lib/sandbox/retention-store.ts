@@ -60,11 +60,11 @@ export interface BillPlace {
  * ("siteId", "createdAt", id)): what one batch looks at, finished or not
  */
 export async function billsToLookAt(tx: Tx, h: Horizon, from: BillPlace | null, limit: number): Promise<BillPlace[]> {
-  const after = from ? Prisma.sql` AND ("createdAt", id) > (${from.createdAt}, ${from.id}::uuid)` : Prisma.empty
+  const after = from ? Prisma.sql` AND (b."createdAt", b.id) > (${from.createdAt}, ${from.id}::uuid)` : Prisma.empty
   return tx.$queryRaw<BillPlace[]>`
-    SELECT "createdAt", id::text AS id FROM "Bill"
-    WHERE "siteId" = ${h.siteId} AND "createdAt" < ${h.cutoff}${after}
-    ORDER BY "createdAt", id LIMIT ${limit}`
+    SELECT b."createdAt", b.id::text AS id FROM "Bill" b
+    WHERE b."siteId" = ${h.siteId} AND b."createdAt" < ${h.cutoff}${after}
+    ORDER BY b."createdAt", b.id LIMIT ${limit}`
 }
 
 /**
@@ -94,9 +94,9 @@ export async function lockFinishedBills(tx: Tx, h: Horizon, billRefs: string[]):
  */
 export async function deleteOldNotifications(tx: Tx, h: Horizon, limit: number): Promise<number> {
   const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM "Notification"
-    WHERE "siteId" = ${h.siteId} AND "createdAt" < ${h.cutoff} AND state IN ('DELIVERED', 'FAILED')
-    ORDER BY "createdAt", id LIMIT ${limit} FOR UPDATE SKIP LOCKED`
+    SELECT n.id::text AS id FROM "Notification" n
+    WHERE n."siteId" = ${h.siteId} AND n."createdAt" < ${h.cutoff} AND n.state IN ('DELIVERED', 'FAILED')
+    ORDER BY n."createdAt", n.id LIMIT ${limit} FOR UPDATE SKIP LOCKED`
   if (!rows.length) return 0
   const ids = rows.map((r) => r.id)
   await tx.$executeRaw`
