@@ -3,6 +3,7 @@
 // is answered by the hour rows alone; a zone offset by a half or a quarter hour (India, Nepal, ...) splits the hours
 // that hold a local midnight, so those few hours are counted from their rows (`splitHours`) instead.
 import { Prisma } from '../generated/prisma/client'
+import { db } from './client'
 
 /** the local days `first` (YYYY-MM-DD) and the `days` - 1 after it, in `timeZone` */
 export interface LocalDays {
@@ -54,12 +55,22 @@ export interface HourStats {
 const quoted = (columns: string[], prefix = '') => Prisma.raw(columns.map((c) => `${prefix}"${c}"`).join(', '))
 
 /**
- * One statement that folds up to `limit` of the oldest changes into the stat rows (deleted and added in one
- * transaction: a reader sums both tables and sees them in one place or the other). Changes another fold has taken
- * are skipped; rows are written in key order, so two folds at once wait for each other, never deadlock. Answers how
- * many changes it took and the keys of the rows it left at zero (deleteEmptied removes them).
+ * Folds up to `limit` of the oldest changes into the stat rows, and removes the rows that left at zero (a reset's or
+ * a retention sweep's hours); how many changes it took. The changes are taken and added in one statement (a reader
+ * sums both tables and sees them in one place or the other); changes another fold has taken are skipped, and rows
+ * are written in key order, so two folds at once wait for each other, never deadlock. The emptied rows are deleted
+ * in the same transaction, whose upsert already holds their locks: the delete takes no lock of its own.
  */
-export function foldStatement(t: HourStats, limit: number): Prisma.Sql {
+export function foldHourStats(t: HourStats, limit: number): Promise<number> {
+  return db().$transaction(async (tx) => {
+    const [{ taken, emptied }] = await tx.$queryRaw<{ taken: number; emptied: unknown[][] }[]>(foldStatement(t, limit))
+    if (emptied.length) await tx.$executeRaw(deleteEmptied(t, emptied))
+    return taken
+  })
+}
+
+/** the fold's statement: how many changes it took, and the keys of the rows it left at zero */
+function foldStatement(t: HourStats, limit: number): Prisma.Sql {
   const keys = quoted(t.keys)
   const all = quoted([...t.keys, ...t.sums])
   const sums = Prisma.raw(t.sums.map((c) => `sum("${c}")::${c === 'count' ? 'int' : 'bigint'} AS "${c}"`).join(', '))
@@ -80,7 +91,7 @@ export function foldStatement(t: HourStats, limit: number): Prisma.Sql {
 }
 
 /** deletes the stat rows of these keys (a fold's `emptied`) that are still at zero */
-export function deleteEmptied(t: HourStats, emptied: unknown[][]): Prisma.Sql {
+function deleteEmptied(t: HourStats, emptied: unknown[][]): Prisma.Sql {
   const zero = Prisma.raw(t.sums.map((c) => `s."${c}" = 0`).join(' AND '))
   const match = Prisma.raw(
     t.keys.map((c, i) => `s."${c}" = (e->>${i})${c === 'hour' ? '::timestamptz' : ''}`).join(' AND '),

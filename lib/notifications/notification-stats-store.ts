@@ -2,15 +2,7 @@
 // notifications are written, per site, UTC hour and state (NotificationStat, kept by triggers of the migration
 // payment_stats: lib/db/hour-stats.ts), so a read sums at most a few rows per hour of the range.
 import { db } from '../db/client'
-import {
-  deleteEmptied,
-  foldStatement,
-  hourRange,
-  inSplitHour,
-  wholeHourIn,
-  type HourStats,
-  type LocalDays,
-} from '../db/hour-stats'
+import { foldHourStats, hourRange, inSplitHour, wholeHourIn, type HourStats, type LocalDays } from '../db/hour-stats'
 
 const NOTIFICATION_STATS: HourStats = {
   stat: 'NotificationStat',
@@ -38,10 +30,4 @@ export async function notificationStateCounts(
 }
 
 /** Folds up to `limit` notification stat changes into NotificationStat (as foldPaymentStats does); how many. */
-export async function foldNotificationStats(limit: number): Promise<number> {
-  const [{ taken, emptied }] = await db().$queryRaw<{ taken: number; emptied: unknown[][] }[]>(
-    foldStatement(NOTIFICATION_STATS, limit),
-  )
-  if (emptied.length) await db().$executeRaw(deleteEmptied(NOTIFICATION_STATS, emptied))
-  return taken
-}
+export const foldNotificationStats = (limit: number): Promise<number> => foldHourStats(NOTIFICATION_STATS, limit)

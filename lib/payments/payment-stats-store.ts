@@ -3,15 +3,7 @@
 // migration payment_stats: lib/db/hour-stats.ts). A read sums at most the range's hours' rows, a few per hour
 // however many payments an hour holds, so the overview costs the same at ten payments a day and at ten thousand.
 import { db } from '../db/client'
-import {
-  deleteEmptied,
-  foldStatement,
-  hourRange,
-  inSplitHour,
-  wholeHourIn,
-  type HourStats,
-  type LocalDays,
-} from '../db/hour-stats'
+import { foldHourStats, hourRange, inSplitHour, wholeHourIn, type HourStats, type LocalDays } from '../db/hour-stats'
 
 const PAYMENT_STATS: HourStats = {
   stat: 'PaymentStat',
@@ -86,13 +78,7 @@ export async function paymentGroups(
 }
 
 /**
- * Folds up to `limit` payment stat changes into PaymentStat (lib/db/hour-stats.ts foldStatement), and removes the
+ * Folds up to `limit` payment stat changes into PaymentStat (lib/db/hour-stats.ts foldHourStats), and removes the
  * rows it left at zero (a reset's or a retention sweep's hours); how many changes it folded.
  */
-export async function foldPaymentStats(limit: number): Promise<number> {
-  const [{ taken, emptied }] = await db().$queryRaw<{ taken: number; emptied: unknown[][] }[]>(
-    foldStatement(PAYMENT_STATS, limit),
-  )
-  if (emptied.length) await db().$executeRaw(deleteEmptied(PAYMENT_STATS, emptied))
-  return taken
-}
+export const foldPaymentStats = (limit: number): Promise<number> => foldHourStats(PAYMENT_STATS, limit)

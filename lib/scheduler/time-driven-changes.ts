@@ -160,16 +160,24 @@ export async function applyDueChanges(siteId?: string): Promise<number> {
   return payments + bills + qrCodes + waits + refunds + holds
 }
 
-/** how many counted changes one statement folds into the overview's figures */
+/** how many counted changes one statement folds into the overview's figures, and at most how many such per pass */
 const FOLD_BATCH = 10_000
+const FOLDS_PER_PASS = 10
 
 /**
  * Folds the changes to the overview's figures written since the last pass (lib/payments/payment-stats-store.ts
- * foldPaymentStats, and the notifications'); readers sum what is not folded yet, so this keeps their reads short, it
- * does not make them right.
+ * foldPaymentStats, and the notifications'), up to FOLDS_PER_PASS batches of each, so a flood of changes does not
+ * hold up the due changes of the next pass; readers sum what is not folded yet, so this keeps their reads short, it
+ * does not make them right. Whether changes were left for the next pass.
  */
-export async function foldOverviewFigures(): Promise<void> {
-  for (const fold of [foldPaymentStats, foldNotificationStats]) while ((await fold(FOLD_BATCH)) === FOLD_BATCH);
+export async function foldOverviewFigures(): Promise<boolean> {
+  let left = false
+  for (const fold of [foldPaymentStats, foldNotificationStats]) {
+    let n = 0
+    while ((await fold(FOLD_BATCH)) === FOLD_BATCH) if (++n === FOLDS_PER_PASS) break
+    left ||= n === FOLDS_PER_PASS
+  }
+  return left
 }
 
 /**

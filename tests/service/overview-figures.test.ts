@@ -26,6 +26,19 @@ async function pay(siteId: string, value: string, currency = 'RUB', pan = '41111
   return (await createPayment(siteId, uid('of'), request)).status.value
 }
 
+/** a notification row of the site in a state, made at `at` (the site has no notification URL: nothing delivers it) */
+async function notification(siteId: string, state: string, at: Date): Promise<string> {
+  // a pending one is due in a year: no worker of the suite takes it meanwhile
+  const due = state === 'PENDING' ? new Date(Date.now() + 365 * 24 * HOUR) : at
+  const [row] = await sql<{ id: string }>(
+    `INSERT INTO "Notification" (id, "siteId", type, "resourceRef", "resourceId", status, url, body, state, "nextAttemptAt", "createdAt")
+     VALUES (gen_random_uuid(), $1, 'PAYMENT', gen_random_uuid(), $2, 'COMPLETED', 'http://127.0.0.1:9/none', '{}', $3, $4, $5)
+     RETURNING id`,
+    [siteId, uid('n'), state, due, at],
+  )
+  return row.id
+}
+
 /** the instant a zone's calendar day (YYYY-MM-DD) begins, as PostgreSQL reckons it */
 async function midnight(day: string, timeZone: string): Promise<Date> {
   const [row] = await sql<{ at: Date }>(`SELECT ($1::date::timestamp AT TIME ZONE $2) AS at`, [day, timeZone])
@@ -76,6 +89,17 @@ async function assertFiguresMatchRows(siteId: string, when: string) {
   }
 }
 
+/**
+ * every change of the site folded: the suite's server folds too (its scheduler), and a fold skips the changes
+ * another holds, so fold until none of the site's is left
+ */
+async function foldAll(siteId: string) {
+  for (let i = 0; (await changesOf(siteId)) > 0; i++) {
+    assert.ok(i < 1000, 'the changes get folded')
+    await foldOverviewFigures()
+  }
+}
+
 const changesOf = async (siteId: string) =>
   (await sql<{ n: number }>(`SELECT count(*)::int AS n FROM "PaymentStatChange" WHERE "siteId" = $1`, [siteId]))[0].n
 const statRowsOf = async (siteId: string) =>
@@ -106,8 +130,7 @@ describe("the overview's figures", () => {
     assert.equal(expired.status, 'DECLINED')
     await assertFiguresMatchRows(siteId, 'unfolded, expired')
 
-    await foldOverviewFigures()
-    assert.equal(await changesOf(siteId), 0, 'every change folded')
+    await foldAll(siteId)
     assert.ok((await statRowsOf(siteId)) > 0)
     await assertFiguresMatchRows(siteId, 'folded')
     const o = await siteOverview(siteId, 'Asia/Kolkata')
@@ -117,9 +140,42 @@ describe("the overview's figures", () => {
     // a reset deletes every payment: the figures say none, and the fold leaves no row of the site
     await resetSandbox(siteId)
     await assertFiguresMatchRows(siteId, 'reset, unfolded')
-    await foldOverviewFigures()
+    await foldAll(siteId)
     assert.equal(await statRowsOf(siteId), 0, 'the emptied rows are removed')
     assert.equal((await siteOverview(siteId, 'Europe/Moscow')).payments.total, 0)
+  })
+
+  test('leave out what was made a moment before the first local midnight of a zone off the hour', async () => {
+    const siteId = uid('figures-edge')
+    await issueToken(siteId)
+    const kolkata = 'Asia/Kolkata'
+    const day = localDay(new Date(Date.now() + 48 * HOUR), 'UTC')
+    const m = await midnight(day, kolkata)
+    const before = new Date(m.getTime() - 5_000)
+    const after = new Date(m.getTime() + 5_000)
+    await advanceSiteClock(siteId, { to: before })
+    assert.equal(await pay(siteId, '3.00', 'RUB', DECLINING), 'DECLINED')
+    await notification(siteId, 'FAILED', before)
+    await advanceSiteClock(siteId, { to: after })
+    assert.equal(await pay(siteId, '4.00', 'RUB', '4000000000000002'), 'DECLINED')
+    const late = await notification(siteId, 'PENDING', after)
+    // 29 days on, at noon: `day` is the range's first day
+    await advanceSiteClock(siteId, { to: new Date(m.getTime() + 29 * 24 * HOUR + 12 * HOUR) })
+    const check = async (when: string, notifications: Record<string, number>) => {
+      const o = await siteOverview(siteId, kolkata)
+      assert.equal(o.first, day, when)
+      assert.deepEqual(o.payments, { total: 1, byStatus: { DECLINED: 1 } }, `${when}: the payments`)
+      assert.deepEqual(o.reasons, [{ reason: 'ACQUIRING_DECLINED', count: 1 }], `${when}: the reasons`)
+      assert.equal(o.otherReasons, 0, when)
+      assert.deepEqual(o.notifications, notifications, `${when}: the notifications`)
+      await assertFiguresMatchRows(siteId, when)
+    }
+    await check('unfolded', { DELIVERED: 0, PENDING: 1, FAILED: 0 })
+    // delivered: the notification moves from one state's count to the other's
+    await sql(`UPDATE "Notification" SET state = 'DELIVERED' WHERE id = $1`, [late])
+    await check('delivered, unfolded', { DELIVERED: 1, PENDING: 0, FAILED: 0 })
+    await foldAll(siteId)
+    await check('folded', { DELIVERED: 1, PENDING: 0, FAILED: 0 })
   })
 
   test('count each payment once while payments are made and two folds run at once', async () => {
@@ -137,9 +193,9 @@ describe("the overview's figures", () => {
       Array.from({ length: 40 }, (_, i) => pay(siteId, `${i + 1}.00`, 'RUB', i % 4 ? '4111111111111111' : DECLINING)),
     )
     writing = false
-    await Promise.all(folds)
-    await foldOverviewFigures()
-    assert.equal(await changesOf(siteId), 0)
+    const folded = await Promise.all(folds)
+    assert.ok(folded[0] + folded[1] > 0, 'the folds took changes while the payments were made')
+    await foldAll(siteId)
     const o = await siteOverview(siteId, 'Europe/Moscow')
     assert.deepEqual(o.payments, { total: 40, byStatus: { COMPLETED: 30, DECLINED: 10 } })
     assert.equal(outcomes.filter((s) => s === 'COMPLETED').length, 30)
@@ -147,5 +203,27 @@ describe("the overview's figures", () => {
     const paid = 820 - Array.from({ length: 10 }, (_, i) => 4 * i + 1).reduce((a, b) => a + b, 0)
     assert.deepEqual(o.paidMinor, { RUB: BigInt(paid * 100) })
     await assertFiguresMatchRows(siteId, 'after the race')
+
+    // 20 more, not folded; then a reader sees the same figures at every moment while two folds take them one by one
+    for (let i = 0; i < 20; i++) assert.equal(await pay(siteId, '1.00'), 'COMPLETED')
+    assert.ok((await changesOf(siteId)) > 0)
+    const want = { total: 60, byStatus: { COMPLETED: 50, DECLINED: 10 } }
+    let folding = true
+    const oneByOne = async () => {
+      while ((await foldPaymentStats(1)) > 0);
+    }
+    const reader = async () => {
+      let reads = 0
+      while (folding) {
+        assert.deepEqual((await siteOverview(siteId, 'Europe/Moscow')).payments, want, `read ${++reads}`)
+      }
+      return reads
+    }
+    const reading = reader()
+    await Promise.all([oneByOne(), oneByOne()])
+    folding = false
+    assert.ok((await reading) > 0)
+    await foldAll(siteId)
+    assert.deepEqual((await siteOverview(siteId, 'Europe/Moscow')).payments, want)
   })
 })

@@ -47,6 +47,9 @@ test('transactions are opened by the site-write module, and by the few modules t
     'lib/settlement/bill-store.ts': 1,
     // the revocation of a site's token, under the site's row lock (tokens are not data a reset deletes)
     'lib/sites/site-store.ts': 1,
+    // the fold of the overview's counted changes of every site (figures derived from rows, dated nothing; a reset's
+    // deletes write their own changes, so it need not wait behind the gate)
+    'lib/db/hour-stats.ts': 1,
   })
 })
 
