@@ -3,7 +3,7 @@
 // passing the transaction they got from siteWrite; nothing else imports the database client for payments.
 import { db, jsonParam, sqlRows, type Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
-import { gateOpenFor, lockFirstDue, type DueRow } from '../sandbox/site-write'
+import { gateOpenFor, lockDue, type DueRow, type DueTake } from '../sandbox/site-write'
 
 export type { Payment } from '../generated/prisma/client'
 export type { Tx } from '../db/client'
@@ -242,22 +242,57 @@ const ofSite = (alias: string, siteId?: string) =>
 export type DuePayment = DueRow<Payment>
 
 /**
- * Locks the waiting payment whose change is due first, not one of `skip`, with its site's offset, behind its site's
- * gate (lib/sandbox/site-write.ts lockFirstDue says how, and why each lookup is one range of an index).
+ * Locks the waiting payments whose change is due first (a batch, as `take` says), with their sites' offsets, behind
+ * their sites' gates (lib/sandbox/site-write.ts lockDue says how, and why each lookup is one range of an index).
  */
-export const lockFirstDuePayment = (tx: Tx, now: Date, skip: string[], siteId?: string) =>
-  lockFirstDue<Payment>(tx, {
+export const lockDuePayments = (tx: Tx, now: Date, take: DueTake, siteId?: string) =>
+  lockDue<Payment>(tx, {
     table: 'Payment',
     column: 'dueAt',
     where: Prisma.sql`x.status = 'WAITING'`,
     now,
-    skip,
+    take,
     siteId,
   })
 
-/** Locks the open hold whose time to confirm itself came first (`holdDueAt`, which only open holds have): as above. */
-export const lockFirstDueHold = (tx: Tx, now: Date, skip: string[], siteId?: string) =>
-  lockFirstDue<Payment>(tx, { table: 'Payment', column: 'holdDueAt', now, skip, siteId })
+/** Locks the open holds whose time to confirm themselves came first (`holdDueAt`, only open holds have it): as above */
+export const lockDueHolds = (tx: Tx, now: Date, take: DueTake, siteId?: string) =>
+  lockDue<Payment>(tx, { table: 'Payment', column: 'holdDueAt', now, take, siteId })
+
+/**
+ * The payments of a batch the scheduler took (`batch`: locked by the caller) that must wait for a transaction of their
+ * own: those whose bill has another WAITING payment due no later, outside the batch, that another transaction holds.
+ * Approving a payment settles its bill's payments due before it (settleDueOnBill locks them): a batch waiting there for
+ * another instance's batch, which may be waiting for one of this batch's rows, would be a deadlock. So the other such
+ * payments that no one holds are locked here, before any change is applied, and the rest of the batch waits for
+ * nothing another batch holds but its bills' rows, which a batch locks only once it has all their due payments.
+ */
+export async function lockBillMates(tx: Tx, batch: Pick<Payment, 'id' | 'billRef' | 'dueAt'>[]): Promise<Set<string>> {
+  const due = batch.filter((p) => p.dueAt)
+  if (!due.length) return new Set()
+  const ids = batch.map((p) => p.id)
+  // each mate of a payment of the batch: of its bill, WAITING, due no later (a tie is settled by neither)
+  const mates = Prisma.sql`FROM "Payment" m
+    JOIN unnest(${due.map((p) => p.billRef)}::uuid[], ${due.map((p) => p.dueAt)}::timestamptz[]) b(ref, due)
+      ON m."billRef" = b.ref AND m."dueAt" <= b.due
+    WHERE m.status = 'WAITING' AND NOT (m.id = ANY(${ids}::uuid[]))`
+  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT m.id ${mates} FOR UPDATE OF m SKIP LOCKED`
+  const held = await tx.$queryRaw<{ billRef: string; dueAt: Date }[]>`
+    SELECT m."billRef", m."dueAt" ${mates} AND NOT (m.id = ANY(${locked.map((m) => m.id)}::uuid[]))`
+  return new Set(
+    due
+      .filter((p) => held.some((m) => m.billRef === p.billRef && m.dueAt.getTime() <= p.dueAt!.getTime()))
+      .map((p) => p.id),
+  )
+}
+
+/**
+ * Locks the payments `refs` in the order of their ids (a batch of postponed refunds' payments, before any is
+ * processed): two batches that lock payments in one order never wait for each other in a circle.
+ */
+export async function lockPaymentsInOrder(tx: Tx, refs: string[]): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM "Payment" WHERE id = ANY(${refs}::uuid[]) ORDER BY id FOR UPDATE`
+}
 
 /**
  * The site's open holds made due `hours` after their authorisation (a changed hold period applies to them too), in the
@@ -273,24 +308,24 @@ export const rescheduleHolds = (tx: Tx, siteId: string, hours: number, now: Date
 export type WaitOnClosedBill = Payment & { billStatus: string; billClosedAt: Date; siteOffsetMs: bigint | null }
 
 /**
- * Locks a WAITING payment of one of `authFlows` whose bill is PAID or EXPIRED (not one of `skip`), behind its site's
- * gate as every write of the site; undefined when there is none. Such payments are few: the lookup is a range of
- * the (status, authFlow) index.
+ * Locks WAITING payments of one of `authFlows` whose bill is PAID or EXPIRED (a batch, as `take` says), behind their
+ * sites' gates as every write of a site; none when there is none. Such payments are few: the lookup is a range of the
+ * (status, authFlow) index.
  */
-export async function lockFirstWaitOnClosedBill(
+export async function lockWaitsOnClosedBills(
   tx: Tx,
   authFlows: readonly string[],
-  skip: string[],
+  take: DueTake,
   siteId?: string,
-): Promise<WaitOnClosedBill | undefined> {
-  if (!authFlows.length) return undefined
-  const [row] = await tx.$queryRaw<WaitOnClosedBill[]>`
+): Promise<WaitOnClosedBill[]> {
+  if (!authFlows.length) return []
+  const only = take.only ? Prisma.sql` AND p.id = ANY(${take.only}::uuid[])` : Prisma.empty
+  return tx.$queryRaw<WaitOnClosedBill[]>`
     SELECT p.*, b.status AS "billStatus", b."statusChangedAt" AS "billClosedAt", s."clockOffsetMs" AS "siteOffsetMs"
     FROM "Payment" p JOIN "Bill" b ON b.id = p."billRef" JOIN "Site" s ON s.id = p."siteId"
     WHERE p.status = 'WAITING' AND p."authFlow" = ANY(${[...authFlows]}::text[]) AND b.status IN ('PAID', 'EXPIRED')
-      AND NOT (p.id = ANY(${skip}::uuid[]))${ofSite('p', siteId)}${gateOpenFor('p."siteId"')}
-    LIMIT 1 FOR UPDATE OF p SKIP LOCKED`
-  return row
+      AND NOT (p.id = ANY(${take.skip}::uuid[]))${only}${ofSite('p', siteId)}${gateOpenFor('p."siteId"')}
+    LIMIT ${Prisma.raw(String(Math.max(1, Math.trunc(take.limit))))} FOR UPDATE OF p SKIP LOCKED`
 }
 
 /** a row of the dashboard's payment list */

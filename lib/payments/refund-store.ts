@@ -3,7 +3,7 @@
 // it got from siteWrite.
 import { db, jsonParam, type Tx } from '../db/client'
 import { Prisma, type Refund } from '../generated/prisma/client'
-import { lockFirstDue } from '../sandbox/site-write'
+import { lockDue, type DueTake } from '../sandbox/site-write'
 
 export type { Refund } from '../generated/prisma/client'
 
@@ -59,16 +59,16 @@ export const finishRefund = (tx: Tx, id: string, status: 'COMPLETED' | 'DECLINED
   tx.refund.update({ where: { id }, data: { status, statusReason: reason, statusChangedAt: at, dueAt: null } })
 
 /**
- * Locks the WAITING refund due first, not one of `skip`, with its site's offset, behind its site's gate (as
- * lib/sandbox/site-write.ts lockFirstDue says).
+ * Locks the WAITING refunds due first (a batch, as `take` says), with their sites' offsets, behind their sites' gates
+ * (as lib/sandbox/site-write.ts lockDue says).
  */
-export const lockFirstDueRefund = (tx: Tx, now: Date, skip: string[], siteId?: string) =>
-  lockFirstDue<Refund>(tx, {
+export const lockDueRefunds = (tx: Tx, now: Date, take: DueTake, siteId?: string) =>
+  lockDue<Refund>(tx, {
     table: 'Refund',
     column: 'dueAt',
     where: Prisma.sql`x.status = 'WAITING'`,
     now,
-    skip,
+    take,
     siteId,
   })
 

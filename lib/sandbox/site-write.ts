@@ -61,9 +61,9 @@ export const offsetInterval = (column: string): Prisma.Sql =>
  * an index (`column` alone for the first, ("siteId", …, `column`) for the second): a site advanced by
  * years brings its own rows into the set, not every site's rows up to its time. The set is built whole,
  * once per statement: for statements that need every due row (the delivery claim's per-site places, the
- * metrics' backlog). To take the first due row, one at a time, the scheduler scans each range in order
- * and stops at the first row (lib/scheduler/time-driven-changes.ts): with this set it would read the whole
- * backlog for each row taken. Offsets only grow from 0, so a row due on real time is due on its site's
+ * metrics' backlog). To take the first due rows, a batch at a time, the scheduler scans each range in order
+ * and stops after the batch (lockDue, for lib/scheduler/time-driven-changes.ts): with this set it would read the
+ * whole backlog for each batch taken. Offsets only grow from 0, so a row due on real time is due on its site's
  * clock too. `now`: real time as the statement has it.
  */
 export function dueOnSiteClock(
@@ -217,45 +217,58 @@ export const gateOpenFor = (column: string): Prisma.Sql =>
 /** a row the scheduler took, with its site's clock offset (null: the site is gone) */
 export type DueRow<T> = T & { siteOffsetMs: bigint | null }
 
+/** which due rows the scheduler takes: `limit` at most, none of `skip`, and only some of `only` when it is given */
+export interface DueTake {
+  limit: number
+  skip: string[]
+  only?: string[]
+}
+
 /**
- * Locks the row of `table` (alias `x` in `where`) whose due time `column` came first on its site's clock, not one
- * of `skip` (of the one site `siteId`, or of any), with its site's offset: the scheduler's one change at a time (a
- * waiting payment's due change, a hold to confirm, a postponed refund to process). It is taken behind the site's
- * gate as every write of the site (gateOpenFor), passing over the rows of a site whose sandbox reset (they are
- * being deleted) or clock advance (which applies them itself) is under way. The gate is taken for each row the
- * condition is evaluated on, before the row's lock: a row passed over for its site is then not left locked by
- * this transaction. Only due rows are such rows: a gate per site ahead, taken before its rows were looked at, would
- * fill PostgreSQL's lock table once tens of thousands of sites run ahead.
+ * Locks the rows of `table` (alias `x` in `where`) whose due time `column` came first on their site's clock, `limit` at
+ * most, none of `skip` (of the one site `siteId`, or of any), with their site's offset, earliest first: the
+ * scheduler's batch of changes (waiting payments' due changes, holds to confirm, postponed refunds to process). They
+ * are taken behind their sites' gates as every write of a site (gateOpenFor), passing over the rows of a site whose
+ * sandbox reset (they are being deleted) or clock advance (which applies them itself) is under way. The gate is taken
+ * for each row the condition is evaluated on, before the row's lock: a row passed over for its site is then not left
+ * locked by this transaction. Only due rows are such rows: a gate per site ahead, taken before its rows were looked
+ * at, would fill PostgreSQL's lock table once tens of thousands of sites run ahead.
  *
  * The offset is the statement's snapshot's, which may predate an advance that ended just before the gate was
  * taken: the change is then applied at a time before the site's, when it was due all the same (a change is dated
  * at its due time, and a reset in between deleted the row, which the row lock then passes over). Each lookup is
- * one ordered range of an index (`column`; ("siteId", `column`)), stopped at the first row that is not locked, so
+ * one ordered range of an index (`column`; ("siteId", `column`)), stopped after `limit` rows that are not locked, so
  * its work does not grow with the number of changes due (a backlog is drained in linear time): first the rows due
- * on real time (due on every site's clock, as offsets only grow from 0), then, only when none is left, of each
- * site whose clock is ahead, its first row due by its own time. (dueOnSiteClock builds the whole set instead.)
+ * on real time (due on every site's clock, as offsets only grow from 0), then, only when none is left, of the sites
+ * whose clock is ahead, the first rows due by each one's own time. (dueOnSiteClock builds the whole set instead.)
  */
-export async function lockFirstDue<T>(
+export async function lockDue<T>(
   tx: Tx,
-  q: { table: 'Payment' | 'Refund'; column: string; where?: Prisma.Sql; now: Date; skip: string[]; siteId?: string },
-): Promise<DueRow<T> | undefined> {
+  q: { table: 'Payment' | 'Refund'; column: string; where?: Prisma.Sql; now: Date; take: DueTake; siteId?: string },
+): Promise<DueRow<T>[]> {
   const t = Prisma.raw(`"${q.table}"`)
   const c = Prisma.raw(`x."${q.column}"`)
-  const also = Prisma.sql`${q.where ? Prisma.sql` AND ${q.where}` : Prisma.empty} AND NOT (x.id = ANY(${q.skip}::uuid[]))`
+  // a literal: the plan is the same whatever the batch's size (an ordered index range stopped early)
+  const limit = Prisma.raw(String(Math.max(1, Math.trunc(q.take.limit))))
+  const only = q.take.only ? Prisma.sql` AND x.id = ANY(${q.take.only}::uuid[])` : Prisma.empty
+  const also = Prisma.sql`${q.where ? Prisma.sql` AND ${q.where}` : Prisma.empty} AND NOT (x.id = ANY(${q.take.skip}::uuid[]))${only}`
   const ofSite = q.siteId ? Prisma.sql` AND x."siteId" = ${q.siteId}` : Prisma.empty
-  const [onRealTime] = await tx.$queryRaw<DueRow<T>[]>`
+  const onRealTime = await tx.$queryRaw<DueRow<T>[]>`
     SELECT x.*, s."clockOffsetMs" AS "siteOffsetMs" FROM ${t} x JOIN "Site" s ON s.id = x."siteId"
     WHERE ${c} <= ${q.now}::timestamptz${also}${ofSite}${gateOpenFor('x."siteId"')}
-    ORDER BY ${c} LIMIT 1 FOR UPDATE OF x SKIP LOCKED`
-  if (onRealTime || !settings().sandboxClock) return onRealTime
-  const [onSiteClock] = await tx.$queryRaw<DueRow<T>[]>`
+    ORDER BY ${c} LIMIT ${limit} FOR UPDATE OF x SKIP LOCKED`
+  if (onRealTime.length || !settings().sandboxClock) return onRealTime
+  // each site's rows come in order, one site after another: no ORDER BY over them all (it would lock every ahead
+  // site's first rows before the LIMIT); the batch is put in order here
+  const onSiteClock = await tx.$queryRaw<DueRow<T>[]>`
     SELECT x.*, ahead."clockOffsetMs" AS "siteOffsetMs" FROM "Site" ahead CROSS JOIN LATERAL (
       SELECT x.* FROM ${t} x
       WHERE x."siteId" = ahead.id AND ${c} > ${q.now}::timestamptz
         AND ${c} <= ${q.now}::timestamptz + ahead."clockOffsetMs" * interval '1 millisecond'${also}${gateOpenFor('x."siteId"')}
-      ORDER BY ${c} LIMIT 1 FOR UPDATE OF x SKIP LOCKED) x
-    WHERE ahead."clockOffsetMs" > 0${q.siteId ? Prisma.sql` AND ahead.id = ${q.siteId}` : Prisma.empty} LIMIT 1`
-  return onSiteClock
+      ORDER BY ${c} LIMIT ${limit} FOR UPDATE OF x SKIP LOCKED) x
+    WHERE ahead."clockOffsetMs" > 0${q.siteId ? Prisma.sql` AND ahead.id = ${q.siteId}` : Prisma.empty} LIMIT ${limit}`
+  const dueOf = (row: DueRow<T>) => (row as Record<string, unknown>)[q.column] as Date
+  return onSiteClock.sort((a, b) => dueOf(a).getTime() - dueOf(b).getTime())
 }
 
 /**

@@ -3,66 +3,103 @@
 // bill expiry (a CREATED bill's `expiresAt`), SBP QR code expiry (lib/sbp), payments waiting on a bill that
 // closed, postponed refunds' processing, and holds that confirm themselves (lib/payments/hold-expiry.ts). Every
 // instance runs it; each change is taken with FOR UPDATE SKIP LOCKED, so it is applied once, by whichever instance
-// gets it, in a short transaction of its own that also writes its notification. Nothing lives in memory: a
-// change whose instance dies before commit is still due and is taken by the next pass anywhere.
+// gets it, in a short transaction (a batch of changes, in order) that also writes its notification. Nothing lives
+// in memory: a change whose instance dies before commit is still due and is taken by the next pass anywhere.
 // Changes are dated when they fell due, as a read at or after that time (which applies them too) sees them.
 // Due times are on the site's sandbox clock (lib/sandbox/site-clock.ts): a change is due once the site's
 // time has reached it, so an advance of the clock makes changes due at once (the advance runs a pass for
 // its site before it answers; every instance's pass would find them anyway).
 import { settings } from '../config'
-import { AUTH_FLOWS_ENDING_WITH_BILL } from '../payments/flows'
+import { AUTH_FLOWS_ENDING_WITH_BILL, dueChangeOf } from '../payments/flows'
 import { decline, settle } from '../payments/payment-lifecycle'
 import { confirmHold } from '../payments/hold-expiry'
-import { lockFirstDueHold, lockFirstDuePayment, lockFirstWaitOnClosedBill } from '../payments/payment-store'
+import {
+  lockBillMates,
+  lockDueHolds,
+  lockDuePayments,
+  lockPaymentByRef,
+  lockPaymentsInOrder,
+  lockWaitsOnClosedBills,
+} from '../payments/payment-store'
 import { processDueRefund } from '../payments/refund-service'
-import { lockFirstDueRefund } from '../payments/refund-store'
+import { lockDueRefunds } from '../payments/refund-store'
 import { expireBillBatch } from '../settlement/bill-store'
 import { expireQrCodeBatch } from '../sbp/qr-code-store'
 import { sweepDueRetention } from '../sandbox/retention-sweep'
 import { foldPaymentStats } from '../payments/payment-stats-store'
 import { foldNotificationStats } from '../notifications/notification-stats-store'
 import { clockOf } from '../sandbox/site-clock'
-import { pickedSiteWrite, type Tx } from '../sandbox/site-write'
+import { pickedSiteWrite, type DueTake, type Tx } from '../sandbox/site-write'
 
 /** how many bills (or QR codes) one statement expires */
 const BILL_BATCH = 100
+
+/** how many due changes one transaction takes and applies */
+const CHANGE_BATCH = 50
 
 /** a due change the scheduler took: its row's id, and what applies it */
 interface TakenChange {
   id: string
   apply(): Promise<unknown>
+  /** taken in a batch, but to be applied in a transaction of its own after it (lockBillMates says why) */
+  alone?: boolean
 }
 
 /**
- * Applies due changes one at a time, each in a short transaction of its own behind its site's gate (`take` locks the
- * first row due that is not in `skip`, with lib/sandbox/site-write.ts lockFirstDue or the like); how many. One that
- * cannot be applied, even after retries, is logged as `<what> <id>` and passed over for the rest of the pass, so it
- * does not hold up the ones behind it; the next pass tries it again.
+ * Applies due changes in batches, each batch in one short transaction (`take` locks the first rows due, `limit` at
+ * most, none of `skip`, with lib/sandbox/site-write.ts lockDue or the like, behind their sites' gates), in order; how
+ * many. A batch that cannot be committed, even after retries, is applied again one change at a time, each in a
+ * transaction of its own, as are the changes a batch leaves `alone`: one that cannot be applied is logged as `<what>
+ * <id>` and passed over for the rest of the pass, so it does not hold up the ones behind it; the next pass tries it
+ * again.
  */
-async function applyOneAtATime(
-  what: string,
-  take: (tx: Tx, skip: string[]) => Promise<TakenChange | undefined>,
-): Promise<number> {
+async function applyInBatches(what: string, take: (tx: Tx, take: DueTake) => Promise<TakenChange[]>): Promise<number> {
   const failed: string[] = []
   let applied = 0
-  for (;;) {
-    let taken: string | null = null
+  /** the change `id` alone, if it is still due and no one else has it: whether it was applied */
+  const applyAlone = async (id: string): Promise<boolean> => {
     try {
-      const done = await pickedSiteWrite(async (tx) => {
-        taken = null
-        const change = await take(tx, failed)
+      return await pickedSiteWrite(async (tx) => {
+        const [change] = await take(tx, { limit: 1, skip: failed, only: [id] })
         if (!change) return false
-        taken = change.id
         await change.apply()
         return true
       })
-      if (!done) return applied
-      applied++
+    } catch (e) {
+      process.stderr.write(`scheduler: ${what} ${id}: ${(e as Error)?.message ?? e}\n`)
+      failed.push(id)
+      return false
+    }
+  }
+  for (;;) {
+    let taken: string[] | null = null
+    let alone: string[] = []
+    try {
+      const done = await pickedSiteWrite(async (tx) => {
+        taken = null
+        alone = []
+        const changes = await take(tx, { limit: CHANGE_BATCH, skip: failed })
+        if (!changes.length) return null
+        taken = changes.map((c) => c.id)
+        let n = 0
+        for (const change of changes) {
+          if (change.alone) {
+            alone.push(change.id)
+            continue
+          }
+          await change.apply()
+          n++
+        }
+        return n
+      })
+      if (done === null) return applied
+      applied += done
     } catch (e) {
       if (!taken) throw e
-      process.stderr.write(`scheduler: ${what} ${taken}: ${(e as Error)?.message ?? e}\n`)
-      failed.push(taken)
+      // which change it was, if it was one: each alone, the one that fails logged and passed over
+      alone = taken
     }
+    for (const id of alone) if (await applyAlone(id)) applied++
   }
 }
 
@@ -84,11 +121,20 @@ async function expireInBatches(expire: (onSiteClock: boolean) => Promise<number>
  * change applied; how many.
  */
 export const settleDuePayments = (now = new Date(), siteId?: string): Promise<number> =>
-  applyOneAtATime('payment', async (tx, skip) => {
-    const row = await lockFirstDuePayment(tx, now, skip, siteId)
-    if (!row) return undefined
-    const { siteOffsetMs, ...p } = row
-    return { id: p.id, apply: () => settle(tx, p, new Date(now.getTime() + clockOf(siteOffsetMs).offsetMs)) }
+  applyInBatches('payment', async (tx, take) => {
+    const rows = await lockDuePayments(tx, now, take, siteId)
+    // only an approval settles other payments of its bill (approve: settleDueOnBill)
+    const approving = rows.filter((p) => p.status === 'WAITING' && dueChangeOf(p).kind === 'approve')
+    const alone = rows.length > 1 && approving.length ? await lockBillMates(tx, approving) : new Set<string>()
+    const bills = new Set<string>()
+    return rows.map(({ siteOffsetMs, ...p }) => {
+      // an earlier change of the batch on the same bill may have settled this payment: then settled as it is now
+      const again = bills.has(p.billRef)
+      bills.add(p.billRef)
+      const at = new Date(now.getTime() + clockOf(siteOffsetMs).offsetMs)
+      const current = async () => (again ? ((await lockPaymentByRef(tx, p.id)) ?? p) : p)
+      return { id: p.id, alone: alone.has(p.id), apply: async () => settle(tx, await current(), at) }
+    })
   })
 
 /**
@@ -105,12 +151,12 @@ export const expireDueBills = (now = new Date(), siteId?: string): Promise<numbe
  * bill (an SBP payment's QR code: lib/payments/flows endsWithBill), dated when the bill closed; how many.
  */
 export const declineWaitsOnClosedBills = (siteId?: string): Promise<number> =>
-  applyOneAtATime('payment', async (tx, skip) => {
-    const row = await lockFirstWaitOnClosedBill(tx, AUTH_FLOWS_ENDING_WITH_BILL, skip, siteId)
-    if (!row) return undefined
-    const { billStatus, billClosedAt, siteOffsetMs: _offset, ...p } = row
-    const at = new Date(Math.max(billClosedAt.getTime(), p.createdAt.getTime()))
-    return { id: p.id, apply: () => decline(tx, p, billStatus === 'PAID' ? 'BILL_ALREADY_PAID' : 'BILL_EXPIRED', at) }
+  applyInBatches('payment', async (tx, take) => {
+    const rows = await lockWaitsOnClosedBills(tx, AUTH_FLOWS_ENDING_WITH_BILL, take, siteId)
+    return rows.map(({ billStatus, billClosedAt, siteOffsetMs: _offset, ...p }) => {
+      const at = new Date(Math.max(billClosedAt.getTime(), p.createdAt.getTime()))
+      return { id: p.id, apply: () => decline(tx, p, billStatus === 'PAID' ? 'BILL_ALREADY_PAID' : 'BILL_EXPIRED', at) }
+    })
   })
 
 /**
@@ -118,11 +164,11 @@ export const declineWaitsOnClosedBills = (siteId?: string): Promise<number> =>
  * notification; how many.
  */
 export const processDueRefunds = (now = new Date(), siteId?: string): Promise<number> =>
-  applyOneAtATime('refund', async (tx, skip) => {
-    const row = await lockFirstDueRefund(tx, now, skip, siteId)
-    if (!row) return undefined
-    const { siteOffsetMs: _offset, ...r } = row
-    return { id: r.id, apply: () => processDueRefund(tx, r, r.dueAt!) }
+  applyInBatches('refund', async (tx, take) => {
+    const rows = await lockDueRefunds(tx, now, take, siteId)
+    // each refund locks its payment: the batch's are locked first, in one order (two batches never wait in a circle)
+    if (rows.length > 1) await lockPaymentsInOrder(tx, [...new Set(rows.map((r) => r.paymentRef))])
+    return rows.map(({ siteOffsetMs: _offset, ...r }) => ({ id: r.id, apply: () => processDueRefund(tx, r, r.dueAt!) }))
   })
 
 /**
@@ -130,11 +176,10 @@ export const processDueRefunds = (now = new Date(), siteId?: string): Promise<nu
  * says, dated at its time, with its notification; how many.
  */
 export const confirmDueHolds = (now = new Date(), siteId?: string): Promise<number> =>
-  applyOneAtATime('hold of payment', async (tx, skip) => {
-    const row = await lockFirstDueHold(tx, now, skip, siteId)
-    if (!row) return undefined
-    const { siteOffsetMs: _offset, ...p } = row
-    return { id: p.id, apply: () => confirmHold(tx, p) }
+  applyInBatches('hold of payment', async (tx, take) => {
+    const rows = await lockDueHolds(tx, now, take, siteId)
+    // a hold's confirmation writes its own payment only: nothing another batch holds
+    return rows.map(({ siteOffsetMs: _offset, ...p }) => ({ id: p.id, apply: () => confirmHold(tx, p) }))
   })
 
 /** Writes EXPIRED on the unpaid SBP QR codes past their time (no payment, no notification); how many. */
