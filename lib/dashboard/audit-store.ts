@@ -60,18 +60,6 @@ export async function paymentAudit(siteId: string, paymentRef: string) {
   return db().auditEntry.findMany({ where: { siteId, paymentRef }, orderBy: { at: 'asc' } })
 }
 
-/** a batched reset's statement: the site's entries of these (data) actions about these payments */
-export async function deleteOfPayments(
-  tx: Tx,
-  siteId: string,
-  actions: string[],
-  paymentRefs: string[],
-): Promise<void> {
-  await tx.$executeRaw`
-    DELETE FROM "AuditEntry"
-    WHERE "siteId" = ${siteId} AND "paymentRef" = ANY(${paymentRefs}::uuid[]) AND action = ANY(${actions}::text[])`
-}
-
 /** a sandbox reset's part here: the site's entries of these (data) actions (the statement the reset makes) */
 export async function deleteSiteData(tx: Tx, siteId: string, actions: string[]): Promise<void> {
   await tx.$executeRaw`DELETE FROM "AuditEntry" WHERE "siteId" = ${siteId} AND action = ANY(${actions}::text[])`

@@ -246,18 +246,6 @@ export async function notificationPayment(
 
 // ---- sandbox reset
 
-/**
- * a batched reset's statements: the site's notifications of these resources (payments, their captures and refunds)
- * deleted with their attempts; how many
- */
-export async function deleteOfResources(tx: Tx, siteId: string, resourceRefs: string[]): Promise<number> {
-  await tx.$executeRaw`
-    DELETE FROM "NotificationAttempt" a USING "Notification" n
-    WHERE a."notificationRef" = n.id AND n."resourceRef" = ANY(${resourceRefs}::uuid[]) AND n."siteId" = ${siteId}`
-  return tx.$executeRaw`
-    DELETE FROM "Notification" WHERE "resourceRef" = ANY(${resourceRefs}::uuid[]) AND "siteId" = ${siteId}`
-}
-
 /** a sandbox reset's part here (the statements the reset makes, in its order); how many notifications went */
 export async function deleteSiteData(tx: Tx, siteId: string): Promise<number> {
   await tx.$executeRaw`DELETE FROM "NotificationAttempt" a USING "Notification" n WHERE a."notificationRef" = n.id AND n."siteId" = ${siteId}`

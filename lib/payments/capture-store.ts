@@ -31,10 +31,3 @@ export const capturesOfPayment = (paymentRef: string) =>
 /** A sandbox reset's statement for this table: the site's captures deleted; how many. */
 export const deleteSiteData = (tx: Tx, siteId: string): Promise<number> =>
   tx.$executeRaw`DELETE FROM "Capture" WHERE "siteId" = ${siteId}`
-
-/** a batched reset's statement: the captures of these payments deleted; their ids */
-export async function deleteOfPayments(tx: Tx, paymentRefs: string[]): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    DELETE FROM "Capture" WHERE "paymentRef" = ANY(${paymentRefs}::uuid[]) RETURNING id::text AS id`
-  return rows.map((r) => r.id)
-}

@@ -373,20 +373,6 @@ export async function listPaymentRows(
     SELECT * FROM (${Prisma.join(ways, ' UNION ')}) found ORDER BY "createdAt" DESC, id DESC LIMIT ${limit}`
 }
 
-/** a batched reset's statement: the payments of these bills deleted (captures, refunds, tokens first); their ids */
-export async function deletePaymentsOfBills(tx: Tx, billRefs: string[]): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    DELETE FROM "Payment" WHERE "billRef" = ANY(${billRefs}::uuid[]) RETURNING id::text AS id`
-  return rows.map((r) => r.id)
-}
-
-/** the payments of these bills (their ids), for a batched reset to delete what refers to them first */
-export async function paymentsOfBills(tx: Tx, billRefs: string[]): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM "Payment" WHERE "billRef" = ANY(${billRefs}::uuid[])`
-  return rows.map((r) => r.id)
-}
-
 /** A sandbox reset's statement for this table: the site's payments deleted; how many. */
 export const deleteSiteData = (tx: Tx, siteId: string): Promise<number> =>
   tx.$executeRaw`DELETE FROM "Payment" WHERE "siteId" = ${siteId}`

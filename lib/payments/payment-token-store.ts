@@ -36,7 +36,3 @@ export const tokenWithPayment = (tx: Tx, tokenHash: string) =>
 /** A sandbox reset's statement for this table: the site's tokens deleted; how many. */
 export const deleteSiteData = (tx: Tx, siteId: string): Promise<number> =>
   tx.$executeRaw`DELETE FROM "PaymentToken" WHERE "siteId" = ${siteId}`
-
-/** a batched reset's statement: the tokens these payments issued deleted */
-export const deleteOfPayments = (tx: Tx, paymentRefs: string[]): Promise<number> =>
-  tx.$executeRaw`DELETE FROM "PaymentToken" WHERE "paymentRef" = ANY(${paymentRefs}::uuid[])`

@@ -103,10 +103,3 @@ export const refundsOfPayment = (paymentRef: string) =>
 /** A sandbox reset's statement for this table: the site's refunds deleted; how many. */
 export const deleteSiteData = (tx: Tx, siteId: string): Promise<number> =>
   tx.$executeRaw`DELETE FROM "Refund" WHERE "siteId" = ${siteId}`
-
-/** a batched reset's statement: the refunds of these payments deleted; their ids */
-export async function deleteOfPayments(tx: Tx, paymentRefs: string[]): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    DELETE FROM "Refund" WHERE "paymentRef" = ANY(${paymentRefs}::uuid[]) RETURNING id::text AS id`
-  return rows.map((r) => r.id)
-}

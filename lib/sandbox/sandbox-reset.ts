@@ -7,11 +7,13 @@
 // timeout and deleted nothing (issue 32). A site of more than BATCH bills loses them BATCH at a time first, each
 // batch with all that hangs on them — their payments and those payments' captures, refunds, notifications with
 // their attempts, tokens, QR codes and audit entries — in a transaction of its own behind the site's gate, as
-// below. Between two batches the site is whole (every payment kept has its bill, captures, refunds and
-// notifications), its writes run (on its clock as it was), and other sites never wait; a reset that failed or was
-// stopped midway leaves such a site, and the next one finishes it. The last transaction, once BATCH bills or fewer
-// are left (a smaller site's only one), deletes all that is left and sets the clock back: what follows applies to
-// it, the moment the reset takes effect for every write of the site made before.
+// below; then, as many at a time, its card verifications (each with its token and notifications), QR codes never
+// paid and audit entries about no payment kept (PARTS). Between two batches the site is whole (every payment kept
+// has its bill, captures, refunds and notifications; every verification kept its token and notifications), its
+// writes run (on its clock as it was), and other sites never wait; a reset that failed or was stopped midway leaves
+// such a site, and the next one finishes it. The last transaction, once each part has BATCH rows or fewer left (a
+// smaller site's only one), deletes all that is left and sets the clock back: what follows applies to it, the moment
+// the reset takes effect for every write of the site made before.
 //
 // Concurrent writes of the site (a payment, a capture, a refund, a completion, a due change, a bill, a
 // delivery's attempt) are either wholly deleted or wholly kept, and none is dated on the clock the reset
@@ -34,6 +36,16 @@ import * as refundStore from '../payments/refund-store'
 import * as billStore from '../settlement/bill-store'
 import * as sbpStore from '../sbp/qr-code-store'
 import * as siteStore from '../sites/site-store'
+import {
+  deleteAuditEntries,
+  deleteBillsWhole,
+  deleteChecksWhole,
+  deleteQrCodesWhole,
+  lastPlace,
+  lockNextRows,
+  type BatchPart,
+  type TablePlace,
+} from './reset-store'
 import { isRetryable, siteClockMove, type Tx } from './site-write'
 
 export interface ResetCounts {
@@ -61,15 +73,47 @@ const isForeignKeyViolation = (e: unknown) =>
   (e as { code?: string })?.code === 'P2003' ||
   /foreign key constraint|violates foreign key/i.test(String((e as Error)?.message ?? ''))
 
-/** the bills a batch deletes, with all that hangs on them (a few thousand rows: a transaction of 0.1–0.2 s) */
-export const BATCH = 1000
+/**
+ * the rows a batch deletes (bills with all that hangs on them, card verifications, ...): a transaction of about 0.2 s
+ * at a million payments, the longest a write of the site waits; a quarter of it took a fifth more time per row
+ */
+export const BATCH = 4000
+
+/**
+ * Where a reset is: at its `part` (PARTS), after the place in its table that the last batch reached (null: from the
+ * start). The parts before it had BATCH rows or fewer left when it got there.
+ */
+interface Progress {
+  part: number
+  after: TablePlace | null
+}
+
+/**
+ * The parts of the site a reset deletes a batch at a time, in this order, before the last transaction deletes what is
+ * left: its bills (each with what hangs on it), then what hangs on no bill and may be as many: card verifications
+ * (each with its token and notifications), QR codes never paid (each with its FPS token), the audit entries of the
+ * data about no payment kept.
+ */
+const PARTS: { part: BatchPart; delete: (tx: Tx, siteId: string, ids: string[]) => Promise<ResetCounts> }[] = [
+  { part: 'bills', delete: (tx, siteId, ids) => deleteBatch(tx, siteId, ids) },
+  {
+    part: 'cardChecks',
+    delete: async (tx, siteId, ids) => ({ ...NONE, notifications: await deleteChecksWhole(tx, siteId, ids) }),
+  },
+  { part: 'unpaidQrCodes', delete: async (tx, _, ids) => (await deleteQrCodesWhole(tx, ids), NONE) },
+  { part: 'auditLeft', delete: async (tx, _, ids) => (await deleteAuditEntries(tx, ids), NONE) },
+]
+
+const NONE: ResetCounts = { payments: 0, bills: 0, captures: 0, refunds: 0, notifications: 0 }
 
 export async function resetSandbox(siteId: string): Promise<ResetCounts> {
-  const total: ResetCounts = { payments: 0, bills: 0, captures: 0, refunds: 0, notifications: 0 }
+  const total: ResetCounts = { ...NONE }
+  let at: Progress = { part: 0, after: null }
   for (;;) {
-    const { deleted, done } = await raced(() => resetStep(siteId))
+    const { deleted, next } = await raced(() => resetStep(siteId, at))
     for (const k of Object.keys(total) as (keyof ResetCounts)[]) total[k] += deleted[k]
-    if (done) return total
+    if (!next) return total
+    at = next
   }
 }
 
@@ -88,17 +132,29 @@ async function raced<T>(part: () => Promise<T>): Promise<T> {
 
 /**
  * One transaction of the reset, behind the site's gate (the writes of the site under way finish, those that start
- * wait, and a concurrent reset or clock advance too), then at its bills, which the scheduler's expiry passes over
- * from then on: with BATCH bills or fewer left, everything and the clock (done); else a batch of BATCH bills with
- * their payments and all that refers to those. A site of BATCH bills or fewer is reset in one transaction.
+ * wait, and a concurrent reset or clock advance too): the next batch of BATCH rows of the first part, from `at`, that
+ * has more than BATCH left (its rows locked first: the scheduler's changes of bills and QR codes pass over them from
+ * then on), with all that hangs on them; with none such left, everything and the clock (no next). A part is looked
+ * at from its table's start before it is taken for done. A site of BATCH rows or fewer in each part is reset in one
+ * transaction.
  */
-function resetStep(siteId: string): Promise<{ deleted: ResetCounts; done: boolean }> {
+function resetStep(siteId: string, at: Progress): Promise<{ deleted: ResetCounts; next?: Progress }> {
   return siteClockMove(
     siteId,
     async (tx) => {
-      const bills = await billStore.lockBillBatch(tx, siteId, BATCH + 1)
-      if (bills.length <= BATCH) return { deleted: await deleteTheRest(tx, siteId), done: true }
-      return { deleted: await deleteBatch(tx, siteId, bills.slice(0, BATCH)), done: false }
+      for (let part = at.part; part < PARTS.length; part++) {
+        const look = (after: TablePlace | null) =>
+          lockNextRows(tx, { part: PARTS[part].part, siteId, limit: BATCH + 1, after, actions: DATA_ACTIONS })
+        const after = part === at.part ? at.after : null
+        let rows = await look(after)
+        if (rows.length <= BATCH && after !== null) rows = await look(null)
+        if (rows.length > BATCH) {
+          const batch = rows.slice(0, BATCH)
+          const ids = batch.map((r) => r.id)
+          return { deleted: await PARTS[part].delete(tx, siteId, ids), next: { part, after: lastPlace(batch) } }
+        }
+      }
+      return { deleted: await deleteTheRest(tx, siteId) }
     },
     BUSY,
   )
@@ -106,21 +162,7 @@ function resetStep(siteId: string): Promise<{ deleted: ResetCounts; done: boolea
 
 /** these bills deleted, with their payments and all that refers to those (a retention sweep's batch too) */
 export async function deleteBatch(tx: Tx, siteId: string, bills: string[]): Promise<ResetCounts> {
-  const paymentRefs = await paymentStore.paymentsOfBills(tx, bills)
-  const captures = await captureStore.deleteOfPayments(tx, paymentRefs)
-  const refunds = await refundStore.deleteOfPayments(tx, paymentRefs)
-  const notifications = await notificationStore.deleteOfResources(tx, siteId, [...paymentRefs, ...captures, ...refunds])
-  await tokenStore.deleteOfPayments(tx, paymentRefs)
-  await sbpStore.deleteOfPayments(tx, paymentRefs)
-  await auditStore.deleteOfPayments(tx, siteId, DATA_ACTIONS, paymentRefs)
-  const payments = await paymentStore.deletePaymentsOfBills(tx, bills)
-  return {
-    payments: payments.length,
-    bills: await billStore.deleteBills(tx, bills),
-    captures: captures.length,
-    refunds: refunds.length,
-    notifications,
-  }
+  return deleteBillsWhole(tx, siteId, bills, DATA_ACTIONS)
 }
 
 /** all the site's data left deleted, and its clock set back */

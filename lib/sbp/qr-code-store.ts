@@ -92,13 +92,6 @@ export const sbpTokenByHash = (tx: Tx, tokenHash: string) => tx.sbpToken.findUni
 
 // ---- sandbox reset
 
-/** a batched reset's statements: the QR codes of these payments deleted, with the FPS tokens they bound */
-export async function deleteOfPayments(tx: Tx, paymentRefs: string[]): Promise<void> {
-  await tx.$executeRaw`
-    DELETE FROM "SbpToken" t USING "SbpQrCode" q WHERE t."qrRef" = q.id AND q."paymentRef" = ANY(${paymentRefs}::uuid[])`
-  await tx.$executeRaw`DELETE FROM "SbpQrCode" WHERE "paymentRef" = ANY(${paymentRefs}::uuid[])`
-}
-
 /** A sandbox reset's statements here: the site's FPS tokens and QR codes deleted; how many codes. */
 export async function deleteSiteData(tx: Tx, siteId: string): Promise<number> {
   await tx.$executeRaw`DELETE FROM "SbpToken" WHERE "siteId" = ${siteId}`

@@ -262,14 +262,3 @@ export async function lockSiteBills(tx: Tx, siteId: string): Promise<void> {
 export async function deleteSiteData(tx: Tx, siteId: string): Promise<number> {
   return tx.$executeRaw`DELETE FROM "Bill" WHERE "siteId" = ${siteId}`
 }
-
-/** a batched reset's next bills of the site, at most `limit`, locked (their ids) */
-export async function lockBillBatch(tx: Tx, siteId: string, limit: number): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM "Bill" WHERE "siteId" = ${siteId} LIMIT ${limit} FOR UPDATE`
-  return rows.map((r) => r.id)
-}
-
-/** a batched reset's statement: these bills deleted (their payments are gone first); how many */
-export const deleteBills = (tx: Tx, billRefs: string[]): Promise<number> =>
-  tx.$executeRaw`DELETE FROM "Bill" WHERE id = ANY(${billRefs}::uuid[])`

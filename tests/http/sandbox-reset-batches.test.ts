@@ -1,5 +1,6 @@
 // A sandbox reset of a site too big for one transaction (issue 32): its bills go a batch at a time
-// (lib/sandbox/sandbox-reset.ts BATCH), each with its payments and all that hangs on them, then the rest with the
+// (lib/sandbox/sandbox-reset.ts BATCH), each with its payments and all that hangs on them, then its card
+// verifications, QR codes never paid and audit entries about no payment as many at a time, then the rest with the
 // clock. The site ends empty, another site's data is untouched, and that site's writes made meanwhile all succeed.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
@@ -67,6 +68,61 @@ async function seed(siteId: string, bills: number) {
   )
 }
 
+/** how many of the site's rows the parts after its bills hold */
+async function restOf(siteId: string) {
+  const [row] = await sql(
+    `SELECT (SELECT count(*) FROM "CardCheck" WHERE "siteId" = $1)::int AS checks,
+            (SELECT count(*) FROM "PaymentToken" WHERE "siteId" = $1)::int AS tokens,
+            (SELECT count(*) FROM "Notification" WHERE "siteId" = $1)::int AS notifications,
+            (SELECT count(*) FROM "NotificationAttempt" a JOIN "Notification" n ON n.id = a."notificationRef"
+              WHERE n."siteId" = $1)::int AS attempts,
+            (SELECT count(*) FROM "SbpQrCode" WHERE "siteId" = $1)::int AS codes,
+            (SELECT count(*) FROM "SbpToken" WHERE "siteId" = $1)::int AS "sbpTokens",
+            (SELECT count(*) FROM "AuditEntry" WHERE "siteId" = $1)::int AS audit`,
+    [siteId],
+  )
+  return row as Record<string, number>
+}
+
+/**
+ * `n` card verifications of the site, each with the token it issued and its notification with an attempt, `n` QR
+ * codes never paid, each with an FPS token, and `n` audit entries of the data about no payment (in bulk, as written)
+ */
+async function seedRest(siteId: string, n: number) {
+  await sql(
+    `WITH c AS (
+       INSERT INTO "CardCheck" (id, "siteId", "requestUid", fingerprint, status, "maskedPan", "cardProfile", "createdAt")
+       SELECT gen_random_uuid(), $1, 'check-' || g, 'seeded', 'COMPLETED', '411111******1111', '{}', now()
+       FROM generate_series(1, $2::int) g RETURNING id, "requestUid"),
+     t AS (
+       INSERT INTO "PaymentToken" (id, "siteId", account, "tokenHash", "checkRef")
+       SELECT gen_random_uuid(), $1, 'acc-1', md5(c.id::text), c.id FROM c),
+     n AS (
+       INSERT INTO "Notification" (id, "siteId", type, "resourceRef", "resourceId", status, url, body, state, "nextAttemptAt")
+       SELECT gen_random_uuid(), $1, 'CHECK_CARD', c.id, c."requestUid", 'COMPLETED', 'http://127.0.0.1:9/hook', '{}',
+         'FAILED', now() FROM c RETURNING id)
+     INSERT INTO "NotificationAttempt" (id, "notificationRef", at, "durationMs", error)
+     SELECT gen_random_uuid(), n.id, now(), 1, 'seeded' FROM n`,
+    [siteId, n],
+  )
+  await sql(
+    `WITH q AS (
+       INSERT INTO "SbpQrCode" (id, "siteId", "qrCodeUid", "publicId", type, currency, "ttlMinutes", status,
+         "statusChangedAt", "createdAt", "expiresAt")
+       SELECT gen_random_uuid(), $1, 'qr-' || g, $1 || '-qr-' || g, 'Dynamic', 'RUB', 60, 'CREATED', now(), now(),
+         now() + interval '1 hour'
+       FROM generate_series(1, $2::int) g RETURNING id)
+     INSERT INTO "SbpToken" (id, "siteId", account, "tokenHash", "qrRef", "createdAt", "expiresAt")
+     SELECT gen_random_uuid(), $1, 'acc-1', md5(q.id::text), q.id, now(), now() + interval '1 year' FROM q`,
+    [siteId, n],
+  )
+  await sql(
+    `INSERT INTO "AuditEntry" (id, "siteId", actor, action, subject, outcome)
+     SELECT gen_random_uuid(), $1, 'seeded', 'bill', 'bill-' || g, 'OK' FROM generate_series(1, $2::int) g`,
+    [siteId, n],
+  )
+}
+
 describe('a sandbox reset in batches', () => {
   test("a site of several batches ends empty; another site's data and writes are untouched", async () => {
     const big = await siteWithData('batches-big')
@@ -107,5 +163,30 @@ describe('a sandbox reset in batches', () => {
       { ...smallBefore, payments: 0, bills: 0, notifications: 0 },
     )
     for (const id of writes) assert.equal((await small.get(`/payments/${id}`)).status, 200)
+  })
+
+  test('a site of more than a batch of card verifications, unpaid QR codes and audit entries ends empty', async () => {
+    const big = await siteWithData('rest-big')
+    const other = await siteWithData('rest-other')
+    await seedRest(big.site.siteId, 2 * BATCH + 300)
+    await seedRest(other.site.siteId, 3)
+    const before = await restOf(big.site.siteId)
+    assert.ok(before.checks > 2 * BATCH && before.codes > 2 * BATCH, JSON.stringify(before))
+    const otherBefore = await restOf(other.site.siteId)
+    const { notifications } = await countsOf(big.site.siteId)
+
+    const reset = await big.post('/sandbox/reset', { confirm: big.site.siteId })
+    assert.equal(reset.status, 200, reset.text)
+    assert.equal(reset.body.deleted.notifications, notifications)
+    assert.deepEqual(await restOf(big.site.siteId), {
+      checks: 0,
+      tokens: 0,
+      notifications: 0,
+      attempts: 0,
+      codes: 0,
+      sbpTokens: 0,
+      audit: 0,
+    })
+    assert.deepEqual(await restOf(other.site.siteId), otherBefore)
   })
 })
