@@ -52,8 +52,8 @@ function later(a: TablePlace, b: TablePlace): TablePlace {
 }
 
 /**
- * The site's next rows of `part`, at most `limit`, locked (FOR UPDATE: the scheduler's changes of a bill or a QR
- * code, made outside the site's gate, pass over them): those after `after` in their table, or from its start
+ * The site's next rows of `part`, at most `limit`, locked (FOR UPDATE: the scheduler's expiries of bills and QR
+ * codes, which take rows SKIP LOCKED, pass over them): those after `after` in their table, or from its start
  */
 export async function lockNextRows(
   tx: Tx,

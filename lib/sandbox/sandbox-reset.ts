@@ -80,6 +80,17 @@ const isForeignKeyViolation = (e: unknown) =>
 export const BATCH = 4000
 
 /**
+ * A batch is of bills, not rows: a site whose bills each hold many payments or notifications can make one outlast the
+ * transaction's time (lib/db/client.ts). The reset then goes on in batches a quarter the size, down to this many.
+ */
+const MIN_BATCH = 60
+
+/** a transaction that outlasted its time (Prisma's P2028), or a statement cancelled by statement_timeout */
+const outlasted = (e: unknown) =>
+  (e as { code?: string })?.code === 'P2028' ||
+  /expired transaction|transaction already closed|statement timeout/i.test(String((e as Error)?.message ?? ''))
+
+/**
  * Where a reset is: at its `part` (PARTS), after the place in its table that the last batch reached (null: from the
  * start). The parts before it had BATCH rows or fewer left when it got there.
  */
@@ -109,8 +120,18 @@ const NONE: ResetCounts = { payments: 0, bills: 0, captures: 0, refunds: 0, noti
 export async function resetSandbox(siteId: string): Promise<ResetCounts> {
   const total: ResetCounts = { ...NONE }
   let at: Progress = { part: 0, after: null }
+  let size = BATCH
   for (;;) {
-    const { deleted, next } = await raced(() => resetStep(siteId, at))
+    let step: Awaited<ReturnType<typeof resetStep>>
+    try {
+      step = await raced(() => resetStep(siteId, at, size))
+    } catch (e) {
+      // nothing of that batch was deleted (its transaction rolled back): the same rows again, fewer at a time
+      if (!outlasted(e) || size <= MIN_BATCH) throw e
+      size = Math.max(MIN_BATCH, Math.floor(size / 4))
+      continue
+    }
+    const { deleted, next } = step
     for (const k of Object.keys(total) as (keyof ResetCounts)[]) total[k] += deleted[k]
     if (!next) return total
     at = next
@@ -138,18 +159,18 @@ async function raced<T>(part: () => Promise<T>): Promise<T> {
  * at from its table's start before it is taken for done. A site of BATCH rows or fewer in each part is reset in one
  * transaction.
  */
-function resetStep(siteId: string, at: Progress): Promise<{ deleted: ResetCounts; next?: Progress }> {
+function resetStep(siteId: string, at: Progress, size: number): Promise<{ deleted: ResetCounts; next?: Progress }> {
   return siteClockMove(
     siteId,
     async (tx) => {
       for (let part = at.part; part < PARTS.length; part++) {
         const look = (after: TablePlace | null) =>
-          lockNextRows(tx, { part: PARTS[part].part, siteId, limit: BATCH + 1, after, actions: DATA_ACTIONS })
+          lockNextRows(tx, { part: PARTS[part].part, siteId, limit: size + 1, after, actions: DATA_ACTIONS })
         const after = part === at.part ? at.after : null
         let rows = await look(after)
-        if (rows.length <= BATCH && after !== null) rows = await look(null)
-        if (rows.length > BATCH) {
-          const batch = rows.slice(0, BATCH)
+        if (rows.length <= size && after !== null) rows = await look(null)
+        if (rows.length > size) {
+          const batch = rows.slice(0, size)
           const ids = batch.map((r) => r.id)
           return { deleted: await PARTS[part].delete(tx, siteId, ids), next: { part, after: lastPlace(batch) } }
         }
