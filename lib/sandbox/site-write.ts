@@ -64,21 +64,22 @@ export const offsetInterval = (column: string): Prisma.Sql =>
  * metrics' backlog). To take the first due rows, a batch at a time, the scheduler scans each range in order
  * and stops after the batch (lockDue, for lib/scheduler/time-driven-changes.ts): with this set it would read the
  * whole backlog for each batch taken. Offsets only grow from 0, so a row due on real time is due on its site's
- * clock too. `now`: real time as the statement has it.
+ * clock too. `now`: real time as the statement has it; `columns`: what each row gives (its id unless said).
  */
 export function dueOnSiteClock(
   table: 'Payment' | 'Bill' | 'Notification',
   column: string,
   now: Prisma.Sql,
   where: Prisma.Sql,
+  columns: Prisma.Sql = Prisma.sql`x.id`,
 ): Prisma.Sql {
   const t = Prisma.raw(`"${table}"`)
   const c = Prisma.raw(`x."${column}"`)
-  const realTime = Prisma.sql`SELECT x.id FROM ${t} x WHERE ${c} <= ${now} AND ${where}`
+  const realTime = Prisma.sql`SELECT ${columns} FROM ${t} x WHERE ${c} <= ${now} AND ${where}`
   if (!settings().sandboxClock) return realTime
   return Prisma.sql`${realTime}
     UNION ALL
-    SELECT x.id FROM "Site" ahead JOIN ${t} x ON x."siteId" = ahead.id
+    SELECT ${columns} FROM "Site" ahead JOIN ${t} x ON x."siteId" = ahead.id
     WHERE ahead."clockOffsetMs" > 0 AND ${c} > ${now} AND ${c} <= ${now} + ahead."clockOffsetMs" * interval '1 millisecond' AND ${where}`
 }
 
