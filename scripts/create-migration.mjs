@@ -62,6 +62,19 @@ async function makeAdapterFactory() {
         })
         return r
       }
+      // adapter-pg splits a migration script at every ';', which breaks a dollar-quoted function body (the
+      // triggers of 20261127104817_payment_stats): send the script whole, as one simple query, as
+      // lib/db/migrations.ts applies it
+      let owner = Object.getPrototypeOf(adapter)
+      while (owner && !Object.hasOwn(owner, 'executeScript')) owner = Object.getPrototypeOf(owner)
+      if (owner)
+        owner.executeScript = async function (script) {
+          try {
+            await this.client.query(script)
+          } catch (error) {
+            this.onError(error)
+          }
+        }
       proto.queryRaw = function (q) {
         const charCols = []
         return als.run(charCols, async () => {
