@@ -21,7 +21,7 @@ export async function notificationStateCounts(
   return db().$queryRaw<{ state: string; count: number }[]>`
     WITH ${hourRange(range, true)},
     n AS (
-      SELECT state, count FROM "NotificationStat" WHERE "siteId" = ${siteId} AND ${wholeHourIn}
+      SELECT state, count FROM "NotificationStat" WHERE "siteId" = ${siteId} AND count <> 0 AND ${wholeHourIn}
       UNION ALL
       SELECT state, count FROM "NotificationStatChange" WHERE "siteId" = ${siteId} AND ${wholeHourIn}
       UNION ALL

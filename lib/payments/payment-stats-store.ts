@@ -49,7 +49,7 @@ export async function paymentGroups(
     WITH ${hourRange(range)},
     p AS (
       SELECT hour AS at, currency, status, reason, count, "amountMinor" FROM "PaymentStat"
-      WHERE "siteId" = ${siteId} AND ${wholeHourIn}
+      WHERE "siteId" = ${siteId} AND count <> 0 AND ${wholeHourIn}
       UNION ALL
       SELECT hour, currency, status, reason, count, "amountMinor" FROM "PaymentStatChange"
       WHERE "siteId" = ${siteId} AND ${wholeHourIn}

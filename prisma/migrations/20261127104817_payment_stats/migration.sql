@@ -128,3 +128,9 @@ SELECT "siteId", date_trunc('hour', "createdAt", 'UTC'), currency, status, coale
 FROM "Payment" GROUP BY 1, 2, 3, 4, 5;
 INSERT INTO "NotificationStat" ("siteId", hour, state, count)
 SELECT "siteId", date_trunc('hour', "createdAt", 'UTC'), state, count(*) FROM "Notification" GROUP BY 1, 2, 3;
+
+-- a read of a site's range of hours is an index-only scan (what it sums is in the index); partial (the rows a fold
+-- empties are removed: none is left out) so that the schema, which cannot name an INCLUDE, does not see it
+CREATE INDEX "PaymentStat_read_idx" ON "PaymentStat" ("siteId", hour)
+  INCLUDE (currency, status, reason, count, "amountMinor") WHERE count <> 0;
+CREATE INDEX "NotificationStat_read_idx" ON "NotificationStat" ("siteId", hour) INCLUDE (state, count) WHERE count <> 0;
