@@ -1,7 +1,7 @@
 // Counts kept per UTC hour (the overview's PaymentStat and NotificationStat, migration payment_stats), read back
 // per local day of any time zone. A zone whose midnight falls on the hour (most zones; Moscow, the service's default)
 // is answered by the hour rows alone; a zone offset by a half or a quarter hour (India, Nepal, ...) splits the hours
-// that hold a local midnight, so those few hours are counted from their rows (`splitHours`) instead.
+// that hold a local midnight, so those few hours are counted from their rows (`inSplitHour`) instead.
 import { Prisma } from '../generated/prisma/client'
 import { db } from './client'
 
@@ -52,7 +52,7 @@ export interface HourStats {
   sums: string[]
 }
 
-const quoted = (columns: string[], prefix = '') => Prisma.raw(columns.map((c) => `${prefix}"${c}"`).join(', '))
+const quoted = (columns: string[]) => Prisma.raw(columns.map((c) => `"${c}"`).join(', '))
 
 /**
  * Folds up to `limit` of the oldest changes into the stat rows, and removes the rows that left at zero (a reset's or

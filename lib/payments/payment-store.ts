@@ -3,7 +3,7 @@
 // passing the transaction they got from siteWrite; nothing else imports the database client for payments.
 import { db, jsonParam, sqlRows, type Tx } from '../db/client'
 import { Prisma, type Payment } from '../generated/prisma/client'
-import { gateOpenFor, lockDue, type DueRow, type DueTake } from '../sandbox/site-write'
+import { dueLimit, gateOpenFor, lockDue, type DueRow, type DueTake } from '../sandbox/site-write'
 
 export type { Payment } from '../generated/prisma/client'
 export type { Tx } from '../db/client'
@@ -325,7 +325,7 @@ export async function lockWaitsOnClosedBills(
     FROM "Payment" p JOIN "Bill" b ON b.id = p."billRef" JOIN "Site" s ON s.id = p."siteId"
     WHERE p.status = 'WAITING' AND p."authFlow" = ANY(${[...authFlows]}::text[]) AND b.status IN ('PAID', 'EXPIRED')
       AND NOT (p.id = ANY(${take.skip}::uuid[]))${only}${ofSite('p', siteId)}${gateOpenFor('p."siteId"')}
-    LIMIT ${Prisma.raw(String(Math.max(1, Math.trunc(take.limit))))} FOR UPDATE OF p SKIP LOCKED`
+    LIMIT ${dueLimit(take)} FOR UPDATE OF p SKIP LOCKED`
 }
 
 /** a row of the dashboard's payment list */

@@ -44,17 +44,13 @@ import {
   lastPlace,
   lockNextRows,
   type BatchPart,
+  type BillBatchCounts,
   type TablePlace,
 } from './reset-store'
 import { isRetryable, siteClockMove, type Tx } from './site-write'
 
-export interface ResetCounts {
-  payments: number
-  bills: number
-  captures: number
-  refunds: number
-  notifications: number
-}
+/** what a reset deleted: the counts a batch of bills answers (reset-store.ts), summed */
+export type ResetCounts = BillBatchCounts
 
 /**
  * the audit entries about the data a reset deletes (lib/dashboard/dashboard-actions.ts, dashboard-bills.ts,

@@ -225,6 +225,9 @@ export interface DueTake {
   only?: string[]
 }
 
+/** a batch's LIMIT, a literal: the plan is the same whatever the batch's size (an index range stopped early) */
+export const dueLimit = (take: DueTake): Prisma.Sql => Prisma.raw(String(Math.max(1, Math.trunc(take.limit))))
+
 /**
  * Locks the rows of `table` (alias `x` in `where`) whose due time `column` came first on their site's clock, `limit` at
  * most, none of `skip` (of the one site `siteId`, or of any), with their site's offset, earliest first: the
@@ -249,8 +252,7 @@ export async function lockDue<T>(
 ): Promise<DueRow<T>[]> {
   const t = Prisma.raw(`"${q.table}"`)
   const c = Prisma.raw(`x."${q.column}"`)
-  // a literal: the plan is the same whatever the batch's size (an ordered index range stopped early)
-  const limit = Prisma.raw(String(Math.max(1, Math.trunc(q.take.limit))))
+  const limit = dueLimit(q.take)
   const only = q.take.only ? Prisma.sql` AND x.id = ANY(${q.take.only}::uuid[])` : Prisma.empty
   const also = Prisma.sql`${q.where ? Prisma.sql` AND ${q.where}` : Prisma.empty} AND NOT (x.id = ANY(${q.take.skip}::uuid[]))${only}`
   const ofSite = q.siteId ? Prisma.sql` AND x."siteId" = ${q.siteId}` : Prisma.empty

@@ -213,16 +213,11 @@ const FOLDS_PER_PASS = 10
  * Folds the changes to the overview's figures written since the last pass (lib/payments/payment-stats-store.ts
  * foldPaymentStats, and the notifications'), up to FOLDS_PER_PASS batches of each, so a flood of changes does not
  * hold up the due changes of the next pass; readers sum what is not folded yet, so this keeps their reads short, it
- * does not make them right. Whether changes were left for the next pass.
+ * does not make them right.
  */
-export async function foldOverviewFigures(): Promise<boolean> {
-  let left = false
-  for (const fold of [foldPaymentStats, foldNotificationStats]) {
-    let n = 0
-    while ((await fold(FOLD_BATCH)) === FOLD_BATCH) if (++n === FOLDS_PER_PASS) break
-    left ||= n === FOLDS_PER_PASS
-  }
-  return left
+export async function foldOverviewFigures(): Promise<void> {
+  for (const fold of [foldPaymentStats, foldNotificationStats])
+    for (let n = 0; n < FOLDS_PER_PASS && (await fold(FOLD_BATCH)) === FOLD_BATCH; n++);
 }
 
 /**
