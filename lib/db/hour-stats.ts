@@ -1,8 +1,9 @@
 // Counts kept per UTC hour (the overview's PaymentStat and NotificationStat, migration payment_stats), read back
 // per local day of any time zone. A zone whose midnight falls on the hour (most zones; Moscow, the service's default)
 // is answered by the hour rows alone; a zone offset by a half or a quarter hour (India, Nepal, ...) splits the hours
-// that hold a local midnight, so those few hours are counted from their rows (`inSplitHour`) instead.
+// that hold a local midnight, so those few hours are counted from their rows (`HourRead.splitRows`) instead.
 import { Prisma } from '../generated/prisma/client'
+import { midnightsOnTheHour } from '../time/local-days'
 import { db } from './client'
 
 /** the local days `first` (YYYY-MM-DD) and the `days` - 1 after it, in `timeZone` */
@@ -12,35 +13,53 @@ export interface LocalDays {
   timeZone: string
 }
 
+/** How a statement reads the hour rows of a range of local days, and the rows of the hours a midnight splits. */
+export interface HourRead {
+  /** the statement's first `WITH` parts, each followed by a comma: none when no hour is split */
+  with: Prisma.Sql
+  /** the condition that the hour rows' `hour` lies in the range and is not split */
+  wholeHours: Prisma.Sql
+  /**
+   * `UNION ALL` the rows of `table` of the site made in the split hours of the range, each as `columns` (its own
+   * counts); empty when no hour is split: the statement then has no such part, and its hour rows are read by the
+   * range's bounds as constants, which the planner estimates
+   */
+  splitRows: (table: 'Payment' | 'Notification', siteId: string, columns: Prisma.Sql) => Prisma.Sql
+}
+
 /**
- * `WITH` parts naming the range's bounds as instants (`bounds`: lo, hi: the first day's local midnight and the one
- * after the last day) and the UTC hours that hold a local midnight off the hour (`split`: hour) — every midnight of
- * the range, or with `edgesOnly` its two bounds (for totals over the whole range).
+ * The read of the days of `range`: every local midnight of it may split an hour, or with `edgesOnly` its two bounds
+ * only (for totals over the whole range). A zone off the hour gets the `WITH` parts `bounds` (lo, hi: the first
+ * day's local midnight and the one after the last day) and `split` (hour: the UTC hours that hold a local midnight).
  */
-export function hourRange({ first, days, timeZone }: LocalDays, edgesOnly = false): Prisma.Sql {
+export function hourRead({ first, days, timeZone }: LocalDays, edgesOnly = false): HourRead {
+  const lo = Prisma.sql`(${first}::date::timestamp AT TIME ZONE ${timeZone})`
+  const hi = Prisma.sql`((${first}::date + ${days}::int)::timestamp AT TIME ZONE ${timeZone})`
+  if (midnightsOnTheHour(first, days, timeZone))
+    return { with: Prisma.empty, wholeHours: Prisma.sql`hour >= ${lo} AND hour < ${hi}`, splitRows: () => Prisma.empty }
   const midnights = edgesOnly
     ? Prisma.sql`unnest(ARRAY[0, ${days}::int])`
     : Prisma.sql`generate_series(0, ${days}::int)`
-  return Prisma.sql`
-    bounds AS (
-      SELECT (${first}::date::timestamp AT TIME ZONE ${timeZone}) AS lo,
-             ((${first}::date + ${days}::int)::timestamp AT TIME ZONE ${timeZone}) AS hi),
-    split AS (
-      SELECT DISTINCT date_trunc('hour', m, 'UTC') AS hour
-      FROM ${midnights} AS i, LATERAL (SELECT ((${first}::date + i)::timestamp AT TIME ZONE ${timeZone}) AS m) x
-      WHERE m <> date_trunc('hour', m, 'UTC'))`
+  return {
+    with: Prisma.sql`
+      bounds AS (SELECT ${lo} AS lo, ${hi} AS hi),
+      split AS (
+        SELECT DISTINCT date_trunc('hour', m, 'UTC') AS hour
+        FROM ${midnights} AS i, LATERAL (SELECT ((${first}::date + i)::timestamp AT TIME ZONE ${timeZone}) AS m) x
+        WHERE m <> date_trunc('hour', m, 'UTC')),`,
+    wholeHours: Prisma.sql`hour >= (SELECT lo FROM bounds) AND hour < (SELECT hi FROM bounds)
+      AND hour NOT IN (SELECT hour FROM split)`,
+    // each split hour's rows from the (siteId, createdAt) index: fenced (OFFSET 0) so that the planner cannot join
+    // all of the site's rows to the split hours instead (31 × a site's rows compared, 20 ms at 9,000 payments)
+    splitRows: (table, siteId, columns) => Prisma.sql`
+      UNION ALL
+      SELECT x.* FROM split s, LATERAL (
+        SELECT ${columns} FROM ${Prisma.raw(`"${table}"`)}
+        WHERE "siteId" = ${siteId} AND "createdAt" >= greatest(s.hour, (SELECT lo FROM bounds))
+          AND "createdAt" < least(s.hour + interval '1 hour', (SELECT hi FROM bounds))
+        OFFSET 0) x`,
+  }
 }
-
-/** the condition that the hour rows' `hour` lies in the range and is not split */
-export const wholeHourIn = Prisma.sql`hour >= (SELECT lo FROM bounds) AND hour < (SELECT hi FROM bounds)
-  AND hour NOT IN (SELECT hour FROM split)`
-
-/**
- * The condition that a row's `createdAt` lies in the range and in a split hour (the row is counted by itself), for
- * `FROM <table> x, split s`.
- */
-export const inSplitHour = Prisma.sql`x."createdAt" >= greatest(s.hour, (SELECT lo FROM bounds))
-  AND x."createdAt" < least(s.hour + interval '1 hour', (SELECT hi FROM bounds))`
 
 /** an hour-stats table and its changes table (see the migration payment_stats), as a fold needs them */
 export interface HourStats {

@@ -2,7 +2,8 @@
 // notifications are written, per site, UTC hour and state (NotificationStat, kept by triggers of the migration
 // payment_stats: lib/db/hour-stats.ts), so a read sums at most a few rows per hour of the range.
 import { db } from '../db/client'
-import { foldHourStats, hourRange, inSplitHour, wholeHourIn, type HourStats, type LocalDays } from '../db/hour-stats'
+import { Prisma } from '../generated/prisma/client'
+import { foldHourStats, hourRead, type HourStats, type LocalDays } from '../db/hour-stats'
 
 const NOTIFICATION_STATS: HourStats = {
   stat: 'NotificationStat',
@@ -18,14 +19,14 @@ export async function notificationStateCounts(
 ): Promise<{ state: string; count: number }[]> {
   // as the payments' figures (lib/payments/payment-stats-store.ts), for the range as a whole: only its two ends can
   // split an hour
+  const r = hourRead(range, true)
   return db().$queryRaw<{ state: string; count: number }[]>`
-    WITH ${hourRange(range, true)},
+    WITH ${r.with}
     n AS (
-      SELECT state, count FROM "NotificationStat" WHERE "siteId" = ${siteId} AND count <> 0 AND ${wholeHourIn}
+      SELECT state, count FROM "NotificationStat" WHERE "siteId" = ${siteId} AND count <> 0 AND ${r.wholeHours}
       UNION ALL
-      SELECT state, count FROM "NotificationStatChange" WHERE "siteId" = ${siteId} AND ${wholeHourIn}
-      UNION ALL
-      SELECT x.state, 1 FROM "Notification" x, split s WHERE x."siteId" = ${siteId} AND ${inSplitHour})
+      SELECT state, count FROM "NotificationStatChange" WHERE "siteId" = ${siteId} AND ${r.wholeHours}
+      ${r.splitRows('Notification', siteId, Prisma.sql`state, 1`)})
     SELECT state, sum(count)::int AS count FROM n GROUP BY state HAVING sum(count) <> 0`
 }
 

@@ -3,7 +3,8 @@
 // migration payment_stats: lib/db/hour-stats.ts). A read sums at most the range's hours' rows, a few per hour
 // however many payments an hour holds, so the overview costs the same at ten payments a day and at ten thousand.
 import { db } from '../db/client'
-import { foldHourStats, hourRange, inSplitHour, wholeHourIn, type HourStats, type LocalDays } from '../db/hour-stats'
+import { Prisma } from '../generated/prisma/client'
+import { foldHourStats, hourRead, type HourStats, type LocalDays } from '../db/hour-stats'
 
 const PAYMENT_STATS: HourStats = {
   stat: 'PaymentStat',
@@ -34,8 +35,10 @@ export async function paymentGroups(
   range: LocalDays,
 ): Promise<{ byDay: PaymentDayGroup[]; byReason: PaymentReasonGroup[] }> {
   // three parts, summed: the folded hours and the changes not folded yet (whole hours of the range), and the payments
-  // themselves in the hours a local midnight splits (none in a zone on the hour). One statement: one snapshot, in
-  // which a fold's changes are in one table or the other, never both.
+  // themselves in the hours a local midnight splits (none in a zone on the hour: then the part is left out). One
+  // statement: one snapshot, in which a fold's changes are in one table or the other, never both. The day is written
+  // as text after the grouping, for a few dozen groups rather than every hour row.
+  const r = hourRead(range)
   const rows = await db().$queryRaw<
     {
       day: string | null
@@ -46,22 +49,23 @@ export async function paymentGroups(
       amountMinor: string
     }[]
   >`
-    WITH ${hourRange(range)},
+    WITH ${r.with}
     p AS (
       SELECT hour AS at, currency, status, reason, count, "amountMinor" FROM "PaymentStat"
-      WHERE "siteId" = ${siteId} AND count <> 0 AND ${wholeHourIn}
+      WHERE "siteId" = ${siteId} AND count <> 0 AND ${r.wholeHours}
       UNION ALL
       SELECT hour, currency, status, reason, count, "amountMinor" FROM "PaymentStatChange"
-      WHERE "siteId" = ${siteId} AND ${wholeHourIn}
-      UNION ALL
-      SELECT x."createdAt", x.currency, x.status, coalesce(x."statusReason", ''), 1, x."amountMinor"
-      FROM "Payment" x, split s
-      WHERE x."siteId" = ${siteId} AND ${inSplitHour})
-    SELECT to_char((at AT TIME ZONE ${range.timeZone})::date, 'YYYY-MM-DD') AS day, currency, status,
-           nullif(reason, '') AS reason, sum(count)::int AS count, sum("amountMinor")::text AS "amountMinor"
-    FROM p
-    GROUP BY GROUPING SETS ((day, currency, status), (status, reason))
-    HAVING sum(count) <> 0`
+      WHERE "siteId" = ${siteId} AND ${r.wholeHours}
+      ${r.splitRows('Payment', siteId, Prisma.sql`"createdAt", currency, status, coalesce("statusReason", ''), 1, "amountMinor"`)}),
+    g AS (
+      SELECT (at AT TIME ZONE ${range.timeZone})::date AS day, currency, status, reason, sum(count) AS count,
+             sum("amountMinor") AS "amountMinor"
+      FROM p
+      GROUP BY GROUPING SETS ((day, currency, status), (status, reason))
+      HAVING sum(count) <> 0)
+    SELECT to_char(day, 'YYYY-MM-DD') AS day, currency, status, nullif(reason, '') AS reason, count::int AS count,
+           "amountMinor"::text AS "amountMinor"
+    FROM g`
   // the day set's rows have a day (every payment has one); the reason set's have none
   return {
     byDay: rows

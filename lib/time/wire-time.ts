@@ -8,7 +8,8 @@ import { publishedAsDateTime } from '../wire/wire-form'
 // one formatter per time zone for the life of the process (building one costs ~15× using it)
 const offsetFormat = memoized((timeZone) => new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }))
 
-function offsetMinutes(date: Date, timeZone: string): number {
+/** the zone's offset from UTC at an instant, in minutes (Moscow: 180) */
+export function offsetMinutes(date: Date, timeZone: string): number {
   if (timeZone === 'UTC') return 0
   const name = offsetFormat(timeZone)
     .formatToParts(date)
