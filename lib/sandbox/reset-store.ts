@@ -76,31 +76,40 @@ export interface BillBatchCounts {
 }
 
 /**
- * These bills of the site deleted, with their payments and all that refers to those: captures, refunds, the site's
- * notifications of the payments, captures and refunds with their attempts, payment tokens the payments issued, QR
- * codes they paid with the FPS tokens bound, and the site's audit entries of `actions` about the payments
+ * These bills of the site (locked by the caller, so their places hold) deleted, with their payments and all that
+ * refers to those: captures, refunds, the site's notifications of the payments, captures and refunds with their
+ * attempts, payment tokens the payments issued, QR codes they paid with the FPS tokens bound, and the site's audit
+ * entries of `actions` about the payments
  */
 export async function deleteBillsWhole(
   tx: Tx,
   siteId: string,
-  bills: string[],
+  bills: PlacedRow[],
   actions: string[],
 ): Promise<BillBatchCounts> {
+  const ids = bills.map((b) => b.id)
+  const places = bills.map((b) => b.at)
+  // The payments, bills and notifications, the most rows, are deleted by their places (a TID scan) rather than found
+  // again by id, a descent of the primary key's index per row: a third of a batch's time at a million payments. The
+  // payments and notifications are locked as they are found, so no concurrent write (the delivery worker's claim
+  // runs outside the site's gate) moves one of them between the look and the delete: FOR UPDATE answers the latest
+  // version of a row, and its place then holds until the transaction ends.
   const [row] = await tx.$queryRaw<BillBatchCounts[]>`
-    WITH p AS MATERIALIZED (SELECT id FROM "Payment" WHERE "billRef" = ANY(${bills}::uuid[])),
+    WITH p AS MATERIALIZED (SELECT id, ctid FROM "Payment" WHERE "billRef" = ANY(${ids}::uuid[]) FOR UPDATE),
       c AS (DELETE FROM "Capture" WHERE "paymentRef" = ANY(ARRAY(SELECT id FROM p)) RETURNING id),
       r AS (DELETE FROM "Refund" WHERE "paymentRef" = ANY(ARRAY(SELECT id FROM p)) RETURNING id),
-      n AS MATERIALIZED (SELECT id FROM "Notification" WHERE "siteId" = ${siteId}
-        AND "resourceRef" = ANY(ARRAY(SELECT id FROM p UNION ALL SELECT id FROM c UNION ALL SELECT id FROM r))),
+      n AS MATERIALIZED (SELECT id, ctid FROM "Notification" WHERE "siteId" = ${siteId}
+        AND "resourceRef" = ANY(ARRAY(SELECT id FROM p UNION ALL SELECT id FROM c UNION ALL SELECT id FROM r))
+        FOR UPDATE),
       na AS (DELETE FROM "NotificationAttempt" WHERE "notificationRef" = ANY(ARRAY(SELECT id FROM n))),
-      nd AS (DELETE FROM "Notification" WHERE id = ANY(ARRAY(SELECT id FROM n)) RETURNING 1),
+      nd AS (DELETE FROM "Notification" WHERE ctid = ANY(ARRAY(SELECT ctid FROM n)) RETURNING 1),
       t AS (DELETE FROM "PaymentToken" WHERE "paymentRef" = ANY(ARRAY(SELECT id FROM p))),
       q AS (DELETE FROM "SbpQrCode" WHERE "paymentRef" = ANY(ARRAY(SELECT id FROM p)) RETURNING id),
       qt AS (DELETE FROM "SbpToken" WHERE "qrRef" = ANY(ARRAY(SELECT id FROM q))),
       a AS (DELETE FROM "AuditEntry" WHERE "siteId" = ${siteId} AND "paymentRef" = ANY(ARRAY(SELECT id FROM p))
         AND action = ANY(${actions}::text[])),
-      pd AS (DELETE FROM "Payment" WHERE id = ANY(ARRAY(SELECT id FROM p)) RETURNING 1),
-      bd AS (DELETE FROM "Bill" WHERE id = ANY(${bills}::uuid[]) RETURNING 1)
+      pd AS (DELETE FROM "Payment" WHERE ctid = ANY(ARRAY(SELECT ctid FROM p)) RETURNING 1),
+      bd AS (DELETE FROM "Bill" WHERE ctid = ANY(${places}::tid[]) AND id = ANY(${ids}::uuid[]) RETURNING 1)
     SELECT (SELECT count(*) FROM pd)::int AS payments, (SELECT count(*) FROM bd)::int AS bills,
       (SELECT count(*) FROM c)::int AS captures, (SELECT count(*) FROM r)::int AS refunds,
       (SELECT count(*) FROM nd)::int AS notifications`

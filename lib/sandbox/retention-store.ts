@@ -2,6 +2,7 @@
 // locked, and which notifications and audit entries go alone. What hangs on a bill is deleted by the sandbox reset's
 // batch (lib/sandbox/sandbox-reset.ts deleteBatch). Every statement names the site.
 import { Prisma } from '../generated/prisma/client'
+import type { PlacedRow } from './reset-store'
 import type { Tx } from './site-write'
 
 /** the time limits of one sweep of a site */
@@ -70,10 +71,10 @@ export async function billsToLookAt(tx: Tx, h: Horizon, from: BillPlace | null, 
 /**
  * Of these bills, the finished ones (finished), locked: those a write holds are passed over (the next sweep looks at
  * them again). Then their payments are locked, which a capture or a refund locks first, and the bills are judged again
- * in a statement of their own (READ COMMITTED: a new snapshot, taken once no write of them can be under way): the ids
- * of the bills to delete.
+ * in a statement of their own (READ COMMITTED: a new snapshot, taken once no write of them can be under way): the bills
+ * to delete, each with its place in its table (which holds while they are locked).
  */
-export async function lockFinishedBills(tx: Tx, h: Horizon, billRefs: string[]): Promise<string[]> {
+export async function lockFinishedBills(tx: Tx, h: Horizon, billRefs: string[]): Promise<PlacedRow[]> {
   if (!billRefs.length) return []
   const locked = await tx.$queryRaw<{ id: string }[]>`
     SELECT b.id::text AS id FROM "Bill" b
@@ -82,9 +83,9 @@ export async function lockFinishedBills(tx: Tx, h: Horizon, billRefs: string[]):
   if (!locked.length) return []
   const ids = locked.map((r) => r.id)
   await tx.$queryRaw`SELECT id FROM "Payment" WHERE "siteId" = ${h.siteId} AND "billRef" = ANY(${ids}::uuid[]) FOR UPDATE`
-  const still = await tx.$queryRaw<{ id: string }[]>`
-    SELECT b.id::text AS id FROM "Bill" b WHERE b."siteId" = ${h.siteId} AND b.id = ANY(${ids}::uuid[]) AND ${finished(h)}`
-  return still.map((r) => r.id)
+  return tx.$queryRaw<PlacedRow[]>`
+    SELECT b.id::text AS id, b.ctid::text AS at FROM "Bill" b
+    WHERE b."siteId" = ${h.siteId} AND b.id = ANY(${ids}::uuid[]) AND ${finished(h)}`
 }
 
 /**

@@ -45,6 +45,7 @@ import {
   lockNextRows,
   type BatchPart,
   type BillBatchCounts,
+  type PlacedRow,
   type TablePlace,
 } from './reset-store'
 import { isRetryable, siteClockMove, type Tx } from './site-write'
@@ -101,15 +102,17 @@ interface Progress {
  * (each with its token and notifications), QR codes never paid (each with its FPS token), the audit entries of the
  * data about no payment kept.
  */
-const PARTS: { part: BatchPart; delete: (tx: Tx, siteId: string, ids: string[]) => Promise<ResetCounts> }[] = [
-  { part: 'bills', delete: (tx, siteId, ids) => deleteBatch(tx, siteId, ids) },
+const PARTS: { part: BatchPart; delete: (tx: Tx, siteId: string, rows: PlacedRow[]) => Promise<ResetCounts> }[] = [
+  { part: 'bills', delete: (tx, siteId, rows) => deleteBatch(tx, siteId, rows) },
   {
     part: 'cardChecks',
-    delete: async (tx, siteId, ids) => ({ ...NONE, notifications: await deleteChecksWhole(tx, siteId, ids) }),
+    delete: async (tx, siteId, rows) => ({ ...NONE, notifications: await deleteChecksWhole(tx, siteId, idsOf(rows)) }),
   },
-  { part: 'unpaidQrCodes', delete: async (tx, _, ids) => (await deleteQrCodesWhole(tx, ids), NONE) },
-  { part: 'auditLeft', delete: async (tx, _, ids) => (await deleteAuditEntries(tx, ids), NONE) },
+  { part: 'unpaidQrCodes', delete: async (tx, _, rows) => (await deleteQrCodesWhole(tx, idsOf(rows)), NONE) },
+  { part: 'auditLeft', delete: async (tx, _, rows) => (await deleteAuditEntries(tx, idsOf(rows)), NONE) },
 ]
+
+const idsOf = (rows: PlacedRow[]) => rows.map((r) => r.id)
 
 const NONE: ResetCounts = { payments: 0, bills: 0, captures: 0, refunds: 0, notifications: 0 }
 
@@ -167,8 +170,7 @@ function resetStep(siteId: string, at: Progress, size: number): Promise<{ delete
         if (rows.length <= size && after !== null) rows = await look(null)
         if (rows.length > size) {
           const batch = rows.slice(0, size)
-          const ids = batch.map((r) => r.id)
-          return { deleted: await PARTS[part].delete(tx, siteId, ids), next: { part, after: lastPlace(batch) } }
+          return { deleted: await PARTS[part].delete(tx, siteId, batch), next: { part, after: lastPlace(batch) } }
         }
       }
       return { deleted: await deleteTheRest(tx, siteId) }
@@ -177,8 +179,11 @@ function resetStep(siteId: string, at: Progress, size: number): Promise<{ delete
   )
 }
 
-/** these bills deleted, with their payments and all that refers to those (a retention sweep's batch too) */
-export async function deleteBatch(tx: Tx, siteId: string, bills: string[]): Promise<ResetCounts> {
+/**
+ * these bills, locked (each with its place in its table), deleted with their payments and all that refers to those (a
+ * retention sweep's batch too)
+ */
+export async function deleteBatch(tx: Tx, siteId: string, bills: PlacedRow[]): Promise<ResetCounts> {
   return deleteBillsWhole(tx, siteId, bills, DATA_ACTIONS)
 }
 
