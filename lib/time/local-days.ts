@@ -15,6 +15,10 @@ const lastAnswer = new Map<string, { key: string; onTheHour: boolean }>()
 /** whether every local midnight from `first` (YYYY-MM-DD) to `days` days after it falls on a whole UTC hour */
 export function midnightsOnTheHour(first: string, days: number, timeZone: string): boolean {
   if (timeZone === 'UTC') return true
+  // only a zone's full name (Region/City) means the same zone here and in PostgreSQL, which reads a name without a
+  // slash as an abbreviation first: 'NST' is -03:30 there and Pacific/Auckland to Intl. Any other name is answered
+  // the general way, which is right for every zone.
+  if (!timeZone.includes('/')) return false
   const key = `${first}+${days}`
   const last = lastAnswer.get(timeZone)
   if (last?.key === key) return last.onTheHour

@@ -24,3 +24,10 @@ test('a zone off the hour for part of the year is judged by the days asked about
   // back to +10:30 on 5 April 2026
   assert.equal(midnightsOnTheHour('2026-03-20', 30, 'Australia/Lord_Howe'), false)
 })
+
+test('a name without a slash may be an abbreviation to PostgreSQL: never taken for on the hour', () => {
+  // Intl reads NST as Pacific/Auckland (whole hours), PostgreSQL as Newfoundland's -03:30
+  assert.equal(midnightsOnTheHour('2026-10-29', 30, 'NST'), false)
+  assert.equal(midnightsOnTheHour('2026-10-29', 30, 'EST'), false)
+  assert.equal(midnightsOnTheHour('2026-10-29', 30, 'Etc/GMT+5'), true)
+})
