@@ -101,6 +101,23 @@ async function load(
   return { n: times.length, p50: pct(times, 0.5), p95: pct(times, 0.95), p99: pct(times, 0.99), errors }
 }
 
+/** one client sending the targets' requests in turn (a, b, a, b, ...) for `seconds`: each target's latencies */
+async function alternate(port: number, targets: Target[], seconds: number): Promise<Latency[]> {
+  const times: number[][] = targets.map(() => [])
+  const errors = targets.map(() => 0)
+  const end = performance.now() + seconds * 1000
+  for (let i = 0; performance.now() < end || times.some((t) => t.length < 3); i = (i + 1) % targets.length) {
+    const t0 = performance.now()
+    const r = await request(port, targets[i]()).catch(() => ({ status: 0 }))
+    times[i].push(performance.now() - t0)
+    if (r.status < 200 || r.status >= 300) errors[i]++
+  }
+  return times.map((t, i) => {
+    t.sort((a, b) => a - b)
+    return { n: t.length, p50: pct(t, 0.5), p95: pct(t, 0.95), p99: pct(t, 0.99), errors: errors[i] }
+  })
+}
+
 const ms = (x: number) => (Number.isNaN(x) ? '–' : x < 10 ? x.toFixed(1) : x.toFixed(0))
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]
 
@@ -493,10 +510,16 @@ export async function benchScale(o: Options): Promise<void> {
     for (const s of scenarios) {
       const fig: Record<string, Latency> = {}
       // both sites' requests first, unmeasured, until the route's code is compiled hot in the instance: measured
-      // cold, the site measured first (the big one) paid the warm-up alone (the overview: 1.5× cold, 1.15× warm)
+      // cold, the site measured first (the big one) paid the warm-up alone
       for (const k of ['big', 'small'] as const) await load(o.port, s.target(k), 4, WARM_SECONDS)
+      // at one connection, the figures the ratios are taken of, the two sites' requests alternate in one window: the
+      // machine's speed drifts (a shared VM: the same request's p50 moved by a third between two 4 s windows), and
+      // so both sites meet the same drift
+      const one = await alternate(o.port, [s.target('big'), s.target('small')], 2 * SECONDS)
+      fig.big1 = one[0]
+      fig.small1 = one[1]
       for (const k of ['big', 'small'] as const)
-        for (const c of CONNECTIONS) {
+        for (const c of CONNECTIONS.filter((c) => c > 1)) {
           fig[`${k}${c}`] = await load(o.port, s.target(k), c, SECONDS)
         }
       results.push({ s, fig })
@@ -631,7 +654,7 @@ export async function benchScale(o: Options): Promise<void> {
       `Written by \`BENCH_ONLY=scale npm run bench\` (bench/scale.ts; the fill: bench/scale-seed.ts) on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus().length} cores, BENCH_SCALE=${SCALE}, ${SECONDS} s per measurement after ${WARM_SECONDS} s of each site's requests unmeasured; ${((performance.now() - started) / 60000).toFixed(0)} min in all.`,
       `The big site \`${sites.big.id}\`: ${fmt(bf.payments)} payments (${fmt(bf.bills)} bills: ${fmt(Math.round(200_000 * SCALE))} made by the API, the others the implicit bills of payments made without one), ${fmt(bf.captures)} captures and ${fmt(bf.refunds)} refunds (made in the dashboard: ${fmt(bf.audit)} audit entries), ${fmt(bf.notifications)} notifications with ${fmt(bf.attempts)} delivery attempts, written in ${bf.seconds.toFixed(0)} s (then the overview's counted changes folded by a scheduler, ${foldSeconds.toFixed(0)} s, and VACUUM ANALYZE, ${vacuumSeconds.toFixed(0)} s). The small site \`${sites.small.id}\`: ${fmt(fills.small.payments)} payments of the same mix (${fmt(fills.small.notifications)} notifications).`,
       "The mix: a year of ages (recent traffic denser), Visa, Mastercard and MIR cards with any last four digits, 9% declined, 7% two-step and captured, 3% partly refunded, 19% on a bill made by the API; each kind is made once through the API and the dashboard and copied by SQL with new ids, dates and last four digits, so every column is the service's own (masked card numbers only).",
-      `Latency in ms, p50 / p95, by a client of this process (${CONNECTIONS.join(' and ')} connections, each request's ids chosen at random among the site's), on the instance without the scheduler and the worker. "Rows / buffers (statements)": what PostgreSQL read for one such request (auto_explain with ANALYZE and BUFFERS on the bench's PostgreSQL, a warm cache): rows of every scan plus the rows its filters removed, shared buffers hit or read; the plans are in bench/scale-plans.md. Page ${PAGE}: by the dashboard's cursor (lib/dashboard/dashboard-cursor.ts; the small site has fewer pages: its last full one).`,
+      `Latency in ms, p50 / p95, by a client of this process (${CONNECTIONS.join(' and ')} connections, each request's ids chosen at random among the site's; at 1 connection the two sites' requests alternate in one ${2 * SECONDS} s window, so that both meet the same drift of the machine's speed), on the instance without the scheduler and the worker. "Rows / buffers (statements)": what PostgreSQL read for one such request (auto_explain with ANALYZE and BUFFERS on the bench's PostgreSQL, a warm cache): rows of every scan plus the rows its filters removed, shared buffers hit or read; the plans are in bench/scale-plans.md. Page ${PAGE}: by the dashboard's cursor (lib/dashboard/dashboard-cursor.ts; the small site has fewer pages: its last full one).`,
       '',
       '| request | big, 1 conn. | small, 1 conn. | big/small | big, 32 conn. | small, 32 conn. | big/small | big: rows / buffers | small: rows / buffers | errors | targets |',
       '|---|---|---|---|---|---|---|---|---|---|---|',
