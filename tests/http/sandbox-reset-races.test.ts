@@ -8,34 +8,11 @@
 // and each step waits for the sessions it expects to wait for a lock (no sleeps for the ordering).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { setTimeout as sleep } from 'node:timers/promises'
-import pg from 'pg'
 import { assertErrorShape, BASE_URL, cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
-import { freshDatabase, lockSessions, sql } from '../support/db.ts'
+import { freshDatabase, lockSessions, sql, untilWaiting } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 
 const port = Number(new URL(BASE_URL).port)
-
-/** the sessions waiting, directly or behind another waiter, for the locks `holder` holds */
-async function lockWaiters(watcher: pg.Client, holder: pg.Client): Promise<number> {
-  const { rows } = await watcher.query(
-    `WITH RECURSIVE chain(pid) AS (
-       SELECT $1::int
-       UNION SELECT a.pid FROM pg_stat_activity a JOIN chain c ON c.pid = ANY (pg_blocking_pids(a.pid)))
-     SELECT count(*)::int - 1 AS n FROM chain`,
-    [(holder as unknown as { processID: number }).processID],
-  )
-  return rows[0].n
-}
-
-/** polls until at least `n` sessions wait for the holder's locks (deadline 10 s) */
-async function untilWaiting(watcher: pg.Client, holder: pg.Client, n: number): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while ((await lockWaiters(watcher, holder)) < n) {
-    if (Date.now() > deadline) throw new Error(`fewer than ${n} sessions wait for the test's lock`)
-    await sleep(20)
-  }
-}
 
 // the test's own sessions: one holds the locks a step is made to wait for, the other watches who waits
 const sessions = lockSessions()

@@ -3,8 +3,6 @@
 // too, with its payment, and be counted (lib/sandbox/reset-store.ts deleteBillsWhole).
 import assert from 'node:assert/strict'
 import { after, describe, test } from 'node:test'
-import { setTimeout as sleep } from 'node:timers/promises'
-import pg from 'pg'
 import { closeDb } from '../../lib/db/client.ts'
 import { paymentRequestSchema } from '../../lib/payments/payment-request.ts'
 import { createPayment } from '../../lib/payments/payment-service.ts'
@@ -12,17 +10,9 @@ import { deleteBatch } from '../../lib/sandbox/sandbox-reset.ts'
 import { siteWrite } from '../../lib/sandbox/site-write.ts'
 import { issueToken } from '../../lib/sites/site-tokens.ts'
 import { cardPayment, uid } from '../support/api.ts'
-import { lockSessions, sql } from '../support/db.ts'
+import { lockSessions, sql, untilWaiting } from '../support/db.ts'
 
 const sessions = lockSessions()
-
-async function waiters(watcher: pg.Client, holder: pg.Client): Promise<number> {
-  const { rows } = await watcher.query(
-    `SELECT count(*)::int AS n FROM pg_stat_activity a WHERE $1::int = ANY (pg_blocking_pids(a.pid))`,
-    [(holder as unknown as { processID: number }).processID],
-  )
-  return rows[0].n
-}
 
 describe('a sandbox reset batch beside the delivery worker', () => {
   after(() => closeDb())
@@ -48,10 +38,8 @@ describe('a sandbox reset batch beside the delivery worker', () => {
         SELECT id::text AS id, ctid::text AS at FROM "Bill" WHERE "siteId" = ${siteId} AND id = ${p.bill}::uuid FOR UPDATE`
       return deleteBatch(tx, siteId, bills)
     })
-    for (let i = 0; (await waiters(sessions.watcher, sessions.holder)) < 1; i++) {
-      assert.ok(i < 500, 'the batch waits for the claim')
-      await sleep(20)
-    }
+    // the batch waits for the claim
+    await untilWaiting(sessions.watcher, sessions.holder, 1)
     await sessions.holder.query('COMMIT')
     const counts = await batch
     const left = await sql(`SELECT id FROM "Notification" WHERE id = $1`, [n.id])

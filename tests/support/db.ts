@@ -1,6 +1,7 @@
 // Direct database access for tests that move stored time back (no waiting 15 minutes or days) or that
 // check what was written.
 import { after, before } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 
 export async function sql<T extends pg.QueryResultRow = any>(text: string, params: unknown[] = []): Promise<T[]> {
@@ -62,4 +63,25 @@ export function lockSessions(): { readonly holder: pg.Client; readonly watcher: 
     await s.watcher?.end()
   })
   return s
+}
+
+/** the sessions waiting, directly or behind another waiter, for the locks `holder` holds */
+async function lockWaiters(watcher: pg.Client, holder: pg.Client): Promise<number> {
+  const { rows } = await watcher.query(
+    `WITH RECURSIVE chain(pid) AS (
+       SELECT $1::int
+       UNION SELECT a.pid FROM pg_stat_activity a JOIN chain c ON c.pid = ANY (pg_blocking_pids(a.pid)))
+     SELECT count(*)::int - 1 AS n FROM chain`,
+    [(holder as unknown as { processID: number }).processID],
+  )
+  return rows[0].n
+}
+
+/** polls until at least `n` sessions wait for the holder's locks (deadline 10 s) */
+export async function untilWaiting(watcher: pg.Client, holder: pg.Client, n: number): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while ((await lockWaiters(watcher, holder)) < n) {
+    if (Date.now() > deadline) throw new Error(`fewer than ${n} sessions wait for the test's lock`)
+    await sleep(20)
+  }
 }
