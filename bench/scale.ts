@@ -97,6 +97,11 @@ async function load(
     }
   }
   await Promise.all(Array.from({ length: connections }, client))
+  return latencyOf(times, errors)
+}
+
+/** the percentiles of these latencies (sorted in place), with the count of failed requests */
+function latencyOf(times: number[], errors: number): Latency {
   times.sort((a, b) => a - b)
   return { n: times.length, p50: pct(times, 0.5), p95: pct(times, 0.95), p99: pct(times, 0.99), errors }
 }
@@ -112,10 +117,7 @@ async function alternate(port: number, targets: Target[], seconds: number): Prom
     times[i].push(performance.now() - t0)
     if (r.status < 200 || r.status >= 300) errors[i]++
   }
-  return times.map((t, i) => {
-    t.sort((a, b) => a - b)
-    return { n: t.length, p50: pct(t, 0.5), p95: pct(t, 0.95), p99: pct(t, 0.99), errors: errors[i] }
-  })
+  return times.map((t, i) => latencyOf(t, errors[i]))
 }
 
 const ms = (x: number) => (Number.isNaN(x) ? '–' : x < 10 ? x.toFixed(1) : x.toFixed(0))
