@@ -44,6 +44,26 @@ export function notificationInsert(n: NewNotification, gated = false): Prisma.Sq
     ON CONFLICT ("resourceRef", status, url) DO NOTHING`
 }
 
+/**
+ * The INSERT of several changes' notifications in one statement (the scheduler's batch of declines: one statement,
+ * and one run of the stats trigger, for all), each as notificationInsert writes it alone.
+ */
+export function notificationsInsert(list: NewNotification[]): Prisma.Sql {
+  const rows = list.map(
+    (n) =>
+      Prisma.sql`(${n.siteId}, ${n.type}, ${n.resourceRef}::uuid, ${n.resourceId}, ${n.status}, ${n.target}::text, ${n.body})`,
+  )
+  return Prisma.sql`
+    INSERT INTO "Notification" (id, "siteId", type, "resourceRef", "resourceId", status, url, body, state, "nextAttemptAt", "createdAt")
+    SELECT gen_random_uuid(), v."siteId", v.type, v."resourceRef", v."resourceId", v.status, u.url, v.body, 'PENDING', u.at, u.at
+    FROM (VALUES ${Prisma.join(rows)}) v ("siteId", type, "resourceRef", "resourceId", status, target, body)
+    CROSS JOIN LATERAL (
+      SELECT coalesce(v.target, s."notifyUrl") AS url, now() + ${siteOffset('s')} AS at
+      FROM (SELECT 1) one LEFT JOIN "Site" s ON s.id = v."siteId") u
+    WHERE u.url IS NOT NULL
+    ON CONFLICT ("resourceRef", status, url) DO NOTHING`
+}
+
 /** a change's notification written in the change's transaction (none when no URL is known) */
 export async function insertNotification(tx: Tx, insert: Prisma.Sql): Promise<void> {
   await tx.$executeRaw(insert)

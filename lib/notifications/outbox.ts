@@ -4,4 +4,4 @@
 // Its times (created, due) are on the site's sandbox clock. The body comes rendered by its resource
 // (lib/payments/payment-notify.ts): the outbox knows no resource.
 // The statement is the notification store's (lib/notifications/notification-store.ts): it owns the table.
-export { insertNotification, notificationInsert, type NewNotification } from './notification-store'
+export { insertNotification, notificationInsert, notificationsInsert, type NewNotification } from './notification-store'

@@ -6,12 +6,13 @@
 import { billState, markBillPaid } from '../settlement/bill-for-payment'
 import type { DeclineReason } from '../acquirer/sandbox-acquirer'
 import { notFound } from '../http/api-error'
-import { notifyPayment } from './payment-notify'
+import { notifyPayment, notifyPayments } from './payment-notify'
 import { dueAfterMs, dueChangeOf } from './flows'
 import { isOneStep } from './payment-rules'
 import {
   completePaymentRow,
   declinePayment,
+  declinePayments,
   lockBillOfPayment,
   lockDuePaymentsOfBill,
   lockPaymentRow,
@@ -87,6 +88,30 @@ export async function decline(tx: Tx, p: Payment, reason: DeclineReason, at: Dat
   const declined = await declinePayment(tx, p.id, reason, at)
   await notifyPayment(tx, declined)
   return declined
+}
+
+/**
+ * The reason a WAITING payment's flow declines it with now that its change fell due (a 3-D Secure challenge left too
+ * long), or null: its change is not due, or it is an approval (which judges the payment's bill: settle).
+ */
+export function dueDecline(p: Payment, now: Date): DeclineReason | null {
+  if (!flowChangeIsDue(p, now)) return null
+  const change = dueChangeOf(p)
+  return change.kind === 'decline' ? change.reason : null
+}
+
+/**
+ * Declines several payments at once, each as decline does, dated when its change fell due (dueDecline said it
+ * does): one statement for the payments and one for their notifications, however many. The caller holds their
+ * locks, and no other payment of their bills changes in the transaction before them.
+ */
+export async function declineDue(tx: Tx, due: { p: Payment; reason: DeclineReason }[]): Promise<void> {
+  if (!due.length) return
+  const declined = await declinePayments(
+    tx,
+    due.map(({ p, reason }) => ({ id: p.id, reason, at: p.dueAt! })),
+  )
+  await notifyPayments(tx, declined)
 }
 
 /** Completes a payment whose payer (or operator) said yes, unless its bill was paid or expired meanwhile. */

@@ -5,31 +5,45 @@ import type { Capture } from './capture-store'
 import type { Payment, Sql, Tx } from './payment-store'
 import type { Refund } from './refund-store'
 import { invoiceCallbackUrl } from '../notifications/callback-url'
-import { insertNotification, notificationInsert } from '../notifications/outbox'
+import {
+  insertNotification,
+  notificationInsert,
+  notificationsInsert,
+  type NewNotification,
+} from '../notifications/outbox'
 import { captureNotificationBody, paymentNotificationBody, refundNotificationBody } from './notification-body'
 
 const FINAL = new Set(['COMPLETED', 'DECLINED'])
 
+/** A payment's notification, or null while its status is not final. */
+function paymentNotification(p: Payment): NewNotification | null {
+  if (!FINAL.has(p.status)) return null
+  return {
+    type: 'PAYMENT',
+    siteId: p.siteId,
+    resourceRef: p.id,
+    resourceId: p.paymentId,
+    status: p.status,
+    target: p.callbackUrl ?? invoiceCallbackUrl(p.customFields),
+    body: paymentNotificationBody(p),
+  }
+}
+
 /** The INSERT of a payment's notification, or null while its status is not final. */
 export function paymentNotificationInsert(p: Payment, gated = false): Sql | null {
-  if (!FINAL.has(p.status)) return null
-  return notificationInsert(
-    {
-      type: 'PAYMENT',
-      siteId: p.siteId,
-      resourceRef: p.id,
-      resourceId: p.paymentId,
-      status: p.status,
-      target: p.callbackUrl ?? invoiceCallbackUrl(p.customFields),
-      body: paymentNotificationBody(p),
-    },
-    gated,
-  )
+  const n = paymentNotification(p)
+  return n && notificationInsert(n, gated)
 }
 
 export async function notifyPayment(tx: Tx, p: Payment): Promise<void> {
   const insert = paymentNotificationInsert(p)
   if (insert) await insertNotification(tx, insert)
+}
+
+/** the notifications of several payments, in one statement */
+export async function notifyPayments(tx: Tx, ps: Payment[]): Promise<void> {
+  const list = ps.flatMap((p) => paymentNotification(p) ?? [])
+  if (list.length) await insertNotification(tx, notificationsInsert(list))
 }
 
 export async function notifyCapture(tx: Tx, c: Capture, p: Payment): Promise<void> {

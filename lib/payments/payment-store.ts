@@ -137,6 +137,15 @@ export const declinePayment = (tx: Tx, id: string, reason: string, at: Date): Pr
     data: { status: 'DECLINED', statusReason: reason, statusChangedAt: at, dueAt: null },
   })
 
+/** writes DECLINED on each payment, with its reason, at its time, in one statement; the rows as stored, in no order */
+export function declinePayments(tx: Tx, declines: { id: string; reason: string; at: Date }[]): Promise<Payment[]> {
+  const rows = declines.map((d) => Prisma.sql`(${d.id}::uuid, ${d.reason}, ${d.at}::timestamptz)`)
+  return tx.$queryRaw<Payment[]>`
+    UPDATE "Payment" p SET status = 'DECLINED', "statusReason" = v.reason, "statusChangedAt" = v.at, "dueAt" = NULL
+    FROM (VALUES ${Prisma.join(rows)}) v (id, reason, at)
+    WHERE p.id = v.id RETURNING p.*`
+}
+
 /**
  * writes COMPLETED, at `at`, with what the approval captured; the row as stored. An authorisation (nothing captured)
  * is an open hold: it confirms itself after the site's hold period.

@@ -11,7 +11,7 @@
 // its site before it answers; every instance's pass would find them anyway).
 import { settings } from '../config'
 import { AUTH_FLOWS_ENDING_WITH_BILL, dueChangeOf } from '../payments/flows'
-import { decline, settle } from '../payments/payment-lifecycle'
+import { decline, declineDue, dueDecline, settle } from '../payments/payment-lifecycle'
 import { confirmHold } from '../payments/hold-expiry'
 import {
   lockBillMates,
@@ -126,12 +126,30 @@ export const settleDuePayments = (now = new Date(), siteId?: string): Promise<nu
     // only an approval settles other payments of its bill (approve: settleDueOnBill)
     const approving = rows.filter((p) => p.status === 'WAITING' && dueChangeOf(p).kind === 'approve')
     const alone = rows.length > 1 && approving.length ? await lockBillMates(tx, approving) : new Set<string>()
+    // each as it is on its site's clock, and that time
+    const due = rows.map(({ siteOffsetMs, ...p }) => ({
+      p,
+      at: new Date(now.getTime() + clockOf(siteOffsetMs).offsetMs),
+    }))
+    const onBill = new Map<string, number>()
+    for (const { p } of due) onBill.set(p.billRef, (onBill.get(p.billRef) ?? 0) + 1)
+    // the declines (3-D Secure challenges left too long, most of a flood of due changes) of payments that are the
+    // batch's only one on their bill: all in one statement, by the first to be applied (declineDue; the order among
+    // them and the batch's other changes is no matter: a decline writes its payment only). One statement rather than
+    // two per payment: the batch costs a few round trips, not a hundred.
+    const declines = due.flatMap(({ p, at }) => {
+      const reason = !alone.has(p.id) && onBill.get(p.billRef) === 1 ? dueDecline(p, at) : null
+      return reason ? [{ p, reason }] : []
+    })
+    let declined: Promise<void> | undefined
+    const declineAll = () => (declined ??= declineDue(tx, declines))
+    const inDeclines = new Set(declines.map((d) => d.p.id))
     const bills = new Set<string>()
-    return rows.map(({ siteOffsetMs, ...p }) => {
+    return due.map(({ p, at }) => {
+      if (inDeclines.has(p.id)) return { id: p.id, apply: declineAll }
       // an earlier change of the batch on the same bill may have settled this payment: then settled as it is now
       const again = bills.has(p.billRef)
       bills.add(p.billRef)
-      const at = new Date(now.getTime() + clockOf(siteOffsetMs).offsetMs)
       const current = async () => (again ? ((await lockPaymentByRef(tx, p.id)) ?? p) : p)
       return { id: p.id, alone: alone.has(p.id), apply: async () => settle(tx, await current(), at) }
     })

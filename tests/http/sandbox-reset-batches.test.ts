@@ -187,6 +187,10 @@ describe('a sandbox reset in batches', () => {
       sbpTokens: 0,
       audit: 0,
     })
-    assert.deepEqual(await restOf(other.site.siteId), otherBefore)
+    // the other site's pending notifications may get attempts meanwhile (a delivery worker of another test's
+    // instance takes every site's); none of its rows is deleted
+    const otherAfter = await restOf(other.site.siteId)
+    assert.ok(otherAfter.attempts >= otherBefore.attempts, 'no attempt of the other site deleted')
+    assert.deepEqual({ ...otherAfter, attempts: 0 }, { ...otherBefore, attempts: 0 })
   })
 })

@@ -49,6 +49,21 @@ async function dueInOrder(siteId: string, ids: string[]): Promise<void> {
   )
 }
 
+/** runs `run` while no status can be written on a payment whose paymentId starts with poison- */
+async function refusingPoisoned<T>(run: () => Promise<T>): Promise<T> {
+  await sql(
+    `CREATE OR REPLACE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`,
+  )
+  await sql(
+    `CREATE TRIGGER test_refuse BEFORE UPDATE OF status ON "Payment" FOR EACH ROW WHEN (OLD."paymentId" LIKE 'poison-%') EXECUTE FUNCTION test_refuse()`,
+  )
+  try {
+    return await run()
+  } finally {
+    await sql(`DROP TRIGGER test_refuse ON "Payment"`)
+  }
+}
+
 describe('the scheduler applies due changes in batches', () => {
   let suiteUrl: string | undefined
   before(async () => {
@@ -84,29 +99,83 @@ describe('the scheduler applies due changes in batches', () => {
     for (const id of ids) assert.equal((await createPayment(siteId, id, mobile)).status.value, 'WAITING')
     // the poisoned one falls due in the middle of the batch, and its status cannot be written
     await dueInOrder(siteId, ids)
-    await sql(
-      `CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`,
-    )
-    await sql(
-      `CREATE TRIGGER test_refuse BEFORE UPDATE OF status ON "Payment" FOR EACH ROW WHEN (OLD."paymentId" LIKE 'poison-%') EXECUTE FUNCTION test_refuse()`,
-    )
     try {
-      const { value: applied, logged } = await schedulerLog(() => settleDuePayments())
-      assert.equal(applied, ids.length - 1)
-      const after = await outcomes(siteId)
-      for (const id of ids.filter((i) => i !== poisoned)) {
-        assert.equal(after.get(id)!.status, 'COMPLETED', id)
-        assert.equal(after.get(id)!.notifications, 1, id)
-      }
-      const stuck = after.get(poisoned)!
-      assert.equal(stuck.status, 'WAITING')
-      assert.equal(stuck.notifications, 0)
-      assert.equal(logged.length, 1, logged.join('\n'))
-      assert.match(logged[0], new RegExp(`^scheduler: payment ${stuck.id}: .*refused by the test`, 's'))
+      await refusingPoisoned(async () => {
+        const { value: applied, logged } = await schedulerLog(() => settleDuePayments())
+        assert.equal(applied, ids.length - 1)
+        const after = await outcomes(siteId)
+        for (const id of ids.filter((i) => i !== poisoned)) {
+          assert.equal(after.get(id)!.status, 'COMPLETED', id)
+          assert.equal(after.get(id)!.notifications, 1, id)
+        }
+        const stuck = after.get(poisoned)!
+        assert.equal(stuck.status, 'WAITING')
+        assert.equal(stuck.notifications, 0)
+        assert.equal(logged.length, 1, logged.join('\n'))
+        assert.match(logged[0], new RegExp(`^scheduler: payment ${stuck.id}: .*refused by the test`, 's'))
+      })
     } finally {
-      await sql(`DROP TRIGGER test_refuse ON "Payment"`)
       await sql(`UPDATE "Payment" SET "dueAt" = NULL WHERE "paymentId" = $1`, [poisoned])
     }
+  })
+
+  test("a batch's 3-D Secure expiries are declined in one statement, each as alone; one that cannot be written is passed over", async () => {
+    const { createPayment } = await import('../../lib/payments/payment-service.ts')
+    const { paymentRequestSchema } = await import('../../lib/payments/payment-request.ts')
+    const { settleDuePayments } = await import('../../lib/scheduler/time-driven-changes.ts')
+    const { siteId } = await newSite('batch-expiries')
+    const challenge = paymentRequestSchema.parse(cardPayment({ callbackUrl }, { pan: '4000000000003220' }))
+    const poisoned = `poison-${uid()}`
+    const ids = [uid('tds'), uid('tds'), poisoned, uid('tds'), uid('tds'), uid('tds'), uid('tds')]
+    for (const id of ids) assert.equal((await createPayment(siteId, id, challenge)).status.value, 'WAITING')
+    await dueInOrder(siteId, ids)
+    const dueAt = new Map(
+      (await sql(`SELECT "paymentId", "dueAt" FROM "Payment" WHERE "siteId" = $1`, [siteId])).map((r) => [
+        r.paymentId as string,
+        (r.dueAt as Date).toISOString(),
+      ]),
+    )
+    const expectDeclined = async (id: string) => {
+      const [p] = await sql(`SELECT * FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, id])
+      assert.deepEqual([p.status, p.statusReason, p.dueAt], ['DECLINED', 'PAYMENT_EXPIRED_3DS', null], id)
+      assert.equal(p.statusChangedAt.toISOString(), dueAt.get(id), `${id}: dated when its challenge expired`)
+      const notes = await sql(
+        `SELECT url, status, body, "nextAttemptAt" <= now() AS due FROM "Notification" WHERE "resourceRef" = $1`,
+        [p.id],
+      )
+      assert.equal(notes.length, 1, id)
+      assert.deepEqual([notes[0].url, notes[0].status, notes[0].due], [callbackUrl, 'DECLINED', true], id)
+      const body = JSON.parse(notes[0].body)
+      assert.equal(body.payment.paymentId, id)
+      assert.deepEqual(
+        [body.payment.status.value, body.payment.status.reasonCode, body.payment.status.changedDateTime.slice(0, 19)],
+        ['DECLINED', 'PAYMENT_EXPIRED_3DS', dueAt.get(id)!.slice(0, 19)],
+      )
+    }
+    // the poisoned one's status cannot be written: the batch's statement fails, and each is then declined alone
+    await refusingPoisoned(async () => {
+      const { value: applied, logged } = await schedulerLog(() => settleDuePayments())
+      assert.equal(applied, ids.length - 1)
+      for (const id of ids.filter((i) => i !== poisoned)) await expectDeclined(id)
+      const [stuck] = await sql(`SELECT id, status FROM "Payment" WHERE "paymentId" = $1`, [poisoned])
+      assert.equal(stuck.status, 'WAITING')
+      assert.equal((await outcomes(siteId)).get(poisoned)!.notifications, 0)
+      assert.equal(logged.length, 1, logged.join('\n'))
+      assert.match(logged[0], new RegExp(`^scheduler: payment ${stuck.id}: .*refused by the test`, 's'))
+    })
+    // writable again: the next pass declines it as the others were
+    assert.equal(await settleDuePayments(), 1)
+    await expectDeclined(poisoned)
+    const writes = await sql(
+      `SELECT p."paymentId", count(w.*)::int AS n FROM "Payment" p JOIN test_status_writes w ON w.payment_ref = p.id
+       WHERE p."siteId" = $1 GROUP BY p."paymentId"`,
+      [siteId],
+    )
+    assert.deepEqual(
+      writes.map((w) => [w.paymentId, w.n]).sort(),
+      ids.map((id) => [id, 1]).sort(),
+      'each status written once',
+    )
   })
 
   test('two passes at once apply every due change exactly once, approvals on shared bills included', async () => {
