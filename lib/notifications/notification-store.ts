@@ -4,7 +4,7 @@
 // sandbox reset. The rules (when, where to, how often) are the callers'.
 import { db, type Tx } from '../db/client'
 import { Prisma, type Notification, type NotificationAttempt } from '../generated/prisma/client'
-import { dueOnSiteClock, offsetInterval, siteOffset } from '../sandbox/site-clock'
+import { offsetInterval, siteOffset } from '../sandbox/site-clock'
 import type { NotificationType } from './notification-envelope'
 
 export type { Notification, NotificationAttempt }
@@ -87,20 +87,29 @@ export type Claimed = Notification & {
  * due once its site's time (real time plus the site's clock offset) has reached its nextAttemptAt.
  */
 export function claimStatement(s: { perSite: number; leaseMs: number }, free: number): Prisma.Sql {
-  // the due rows are read whole from their index ranges (not their ids, then the rows again by `id IN (…)`: with a
-  // backlog the planner, its statistics taken before it, nested that lookup and a claim took 40 s at 19,000 pending)
-  const unleased = Prisma.sql`x.state = 'PENDING' AND (x."leaseUntil" IS NULL OR x."leaseUntil" < now())`
+  // Site by site, so that a claim reads a few rows of each site with notifications pending, however long a site's
+  // backlog: the sites are found by a skip scan of the pending rows' index (one descent per site), and of each only
+  // its first due rows, up to what its deliveries under way leave of `perSite`, in order from the same index. A
+  // claim that read every due row to rank them per site took 20 ms at 10,000 due of one site, which a drain of that
+  // site pays once per claim: it bounded a site's deliveries to ~175/s (bench/RESULTS.md, Scale).
   return Prisma.sql`
-      WITH busy AS (
-        SELECT "siteId", count(*)::int AS n FROM "Notification"
-        WHERE state = 'PENDING' AND "leaseUntil" >= now() GROUP BY "siteId"),
+      WITH RECURSIVE pending AS (
+        (SELECT x."siteId" FROM "Notification" x WHERE x.state = 'PENDING' ORDER BY x."siteId" LIMIT 1)
+        UNION ALL
+        SELECT (SELECT x."siteId" FROM "Notification" x WHERE x.state = 'PENDING' AND x."siteId" > p."siteId"
+                ORDER BY x."siteId" LIMIT 1)
+        FROM pending p WHERE p."siteId" IS NOT NULL),
       due AS (
-        SELECT d.id, d."nextAttemptAt",
-               row_number() OVER (PARTITION BY d."siteId" ORDER BY d."nextAttemptAt", d.id) + coalesce(b.n, 0) AS place
-        FROM (${dueOnSiteClock('Notification', 'nextAttemptAt', Prisma.sql`now()`, unleased, Prisma.sql`x.id, x."siteId", x."nextAttemptAt"`)}) d
-        LEFT JOIN busy b ON b."siteId" = d."siteId" LEFT JOIN "Site" s ON s.id = d."siteId"
-        WHERE d."nextAttemptAt" <= now() + ${siteOffset('s')}),
-      picked AS (SELECT id FROM due WHERE place <= ${s.perSite} ORDER BY "nextAttemptAt" LIMIT ${free})
+        SELECT d.id, d."nextAttemptAt"
+        FROM pending p LEFT JOIN "Site" s ON s.id = p."siteId",
+        LATERAL (SELECT count(*)::int AS n FROM "Notification" x
+                 WHERE x."siteId" = p."siteId" AND x.state = 'PENDING' AND x."leaseUntil" >= now()) busy,
+        LATERAL (SELECT x.id, x."nextAttemptAt" FROM "Notification" x
+                 WHERE x."siteId" = p."siteId" AND x.state = 'PENDING' AND x."nextAttemptAt" <= now() + ${siteOffset('s')}
+                   AND (x."leaseUntil" IS NULL OR x."leaseUntil" < now())
+                 ORDER BY x."nextAttemptAt", x.id LIMIT greatest(${s.perSite} - busy.n, 0)) d
+        WHERE p."siteId" IS NOT NULL),
+      picked AS (SELECT id FROM due ORDER BY "nextAttemptAt" LIMIT ${free})
       UPDATE "Notification" n SET "leaseUntil" = now() + ${s.leaseMs}::float8 * interval '1 millisecond'
       FROM "Site" site
       WHERE n.id IN (SELECT id FROM picked) AND site.id = n."siteId"

@@ -6,45 +6,14 @@
 // the test's own, where only this test's instance runs.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import { BASE_URL, cardPayment, client, newSite, uid } from '../support/api.ts'
-import { freshDatabase, sql } from '../support/db.ts'
+import { freshDatabase, sql, tableStats, until } from '../support/db.ts'
 import { startInstance, type Instance } from '../support/instances.ts'
 
 const port = Number(new URL(BASE_URL).port)
 const DATABASE = 'payin_scheduler_backlog'
 const BACKLOG = 600
-
-interface PaymentTableStats {
-  reads: number
-  inserts: number
-  updates: number
-}
-
-/** what PostgreSQL has counted on "Payment" (backends report their counts when they go idle, within seconds) */
-async function paymentStats(): Promise<PaymentTableStats> {
-  const [row] = await sql(
-    `SELECT (coalesce(idx_tup_fetch, 0) + seq_tup_read)::int AS reads, n_tup_ins::int AS inserts, n_tup_upd::int AS updates
-     FROM pg_stat_user_tables WHERE relname = 'Payment'`,
-  )
-  return row
-}
-
-/** polls (a deadline, not a sleep for ordering) until the counts satisfy `check` */
-async function statsUntil(
-  what: string,
-  check: (s: PaymentTableStats) => boolean,
-  ms = 120_000,
-): Promise<PaymentTableStats> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const s = await paymentStats()
-    if (check(s)) return s
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(s)}`)
-    await sleep(100)
-  }
-}
 
 describe('the scheduler and a backlog of due changes', () => {
   let instance: Instance
@@ -78,8 +47,12 @@ describe('the scheduler and a backlog of due changes', () => {
       for (const r of made) assert.equal(r.body.status?.value, 'WAITING', r.text)
     }
     // every payment's insert reported (with the reads its request made)
-    await statsUntil('the payments to be counted', (s) => s.inserts >= BACKLOG)
-    const start = await paymentStats()
+    await until(
+      'the payments to be counted',
+      () => tableStats('Payment'),
+      (s) => s.inserts >= BACKLOG,
+    )
+    const start = await tableStats('Payment')
     // their 15 minutes over at once (the instance down meanwhile, say), and the planner's statistics as
     // autovacuum's analyze keeps them: the backlog in them (committed together, so the scheduler plans
     // with them from its first step)
@@ -99,8 +72,9 @@ describe('the scheduler and a backlog of due changes', () => {
     }
     assert.equal(updated.rowCount, BACKLOG)
     // the test's update and one update per change applied, all reported
-    const end = await statsUntil(
+    const end = await until(
       'every expiry to be applied and reported',
+      () => tableStats('Payment'),
       (s) => s.updates - start.updates >= 2 * BACKLOG,
     )
     const [left] = await sql(`SELECT count(*)::int AS n FROM "Payment" WHERE "siteId" = $1 AND status = 'WAITING'`, [

@@ -85,3 +85,36 @@ export async function untilWaiting(watcher: pg.Client, holder: pg.Client, n: num
     await sleep(20)
   }
 }
+
+/** what PostgreSQL has counted on a table: rows read (by index or whole), inserted and updated */
+export interface TableStats {
+  reads: number
+  inserts: number
+  updates: number
+}
+
+/** `table`'s counts (backends report theirs when they go idle, within seconds: poll with `until`) */
+export async function tableStats(table: string): Promise<TableStats> {
+  const [row] = await sql<TableStats>(
+    `SELECT (coalesce(idx_tup_fetch, 0) + seq_tup_read)::int AS reads, n_tup_ins::int AS inserts, n_tup_upd::int AS updates
+     FROM pg_stat_user_tables WHERE relname = $1`,
+    [table],
+  )
+  return row
+}
+
+/** polls `read` (a deadline, not a sleep for ordering) until `check` holds of what it answers; that answer */
+export async function until<T>(
+  what: string,
+  read: () => Promise<T> | T,
+  check: (v: T) => boolean,
+  ms = 120_000,
+): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const v = await read()
+    if (check(v)) return v
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v)}`)
+    await sleep(100)
+  }
+}
