@@ -124,10 +124,27 @@ describe('the scheduler applies due changes in batches', () => {
     const { paymentRequestSchema } = await import('../../lib/payments/payment-request.ts')
     const { settleDuePayments } = await import('../../lib/scheduler/time-driven-changes.ts')
     const { siteId } = await newSite('batch-expiries')
+    const { createBill } = await import('../../lib/billing/bill-service.ts')
+    const { billRequestSchema } = await import('../../lib/bills/bill-request.ts')
     const challenge = paymentRequestSchema.parse(cardPayment({ callbackUrl }, { pan: '4000000000003220' }))
     const poisoned = `poison-${uid()}`
-    const ids = [uid('tds'), uid('tds'), poisoned, uid('tds'), uid('tds'), uid('tds'), uid('tds')]
-    for (const id of ids) assert.equal((await createPayment(siteId, id, challenge)).status.value, 'WAITING')
+    // one of them on a bill whose customFields name where its payments' notifications go
+    const onBill = uid('tds-bill')
+    const billId = uid('bill')
+    const invoiceUrl = 'https://merchant.example/invoice-callback'
+    await createBill(
+      siteId,
+      billId,
+      billRequestSchema.parse(billRequest({ customFields: { invoice_callback_url: invoiceUrl } })),
+    )
+    const ids = [uid('tds'), uid('tds'), poisoned, uid('tds'), onBill, uid('tds'), uid('tds')]
+    for (const id of ids) {
+      const request =
+        id === onBill
+          ? paymentRequestSchema.parse(cardPayment({ billId, amount: rub('3.00') }, { pan: '4000000000003220' }))
+          : challenge
+      assert.equal((await createPayment(siteId, id, request)).status.value, 'WAITING')
+    }
     await dueInOrder(siteId, ids)
     const dueAt = new Map(
       (await sql(`SELECT "paymentId", "dueAt" FROM "Payment" WHERE "siteId" = $1`, [siteId])).map((r) => [
@@ -144,9 +161,11 @@ describe('the scheduler applies due changes in batches', () => {
         [p.id],
       )
       assert.equal(notes.length, 1, id)
-      assert.deepEqual([notes[0].url, notes[0].status, notes[0].due], [callbackUrl, 'DECLINED', true], id)
+      const url = id === onBill ? invoiceUrl : callbackUrl
+      assert.deepEqual([notes[0].url, notes[0].status, notes[0].due], [url, 'DECLINED', true], id)
       const body = JSON.parse(notes[0].body)
       assert.equal(body.payment.paymentId, id)
+      if (id === onBill) assert.deepEqual(body.payment.customFields, { invoice_callback_url: invoiceUrl })
       assert.deepEqual(
         [body.payment.status.value, body.payment.status.reasonCode, body.payment.status.changedDateTime.slice(0, 19)],
         ['DECLINED', 'PAYMENT_EXPIRED_3DS', dueAt.get(id)!.slice(0, 19)],
