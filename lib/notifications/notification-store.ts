@@ -4,7 +4,7 @@
 // sandbox reset. The rules (when, where to, how often) are the callers'.
 import { db, type Tx } from '../db/client'
 import { Prisma, type Notification, type NotificationAttempt } from '../generated/prisma/client'
-import { offsetInterval, siteOffset } from '../sandbox/site-clock'
+import { dueOnSiteClock, offsetInterval, siteOffset } from '../sandbox/site-clock'
 import type { NotificationType } from './notification-envelope'
 
 export type { Notification, NotificationAttempt }
@@ -49,14 +49,13 @@ export function notificationInsert(n: NewNotification, gated = false): Prisma.Sq
  * and one run of the stats trigger, for all), each as notificationInsert writes it alone.
  */
 export function notificationsInsert(list: NewNotification[]): Prisma.Sql {
-  const rows = list.map(
-    (n) =>
-      Prisma.sql`(${n.siteId}, ${n.type}, ${n.resourceRef}::uuid, ${n.resourceId}, ${n.status}, ${n.target}::text, ${n.body})`,
-  )
+  const of = <K extends keyof NewNotification>(k: K) => list.map((n) => n[k])
   return Prisma.sql`
     INSERT INTO "Notification" (id, "siteId", type, "resourceRef", "resourceId", status, url, body, state, "nextAttemptAt", "createdAt")
     SELECT gen_random_uuid(), v."siteId", v.type, v."resourceRef", v."resourceId", v.status, u.url, v.body, 'PENDING', u.at, u.at
-    FROM (VALUES ${Prisma.join(rows)}) v ("siteId", type, "resourceRef", "resourceId", status, target, body)
+    FROM unnest(${of('siteId')}::text[], ${of('type')}::text[], ${of('resourceRef')}::uuid[], ${of('resourceId')}::text[],
+                ${of('status')}::text[], ${of('target')}::text[], ${of('body')}::text[])
+         v ("siteId", type, "resourceRef", "resourceId", status, target, body)
     CROSS JOIN LATERAL (
       SELECT coalesce(v.target, s."notifyUrl") AS url, now() + ${siteOffset('s')} AS at
       FROM (SELECT 1) one LEFT JOIN "Site" s ON s.id = v."siteId") u
@@ -82,23 +81,46 @@ export type Claimed = Notification & {
 }
 
 /**
+ * At least this many notifications due: a backlog, claimed site by site; fewer: all of them read and ranked (both in
+ * claimStatement, which says why).
+ */
+export const BACKLOG_FROM = 64
+
+/** the statement that counts the notifications due now, up to BACKLOG_FROM (a claim's first) */
+export function backlogStatement(): Prisma.Sql {
+  return Prisma.sql`
+      SELECT count(*)::int AS n FROM (
+        ${dueOnSiteClock('Notification', 'nextAttemptAt', Prisma.sql`now()`, UNLEASED)} LIMIT ${BACKLOG_FROM}) d`
+}
+
+/** a due notification not under way (its lease, if any, ran out: the worker that took it is gone) */
+const UNLEASED = Prisma.sql`x.state = 'PENDING' AND (x."leaseUntil" IS NULL OR x."leaseUntil" < now())`
+
+/**
  * The statement that leases up to `free` due notifications, oldest first, none of a site that already has
  * `perSite` deliveries under way; with each, its site's secret version and clock offset. A notification is
  * due once its site's time (real time plus the site's clock offset) has reached its nextAttemptAt.
+ *
+ * Few due (`backlog` false): every due row is read and ranked per site, from the index ranges of the due times (the
+ * rows whole: not their ids, then the rows again by `id IN (…)`, which the planner nested with a backlog its
+ * statistics predate: a claim took 40 s at 19,000 pending). That costs the number due, paid at each claim: with a
+ * backlog (10,000 due of one site, 20 ms a claim) a site's drain cost its square, ~160/s at 4 of a site at a time.
+ * So with a backlog the sites with notifications pending are found by a skip scan of a partial index of the pending
+ * rows (one descent each, which also gives the site's first due time), and of each site whose first is due, only
+ * its first due rows, up to what its deliveries under way (a partial index of the leased rows) leave of `perSite`.
+ * That costs a descent per site with any pending, due or not (thousands of sites whose receivers are down, their
+ * retries backed off): the count of due rows (backlogStatement) chooses.
  */
-export function claimStatement(s: { perSite: number; leaseMs: number }, free: number): Prisma.Sql {
-  // Site by site, so that a claim reads a few rows of each site with notifications pending, however long a site's
-  // backlog: the sites are found by a skip scan of the pending rows' index (one descent per site), and of each only
-  // its first due rows, up to what its deliveries under way leave of `perSite`, in order from the same index. A
-  // claim that read every due row to rank them per site took 20 ms at 10,000 due of one site, which a drain of that
-  // site pays once per claim: it bounded a site's deliveries to ~175/s (bench/RESULTS.md, Scale).
-  return Prisma.sql`
+export function claimStatement(s: { perSite: number; leaseMs: number }, free: number, backlog = false): Prisma.Sql {
+  const due = backlog
+    ? Prisma.sql`
       WITH RECURSIVE pending AS (
-        (SELECT x."siteId" FROM "Notification" x WHERE x.state = 'PENDING' ORDER BY x."siteId" LIMIT 1)
+        (SELECT x."siteId", x."nextAttemptAt" AS first FROM "Notification" x WHERE x.state = 'PENDING'
+         ORDER BY x."siteId", x."nextAttemptAt" LIMIT 1)
         UNION ALL
-        SELECT (SELECT x."siteId" FROM "Notification" x WHERE x.state = 'PENDING' AND x."siteId" > p."siteId"
-                ORDER BY x."siteId" LIMIT 1)
-        FROM pending p WHERE p."siteId" IS NOT NULL),
+        SELECT n."siteId", n.first FROM pending p, LATERAL (
+          SELECT x."siteId", x."nextAttemptAt" AS first FROM "Notification" x WHERE x.state = 'PENDING' AND x."siteId" > p."siteId"
+          ORDER BY x."siteId", x."nextAttemptAt" LIMIT 1) n),
       due AS (
         SELECT d.id, d."nextAttemptAt"
         FROM pending p LEFT JOIN "Site" s ON s.id = p."siteId",
@@ -108,8 +130,20 @@ export function claimStatement(s: { perSite: number; leaseMs: number }, free: nu
                  WHERE x."siteId" = p."siteId" AND x.state = 'PENDING' AND x."nextAttemptAt" <= now() + ${siteOffset('s')}
                    AND (x."leaseUntil" IS NULL OR x."leaseUntil" < now())
                  ORDER BY x."nextAttemptAt", x.id LIMIT greatest(${s.perSite} - busy.n, 0)) d
-        WHERE p."siteId" IS NOT NULL),
-      picked AS (SELECT id FROM due ORDER BY "nextAttemptAt" LIMIT ${free})
+        WHERE p.first <= now() + ${siteOffset('s')}),
+      picked AS (SELECT id FROM due ORDER BY "nextAttemptAt" LIMIT ${free})`
+    : Prisma.sql`
+      WITH busy AS (
+        SELECT "siteId", count(*)::int AS n FROM "Notification"
+        WHERE state = 'PENDING' AND "leaseUntil" >= now() GROUP BY "siteId"),
+      due AS (
+        SELECT d.id, d."nextAttemptAt",
+               row_number() OVER (PARTITION BY d."siteId" ORDER BY d."nextAttemptAt", d.id) + coalesce(b.n, 0) AS place
+        FROM (${dueOnSiteClock('Notification', 'nextAttemptAt', Prisma.sql`now()`, UNLEASED, Prisma.sql`x.id, x."siteId", x."nextAttemptAt"`)}) d
+        LEFT JOIN busy b ON b."siteId" = d."siteId" LEFT JOIN "Site" s ON s.id = d."siteId"
+        WHERE d."nextAttemptAt" <= now() + ${siteOffset('s')}),
+      picked AS (SELECT id FROM due WHERE place <= ${s.perSite} ORDER BY "nextAttemptAt" LIMIT ${free})`
+  return Prisma.sql`${due}
       UPDATE "Notification" n SET "leaseUntil" = now() + ${s.leaseMs}::float8 * interval '1 millisecond'
       FROM "Site" site
       WHERE n.id IN (SELECT id FROM picked) AND site.id = n."siteId"
@@ -121,7 +155,8 @@ export function claimStatement(s: { perSite: number; leaseMs: number }, free: nu
 export async function claimDue(s: { perSite: number; leaseMs: number }, free: number): Promise<Claimed[]> {
   return db().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})::text`
-    return tx.$queryRaw<Claimed[]>(claimStatement(s, free))
+    const [{ n }] = await tx.$queryRaw<{ n: number }[]>(backlogStatement())
+    return tx.$queryRaw<Claimed[]>(claimStatement(s, free, n >= BACKLOG_FROM))
   })
 }
 

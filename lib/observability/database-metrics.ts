@@ -7,8 +7,8 @@
 // connection, not readiness's, 2 s statement timeout), two statements, none of which reads a whole table once it
 // is large (issue 32: counting a million payments and a million notifications took 0.1–0.3 s per scrape). The
 // states still in motion — WAITING payments, PENDING notifications (the outbox's backlog) — are counted exactly,
-// each a range of an index ((status, authFlow); (state, nextAttemptAt)) as long as the backlog itself. The final
-// states are counted exactly while their table holds fewer than EXACT_BELOW rows by the planner's estimate
+// each from an index as long as the backlog itself (the partial one of WAITING payments; (state, nextAttemptAt)).
+// The final states are counted exactly while their table holds fewer than EXACT_BELOW rows by the planner's estimate
 // (pg_class.reltuples), and above that estimated: that estimate times the status's frequency in the column's
 // statistics (pg_stats), both as autovacuum's last ANALYZE left them, read from the catalog in microseconds. The
 // outbox's oldest pending notification and the most overdue change are found through the indexes on

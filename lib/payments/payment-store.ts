@@ -139,11 +139,11 @@ export const declinePayment = (tx: Tx, id: string, reason: string, at: Date): Pr
 
 /** writes DECLINED on each payment, with its reason, at its time, in one statement; the rows as stored, in no order */
 export function declinePayments(tx: Tx, declines: { id: string; reason: string; at: Date }[]): Promise<Payment[]> {
-  const rows = declines.map((d) => Prisma.sql`(${d.id}::uuid, ${d.reason}, ${d.at}::timestamptz)`)
+  const ids = declines.map((d) => d.id)
   return tx.$queryRaw<Payment[]>`
     UPDATE "Payment" p SET status = 'DECLINED', "statusReason" = v.reason, "statusChangedAt" = v.at, "dueAt" = NULL
-    FROM (VALUES ${Prisma.join(rows)}) v (id, reason, at)
-    WHERE p.id = v.id RETURNING p.*`
+    FROM unnest(${ids}::uuid[], ${declines.map((d) => d.reason)}::text[], ${declines.map((d) => d.at)}::timestamptz[]) v (id, reason, at)
+    WHERE p.id = ANY(${ids}::uuid[]) AND p.id = v.id RETURNING p.*`
 }
 
 /**

@@ -58,6 +58,11 @@ const ACROSS_SITES: { what: string; match: RegExp; why: string }[] = [
     why: 'time-driven changes of every site are applied by whichever instance runs the scheduler, each row under its site’s gate (per shard when sharded)',
   },
   {
+    what: "the notifications of a scheduler's batch of declines",
+    match: /^\s*INSERT INTO "Notification" [^]*FROM unnest\(\$1::text\[\]/,
+    why: "a batch spans sites: its payments were taken behind their sites' gates and declined by their ids (lib/payments/payment-lifecycle.ts declineDue); each notification is written to its own payment's site, with that site's URL and clock",
+  },
+  {
     what: "the scheduler folding the overview's counted changes",
     match:
       /FROM "(?:Payment|Notification)StatChange" ORDER BY id LIMIT|DELETE FROM "(?:Payment|Notification)Stat" s USING json_array_elements/,

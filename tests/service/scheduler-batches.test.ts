@@ -137,21 +137,22 @@ describe('the scheduler applies due changes in batches', () => {
       billId,
       billRequestSchema.parse(billRequest({ customFields: { invoice_callback_url: invoiceUrl } })),
     )
-    const ids = [uid('tds'), uid('tds'), poisoned, uid('tds'), onBill, uid('tds'), uid('tds')]
-    for (const id of ids) {
+    // a batch that declines in one statement, then one with a payment whose status cannot be written
+    const ids = [uid('tds'), uid('tds'), onBill, uid('tds'), uid('tds')]
+    const later = [uid('tds'), poisoned, uid('tds')]
+    for (const id of [...ids, ...later]) {
       const request =
         id === onBill
           ? paymentRequestSchema.parse(cardPayment({ billId, amount: rub('3.00') }, { pan: '4000000000003220' }))
           : challenge
       assert.equal((await createPayment(siteId, id, request)).status.value, 'WAITING')
     }
-    await dueInOrder(siteId, ids)
-    const dueAt = new Map(
-      (await sql(`SELECT "paymentId", "dueAt" FROM "Payment" WHERE "siteId" = $1`, [siteId])).map((r) => [
-        r.paymentId as string,
-        (r.dueAt as Date).toISOString(),
-      ]),
-    )
+    const dueAt = new Map<string, string>()
+    const due = async (group: string[]) => {
+      await dueInOrder(siteId, group)
+      const rows = await sql(`SELECT "paymentId", "dueAt" FROM "Payment" WHERE "paymentId" = ANY($1::text[])`, [group])
+      for (const r of rows) dueAt.set(r.paymentId, (r.dueAt as Date).toISOString())
+    }
     const expectDeclined = async (id: string) => {
       const [p] = await sql(`SELECT * FROM "Payment" WHERE "siteId" = $1 AND "paymentId" = $2`, [siteId, id])
       assert.deepEqual([p.status, p.statusReason, p.dueAt], ['DECLINED', 'PAYMENT_EXPIRED_3DS', null], id)
@@ -171,11 +172,16 @@ describe('the scheduler applies due changes in batches', () => {
         ['DECLINED', 'PAYMENT_EXPIRED_3DS', dueAt.get(id)!.slice(0, 19)],
       )
     }
+    await due(ids)
+    const { value: applied, logged } = await schedulerLog(() => settleDuePayments())
+    assert.deepEqual([applied, logged], [ids.length, []])
+    for (const id of ids) await expectDeclined(id)
     // the poisoned one's status cannot be written: the batch's statement fails, and each is then declined alone
+    await due(later)
     await refusingPoisoned(async () => {
       const { value: applied, logged } = await schedulerLog(() => settleDuePayments())
-      assert.equal(applied, ids.length - 1)
-      for (const id of ids.filter((i) => i !== poisoned)) await expectDeclined(id)
+      assert.equal(applied, later.length - 1)
+      for (const id of later.filter((i) => i !== poisoned)) await expectDeclined(id)
       const [stuck] = await sql(`SELECT id, status FROM "Payment" WHERE "paymentId" = $1`, [poisoned])
       assert.equal(stuck.status, 'WAITING')
       assert.equal((await outcomes(siteId)).get(poisoned)!.notifications, 0)
@@ -192,7 +198,7 @@ describe('the scheduler applies due changes in batches', () => {
     )
     assert.deepEqual(
       writes.map((w) => [w.paymentId, w.n]).sort(),
-      ids.map((id) => [id, 1]).sort(),
+      [...ids, ...later].map((id) => [id, 1]).sort(),
       'each status written once',
     )
   })

@@ -509,9 +509,18 @@ describe('7. notification retries', () => {
   })
 
   test("a notification is claimed once its own site's time has reached its due time", () => {
-    const text = claimStatement({ perSite: 4, leaseMs: 60_000 }, 10).sql.replace(/\s+/g, ' ')
-    // the due notification's own site, and its due time against real time plus that site's offset
+    // few due: every due row ranked; each is its own site's, its due time against real time plus that site's offset
+    const ranked = claimStatement({ perSite: 4, leaseMs: 60_000 }, 10, false).sql.replace(/\s+/g, ' ')
+    assert.match(
+      ranked,
+      /FROM \(SELECT x\.id, x\."siteId", x\."nextAttemptAt" FROM "Notification" x .*\) d .*LEFT JOIN "Site" s ON s\.id = d\."siteId"/,
+    )
+    assert.ok(ranked.includes(`d."nextAttemptAt" <= now() + ${siteOffset('s').sql}`), ranked)
+    assert.match(ranked, /RETURNING .*site\."clockOffsetMs"/)
+    // a backlog: site by site, the same rule
+    const text = claimStatement({ perSite: 4, leaseMs: 60_000 }, 10, true).sql.replace(/\s+/g, ' ')
     assert.match(text, /FROM pending p LEFT JOIN "Site" s ON s\.id = p\."siteId"/)
+    assert.ok(text.includes(`WHERE p.first <= now() + ${siteOffset('s').sql}`), text)
     assert.ok(
       text.includes(
         `WHERE x."siteId" = p."siteId" AND x.state = 'PENDING' AND x."nextAttemptAt" <= now() + ${siteOffset('s').sql}`,

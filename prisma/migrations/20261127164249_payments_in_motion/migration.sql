@@ -16,6 +16,17 @@ WHERE NOT i.indisvalid AND c.relname IN (
   'Payment_waiting_dueAt_idx', 'Payment_waiting_siteId_dueAt_idx', 'Payment_open_hold_holdDueAt_idx',
   'Payment_open_hold_siteId_holdDueAt_idx', 'Payment_waiting_authFlow_idx');
 
+-- What the partial indexes below replace, dropped first: a drop takes the table's ACCESS EXCLUSIVE lock, and taken
+-- after a CREATE INDEX (whose SHARE lock is held to the end, even when npm run db:indexes built the index already)
+-- it would be an upgrade, which deadlocks with a transaction that locked a payment and then writes it. Taken first,
+-- it waits for the transactions under way on payments (those that start meanwhile wait behind it), and the creates
+-- that follow find the indexes built ahead, or build the partial ones (payments in motion: a few rows to write).
+DROP INDEX IF EXISTS "Payment_dueAt_idx";
+DROP INDEX IF EXISTS "Payment_siteId_dueAt_idx";
+DROP INDEX IF EXISTS "Payment_holdDueAt_idx";
+DROP INDEX IF EXISTS "Payment_siteId_holdDueAt_idx";
+DROP INDEX IF EXISTS "Payment_status_authFlow_idx";
+
 -- the due changes (lib/payments/payment-store.ts lockDuePayments: on real time, then of each site whose clock is
 -- ahead); a WAITING payment without one has none to index, and leaves nothing at its end
 CREATE INDEX IF NOT EXISTS "Payment_waiting_dueAt_idx" ON "Payment"("dueAt") WHERE status = 'WAITING' AND "dueAt" IS NOT NULL;
@@ -27,11 +38,3 @@ CREATE INDEX IF NOT EXISTS "Payment_open_hold_siteId_holdDueAt_idx" ON "Payment"
 
 -- the payments waiting on a bill that closed (lockWaitsOnClosedBills), and the metrics' exact count of WAITING
 CREATE INDEX IF NOT EXISTS "Payment_waiting_authFlow_idx" ON "Payment"("authFlow") WHERE status = 'WAITING';
-
--- what the partial indexes above replace: a drop builds nothing, it holds the table's lock only for a moment (once
--- the transactions under way on payments have ended)
-DROP INDEX IF EXISTS "Payment_dueAt_idx";
-DROP INDEX IF EXISTS "Payment_siteId_dueAt_idx";
-DROP INDEX IF EXISTS "Payment_holdDueAt_idx";
-DROP INDEX IF EXISTS "Payment_siteId_holdDueAt_idx";
-DROP INDEX IF EXISTS "Payment_status_authFlow_idx";
