@@ -86,15 +86,15 @@ export type Claimed = Notification & {
  */
 export const BACKLOG_FROM = 64
 
+/** a due notification not under way (its lease, if any, ran out: the worker that took it is gone) */
+const UNLEASED = Prisma.sql`x.state = 'PENDING' AND (x."leaseUntil" IS NULL OR x."leaseUntil" < now())`
+
 /** the statement that counts the notifications due now, up to BACKLOG_FROM (a claim's first) */
 export function backlogStatement(): Prisma.Sql {
   return Prisma.sql`
       SELECT count(*)::int AS n FROM (
         ${dueOnSiteClock('Notification', 'nextAttemptAt', Prisma.sql`now()`, UNLEASED)} LIMIT ${BACKLOG_FROM}) d`
 }
-
-/** a due notification not under way (its lease, if any, ran out: the worker that took it is gone) */
-const UNLEASED = Prisma.sql`x.state = 'PENDING' AND (x."leaseUntil" IS NULL OR x."leaseUntil" < now())`
 
 /**
  * The statement that leases up to `free` due notifications, oldest first, none of a site that already has
@@ -127,8 +127,7 @@ export function claimStatement(s: { perSite: number; leaseMs: number }, free: nu
         LATERAL (SELECT count(*)::int AS n FROM "Notification" x
                  WHERE x."siteId" = p."siteId" AND x.state = 'PENDING' AND x."leaseUntil" >= now()) busy,
         LATERAL (SELECT x.id, x."nextAttemptAt" FROM "Notification" x
-                 WHERE x."siteId" = p."siteId" AND x.state = 'PENDING' AND x."nextAttemptAt" <= now() + ${siteOffset('s')}
-                   AND (x."leaseUntil" IS NULL OR x."leaseUntil" < now())
+                 WHERE x."siteId" = p."siteId" AND x."nextAttemptAt" <= now() + ${siteOffset('s')} AND ${UNLEASED}
                  ORDER BY x."nextAttemptAt", x.id LIMIT greatest(${s.perSite} - busy.n, 0)) d
         WHERE p.first <= now() + ${siteOffset('s')}),
       picked AS (SELECT id FROM due ORDER BY "nextAttemptAt" LIMIT ${free})`

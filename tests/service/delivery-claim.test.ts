@@ -31,26 +31,27 @@ describe("the delivery worker's claim", () => {
     await dropDatabase(DATABASE)
   })
 
-  /** the buffers a statement touches and the ids it leases, its writes rolled back */
-  async function measured(q: Prisma.Sql): Promise<{ buffers: number; rows: number }> {
+  /** what `run` answers, its writes rolled back */
+  async function rolledBack<T>(run: () => Promise<T>): Promise<T> {
     await client.query('BEGIN')
     try {
+      return await run()
+    } finally {
+      await client.query('ROLLBACK')
+    }
+  }
+  /** the buffers a statement touches and the rows it answers */
+  const measured = (q: Prisma.Sql) =>
+    rolledBack(async () => {
       const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${q.text}`, q.values)
       const plan = rows[0]['QUERY PLAN'][0].Plan
       return { buffers: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'], rows: plan['Actual Rows'] }
-    } finally {
-      await client.query('ROLLBACK')
-    }
-  }
-  /** the ids a claim statement leases, rolled back */
-  async function leased(q: Prisma.Sql): Promise<string[]> {
-    await client.query('BEGIN')
-    try {
-      return (await client.query(q.text, q.values)).rows.map((r) => r.id).sort()
-    } finally {
-      await client.query('ROLLBACK')
-    }
-  }
+    })
+  /** the ids a claim statement leases */
+  const leased = (q: Prisma.Sql) =>
+    rolledBack(async () => (await client.query(q.text, q.values)).rows.map((r) => r.id).sort())
+  /** the notifications due now, counted up to BACKLOG_FROM */
+  const dueCount = async (q: Prisma.Sql) => (await client.query(q.text, q.values)).rows[0].n
   const pending = (sites: string, due: string) =>
     client.query(
       `INSERT INTO "Notification" (id, "siteId", type, "resourceRef", "resourceId", status, url, body, state, "nextAttemptAt")
@@ -71,8 +72,7 @@ describe("the delivery worker's claim", () => {
     await pending(`generate_series(1, 3) g, LATERAL (SELECT 'claim-1' AS s) x`, `now() - interval '1 second'`)
     await client.query('VACUUM ANALYZE "Notification"')
 
-    const [{ n }] = (await client.query(backlogStatement().text, backlogStatement().values)).rows
-    assert.equal(n, 3)
+    assert.equal(await dueCount(backlogStatement()), 3)
     const few = await measured(claimStatement(SETTINGS, 32, false))
     const bySite = await measured(claimStatement(SETTINGS, 32, true))
     assert.deepEqual([few.rows, bySite.rows], [3, 3])
@@ -87,8 +87,7 @@ describe("the delivery worker's claim", () => {
       `generate_series(1, ${BACKLOG_FROM * 3}) g, LATERAL (SELECT 'claim-2' AS s) x`,
       `now() - interval '2 seconds'`,
     )
-    const [{ n: many }] = (await client.query(backlogStatement().text, backlogStatement().values)).rows
-    assert.equal(many, BACKLOG_FROM)
+    assert.equal(await dueCount(backlogStatement()), BACKLOG_FROM)
     const ranked = await leased(claimStatement(SETTINGS, 32, false))
     assert.equal(ranked.length, 4)
     assert.deepEqual(await leased(claimStatement(SETTINGS, 32, true)), ranked)

@@ -523,7 +523,7 @@ describe('7. notification retries', () => {
     assert.ok(text.includes(`WHERE p.first <= now() + ${siteOffset('s').sql}`), text)
     assert.ok(
       text.includes(
-        `WHERE x."siteId" = p."siteId" AND x.state = 'PENDING' AND x."nextAttemptAt" <= now() + ${siteOffset('s').sql}`,
+        `WHERE x."siteId" = p."siteId" AND x."nextAttemptAt" <= now() + ${siteOffset('s').sql} AND x.state = 'PENDING'`,
       ),
       text,
     )
