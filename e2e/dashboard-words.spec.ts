@@ -1,6 +1,7 @@
 // The dashboard reads on any width (issue 33): at 360, 768 and 1280 px, in English and in Russian, on every page
 // with data, no word, number, date or id is broken across lines (each whitespace-separated word of each text is
-// one rectangle on the screen) and the page does not scroll sideways.
+// one rectangle on the screen) and the page does not scroll sideways. Each page's one title names it, and a payment's
+// page offers only the actions that can work on it.
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { cardPayment, client, newSite, rub, twoStepPayment, uid } from '../tests/support/api.ts'
 import { notifyTo } from '../tests/support/notify-site.ts'
@@ -53,7 +54,7 @@ async function signedIn(browser: Browser, site: { siteId: string; token: string 
   return { context, page }
 }
 
-test('no word is split across lines and nothing scrolls sideways, at 360, 768 and 1280 px, in both languages', async ({
+test('no word split, no sideways scroll, a title per page, only the actions that work: 360–1280 px, both languages', async ({
   browser,
 }) => {
   test.setTimeout(180_000)
@@ -85,6 +86,10 @@ test('no word is split across lines and nothing scrolls sideways, at 360, 768 an
     ).status,
   ).toBe(200)
 
+  const titles = {
+    en: ['Overview', 'Payments', `Payment ${held}`, `Payment ${declined}`, 'Bills', 'New bill', `Bill ${billId}`],
+    ru: ['Обзор', 'Платежи', `Платёж ${held}`, `Платёж ${declined}`, 'Счета', 'Новый счёт', `Счёт ${billId}`],
+  }
   for (const lang of ['en', 'ru'] as const) {
     const { context, page } = await signedIn(browser, site, lang)
     const notifications = '/dashboard/notifications'
@@ -99,14 +104,23 @@ test('no word is split across lines and nothing scrolls sideways, at 360, 768 an
       notifications,
       '/dashboard/settings',
     ]
+    const actions = (name: RegExp) => page.locator('main').getByRole('button', { name })
     for (const width of [360, 768, 1280]) {
       await page.setViewportSize({ width, height: 800 })
-      for (const path of paths) {
+      for (const [i, path] of paths.entries()) {
         await page.goto(path)
         await expect(page.locator('h1')).toBeVisible()
         expect(await splitWords(page), `${lang} ${width} px ${path}: words split across lines`).toEqual([])
         expect(await fitsWidth(page), `${lang} ${width} px ${path}: scrolls sideways ${await widest(page)}`).toBe(true)
+        if (titles[lang][i]) expect(await page.title(), `${lang} ${path}: its title`).toBe(`${titles[lang][i]} · Payin`)
       }
+      // the captured payment: nothing left to capture, the rest of its capture refundable; the declined one: neither
+      await page.goto(`/dashboard/payments/${held}`)
+      await expect(actions(lang === 'en' ? /^Refund/ : /^Вернуть/)).toBeVisible()
+      await expect(actions(lang === 'en' ? /^Capture/ : /^Списать/)).toHaveCount(0)
+      await page.goto(`/dashboard/payments/${declined}`)
+      await expect(page.locator('h1')).toBeVisible()
+      await expect(actions(lang === 'en' ? /^(Capture|Refund)/ : /^(Списать|Вернуть)/)).toHaveCount(0)
       // a notification's own page, from the list
       await page.goto(notifications)
       const first = page
