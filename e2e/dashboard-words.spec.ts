@@ -1,7 +1,7 @@
 // The dashboard reads on any width (issue 33): at 360, 768 and 1280 px, in English and in Russian, on every page
 // with data, no word, number, date or id is broken across lines (each whitespace-separated word of each text is
 // one rectangle on the screen) and the page does not scroll sideways. Each page's one title names it, and a payment's
-// page offers only the actions that can work on it.
+// page offers only the actions that can work on it; no placeholder is cut off by its field.
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { cardPayment, client, newSite, rub, twoStepPayment, uid } from '../tests/support/api.ts'
 import { notifyTo } from '../tests/support/notify-site.ts'
@@ -25,6 +25,21 @@ const splitWords = (page: Page) =>
       }
     }
     return split
+  })
+
+/** the placeholders cut off by their field: each one's text measured in the field's font against its content box */
+const cutPlaceholders = (page: Page) =>
+  page.evaluate(() => {
+    const context = document.createElement('canvas').getContext('2d')!
+    return [...document.querySelectorAll<HTMLInputElement>('input[placeholder]')]
+      .filter((e) => e.offsetParent !== null)
+      .filter((e) => {
+        const style = getComputedStyle(e)
+        context.font = style.font
+        const room = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+        return context.measureText(e.placeholder).width > room + 0.5
+      })
+      .map((e) => `${e.id || e.name}: "${e.placeholder}"`)
   })
 
 /** the elements that reach past the window's right edge (for the failure's message) */
@@ -112,6 +127,7 @@ test('no word split, no sideways scroll, a title per page, only the actions that
         await expect(page.locator('h1')).toBeVisible()
         expect(await splitWords(page), `${lang} ${width} px ${path}: words split across lines`).toEqual([])
         expect(await fitsWidth(page), `${lang} ${width} px ${path}: scrolls sideways ${await widest(page)}`).toBe(true)
+        expect(await cutPlaceholders(page), `${lang} ${width} px ${path}: placeholders cut off`).toEqual([])
         if (titles[lang][i]) expect(await page.title(), `${lang} ${path}: its title`).toBe(`${titles[lang][i]} · Payin`)
       }
       // the captured payment: nothing left to capture, the rest of its capture refundable; the declined one: neither
