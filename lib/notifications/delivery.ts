@@ -14,15 +14,7 @@ import { siteWrite } from '../sandbox/site-write'
 import { processPolicy } from './callback-url'
 import { postNotification, type PostOutcome } from './outgoing-policy'
 import { signatureHeaders, siteSecrets } from './signing'
-import {
-  claimDue,
-  insertAttempt,
-  notificationKept,
-  updateLeased,
-  type Claimed,
-  type Notification,
-  type NotificationChange,
-} from './notification-store'
+import { claimDue, recordAttempt, type Claimed, type Notification, type NotificationChange } from './notification-store'
 
 export { claimStatement } from './notification-store'
 
@@ -110,19 +102,15 @@ async function record(n: Claimed, o: PostOutcome, s: DeliverySettings): Promise<
   // a write of the site (lib/sandbox/site-write.ts siteWrite), dated on the clock of the claim: a sandbox
   // reset under way is waited for, and a notification it deleted while this attempt was posted has nothing
   // to record
-  await siteWrite(n.siteId, async (tx) => {
-    if (!(await notificationKept(tx, n.id))) return
-    await insertAttempt(tx, {
-      notificationRef: n.id,
-      at,
-      httpStatus: o.httpStatus,
-      durationMs: o.durationMs,
-      error: o.error,
-    })
-    // only while this claim still holds the row: a re-send, or another worker after the lease ran
-    // out, has taken it over otherwise, and its state is theirs to write
-    await updateLeased(tx, n.id, n.leaseUntil, next)
-  })
+  await siteWrite(n.siteId, (tx) =>
+    recordAttempt(
+      tx,
+      n.id,
+      n.leaseUntil,
+      { at, httpStatus: o.httpStatus, durationMs: o.durationMs, error: o.error },
+      next,
+    ),
+  )
 }
 
 const logError = (e: unknown) => process.stderr.write(`notification delivery: ${(e as Error)?.message ?? e}\n`)

@@ -529,6 +529,20 @@ describe('7. notification retries', () => {
     )
     // and the offset comes back with the claim: record() dates the attempt on it
     assert.match(text, /RETURNING .*site\."clockOffsetMs"/)
+    // as the worker claims: the due rows counted on their sites' clocks, then the way the count chooses, each by the
+    // same rule
+    const made = claimStatement({ perSite: 4, leaseMs: 60_000 }, 10).sql.replace(/\s+/g, ' ')
+    assert.match(
+      made,
+      /backlog AS MATERIALIZED \( SELECT count\(\*\) >= \? AS yes FROM \( SELECT x\.id FROM "Notification" x WHERE x\."nextAttemptAt" <= now\(\) .* UNION ALL SELECT x\.id FROM "Site" ahead JOIN "Notification" x ON x\."siteId" = ahead\.id /,
+    )
+    assert.ok(made.includes('FROM due_by_site WHERE (SELECT yes FROM backlog)'), made)
+    assert.ok(made.includes('FROM due_ranked WHERE NOT (SELECT yes FROM backlog)'), made)
+    for (const rule of [
+      `WHERE p.first <= now() + ${siteOffset('s').sql}`,
+      `d."nextAttemptAt" <= now() + ${siteOffset('s').sql}`,
+    ])
+      assert.ok(made.includes(rule), rule)
   })
 
   test("the due-time search: rows due on real time, and of each site ahead, its rows due by its own time (each an index's range)", () => {
