@@ -4,7 +4,7 @@
 // made when it
 // was shown: it becomes the capture's or refund's id, so a form sent twice (a double click, a retry after
 // a lost answer) captures or refunds once, as an API replay does.
-import { ApiError, notFound } from '../http/api-error'
+import { ApiError, incorrectInvocation, notFound } from '../http/api-error'
 import { capturePayment } from '../payments/capture-service'
 import { findPayment } from '../payments/payment-service'
 import type { Tx } from '../payments/payment-store'
@@ -16,6 +16,20 @@ import type { DashboardSession } from './dashboard-session'
 export type ActionOutcome = { status: string; reason?: string }
 
 type Kind = 'capture' | 'refund'
+
+/**
+ * The dashboard offers only what can work, so what the API would record as declined (a form left open while the
+ * payment moved on in another tab, an amount above what is left) is refused instead: no declined capture or refund,
+ * no notification to the shop; the refusal has its audit entry. Its words (lib/i18n/.../codes.ts messages).
+ */
+const refusalOf = (kind: Kind) => (reason: string) =>
+  incorrectInvocation(
+    reason === 'INVALID_STATE'
+      ? `Nothing is left to ${kind} on this payment`
+      : reason === 'INVALID_AMOUNT'
+        ? `The amount is more than is left to ${kind}`
+        : `Not made: it would be declined with ${reason}`,
+  )
 
 export async function actOnPayment(
   session: DashboardSession,
@@ -48,8 +62,12 @@ export async function actOnPayment(
   try {
     const answer =
       kind === 'capture'
-        ? await capturePayment(session.siteId, paymentId, id, amount, undefined, record)
-        : await refundPayment(session.siteId, paymentId, id, amount, undefined, record)
+        ? await capturePayment(session.siteId, paymentId, id, amount, undefined, record, {
+            refuseDecline: refusalOf(kind),
+          })
+        : await refundPayment(session.siteId, paymentId, id, amount, undefined, record, {
+            refuseDecline: refusalOf(kind),
+          })
     outcome = { status: answer.status.value, ...(answer.status.reason ? { reason: answer.status.reason } : {}) }
   } catch (e) {
     if (!(e instanceof ApiError)) throw e

@@ -1,6 +1,6 @@
 // Captures of authorised (two-step) payments (endpoint 4 and its read).
 import { captureOfPayment, findCapture, hasCompletedCapture, insertCapture, type Capture } from './capture-store'
-import { fieldError, incorrectInvocation, notFound, requestConflict } from '../http/api-error'
+import { fieldError, incorrectInvocation, notFound, requestConflict, type ApiError } from '../http/api-error'
 import { notifyCapture } from './payment-notify'
 import { fingerprint } from '../security/keyed-hash'
 import type { AmountInput } from '../wire/common-schemas'
@@ -23,6 +23,7 @@ export async function capturePayment(
   amount: AmountInput | undefined,
   callbackUrl?: string,
   alsoWrite?: (tx: Tx, capture: Capture) => Promise<unknown>,
+  { refuseDecline }: { refuseDecline?: (reason: string) => ApiError } = {},
 ) {
   // on the site's sandbox clock, a sandbox reset of the site waiting for this write (or this write for it)
   const capture = await siteWrite(siteId, async (tx, clock) => {
@@ -42,6 +43,9 @@ export async function capturePayment(
     // a payment's splits and cheque add up to all it holds: a capture of less would leave them describing money never
     // taken, so such a payment is captured in full (a partial reversal naming refundSplits takes a part off first)
     const d = decideCapture(totalsOf(p), amount?.value ?? null, Boolean(splitsOf(p.splits) || chequeOf(p.cheque)))
+    // a caller that offers only what can work (the dashboard) has a capture that would be declined refused instead:
+    // nothing recorded, no notification
+    if (!d.ok && refuseDecline) throw refuseDecline(d.reason)
     if (d.ok) await setCapturedMinor(tx, p.id, d.amountMinor)
     const capture = await insertCapture(tx, {
       siteId,

@@ -2,7 +2,14 @@
 // and the refund list).
 import { randomUUID } from 'node:crypto'
 import type { DeclineReason } from '../acquirer/sandbox-acquirer'
-import { fieldError, incorrectInvocation, notFound, requestConflict, validationError } from '../http/api-error'
+import {
+  fieldError,
+  incorrectInvocation,
+  notFound,
+  requestConflict,
+  validationError,
+  type ApiError,
+} from '../http/api-error'
 import { refundsPostponed, siteClock } from '../sites/site-store'
 import { notifyRefund, refundNotificationInsert } from './payment-notify'
 import { fingerprint } from '../security/keyed-hash'
@@ -35,7 +42,8 @@ const DECLINED_BY_MERCHANT: DeclineReason = 'REFUND_DECLINED_BY_MERCHANT'
 /**
  * `alsoWrite`: what the caller records with a new refund, in its transaction (the dashboard's audit entry); not on a
  * replay. `refundSplits`: what it takes back of each of a split payment's splits (their sum is the amount's value);
- * `cheque`: its 54-FZ receipt data (a card payment's only).
+ * `cheque`: its 54-FZ receipt data (a card payment's only). `refuseDecline`: the error thrown instead of recording a
+ * refund that would be declined.
  */
 export async function refundPayment(
   siteId: string,
@@ -44,7 +52,11 @@ export async function refundPayment(
   amount: AmountInput,
   callbackUrl?: string,
   alsoWrite?: (tx: Tx, refund: Refund) => Promise<unknown>,
-  { refundSplits, cheque }: { refundSplits?: Split[]; cheque?: Cheque } = {},
+  {
+    refundSplits,
+    cheque,
+    refuseDecline,
+  }: { refundSplits?: Split[]; cheque?: Cheque; refuseDecline?: (reason: string) => ApiError } = {},
 ) {
   // on the site's sandbox clock, a sandbox reset of the site waiting for this write (or this write for it)
   const refund = await siteWrite(siteId, async (tx, clock) => {
@@ -68,6 +80,8 @@ export async function refundPayment(
     // production issues receipts for card payments alone
     if (cheque && !chargedCardOf(p)) throw fieldError('cheque', 'is for refunds of payments that charged a card')
     const d = decideRefund(totalsOf(p), amount.value)
+    // a caller that offers only what can work (the dashboard) has a refund that would be declined refused instead
+    if (!d.ok && refuseDecline) throw refuseDecline(d.reason)
     // the postponed scheme: a refund waits for the next processing time (a reversal, whole or partial, releases what
     // it names of a hold at once)
     const postponed = d.ok && !d.reversal && (await refundsPostponed(tx, siteId))

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { test } from 'node:test'
-import { cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
+import { BASE_URL, cardPayment, client, newSite, rub, twoStepPayment, uid } from '../support/api.ts'
 import { asSession, assertError, dashboardPage, post, signIn } from '../support/dashboard.ts'
 
 /** the page's HTML, and the amounts its Capture and Refund forms are prefilled with (null: not offered) */
@@ -54,6 +54,63 @@ test('Capture and Refund are offered only where they can work, prefilled with wh
   page = await paymentPage(cookie, declined)
   assert.deepEqual([page.capture, page.refund], [null, null])
   assert.doesNotMatch(page.html, /aria-labelledby="(capture|refund)"/, 'a declined payment has neither section')
+})
+
+test('a form left open while the payment moved on, or an amount above what is left: refused, nothing recorded', async () => {
+  const site = await newSite('dash-stale')
+  const api = client(site)
+  const cookie = await signIn(site)
+  const act = (paymentId: string, kind: 'capture' | 'refund', amount: string) =>
+    post(`/dashboard/actions/payments/${paymentId}/${kind}`, { amount, key: randomUUID() }, asSession(cookie))
+  /** the shop's capture notifications, the payment's refunds, and the shop's notifications of declines */
+  const recorded = async (paymentId: string) => {
+    const list = (await api.get('/notifications')).body as { type: string; status?: { value?: string } }[]
+    return {
+      captures: list.filter((n) => n.type === 'CAPTURE').length,
+      refunds: ((await api.get(`/payments/${paymentId}/refunds`)).body as unknown[]).length,
+      declinedNotices: list.filter((n) => n.type !== 'PAYMENT' && n.status?.value === 'DECLINED').length,
+    }
+  }
+
+  // a hold released in another tab: the Capture form still on the screen is refused
+  const held = await api.newPayment(twoStepPayment({ amount: rub('500.00') }))
+  assert.equal((await api.put(`/payments/${held}/refunds/${uid('rel')}`, { amount: rub('500.00') })).status, 200)
+  const before = await recorded(held)
+  const stale = await act(held, 'capture', '500.00')
+  assertError(stale, 409, 'payin.incorrect-method-invocation')
+  assert.equal(stale.body.description, 'Nothing is left to capture on this payment')
+  assert.deepEqual(await recorded(held), before)
+
+  // more than is left: refused, as is a refund of a payment refunded in full meanwhile
+  const hold = await api.newPayment(twoStepPayment({ amount: rub('10.00') }))
+  const above = await act(hold, 'capture', '99999.00')
+  assertError(above, 409, 'payin.incorrect-method-invocation')
+  assert.equal(above.body.description, 'The amount is more than is left to capture')
+  const sale = await api.newPayment(cardPayment({ amount: rub('100.00') }))
+  assertError(await act(sale, 'refund', '100.01'), 409, 'payin.incorrect-method-invocation')
+  assert.equal((await act(sale, 'refund', '100.00')).status, 200)
+  const again = await act(sale, 'refund', '100.00')
+  assertError(again, 409, 'payin.incorrect-method-invocation')
+  assert.equal(again.body.description, 'The amount is more than is left to refund')
+  assert.deepEqual(
+    [await recorded(hold), await recorded(sale)],
+    [
+      { captures: 0, refunds: 0, declinedNotices: 0 },
+      { captures: 0, refunds: 1, declinedNotices: 0 },
+    ],
+  )
+  // the refusals are in the audit log, in the page's language
+  const audit = await (
+    await fetch(`${BASE_URL}/dashboard/payments/${encodeURIComponent(sale)}`, {
+      headers: { ...asSession(cookie), 'Accept-Language': 'ru-RU,ru;q=0.9' },
+    })
+  )
+    .text()
+    .then((html) => html.replaceAll('<!-- -->', ''))
+  assert.match(audit, /отказ: Сумма больше, чем осталось вернуть/)
+  // the API itself still records what it declines, as production does
+  const declined = await api.put(`/payments/${sale}/refunds/${uid('api')}`, { amount: rub('1.00') })
+  assert.equal((declined.body as { status: { value: string } }).status.value, 'DECLINED')
 })
 
 test('a split payment: Capture is offered, Refund is left to the API (it needs refundSplits)', async () => {

@@ -67,6 +67,11 @@ export const codes = {
    * dashboard shows them: `{n}` stands for a number, `{detail}` for whatever follows (a code, an address).
    */
   messages: {
+    'Nothing is left to capture on this payment': 'Nothing is left to capture on this payment',
+    'Nothing is left to refund on this payment': 'Nothing is left to refund on this payment',
+    'The amount is more than is left to capture': 'The amount is more than is left to capture',
+    'The amount is more than is left to refund': 'The amount is more than is left to refund',
+    'Not made: it would be declined with {detail}': 'Not made: it would be declined with {detail}',
     'Successful capture already done for this payment': 'Successful capture already done for this payment',
     'Payment not found': 'Payment not found',
     'Notification not found': 'Notification not found',

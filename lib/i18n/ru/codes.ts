@@ -49,6 +49,11 @@ export const codes: CodeWords = {
   auditEntry: '{action}, {actor}: {outcome}',
   ms: '{ms} мс',
   messages: {
+    'Nothing is left to capture on this payment': 'Списывать по этому платежу больше нечего',
+    'Nothing is left to refund on this payment': 'Возвращать по этому платежу больше нечего',
+    'The amount is more than is left to capture': 'Сумма больше, чем осталось списать',
+    'The amount is more than is left to refund': 'Сумма больше, чем осталось вернуть',
+    'Not made: it would be declined with {detail}': 'Не выполнено: было бы отклонено с причиной {detail}',
     'Successful capture already done for this payment': 'Платёж уже успешно списан',
     'Payment not found': 'Платёж не найден',
     'Notification not found': 'Уведомление не найдено',
