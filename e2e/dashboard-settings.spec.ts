@@ -126,7 +126,7 @@ test('Rotate secret, by keyboard: confirmed, the new secret shown once, gone on 
   await expect(shown).toHaveValue(/^whsec_\S+$/)
   await expect(shown).toBeFocused()
   const secret = await shown.inputValue()
-  await expect(section).toContainText('Copy it now')
+  await expect(section).toContainText('This page will not show it again; the command above prints it at any time.')
   await expect(section).toContainText('The previous secret keeps signing for 24 hours')
   // the very secret the service now signs with
   const { closeDb } = await import('../lib/db/client.ts')
@@ -240,7 +240,7 @@ test.describe('in Russian on a 360 px screen', () => {
     await secret.getByRole('button', { name: 'Сменить секрет' }).click()
     await page.getByRole('alertdialog', { name: 'Сменить секрет' }).getByRole('button', { name: 'Подтвердить' }).click()
     await expect(secret.getByRole('textbox', { name: 'Новый секрет подписи' })).toHaveValue(/^whsec_/)
-    await expect(secret).toContainText('Скопируйте его сейчас')
+    await expect(secret).toContainText('команда выше напечатает его в любой момент')
     expect(await fitsWidth(page)).toBe(true)
     // the heading's row and three changes
     await expect(page.getByRole('region', { name: 'Последние изменения', exact: true }).getByRole('row')).toHaveCount(4)

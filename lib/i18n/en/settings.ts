@@ -18,7 +18,8 @@ export const settings = {
   secretTitle: 'Signing secret',
   secretHelp:
     "Notifications are signed with this secret (the Signature and Payin-Signature headers). This page does not show it; on the service's machine, this command prints it at any time:",
-  secretRotateHelp: 'If it may have leaked, rotate it here: the new secret is shown once.',
+  secretRotateHelp:
+    'If it may have leaked, rotate it here: the new secret is shown below once, and the command above prints it later.',
   neverRotated: 'Not rotated since the site was created.',
   rotatedAt: 'Last rotated: {at}.',
   previousSigns: 'The previous secret still signs until {at}.',
@@ -27,7 +28,8 @@ export const settings = {
     'Make a new signing secret? The current one keeps signing for {hours} hours, so that your handler can switch.',
   endNow: 'Stop signing with the current secret at once (after a leak)',
   newSecret: 'New signing secret',
-  copySecretNow: 'Copy it now into your notification handler: it will not be shown again.',
+  copySecretNow:
+    'Copy it into your notification handler. This page will not show it again; the command above prints it at any time.',
   graceNote:
     'The previous secret keeps signing for {hours} hours, until {at}: switch your handler meanwhile (or let it accept either secret).',
   endedNote: 'The previous secret no longer signs.',
