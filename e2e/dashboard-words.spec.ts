@@ -79,7 +79,20 @@ test('no word split, no sideways scroll, a title per page, only the actions that
   // ids as long as merchants make them, and every kind of row
   const held = uid('order-2026-11-27-customer-4815162342-basket')
   expect(
-    (await api.put(`/payments/${held}`, twoStepPayment({ amount: rub('1234567.89'), comment: 'Order 1042' }))).status,
+    (
+      await api.put(
+        `/payments/${held}`,
+        twoStepPayment({
+          amount: rub('1234567.89'),
+          comment: 'Order 1042',
+          customer: { account: 'acc-1', email: 'anna.petrovna.ivanova-sidorova@example.com', name: 'Анна Иванова' },
+          customFields: {
+            'loyalty-program-member-level-field-number-00-xx': 'Order 1042 for a customer with a long name',
+            cf1: '9999999999',
+          },
+        }),
+      )
+    ).status,
   ).toBe(200)
   expect((await api.put(`/payments/${held}/captures/${uid('capture')}`, { amount: rub('1234567.89') })).status).toBe(
     200,

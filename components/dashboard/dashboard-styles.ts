@@ -1,6 +1,7 @@
 // The dashboard's styles, inline in its pages (no stylesheet request, no web fonts); readable from 360 px up. No word,
 // number, date or id is ever broken inside itself: what is too wide scrolls inside its own box (a table, a value) or,
-// for an id, ends in an ellipsis (the whole id on hover, on focus and on its own page).
+// for an id, ends in an ellipsis (the whole id on hover, on focus and on its own page). On a phone a list of names and
+// values puts each name above its value: beside a long name (or a nested list) a value would have a few letters' room.
 export const dashboardCss = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1a1a2e;background:#f6f7fb}
@@ -27,6 +28,7 @@ th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e3e6f0;vertic
 dl{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.25rem 1rem;margin:0}
 dt{color:#555}
 dd{margin:0;min-width:0;overflow-x:auto}
+@media (max-width:560px){dl{grid-template-columns:minmax(0,1fr);gap:0}dt{font-size:.85rem;margin-top:.4rem}}
 .dash-id{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
 td .dash-id{max-width:16rem}
 td .dash-id:hover,td .dash-id:focus{max-width:none}

@@ -44,6 +44,7 @@ export const dashboard = {
   flags: 'Flags',
   comment: 'Comment',
   customer: 'Customer',
+  customerFields: { account: 'Account', email: 'Email', name: 'Name', phone: 'Phone' } as Record<string, string>,
   customFields: 'Custom fields',
   nothingToCapture: 'Nothing is left to capture.',
   nothingToRefund: 'Nothing is left to refund.',

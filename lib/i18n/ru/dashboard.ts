@@ -46,6 +46,7 @@ export const dashboard: DashboardMessages = {
   flags: 'Признаки',
   comment: 'Комментарий',
   customer: 'Покупатель',
+  customerFields: { account: 'Аккаунт', email: 'Эл. почта', name: 'Имя', phone: 'Телефон' },
   customFields: 'Дополнительные поля',
   nothingToCapture: 'Списывать больше нечего.',
   nothingToRefund: 'Возвращать больше нечего.',

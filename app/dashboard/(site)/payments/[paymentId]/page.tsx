@@ -158,7 +158,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
             <>
               <dt>{t.customer}</dt>
               <dd>
-                <FieldList fields={customer} />
+                <FieldList fields={customer} names={t.customerFields} />
               </dd>
             </>
           )}
