@@ -52,6 +52,10 @@ test("the service's messages in the page's words: exact, with a number, with a d
     'не удалось подключиться: connect ECONNREFUSED',
   )
   assert.equal(serviceMessage(codes, "must be the payment's currency RUB"), 'должна быть валютой платежа, RUB')
+  // the limits of what a form sends, whatever the number (the bill's comment is 1024 characters at most)
+  assert.equal(serviceMessage(codes, 'must be at most 1024 characters'), 'должно быть не длиннее 1024 символов')
+  assert.equal(serviceMessage(codes, 'must be at most 120 (5 days)'), 'должно быть не больше 120 (5 дней)')
+  assert.equal(serviceMessage(codes, 'must be at most 45 days ahead'), 'должен быть не дальше 45 дней вперёд')
   assert.equal(serviceMessage(codes, 'something new'), 'something new')
   // English shows them as they come
   for (const text of Object.keys(textsOf('en').codes.messages).filter((k) => !k.includes('{')))
