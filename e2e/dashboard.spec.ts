@@ -121,6 +121,13 @@ test("another site's payment is not found; a form posted from another origin is 
   expect(answer?.status()).toBe(404)
   await expect(page.getByRole('heading', { name: 'Not found', level: 1 })).toBeVisible()
   await expect(page.getByRole('navigation').getByRole('link', { name: 'Payments' })).toBeVisible()
+  // an address the dashboard does not have: the same page in its frame, not the framework's English default
+  for (const path of ['/dashboard/nope', '/dashboard/payments/a/b']) {
+    expect((await page.goto(path))?.status()).toBe(404)
+    await expect(page.getByRole('heading', { name: 'Not found', level: 1 })).toBeVisible()
+    await expect(page).toHaveTitle('Not found · Payin')
+    await expect(page.getByRole('navigation').getByRole('link', { name: 'Payments' })).toBeVisible()
+  }
 
   // a page of another origin (a port of its own on this host: the browser still sends the SameSite=Strict
   // cookie, which makes the Origin check the one thing that stands) posts a capture of my own payment
