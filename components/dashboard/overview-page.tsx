@@ -139,7 +139,7 @@ export function OverviewPage({ o, lang }: { o: Overview; lang: Lang }) {
             rows={o.days.map((d) => ({ key: d.day, cells: [day(d.day), count(d.count)] }))}
           />
           <p className="ov-links">
-            <Link prefetch={false} href="/dashboard/payments">
+            <Link prefetch={false} href={`/dashboard/payments?since=${o.first}`}>
               {t.allPayments}
             </Link>
           </p>
@@ -184,7 +184,7 @@ export function OverviewPage({ o, lang }: { o: Overview; lang: Lang }) {
                 rows={o.days.map((d) => ({ key: d.day, cells: [day(d.day), amount(paid(d))] }))}
               />
               <p className="ov-links">
-                <Link prefetch={false} href="/dashboard/payments?status=COMPLETED">
+                <Link prefetch={false} href={`/dashboard/payments?status=COMPLETED&since=${o.first}`}>
                   {t.paidPayments}
                 </Link>
               </p>
@@ -236,10 +236,10 @@ export function OverviewPage({ o, lang }: { o: Overview; lang: Lang }) {
             }))}
           />
           <p className="ov-links">
-            <Link prefetch={false} href="/dashboard/payments?status=COMPLETED">
+            <Link prefetch={false} href={`/dashboard/payments?status=COMPLETED&since=${o.first}`}>
               {t.paidPayments}
             </Link>
-            <Link prefetch={false} href="/dashboard/payments?status=DECLINED">
+            <Link prefetch={false} href={`/dashboard/payments?status=DECLINED&since=${o.first}`}>
               {t.declinedPayments}
             </Link>
           </p>
@@ -293,7 +293,7 @@ export function OverviewPage({ o, lang }: { o: Overview; lang: Lang }) {
             </>
           )}
           <p className="ov-links">
-            <Link prefetch={false} href="/dashboard/payments?status=DECLINED">
+            <Link prefetch={false} href={`/dashboard/payments?status=DECLINED&since=${o.first}`}>
               {t.declinedPayments}
             </Link>
           </p>
@@ -330,7 +330,7 @@ export function OverviewPage({ o, lang }: { o: Overview; lang: Lang }) {
           />
           <p className="ov-links">
             {DELIVERY_STATES.map((s) => (
-              <Link key={s} prefetch={false} href={`/dashboard/notifications?state=${s}`}>
+              <Link key={s} prefetch={false} href={`/dashboard/notifications?state=${s}&since=${o.first}`}>
                 {fill(t.showState, { state: stateWord(s) })}
               </Link>
             ))}

@@ -18,6 +18,7 @@ import { paymentTime } from '../time/wire-time'
 import { auditableUrl, recordAudit } from './dashboard-audit'
 import type { DashboardSession } from './dashboard-session'
 import { decodeCursor, pageOf, UUID } from './dashboard-cursor'
+import { sinceFilter } from './list-since'
 
 export const NOTIFICATIONS_PAGE_SIZE = 20
 
@@ -44,8 +45,15 @@ export async function listNotifications(
   siteId: string,
   after?: string,
   state?: NotificationState,
+  since?: string,
 ): Promise<{ rows: NotificationListRow[]; nextCursor: string | null }> {
-  const rows = await listSiteNotifications(siteId, decodeCursor(after), NOTIFICATIONS_PAGE_SIZE + 1, state)
+  const rows = await listSiteNotifications(
+    siteId,
+    decodeCursor(after),
+    NOTIFICATIONS_PAGE_SIZE + 1,
+    state,
+    sinceFilter(since),
+  )
   const { page, nextCursor } = pageOf(rows, NOTIFICATIONS_PAGE_SIZE)
   return {
     rows: page.map(({ lastAt, lastHttpStatus, lastDurationMs, lastError, ...n }) => ({

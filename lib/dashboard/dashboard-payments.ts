@@ -9,6 +9,7 @@ import { paymentAudit } from './audit-store'
 import { listPaymentRows, type Payment, type PaymentListRow } from '../payments/payment-store'
 import { refundsOfPayment } from '../payments/refund-store'
 import { decodeCursor, pageOf } from './dashboard-cursor'
+import { sinceFilter } from './list-since'
 import { siteClock } from '../sites/site-store'
 import { PAYMENT_STATUSES as WIRE_PAYMENT_STATUSES } from '../payments/payment-wire'
 import { sbpPaymentDetails as sbpDetailsOf, type SbpPaymentDetails } from '../sbp/qr-code-service'
@@ -49,6 +50,8 @@ export interface PaymentListQuery {
   status?: PaymentStatus
   /** the cursor of the page's last row, as `nextCursor` gave it */
   after?: string
+  /** made on this local day or after (list-since.ts) */
+  since?: string
 }
 
 export type { PaymentListRow } from '../payments/payment-store'
@@ -58,7 +61,11 @@ export async function listPayments(
   q: PaymentListQuery,
 ): Promise<{ rows: PaymentListRow[]; nextCursor: string | null }> {
   const { search } = paymentSearch(q.search ?? '')
-  const rows = await listPaymentRows(siteId, { search, status: q.status, cursor: decodeCursor(q.after) }, PAGE_SIZE + 1)
+  const rows = await listPaymentRows(
+    siteId,
+    { search, status: q.status, cursor: decodeCursor(q.after), since: sinceFilter(q.since) },
+    PAGE_SIZE + 1,
+  )
   const { page, nextCursor } = pageOf(rows, PAGE_SIZE)
   return { rows: page, nextCursor }
 }

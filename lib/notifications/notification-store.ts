@@ -312,8 +312,13 @@ export async function listSiteNotifications(
   cursor: { createdAt: Date; id: string } | null,
   limit: number,
   state?: string,
+  since?: { day: string; timeZone: string },
 ): Promise<NotificationListSqlRow[]> {
   const after = cursor ? Prisma.sql`(n."createdAt", n."id") < (${cursor.createdAt}, ${cursor.id}::uuid)` : null
+  // made on a local day or after (the overview's days): from that day's midnight in the time zone
+  const from = since
+    ? Prisma.sql` AND n."createdAt" >= (${since.day}::date::timestamp AT TIME ZONE ${since.timeZone})`
+    : Prisma.empty
   return db().$queryRaw<NotificationListSqlRow[]>`
     SELECT n.id::text AS id, n.type, n."resourceId", p."paymentId", n.status, n.url, n.state, n.attempts, n."createdAt",
            la.at AS "lastAt", la."httpStatus" AS "lastHttpStatus", la."durationMs" AS "lastDurationMs", la.error AS "lastError"
@@ -322,7 +327,7 @@ export async function listSiteNotifications(
     LEFT JOIN LATERAL (
       SELECT a.at, a."httpStatus", a."durationMs", a.error FROM "NotificationAttempt" a
       WHERE a."notificationRef" = n.id ORDER BY a.at DESC LIMIT 1) la ON true
-    WHERE n."siteId" = ${siteId}${after ? Prisma.sql` AND ${after}` : Prisma.empty}${state ? Prisma.sql` AND n.state = ${state}` : Prisma.empty}
+    WHERE n."siteId" = ${siteId}${after ? Prisma.sql` AND ${after}` : Prisma.empty}${state ? Prisma.sql` AND n.state = ${state}` : Prisma.empty}${from}
     ORDER BY n."createdAt" DESC, n.id DESC
     LIMIT ${limit}`
 }

@@ -352,7 +352,8 @@ export interface PaymentListRow {
 
 /**
  * The site's payments, newest first, `limit` at most: those a search (a payment id, a bill id, a card's last four
- * digits) finds, of a status, after a cursor (a row's creation time and id: the dashboard's list).
+ * digits) finds, of a status, made on a local day or after, after a cursor (a row's creation time and id: the
+ * dashboard's list).
  *
  * Each way of finding a row is a range of an index of its own, read newest first and stopped at `limit` rows
  * (prisma/migrations/*_scale_indexes): the list on ("siteId", "createdAt", id), of a status on ("siteId", status,
@@ -362,12 +363,20 @@ export interface PaymentListRow {
  */
 export async function listPaymentRows(
   siteId: string,
-  q: { search: string; status?: string; cursor: { createdAt: Date; id: string } | null },
+  q: {
+    search: string
+    status?: string
+    cursor: { createdAt: Date; id: string } | null
+    since?: { day: string; timeZone: string }
+  },
   limit: number,
 ): Promise<(PaymentListRow & { id: string })[]> {
   const { search } = q
   const filters: Prisma.Sql[] = []
   if (q.status) filters.push(Prisma.sql` AND status = ${q.status}`)
+  // made on a local day or after (the overview's days): from that day's midnight in the time zone
+  if (q.since)
+    filters.push(Prisma.sql` AND "createdAt" >= (${q.since.day}::date::timestamp AT TIME ZONE ${q.since.timeZone})`)
   if (q.cursor) filters.push(Prisma.sql` AND ("createdAt", "id") < (${q.cursor.createdAt}, ${q.cursor.id}::uuid)`)
   const rows = (found: Prisma.Sql) => Prisma.sql`(
     SELECT id, "paymentId", "billId", "createdAt", "amountMinor", currency, status, "statusReason", "methodType", "maskedPan"

@@ -37,6 +37,8 @@ export const dashboard = {
   payerBank: "Payer's bank",
   fpsToken: 'FPS token',
   noPayments: 'No payments found.',
+  madeSince: 'Made on {day} or later, as counted on the overview.',
+  allDates: 'All dates',
   nextPage: 'Next page',
   firstPage: 'First page',
   payment: 'Payment',

@@ -39,6 +39,8 @@ export const dashboard: DashboardMessages = {
   payerBank: 'Банк плательщика',
   fpsToken: 'Токен СБП',
   noPayments: 'Платежи не найдены.',
+  madeSince: 'Созданы {day} или позже, как на обзоре.',
+  allDates: 'За все дни',
   nextPage: 'Следующая страница',
   firstPage: 'Первая страница',
   payment: 'Платёж',

@@ -1,6 +1,8 @@
 // The site's notification deliveries, newest first, a page at a time (by cursor), of one state if asked (the
 // overview links each state's): what each told of (a link to its payment's page), where it went, how its delivery
 // stands, and a link to its attempts, its body and "Resend". An unknown state is no filter.
+import { SinceNotice } from '@/components/dashboard/since-notice'
+import { sinceDay } from '@/lib/dashboard/list-since'
 import Link from 'next/link'
 import { CodeWord } from '@/components/dashboard/code-word'
 import { NotificationResource } from '@/components/dashboard/notification-resource'
@@ -12,7 +14,7 @@ import { shownTime } from '@/lib/i18n/format'
 import { textsOf } from '@/lib/i18n/languages'
 import { currentLanguage, requireSession } from '../../dashboard-request'
 
-type Search = { after?: string | string[]; state?: string | string[] }
+type Search = { after?: string | string[]; state?: string | string[]; since?: string | string[] }
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? ''
 
 export default async function NotificationsPage({ searchParams }: { searchParams: Promise<Search> }) {
@@ -25,10 +27,12 @@ export default async function NotificationsPage({ searchParams }: { searchParams
   const state = (NOTIFICATION_STATES as readonly string[]).includes(one(sp.state))
     ? (one(sp.state) as NotificationState)
     : undefined
-  const { rows, nextCursor } = await listNotifications(session.siteId, after || undefined, state)
-  // the list's address with its filter kept (none: the plain address)
+  // made since a day: the overview's links (its figures count its days alone)
+  const since = sinceDay(one(sp.since))
+  const { rows, nextCursor } = await listNotifications(session.siteId, after || undefined, state, since)
+  // the list's address with its filters kept (none: the plain address)
   const listHref = (extra: Record<string, string>) => {
-    const query = new URLSearchParams({ ...(state ? { state } : {}), ...extra }).toString()
+    const query = new URLSearchParams({ ...(state ? { state } : {}), ...(since ? { since } : {}), ...extra }).toString()
     return query ? `/dashboard/notifications?${query}` : '/dashboard/notifications'
   }
   return (
@@ -49,8 +53,16 @@ export default async function NotificationsPage({ searchParams }: { searchParams
             ))}
           </select>
         </label>
+        {since && <input type="hidden" name="since" value={since} />}
         <button type="submit">{t.find}</button>
       </form>
+      {since && (
+        <SinceNotice
+          day={since}
+          lang={lang}
+          allHref={state ? `/dashboard/notifications?${new URLSearchParams({ state })}` : '/dashboard/notifications'}
+        />
+      )}
       <div className="dash-card dash-table-wrap">
         {rows.length === 0 ? (
           <p>{t.none}</p>

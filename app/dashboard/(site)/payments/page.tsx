@@ -4,11 +4,18 @@
 import Link from 'next/link'
 import { listPayments, PAYMENT_STATUSES, paymentSearch, type PaymentStatus } from '@/lib/dashboard/dashboard-payments'
 import { PaymentTable } from '@/components/dashboard/payment-table'
+import { SinceNotice } from '@/components/dashboard/since-notice'
+import { sinceDay } from '@/lib/dashboard/list-since'
 import { codeWord } from '@/lib/i18n/code-words'
 import { textsOf } from '@/lib/i18n/languages'
 import { currentLanguage, currentMessages, requireSession } from '../../dashboard-request'
 
-type Search = { q?: string | string[]; status?: string | string[]; after?: string | string[] }
+type Search = {
+  q?: string | string[]
+  status?: string | string[]
+  after?: string | string[]
+  since?: string | string[]
+}
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? ''
 
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Search> }) {
@@ -18,13 +25,21 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
   const status = (PAYMENT_STATUSES as readonly string[]).includes(one(sp.status))
     ? (one(sp.status) as PaymentStatus)
     : undefined
+  // made since a day: the overview's links (its figures count its days alone)
+  const since = sinceDay(one(sp.since))
   const { rows, nextCursor } = await listPayments(session.siteId, {
     search: q,
     status,
     after: one(sp.after) || undefined,
+    since,
   })
   const keep = (extra: Record<string, string>) =>
-    new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status } : {}), ...extra }).toString()
+    new URLSearchParams({
+      ...(q ? { q } : {}),
+      ...(status ? { status } : {}),
+      ...(since ? { since } : {}),
+      ...extra,
+    }).toString()
   return (
     <>
       <title>{`${t.payments} · Payin`}</title>
@@ -48,8 +63,16 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
             ))}
           </select>
         </label>
+        {since && <input type="hidden" name="since" value={since} />}
         <button type="submit">{t.find}</button>
       </form>
+      {since && (
+        <SinceNotice
+          day={since}
+          lang={lang}
+          allHref={`/dashboard/payments?${new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status } : {}) })}`}
+        />
+      )}
       {refused && (
         <p role="alert" className="dash-error">
           {t.searchRefused}
