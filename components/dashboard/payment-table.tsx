@@ -1,4 +1,5 @@
 // A table of payments, each linked to its page: the payments list's, and a bill's (without the method column).
+import { statusWordsOf } from '@/lib/dashboard/hold-state'
 import Link from 'next/link'
 import { shownAmount, shownTime } from '@/lib/i18n/format'
 import { textsOf, type Lang } from '@/lib/i18n/languages'
@@ -61,7 +62,7 @@ export function PaymentTable({
               <StatusWithReason
                 status={p.status}
                 reason={p.statusReason}
-                statusWords={codes.paymentStatus}
+                statusWords={statusWordsOf(p, codes)}
                 reasonWords={codes.reason}
               />
             </td>

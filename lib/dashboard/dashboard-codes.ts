@@ -9,6 +9,7 @@ import { BILL_FLAGS } from '../bills/bill-request'
 import type { CodeWords } from '../i18n/en/codes'
 import { STORED_METHOD_TYPES } from '../payments/methods'
 import { PAYMENT_STATUSES } from '../payments/payment-wire'
+import { HOLD_STATES } from './hold-state'
 
 type Table = {
   [K in keyof CodeWords]: CodeWords[K] extends Record<string, string> ? (K extends 'messages' ? never : K) : never
@@ -17,6 +18,7 @@ type Table = {
 /** each table of code words and the codes it must have words for */
 export const CODE_TABLES: Record<Exclude<Table, 'auditAction'>, readonly string[]> = {
   paymentStatus: PAYMENT_STATUSES,
+  holdState: HOLD_STATES,
   billStatus: BILL_STATES,
   captureStatus: PAYMENT_STATUSES,
   refundStatus: PAYMENT_STATUSES,

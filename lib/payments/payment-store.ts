@@ -348,6 +348,10 @@ export interface PaymentListRow {
   statusReason: string | null
   methodType: string
   maskedPan: string | null
+  /** an open hold: authorised, not yet captured or released */
+  held: boolean
+  /** a hold released whole */
+  reversed: boolean
 }
 
 /**
@@ -379,7 +383,8 @@ export async function listPaymentRows(
     filters.push(Prisma.sql` AND "createdAt" >= (${q.since.day}::date::timestamp AT TIME ZONE ${q.since.timeZone})`)
   if (q.cursor) filters.push(Prisma.sql` AND ("createdAt", "id") < (${q.cursor.createdAt}, ${q.cursor.id}::uuid)`)
   const rows = (found: Prisma.Sql) => Prisma.sql`(
-    SELECT id, "paymentId", "billId", "createdAt", "amountMinor", currency, status, "statusReason", "methodType", "maskedPan"
+    SELECT id, "paymentId", "billId", "createdAt", "amountMinor", currency, status, "statusReason", "methodType", "maskedPan",
+           "holdDueAt" IS NOT NULL AS held, reversed
     FROM "Payment" WHERE "siteId" = ${siteId}${found}${filters.length ? Prisma.join(filters, '') : Prisma.empty}
     ORDER BY "createdAt" DESC, id DESC LIMIT ${limit})`
   if (!search) return db().$queryRaw<(PaymentListRow & { id: string })[]>(rows(Prisma.empty))

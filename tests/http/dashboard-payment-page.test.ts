@@ -113,6 +113,47 @@ test('a form left open while the payment moved on, or an amount above what is le
   assert.equal((declined.body as { status: { value: string } }).status.value, 'DECLINED')
 })
 
+test("a hold is named as it stands: authorised, paid once captured, released; the wire code in the word's title", async () => {
+  const site = await newSite('dash-hold-words')
+  const api = client(site)
+  const cookie = await signIn(site)
+  const held = await api.newPayment(twoStepPayment())
+  const captured = await api.newPayment(twoStepPayment())
+  assert.equal((await api.put(`/payments/${captured}/captures/${uid('cap')}`, {})).status, 200)
+  const released = await api.newPayment(twoStepPayment())
+  assert.equal((await api.put(`/payments/${released}/refunds/${uid('rel')}`, { amount: rub('100.00') })).status, 200)
+  const sale = await api.newPayment(cardPayment())
+  const word = (html: string) =>
+    /<span class="dash-word" title="([A-Z]+)" data-code="[A-Z]+">([^<]+)<\/span>/.exec(html)
+  const shown = async (paymentId: string, headers: Record<string, string> = {}) => {
+    const r = await fetch(`${BASE_URL}/dashboard/payments/${encodeURIComponent(paymentId)}`, {
+      headers: { ...asSession(cookie), ...headers },
+    })
+    const html = await r.text()
+    const status = html.slice(
+      html.indexOf('<dt>Status</dt>') >= 0 ? html.indexOf('<dt>Status</dt>') : html.indexOf('<dt>Статус</dt>'),
+    )
+    return word(status)?.slice(1)
+  }
+  assert.deepEqual(await shown(held), ['COMPLETED', 'Authorised'])
+  assert.deepEqual(await shown(captured), ['COMPLETED', 'Paid'])
+  assert.deepEqual(await shown(released), ['COMPLETED', 'Released'])
+  assert.deepEqual(await shown(sale), ['COMPLETED', 'Paid'])
+  const ru = { 'Accept-Language': 'ru-RU,ru;q=0.9' }
+  assert.deepEqual(await shown(held, ru), ['COMPLETED', 'Авторизован'])
+  assert.deepEqual(await shown(released, ru), ['COMPLETED', 'Отменён'])
+  // the list names them alike
+  const list = await (await dashboardPage(cookie, '/dashboard/payments')).text()
+  for (const [id, name] of [
+    [held, 'Authorised'],
+    [captured, 'Paid'],
+    [released, 'Released'],
+  ]) {
+    const row = list.slice(list.indexOf(`>${id}</a>`)).split('</tr>')[0]
+    assert.equal(word(row)?.[2], name, `${name}: ${row}`)
+  }
+})
+
 test('a split payment: Capture is offered, Refund is left to the API (it needs refundSplits)', async () => {
   const site = await newSite('dash-splits')
   const api = client(site)

@@ -4,6 +4,8 @@
 // other language (tests/unit/dashboard-code-words.test.ts).
 export const codes = {
   paymentStatus: { WAITING: 'Waiting', COMPLETED: 'Paid', DECLINED: 'Declined' } as Record<string, string>,
+  /** a COMPLETED two-step payment's words while its hold is open, and once it was released (hold-state.ts) */
+  holdState: { AUTHORISED: 'Authorised', RELEASED: 'Released' } as Record<string, string>,
   billStatus: { CREATED: 'Awaiting payment', PAID: 'Paid', EXPIRED: 'Expired' } as Record<string, string>,
   captureStatus: { WAITING: 'Waiting', COMPLETED: 'Captured', DECLINED: 'Declined' } as Record<string, string>,
   refundStatus: { WAITING: 'Postponed', COMPLETED: 'Refunded', DECLINED: 'Declined' } as Record<string, string>,

@@ -3,6 +3,7 @@ import type { CodeWords } from '../en/codes'
 
 export const codes: CodeWords = {
   paymentStatus: { WAITING: 'Ожидает', COMPLETED: 'Оплачен', DECLINED: 'Отклонён' },
+  holdState: { AUTHORISED: 'Авторизован', RELEASED: 'Отменён' },
   billStatus: { CREATED: 'Ожидает оплаты', PAID: 'Оплачен', EXPIRED: 'Истёк' },
   captureStatus: { WAITING: 'Ожидает', COMPLETED: 'Списано', DECLINED: 'Отклонено' },
   refundStatus: { WAITING: 'Отложен', COMPLETED: 'Возвращено', DECLINED: 'Отклонён' },

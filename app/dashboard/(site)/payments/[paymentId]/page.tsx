@@ -1,4 +1,5 @@
 // A payment of the site: its fields, captures, refunds, what happened to it, and the actions on it.
+import { statusWordsOf } from '@/lib/dashboard/hold-state'
 import Link from 'next/link'
 import { notFound } from 'next/navigation'
 import { Fragment } from 'react'
@@ -72,7 +73,10 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           <dd className="dash-scroll">{p.paymentId}</dd>
           <dt>{t.status}</dt>
           <dd>
-            <CodeWord code={p.status} words={codes.paymentStatus} />
+            <CodeWord
+              code={p.status}
+              words={statusWordsOf({ status: p.status, held: p.holdDueAt !== null, reversed: p.reversed }, codes)}
+            />
           </dd>
           {p.statusReason && (
             <>
