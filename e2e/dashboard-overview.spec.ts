@@ -125,9 +125,9 @@ test("the overview counts the site's payments and notifications, in English and 
   await expect(charts).toHaveCount(6)
   const names = await charts.evaluateAll((svgs) => svgs.map((s) => s.getAttribute('aria-label')))
   expect(names[0]).toMatch(/^Bar chart: 7 payments in 30 days; the most on .+: 7\.$/)
-  expect(names[1]).toMatch(new RegExp(`^Bar chart: ${amountIn('en-GB', 1850.5, 'RUB')} paid in 30 days;`))
-  expect(names[2]).toMatch(new RegExp(`^Bar chart: ${amountIn('en-GB', 20, 'EUR')} paid in 30 days;`))
-  expect(names[3]).toBe('57.1% of finished payments paid: 4 paid, 3 declined.')
+  expect(names[1]).toMatch(new RegExp(`^Bar chart: ${amountIn('en-GB', 1850.5, 'RUB')} authorised in 30 days;`))
+  expect(names[2]).toMatch(new RegExp(`^Bar chart: ${amountIn('en-GB', 20, 'EUR')} authorised in 30 days;`))
+  expect(names[3]).toBe('57.1% of finished payments succeeded: 4 succeeded, 3 declined.')
   expect(names[4]).toBe(
     `Bar chart: 3 payments declined; the most frequent reason: ${en.reason.ACQUIRING_INSUFFICIENT_FUNDS}, 2.`,
   )
@@ -141,13 +141,13 @@ test("the overview counts the site's payments and notifications, in English and 
   expect(perDay[0]).toEqual(['Day', 'Payments'])
   expect(perDay.at(-1)![1]).toBe('7')
   expect(perDay.slice(1, -1).every((r) => r[1] === '0')).toBe(true)
-  const rub = await cells(page, 'Paid per day, RUB')
-  expect(rub[0]).toEqual(['Day', 'Paid, RUB'])
+  const rub = await cells(page, 'Authorised per day, RUB')
+  expect(rub[0]).toEqual(['Day', 'Authorised, RUB'])
   expect(rub.at(-1)![1]).toBe(amountIn('en-GB', 1850.5, 'RUB'))
-  expect((await cells(page, 'Paid per day, EUR')).at(-1)![1]).toBe(amountIn('en-GB', 20, 'EUR'))
-  expect(await cells(page, 'Paid among finished payments')).toEqual([
+  expect((await cells(page, 'Authorised per day, EUR')).at(-1)![1]).toBe(amountIn('en-GB', 20, 'EUR'))
+  expect(await cells(page, 'Successful among finished payments')).toEqual([
     ['Status', 'Payments', 'Share'],
-    ['Paid', '4', '57.1%'],
+    ['Successful', '4', '57.1%'],
     ['Declined', '3', '42.9%'],
   ])
   expect(await cells(page, 'Top decline reasons')).toEqual([
@@ -201,12 +201,12 @@ test("the overview counts the site's payments and notifications, in English and 
     .evaluateAll((svgs) => svgs.map((s) => s.getAttribute('aria-label')))
   const share = new Intl.NumberFormat('ru-RU', { style: 'percent', maximumFractionDigits: 1 })
   expect(ruNames[1]).toMatch(
-    new RegExp(`^Столбчатая диаграмма: оплачено за 30 дней — ${amountIn('ru-RU', 1850.5, 'RUB')};`),
+    new RegExp(`^Столбчатая диаграмма: авторизовано за 30 дней — ${amountIn('ru-RU', 1850.5, 'RUB')};`),
   )
-  expect(ruNames[3]).toBe(`Оплачено ${share.format(4 / 7)} завершённых платежей: оплачено — 4, отклонено — 3.`)
-  expect(await cells(p, 'Доля оплаченных среди завершённых')).toEqual([
+  expect(ruNames[3]).toBe(`Успешны ${share.format(4 / 7)} завершённых платежей: успешно — 4, отклонено — 3.`)
+  expect(await cells(p, 'Доля успешных среди завершённых')).toEqual([
     ['Статус', 'Платежи', 'Доля'],
-    ['Оплачен', '4', share.format(4 / 7)],
+    ['Успешные', '4', share.format(4 / 7)],
     ['Отклонён', '3', share.format(3 / 7)],
   ])
   expect(await cells(p, 'Частые причины отказа')).toEqual([
@@ -220,12 +220,12 @@ test("the overview counts the site's payments and notifications, in English and 
     ['В очереди', '0'],
     ['Не доставлено', '1'],
   ])
-  expect((await cells(p, 'Оплачено по дням, RUB')).at(-1)![1]).toBe(amountIn('ru-RU', 1850.5, 'RUB'))
+  expect((await cells(p, 'Авторизовано по дням, RUB')).at(-1)![1]).toBe(amountIn('ru-RU', 1850.5, 'RUB'))
   // a day in Russian: "27 нояб. 2026 г."
   expect((await cells(p, 'Платежи по дням')).at(-1)![0]).toMatch(/^\d{1,2} [а-я]+\.? \d{4} г\.$/)
   await p
-    .getByRole('region', { name: 'Оплачено по дням, RUB' })
-    .getByRole('link', { name: 'Оплаченные платежи' })
+    .getByRole('region', { name: 'Авторизовано по дням, RUB' })
+    .getByRole('link', { name: 'Успешные платежи' })
     .click()
   await expect(p).toHaveURL(/\/dashboard\/payments\?status=COMPLETED&since=\d{4}-\d{2}-\d{2}$/)
   await expect(p.locator('tbody tr')).toHaveCount(4)

@@ -213,7 +213,7 @@ export function OverviewPage({ o, lang }: { o: Overview; lang: Lang }) {
           />
           <Legend
             items={[
-              { className: 'paid', text: `${codeWord(codes.paymentStatus, 'COMPLETED')}: ${count(completed)}` },
+              { className: 'paid', text: `${t.successful}: ${count(completed)}` },
               { className: 'declined', text: `${codeWord(codes.paymentStatus, 'DECLINED')}: ${count(declined)}` },
             ]}
           />
@@ -229,7 +229,7 @@ export function OverviewPage({ o, lang }: { o: Overview; lang: Lang }) {
             rows={(['COMPLETED', 'DECLINED'] as const).map((s) => ({
               key: s,
               cells: [
-                codeWord(codes.paymentStatus, s),
+                s === 'COMPLETED' ? t.successful : codeWord(codes.paymentStatus, s),
                 count(byStatus(s)),
                 completed + declined === 0 ? '—' : shownShare(byStatus(s) / (completed + declined), lang),
               ],
