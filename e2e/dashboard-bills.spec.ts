@@ -115,7 +115,13 @@ test('the service’s refusals next to their fields; nothing made until the bill
   const site = await newSite('e2e-dash-bills')
   await signIn(page, site)
   await openNewBill(page)
-  await page.getByLabel('Amount').fill('10.00')
+  // three decimals: refused in the form, not rounded down by the service without a word
+  const amount = page.getByLabel('Amount')
+  await amount.fill('12,345')
+  await page.getByRole('button', { name: 'Create bill' }).click()
+  await expect(amount).toHaveAttribute('aria-invalid', 'true')
+  await expect(amount).toHaveAccessibleDescription(/An amount above zero with at most two decimals/)
+  await amount.fill('10.00')
 
   const success = page.getByLabel('Success URL')
   await success.fill('ftp://shop.example.com/ok')

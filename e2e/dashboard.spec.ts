@@ -49,6 +49,14 @@ test('sign in, find a payment by its last four digits, capture, refund part of i
   const read = (await api.get(`/payments/${held}`)).body
   expect(read.refundedAmount.value).toBe('15.50')
 
+  // nothing: refused in the form, before any confirmation
+  await refund.getByLabel('Amount').fill('0,00')
+  await refund.getByRole('button', { name: 'Refund' }).click()
+  await expect(refund.getByLabel('Amount')).toHaveAccessibleDescription(
+    'Enter an amount above zero, such as 10.00 or 10,00.',
+  )
+  await expect(page.getByRole('alertdialog', { name: 'Refund' })).toHaveCount(0)
+
   // more than what is left of the capture: refused, shown where it was asked; no declined refund recorded
   await refund.getByLabel('Amount').fill('30.00')
   await refund.getByRole('button', { name: 'Refund' }).click()

@@ -95,6 +95,11 @@ export function NewBillForm({
       setError('expires', { type: 'format', message: t.required })
       return
     }
+    // at most two decimals, above zero: the API would round 12,345 down to 12.34 without a word
+    if (v.amount.trim() && !/^(?!0+([.,]0{1,2})?$)\d{1,10}([.,]\d{1,2})?$/.test(v.amount.trim())) {
+      setError('amount', { type: 'server', message: t.amountFormat }, { shouldFocus: true })
+      return
+    }
     const amount = amountFromField(v.amount)
     const text = (s: string) => (s.trim() ? s.trim() : undefined)
     const body = {

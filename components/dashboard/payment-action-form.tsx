@@ -20,7 +20,9 @@ const schema = z.object({
   amount: z
     .string()
     .trim()
-    .regex(/^\d{1,10}([.,]\d{1,2})?$/),
+    .regex(/^\d{1,10}([.,]\d{1,2})?$/)
+    // above zero: the service refuses 0.00 only after the confirmation
+    .refine((v) => !/^0+([.,]0{1,2})?$/.test(v)),
 })
 type Values = z.infer<typeof schema>
 

@@ -26,6 +26,7 @@ export const bills = {
   oneStepHint: 'Unchecked: the payment is only authorised; capture it on the payment’s page.',
   create: 'Create bill',
   creating: 'Creating…',
+  amountFormat: 'An amount above zero with at most two decimals, such as 10.00 or 10,00.',
   required: 'Required',
   notCreated: 'The bill was not created: {message}',
   noAnswer: 'No answer from the service. Try again: the same bill is never created twice.',

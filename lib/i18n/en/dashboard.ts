@@ -66,7 +66,7 @@ export const dashboard = {
   confirm: 'Confirm',
   cancel: 'Cancel',
   working: 'Working…',
-  amountFormat: 'Enter an amount such as 10.00 or 10,00.',
+  amountFormat: 'Enter an amount above zero, such as 10.00 or 10,00.',
   noAnswer: 'No answer from the service. Try again: the same request is sent, so it acts at most once.',
   actionDone: '{action}: {status}',
   actionDeclined: '{action} declined: {reason}',
