@@ -42,15 +42,11 @@ export function StatusWithReason({
   statusWords: Record<string, string>
   reasonWords: Record<string, string>
 }) {
+  // one element: a card's row (a table of rows on a phone) holds it in its value's place
+  if (!reason) return <CodeWord code={status} words={statusWords} />
   return (
-    <>
-      <CodeWord code={status} words={statusWords} />
-      {reason && (
-        <>
-          {' '}
-          <Reason code={reason} words={reasonWords} />
-        </>
-      )}
-    </>
+    <span>
+      <CodeWord code={status} words={statusWords} /> <Reason code={reason} words={reasonWords} />
+    </span>
   )
 }

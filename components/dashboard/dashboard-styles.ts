@@ -1,7 +1,9 @@
 // The dashboard's styles, inline in its pages (no stylesheet request, no web fonts); readable from 360 px up. No word,
 // number, date or id is ever broken inside itself: what is too wide scrolls inside its own box (a table, a value) or,
 // for an id, ends in an ellipsis (the whole id on hover, on focus and on its own page). On a phone a list of names and
-// values puts each name above its value: beside a long name (or a nested list) a value would have a few letters' room.
+// values puts each name above its value: beside a long name (or a nested list) a value would have a few letters'
+// room; a table of rows (`dash-rows`, each cell with its column's `data-label`) shows each row as a card of label and
+// value lines.
 export const dashboardCss = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1a1a2e;background:#f6f7fb}
@@ -28,7 +30,13 @@ th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e3e6f0;vertic
 dl{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.25rem 1rem;margin:0}
 dt{color:#555}
 dd{margin:0;min-width:0;overflow-x:auto}
-@media (max-width:560px){dl{grid-template-columns:minmax(0,1fr);gap:0}dt{font-size:.85rem;margin-top:.4rem}}
+@media (max-width:560px){dl{grid-template-columns:minmax(0,1fr);gap:0}dt{font-size:.85rem;margin-top:.4rem}
+.dash-rows thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+.dash-rows,.dash-rows tbody,.dash-rows tr{display:block}
+.dash-rows tr{border-bottom:1px solid #e3e6f0;padding:.5rem 0}
+.dash-rows td{display:grid;grid-template-columns:6.5rem minmax(0,1fr);gap:.75rem;border:0;padding:.1rem 0;white-space:normal}
+.dash-rows td::before{content:attr(data-label);color:#555;font-size:.85rem}
+.dash-rows td>*{min-width:0}.dash-rows td>span{overflow-x:auto;white-space:nowrap}.dash-rows td>span.dash-lines{white-space:normal}.dash-rows td .dash-reason{min-width:0}}
 .dash-id{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
 td .dash-id{max-width:16rem}
 td .dash-id:hover,td .dash-id:focus{max-width:none}

@@ -32,7 +32,7 @@ export function PaymentTable({
 }) {
   const codes = textsOf(lang).codes
   return (
-    <table className={className}>
+    <table className={className ? `dash-rows ${className}` : 'dash-rows'}>
       <thead>
         <tr>
           <th scope="col">{t.id}</th>
@@ -46,7 +46,7 @@ export function PaymentTable({
       <tbody>
         {rows.map((p) => (
           <tr key={p.paymentId}>
-            <td>
+            <td data-label={t.id}>
               <Link
                 prefetch={false}
                 href={`/dashboard/payments/${encodeURIComponent(p.paymentId)}`}
@@ -56,9 +56,9 @@ export function PaymentTable({
                 {p.paymentId}
               </Link>
             </td>
-            <td>{shownTime(p.createdAt, lang)}</td>
-            <td>{shownAmount(p.amountMinor, p.currency, lang)}</td>
-            <td>
+            <td data-label={t.date}>{shownTime(p.createdAt, lang)}</td>
+            <td data-label={t.amount}>{shownAmount(p.amountMinor, p.currency, lang)}</td>
+            <td data-label={t.status}>
               <StatusWithReason
                 status={p.status}
                 reason={p.statusReason}
@@ -67,11 +67,11 @@ export function PaymentTable({
               />
             </td>
             {t.method && (
-              <td>
+              <td data-label={t.method}>
                 <CodeWord code={p.methodType} words={codes.method} />
               </td>
             )}
-            <td>{p.maskedPan ?? ''}</td>
+            <td data-label={t.card}>{p.maskedPan ?? ''}</td>
           </tr>
         ))}
       </tbody>

@@ -28,7 +28,7 @@ export default async function BillsPage({ searchParams }: { searchParams: Promis
         {rows.length === 0 ? (
           <p>{t.noBills}</p>
         ) : (
-          <table className="bill-table">
+          <table className="dash-rows bill-table">
             <thead>
               <tr>
                 <th scope="col">{t.billId}</th>
@@ -42,7 +42,7 @@ export default async function BillsPage({ searchParams }: { searchParams: Promis
             <tbody>
               {rows.map((b) => (
                 <tr key={b.billId}>
-                  <td>
+                  <td data-label={t.billId}>
                     <Link
                       prefetch={false}
                       href={`/dashboard/bills/${encodeURIComponent(b.billId)}`}
@@ -52,13 +52,15 @@ export default async function BillsPage({ searchParams }: { searchParams: Promis
                       {b.billId}
                     </Link>
                   </td>
-                  <td>{shownTime(b.createdAt, lang)}</td>
-                  <td>{b.amountMinor === null ? t.openAmount : shownAmount(b.amountMinor, b.currency, lang)}</td>
-                  <td>{b.currency}</td>
-                  <td>
+                  <td data-label={t.date}>{shownTime(b.createdAt, lang)}</td>
+                  <td data-label={t.amount}>
+                    {b.amountMinor === null ? t.openAmount : shownAmount(b.amountMinor, b.currency, lang)}
+                  </td>
+                  <td data-label={t.currency}>{b.currency}</td>
+                  <td data-label={t.status}>
                     <CodeWord code={b.status} words={textsOf(lang).codes.billStatus} />
                   </td>
-                  <td>{shownTime(b.expiresAt, lang)}</td>
+                  <td data-label={t.expires}>{shownTime(b.expiresAt, lang)}</td>
                 </tr>
               ))}
             </tbody>

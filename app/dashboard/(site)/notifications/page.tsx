@@ -67,7 +67,7 @@ export default async function NotificationsPage({ searchParams }: { searchParams
         {rows.length === 0 ? (
           <p>{t.none}</p>
         ) : (
-          <table>
+          <table className="dash-rows">
             <thead>
               <tr>
                 <th scope="col">{t.created}</th>
@@ -83,40 +83,46 @@ export default async function NotificationsPage({ searchParams }: { searchParams
             <tbody>
               {rows.map((n) => (
                 <tr key={n.id}>
-                  <td>
-                    <time dateTime={n.createdAt.toISOString()}>{shownTime(n.createdAt, lang)}</time>
-                    <br />
-                    <Link
-                      prefetch={false}
-                      href={`/dashboard/notifications/${n.id}`}
-                      aria-label={fill(t.detailsOf, {
-                        type: codeWord(codes.notificationType, n.type),
-                        id: n.resourceId,
-                      })}
-                    >
-                      {t.details}
-                    </Link>
+                  <td data-label={t.created}>
+                    <span className="dash-lines">
+                      <time dateTime={n.createdAt.toISOString()}>{shownTime(n.createdAt, lang)}</time>
+                      <br />
+                      <Link
+                        prefetch={false}
+                        href={`/dashboard/notifications/${n.id}`}
+                        aria-label={fill(t.detailsOf, {
+                          type: codeWord(codes.notificationType, n.type),
+                          id: n.resourceId,
+                        })}
+                      >
+                        {t.details}
+                      </Link>
+                    </span>
                   </td>
-                  <td>
+                  <td data-label={t.type}>
                     <CodeWord code={n.type} words={codes.notificationType} />
                   </td>
-                  <td className="notif-wrap">
-                    <NotificationResource
-                      type={n.type}
-                      resourceId={n.resourceId}
-                      paymentId={n.paymentId}
-                      ofPayment={t.ofPayment}
-                    />
+                  <td className="notif-wrap" data-label={t.resource}>
+                    <span>
+                      <NotificationResource
+                        type={n.type}
+                        resourceId={n.resourceId}
+                        paymentId={n.paymentId}
+                        ofPayment={t.ofPayment}
+                      />
+                    </span>
                   </td>
-                  <td>
+                  <td data-label={t.status}>
                     <CodeWord code={n.status} words={codes.notificationStatus} />
                   </td>
-                  <td className="notif-wrap">{n.url}</td>
-                  <td className={`notif-state-${n.state}`}>
+                  <td className="notif-wrap" data-label={t.url}>
+                    <span>{n.url}</span>
+                  </td>
+                  <td className={`notif-state-${n.state}`} data-label={t.state}>
                     <CodeWord code={n.state} words={codes.notificationState} />
                   </td>
-                  <td>{n.attempts}</td>
-                  <td className="notif-wrap">
+                  <td data-label={t.attempts}>{n.attempts}</td>
+                  <td className="notif-wrap" data-label={t.lastAttempt}>
                     {n.lastAttempt
                       ? `${n.lastAttempt.httpStatus ?? (n.lastAttempt.error ? serviceMessage(codes, n.lastAttempt.error) : '—')} · ${fill(t.ms, { ms: String(n.lastAttempt.durationMs) })}`
                       : '—'}
