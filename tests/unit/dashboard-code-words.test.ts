@@ -52,14 +52,23 @@ test("the service's messages in the page's words: exact, with a number, with a d
     'не удалось подключиться: connect ECONNREFUSED',
   )
   assert.equal(serviceMessage(codes, "must be the payment's currency RUB"), 'должна быть валютой платежа, RUB')
+  // Node's codes of a failed connection in words, the address kept
+  assert.equal(
+    serviceMessage(codes, 'could not connect: connect ECONNREFUSED 127.0.0.1:4999'),
+    'не удалось подключиться: соединение отклонено (127.0.0.1:4999)',
+  )
+  assert.equal(
+    serviceMessage(textsOf('en').codes, 'could not connect: getaddrinfo ENOTFOUND shop.example'),
+    'could not connect: no such host (shop.example)',
+  )
   // the limits of what a form sends, whatever the number (the bill's comment is 1024 characters at most)
   assert.equal(serviceMessage(codes, 'must be at most 1024 characters'), 'должно быть не длиннее 1024 символов')
   assert.equal(serviceMessage(codes, 'must be at most 120 (5 days)'), 'должно быть не больше 120 (5 дней)')
   assert.equal(serviceMessage(codes, 'must be at most 45 days ahead'), 'должен быть не дальше 45 дней вперёд')
   assert.equal(serviceMessage(codes, 'something new'), 'something new')
-  // English shows them as they come
+  // English shows them as they come (but Node's words for a failed connection)
   for (const text of Object.keys(textsOf('en').codes.messages).filter((k) => !k.includes('{')))
-    if (text !== 'must be a decimal number in plain notation, e.g. "100.00"')
+    if (text !== 'must be a decimal number in plain notation, e.g. "100.00"' && !text.startsWith('could not connect:'))
       assert.equal(serviceMessage(textsOf('en').codes, text), text)
 })
 
