@@ -22,14 +22,18 @@ type Kind = 'capture' | 'refund'
  * payment moved on in another tab, an amount above what is left) is refused instead: no declined capture or refund,
  * no notification to the shop; the refusal has its audit entry. Its words (lib/i18n/.../codes.ts messages).
  */
-const refusalOf = (kind: Kind) => (reason: string) =>
-  incorrectInvocation(
-    reason === 'INVALID_STATE'
-      ? `Nothing is left to ${kind} on this payment`
-      : reason === 'INVALID_AMOUNT'
-        ? `The amount is more than is left to ${kind}`
-        : `Not made: it would be declined with ${reason}`,
-  )
+const refusalOf =
+  (kind: Kind) =>
+  (reason: string, o: { wholeOnly?: boolean } = {}) =>
+    incorrectInvocation(
+      reason === 'INVALID_STATE'
+        ? `Nothing is left to ${kind} on this payment`
+        : reason === 'INVALID_AMOUNT' && o.wholeOnly
+          ? 'A payment with splits or a receipt is captured in full only'
+          : reason === 'INVALID_AMOUNT'
+            ? `The amount is more than is left to ${kind}`
+            : `Not made: it would be declined with ${reason}`,
+    )
 
 export async function actOnPayment(
   session: DashboardSession,

@@ -3,9 +3,12 @@
 // Days as the overview's: in the service's time zone, on the site's clock (rows are dated on it).
 import { settings } from '../config'
 
-/** the day of a `since` parameter, or undefined for one that is no real day (then no filter) */
+/**
+ * the day of a `since` parameter, or undefined for one that is no real day of 1970 to 9999 (then no filter; PostgreSQL
+ * has no year 0000)
+ */
 export function sinceDay(raw: string): string | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) return undefined
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || raw < '1970-01-01') return undefined
   const at = new Date(`${raw}T00:00:00Z`)
   return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === raw ? raw : undefined
 }

@@ -23,7 +23,7 @@ export async function capturePayment(
   amount: AmountInput | undefined,
   callbackUrl?: string,
   alsoWrite?: (tx: Tx, capture: Capture) => Promise<unknown>,
-  { refuseDecline }: { refuseDecline?: (reason: string) => ApiError } = {},
+  { refuseDecline }: { refuseDecline?: (reason: string, o: { wholeOnly: boolean }) => ApiError } = {},
 ) {
   // on the site's sandbox clock, a sandbox reset of the site waiting for this write (or this write for it)
   const capture = await siteWrite(siteId, async (tx, clock) => {
@@ -42,10 +42,11 @@ export async function capturePayment(
     if (mismatch) throw fieldError('amount.currency', mismatch)
     // a payment's splits and cheque add up to all it holds: a capture of less would leave them describing money never
     // taken, so such a payment is captured in full (a partial reversal naming refundSplits takes a part off first)
-    const d = decideCapture(totalsOf(p), amount?.value ?? null, Boolean(splitsOf(p.splits) || chequeOf(p.cheque)))
+    const wholeOnly = Boolean(splitsOf(p.splits) || chequeOf(p.cheque))
+    const d = decideCapture(totalsOf(p), amount?.value ?? null, wholeOnly)
     // a caller that offers only what can work (the dashboard) has a capture that would be declined refused instead:
-    // nothing recorded, no notification
-    if (!d.ok && refuseDecline) throw refuseDecline(d.reason)
+    // nothing recorded, no notification; told when the amount is wrong because only all of the hold can be captured
+    if (!d.ok && refuseDecline) throw refuseDecline(d.reason, { wholeOnly })
     if (d.ok) await setCapturedMinor(tx, p.id, d.amountMinor)
     const capture = await insertCapture(tx, {
       siteId,

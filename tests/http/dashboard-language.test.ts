@@ -95,7 +95,7 @@ test('in Russian: statuses, methods, flags, reasons, the timeline and the servic
     '': 'Любой статус',
     WAITING: 'Ожидает',
     DECLINED: 'Отклонён',
-    COMPLETED: 'Оплачен',
+    COMPLETED: 'Успешен',
   })
   assert.match(list, /placeholder="ID или 4 цифры карты"/)
   for (const code of ['DECLINED', 'COMPLETED', 'CARD']) assert.doesNotMatch(list, new RegExp(`>${code}<`), code)

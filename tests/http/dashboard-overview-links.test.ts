@@ -64,5 +64,7 @@ test("the overview's links list its days' payments and notifications alone, afte
   assert.equal(notificationsOf(await html(cookie, pending)).length, 2)
   assert.equal(notificationsOf(await html(cookie, '/dashboard/notifications?state=PENDING')).length, 4)
   // a since that is no day is no filter
-  assert.equal(paymentsOf(await html(cookie, '/dashboard/payments?since=2026-02-30')).length, 4)
+  for (const day of ['2026-02-30', '0000-01-01', '1969-12-31', 'x'])
+    assert.equal(paymentsOf(await html(cookie, `/dashboard/payments?since=${day}`)).length, 4, day)
+  assert.equal(notificationsOf(await html(cookie, '/dashboard/notifications?since=0000-01-01')).length, 4)
 })

@@ -177,6 +177,15 @@ test('a split payment: Capture is offered, Refund is left to the API (it needs r
   )
   assertError(refused, 400, 'validation.error')
   assert.ok(refused.body.cause?.refundSplits, refused.text)
+  // a capture of part of it is refused in the dashboard, saying why, with nothing recorded
+  const part = await post(
+    `/dashboard/actions/payments/${held}/capture`,
+    { amount: '50.00', key: randomUUID() },
+    asSession(cookie),
+  )
+  assertError(part, 409, 'payin.incorrect-method-invocation')
+  assert.equal(part.body.description, 'A payment with splits or a receipt is captured in full only')
+  assert.equal((await api.get(`/payments/${held}`)).body.capturedAmount.value, '0.00')
   assert.equal((await api.put(`/payments/${held}/captures/${uid('cap')}`, {})).status, 200)
   page = await paymentPage(cookie, held)
   assert.deepEqual([page.capture, page.refund], [null, null])
@@ -223,6 +232,14 @@ test('every dashboard page has one <title>, naming the page; Settings says how t
   assert.deepEqual(await titles('/dashboard/bills'), ['Bills · Payin'])
   assert.deepEqual(await titles('/dashboard/settings'), ['Settings · Payin'])
   assert.deepEqual(await titles('/dashboard', ''), ['Sign in to the dashboard · Payin'])
+
+  // an action the dashboard does not have: the 404 in the error shape, never a framed page
+  for (const method of ['GET', 'POST']) {
+    const r = await fetch(`${BASE_URL}/dashboard/actions/nope`, { method, headers: asSession(cookie) })
+    assert.equal(r.status, 404, method)
+    assert.match(r.headers.get('content-type') ?? '', /^application\/json/, method)
+    assert.doesNotMatch(await r.text(), /<html/, method)
+  }
 
   const settings = await (await dashboardPage(cookie, '/dashboard/settings')).text()
   assert.match(settings, new RegExp(`<code>npm run site -- secret ${site.siteId}</code>`))

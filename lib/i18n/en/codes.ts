@@ -73,6 +73,8 @@ export const codes = {
     'Nothing is left to refund on this payment': 'Nothing is left to refund on this payment',
     'The amount is more than is left to capture': 'The amount is more than is left to capture',
     'The amount is more than is left to refund': 'The amount is more than is left to refund',
+    'A payment with splits or a receipt is captured in full only':
+      'A payment with splits or a receipt is captured in full only',
     'Not made: it would be declined with {detail}': 'Not made: it would be declined with {detail}',
     'Successful capture already done for this payment': 'Successful capture already done for this payment',
     'Payment not found': 'Payment not found',

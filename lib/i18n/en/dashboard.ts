@@ -39,6 +39,7 @@ export const dashboard = {
   noPayments: 'No payments found.',
   madeSince: 'Made on {day} or later, as counted on the overview.',
   allDates: 'All dates',
+  statusSuccessful: 'Successful',
   nextPage: 'Next page',
   firstPage: 'First page',
   payment: 'Payment',

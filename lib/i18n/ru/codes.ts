@@ -54,6 +54,8 @@ export const codes: CodeWords = {
     'Nothing is left to refund on this payment': 'Возвращать по этому платежу больше нечего',
     'The amount is more than is left to capture': 'Сумма больше, чем осталось списать',
     'The amount is more than is left to refund': 'Сумма больше, чем осталось вернуть',
+    'A payment with splits or a receipt is captured in full only':
+      'Платёж со сплитами или чеком списывается только целиком',
     'Not made: it would be declined with {detail}': 'Не выполнено: было бы отклонено с причиной {detail}',
     'Successful capture already done for this payment': 'Платёж уже успешно списан',
     'Payment not found': 'Платёж не найден',

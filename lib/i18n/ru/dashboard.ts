@@ -41,6 +41,7 @@ export const dashboard: DashboardMessages = {
   noPayments: 'Платежи не найдены.',
   madeSince: 'Созданы {day} или позже, как на обзоре.',
   allDates: 'За все дни',
+  statusSuccessful: 'Успешен',
   nextPage: 'Следующая страница',
   firstPage: 'Первая страница',
   payment: 'Платёж',

@@ -58,7 +58,8 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
             <option value="">{t.anyStatus}</option>
             {PAYMENT_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {codeWord(textsOf(lang).codes.paymentStatus, s)}
+                {/* successful: paid, or a hold authorised or released (a row names which) */}
+                {s === 'COMPLETED' ? t.statusSuccessful : codeWord(textsOf(lang).codes.paymentStatus, s)}
               </option>
             ))}
           </select>
