@@ -263,6 +263,15 @@ export function routeWrapper<S extends { siteId: string }>(access: RouteAccess<S
 
 /** 404 for every method: the catch-all of unknown API paths. */
 export const unknownRoute: RouteHandler = (req) => serve(req, () => Promise.reject(notFound('Route')))
+/** every method of a path that is no route (a catch-all's route file exports these) */
+export const unknownRoutes: Record<Method, RouteHandler> = {
+  GET: unknownRoute,
+  POST: unknownRoute,
+  PUT: unknownRoute,
+  PATCH: unknownRoute,
+  DELETE: unknownRoute,
+  OPTIONS: unknownRoute,
+}
 
 async function serve(req: Request, work: (traceId: string) => Promise<unknown>): Promise<Response> {
   // the client (or the page proxy, proxy.ts) may have given this request its trace id already

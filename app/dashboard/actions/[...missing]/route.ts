@@ -1,12 +1,5 @@
 // Any other address under /dashboard/actions: the 404 in the error shape, as an unknown API path answers (without
 // it, the dashboard's own "not found" page would answer here, framed, outside the proxy's security headers).
-import { unknownRoute } from '@/lib/http/api-route'
+import { unknownRoutes } from '@/lib/http/api-route'
 
-export {
-  unknownRoute as GET,
-  unknownRoute as POST,
-  unknownRoute as PUT,
-  unknownRoute as PATCH,
-  unknownRoute as DELETE,
-  unknownRoute as OPTIONS,
-}
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = unknownRoutes
