@@ -401,6 +401,7 @@ describe('Object.prototype member names as JSON keys, on every endpoint with a b
     // GET-only, form-posted (the emulated 3-D Secure pages and their return, the sandbox bank app) or bodiless routes
     const bodiless = new Set([
       'api/[...path]',
+      'dashboard/actions/[...missing]',
       'api/metrics',
       'api/ready',
       'popup/v2.js',
