@@ -17,7 +17,7 @@ import { localInput, withLocalOffset } from '@/lib/dashboard/local-date-time'
 import { serviceMessage, serviceMessages } from '@/lib/i18n/code-words'
 import type { BillsMessages } from '@/lib/i18n/en/bills'
 import type { CodeWords } from '@/lib/i18n/en/codes'
-import { amountFromField } from '@/lib/i18n/locale-format'
+import { amountFromField, isAmountField } from '@/lib/i18n/locale-format'
 import { fill } from '@/lib/i18n/fill'
 import { newKey } from './new-key'
 import { dashboardAction } from './dashboard-action'
@@ -96,7 +96,7 @@ export function NewBillForm({
       return
     }
     // at most two decimals, above zero: the API would round 12,345 down to 12.34 without a word
-    if (v.amount.trim() && !/^(?!0+([.,]0{1,2})?$)\d{1,10}([.,]\d{1,2})?$/.test(v.amount.trim())) {
+    if (v.amount.trim() && !isAmountField(v.amount)) {
       setError('amount', { type: 'server', message: t.amountFormat }, { shouldFocus: true })
       return
     }

@@ -12,7 +12,7 @@ import { codeWord, serviceMessage, serviceMessages } from '@/lib/i18n/code-words
 import type { CodeWords } from '@/lib/i18n/en/codes'
 import type { DashboardMessages } from '@/lib/i18n/en/dashboard'
 import { fill } from '@/lib/i18n/fill'
-import { amountFromField } from '@/lib/i18n/locale-format'
+import { amountFromField, isAmountField } from '@/lib/i18n/locale-format'
 import { dashboardAction } from './dashboard-action'
 import { newKey } from './new-key'
 
@@ -20,9 +20,8 @@ const schema = z.object({
   amount: z
     .string()
     .trim()
-    .regex(/^\d{1,10}([.,]\d{1,2})?$/)
-    // above zero: the service refuses 0.00 only after the confirmation
-    .refine((v) => !/^0+([.,]0{1,2})?$/.test(v)),
+    // above zero too: the service refuses 0.00 only after the confirmation
+    .refine(isAmountField),
 })
 type Values = z.infer<typeof schema>
 

@@ -6,16 +6,19 @@
 export const HOLD_STATES = ['AUTHORISED', 'RELEASED'] as const
 export type HoldState = (typeof HOLD_STATES)[number]
 
+/** what names a payment's hold: its status, its time to confirm itself (set while the hold is open), its release */
+export type HoldFacts = { status: string; holdDueAt: Date | null; reversed: boolean }
+
 /** an open hold (its time to confirm itself still set) or one a reversal released whole; else null */
-export function holdStateOf(p: { status: string; held: boolean; reversed: boolean }): HoldState | null {
+export function holdStateOf(p: HoldFacts): HoldState | null {
   if (p.status !== 'COMPLETED') return null
   if (p.reversed) return 'RELEASED'
-  return p.held ? 'AUTHORISED' : null
+  return p.holdDueAt !== null ? 'AUTHORISED' : null
 }
 
 /** the payment statuses' words with COMPLETED named as the payment's hold stands */
 export function statusWordsOf(
-  p: { status: string; held: boolean; reversed: boolean },
+  p: HoldFacts,
   words: { paymentStatus: Record<string, string>; holdState: Record<string, string> },
 ): Record<string, string> {
   const hold = holdStateOf(p)

@@ -27,13 +27,17 @@ export interface HourRead {
   splitRows: (table: 'Payment' | 'Notification', siteId: string, columns: Prisma.Sql) => Prisma.Sql
 }
 
+/** the instant a local day (YYYY-MM-DD) starts in the time zone: the overview's bound, and its lists' `since` */
+export const localMidnight = (day: string, timeZone: string): Prisma.Sql =>
+  Prisma.sql`(${day}::date::timestamp AT TIME ZONE ${timeZone})`
+
 /**
  * The read of the days of `range`: every local midnight of it may split an hour, or with `edgesOnly` its two bounds
  * only (for totals over the whole range). A zone off the hour gets the `WITH` parts `bounds` (lo, hi: the first
  * day's local midnight and the one after the last day) and `split` (hour: the UTC hours that hold a local midnight).
  */
 export function hourRead({ first, days, timeZone }: LocalDays, edgesOnly = false): HourRead {
-  const lo = Prisma.sql`(${first}::date::timestamp AT TIME ZONE ${timeZone})`
+  const lo = localMidnight(first, timeZone)
   const hi = Prisma.sql`((${first}::date + ${days}::int)::timestamp AT TIME ZONE ${timeZone})`
   if (midnightsOnTheHour(first, days, timeZone))
     return { with: Prisma.empty, wholeHours: Prisma.sql`hour >= ${lo} AND hour < ${hi}`, splitRows: () => Prisma.empty }

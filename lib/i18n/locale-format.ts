@@ -57,3 +57,7 @@ export function amountFieldValue(minor: number | bigint, locale: string): string
 
 /** an amount typed in a field, with either decimal sign (`1234,50`, `1234.50`), in the API's notation */
 export const amountFromField = (text: string) => text.trim().replace(',', '.')
+
+/** whether a field holds an amount a form may send: above zero, at most two decimals, either decimal sign */
+export const isAmountField = (text: string) =>
+  /^\d{1,10}([.,]\d{1,2})?$/.test(text.trim()) && !/^0+([.,]0{1,2})?$/.test(text.trim())

@@ -3,6 +3,7 @@
 // delivery workers, queued again by a re-send, read by the API's list and the dashboard, deleted with a
 // sandbox reset. The rules (when, where to, how often) are the callers'.
 import { db, type Tx } from '../db/client'
+import { localMidnight } from '../db/hour-stats'
 import { Prisma, type Notification, type NotificationAttempt } from '../generated/prisma/client'
 import { dueOnSiteClock, offsetInterval, siteOffset } from '../sandbox/site-clock'
 import type { NotificationType } from './notification-envelope'
@@ -316,9 +317,7 @@ export async function listSiteNotifications(
 ): Promise<NotificationListSqlRow[]> {
   const after = cursor ? Prisma.sql`(n."createdAt", n."id") < (${cursor.createdAt}, ${cursor.id}::uuid)` : null
   // made on a local day or after (the overview's days): from that day's midnight in the time zone
-  const from = since
-    ? Prisma.sql` AND n."createdAt" >= (${since.day}::date::timestamp AT TIME ZONE ${since.timeZone})`
-    : Prisma.empty
+  const from = since ? Prisma.sql` AND n."createdAt" >= ${localMidnight(since.day, since.timeZone)}` : Prisma.empty
   return db().$queryRaw<NotificationListSqlRow[]>`
     SELECT n.id::text AS id, n.type, n."resourceId", p."paymentId", n.status, n.url, n.state, n.attempts, n."createdAt",
            la.at AS "lastAt", la."httpStatus" AS "lastHttpStatus", la."durationMs" AS "lastDurationMs", la.error AS "lastError"

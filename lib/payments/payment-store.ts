@@ -2,6 +2,7 @@
 // statements that write it (the one-statement card payment, a refund's totals). Services decide and call these,
 // passing the transaction they got from siteWrite; nothing else imports the database client for payments.
 import { db, jsonParam, sqlRows, type Tx } from '../db/client'
+import { localMidnight } from '../db/hour-stats'
 import { Prisma, type Payment } from '../generated/prisma/client'
 import { dueLimit, gateOpenFor, lockDue, type DueRow, type DueTake } from '../sandbox/site-write'
 
@@ -348,8 +349,8 @@ export interface PaymentListRow {
   statusReason: string | null
   methodType: string
   maskedPan: string | null
-  /** an open hold: authorised, not yet captured or released */
-  held: boolean
+  /** set while a hold is open: authorised, not yet captured or released */
+  holdDueAt: Date | null
   /** a hold released whole */
   reversed: boolean
 }
@@ -379,12 +380,11 @@ export async function listPaymentRows(
   const filters: Prisma.Sql[] = []
   if (q.status) filters.push(Prisma.sql` AND status = ${q.status}`)
   // made on a local day or after (the overview's days): from that day's midnight in the time zone
-  if (q.since)
-    filters.push(Prisma.sql` AND "createdAt" >= (${q.since.day}::date::timestamp AT TIME ZONE ${q.since.timeZone})`)
+  if (q.since) filters.push(Prisma.sql` AND "createdAt" >= ${localMidnight(q.since.day, q.since.timeZone)}`)
   if (q.cursor) filters.push(Prisma.sql` AND ("createdAt", "id") < (${q.cursor.createdAt}, ${q.cursor.id}::uuid)`)
   const rows = (found: Prisma.Sql) => Prisma.sql`(
     SELECT id, "paymentId", "billId", "createdAt", "amountMinor", currency, status, "statusReason", "methodType", "maskedPan",
-           "holdDueAt" IS NOT NULL AS held, reversed
+           "holdDueAt", reversed
     FROM "Payment" WHERE "siteId" = ${siteId}${found}${filters.length ? Prisma.join(filters, '') : Prisma.empty}
     ORDER BY "createdAt" DESC, id DESC LIMIT ${limit})`
   if (!search) return db().$queryRaw<(PaymentListRow & { id: string })[]>(rows(Prisma.empty))

@@ -7,7 +7,7 @@ import { test } from 'node:test'
 import { CODE_TABLES } from '../../lib/dashboard/dashboard-codes.ts'
 import { codeWord, serviceMessage } from '../../lib/i18n/code-words.ts'
 import { LANGUAGES, localeOf, textsOf, type Lang } from '../../lib/i18n/languages.ts'
-import { amountFieldValue, amountFromField } from '../../lib/i18n/locale-format.ts'
+import { amountFieldValue, amountFromField, isAmountField } from '../../lib/i18n/locale-format.ts'
 import { parseAmountValue } from '../../lib/money/amount-value.ts'
 
 const LANGS = Object.keys(LANGUAGES) as Lang[]
@@ -81,5 +81,8 @@ test("amount fields: the language's decimal sign, no grouping; either sign is ta
     for (const minor of [1, 99, 100, 123450, 100_000_000_000])
       assert.deepEqual(parseAmountValue(amountFromField(amountFieldValue(minor, localeOf(lang)))), { ok: true, minor })
   assert.equal(amountFromField(' 1234,50 '), '1234.50')
+  // what the forms send: above zero, at most two decimals (the API would round 12,345 down without a word)
+  for (const text of ['10', '10,5', ' 1234.50 ', '0,01']) assert.ok(isAmountField(text), text)
+  for (const text of ['0', '0,00', '00.0', '12,345', '1 234,50', '-1', '', '10.']) assert.ok(!isAmountField(text), text)
   assert.equal(amountFromField('1234.50'), '1234.50')
 })

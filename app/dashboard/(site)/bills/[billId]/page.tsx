@@ -101,7 +101,7 @@ export default async function BillPage({ params }: { params: Promise<{ billId: s
           <p>{t.noPayments}</p>
         ) : (
           <PaymentTable
-            rows={d.payments.map((p) => ({ ...p, held: p.holdDueAt !== null }))}
+            rows={d.payments}
             lang={lang}
             labels={{ id: t.paymentId, date: t.date, amount: t.amount, status: t.status, card: t.card }}
             className="bill-table"

@@ -73,10 +73,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           <dd className="dash-scroll">{p.paymentId}</dd>
           <dt>{t.status}</dt>
           <dd>
-            <CodeWord
-              code={p.status}
-              words={statusWordsOf({ status: p.status, held: p.holdDueAt !== null, reversed: p.reversed }, codes)}
-            />
+            <CodeWord code={p.status} words={statusWordsOf(p, codes)} />
           </dd>
           {p.statusReason && (
             <>
